@@ -1,0 +1,1 @@
+//! Benchmarks of amdsim (see `benches/`).

@@ -1,0 +1,1 @@
+//! Integration and differential tests of amdsim (see `tests/`).
