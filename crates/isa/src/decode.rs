@@ -1,0 +1,168 @@
+//! Top-level decoding: classify the first dword into an encoding family by its
+//! fixed prefix bits, then hand over to the family's decoder.
+//!
+//! Prefixes (ISA guides, "Microcode Formats"; GFX9 = Vega, GFX10 = RDNA):
+//!
+//! | family | GFX9 prefix            | GFX10 prefix           | size |
+//! |--------|------------------------|------------------------|------|
+//! | SOP1   | `[31:23] = 0x17d`      | same                   | 4    |
+//! | SOPC   | `[31:23] = 0x17e`      | same                   | 4    |
+//! | SOPP   | `[31:23] = 0x17f`      | same                   | 4    |
+//! | SOPK   | `[31:28] = 0xb`        | same                   | 4    |
+//! | SOP2   | `[31:30] = 0b10`       | same                   | 4    |
+//! | SMEM   | `[31:26] = 0x30`       | `[31:26] = 0x3d`       | 8    |
+//! | VOP2   | `[31] = 0` (not VOP1/C) | same                   | 4    |
+//! | VOP1   | `[31:25] = 0x3f`       | same                   | 4    |
+//! | VOPC   | `[31:25] = 0x3e`       | same                   | 4    |
+//! | VOP3   | `[31:26] = 0x34`       | `[31:26] = 0x35`       | 8    |
+//! | VOP3P  | `[31:23] = 0x1a7`      | `[31:26] = 0x33`       | 8    |
+//! | VINTRP | `[31:26] = 0x35`       | `[31:26] = 0x32`       | 4    |
+//! | DS     | `[31:26] = 0x36`       | same                   | 8    |
+//! | FLAT   | `[31:26] = 0x37`       | same                   | 8    |
+//! | MUBUF  | `[31:26] = 0x38`       | same                   | 8    |
+//! | MTBUF  | `[31:26] = 0x3a`       | same                   | 8    |
+//! | MIMG   | `[31:26] = 0x3c`       | same                   | 8+   |
+//! | EXP    | `[31:26] = 0x31`       | `[31:26] = 0x3e`       | 8    |
+//!
+//! Any 4-byte source field equal to 255 adds a 4-byte literal; VOP1/VOP2/VOPC
+//! with src0 = 0xf9 are SDWA, 0xfa DPP (and on GFX10 0xe9/0xea DPP8); those are
+//! handled by the ALU decoder.
+
+use crate::{DecodeError, Decoder, Gen, Inst};
+
+/// An encoding family recognised from the prefix of the first dword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Family {
+    Sop1,
+    Sopc,
+    Sopp,
+    Sopk,
+    Sop2,
+    Smem,
+    Vop2,
+    Vop1,
+    Vopc,
+    Vop3,
+    Vop3p,
+    Vintrp,
+    Ds,
+    Flat,
+    Mubuf,
+    Mtbuf,
+    Mimg,
+    Exp,
+}
+
+/// Classifies `word` for `gen`; `None` for a prefix no family uses.
+pub(crate) fn classify(generation: Gen, word: u32) -> Option<Family> {
+    use Family::*;
+    match word >> 25 {
+        0x3f => return Some(Vop1),
+        0x3e => return Some(Vopc),
+        _ if word >> 31 == 0 => return Some(Vop2),
+        _ => {}
+    }
+    match word >> 23 {
+        0x17d => return Some(Sop1),
+        0x17e => return Some(Sopc),
+        0x17f => return Some(Sopp),
+        _ => {}
+    }
+    if word >> 28 == 0xb {
+        return Some(Sopk);
+    }
+    if word >> 30 == 0b10 {
+        return Some(Sop2);
+    }
+    let p6 = word >> 26;
+    match generation {
+        Gen::Gfx9 => {
+            if word >> 23 == 0x1a7 {
+                return Some(Vop3p);
+            }
+            match p6 {
+                0x30 => Some(Smem),
+                0x31 => Some(Exp),
+                0x34 => Some(Vop3),
+                0x35 => Some(Vintrp),
+                0x36 => Some(Ds),
+                0x37 => Some(Flat),
+                0x38 => Some(Mubuf),
+                0x3a => Some(Mtbuf),
+                0x3c => Some(Mimg),
+                _ => None,
+            }
+        }
+        Gen::Gfx10 => match p6 {
+            0x3d => Some(Smem),
+            0x3e => Some(Exp),
+            0x35 => Some(Vop3),
+            0x33 => Some(Vop3p),
+            0x32 => Some(Vintrp),
+            0x36 => Some(Ds),
+            0x37 => Some(Flat),
+            0x38 => Some(Mubuf),
+            0x3a => Some(Mtbuf),
+            0x3c => Some(Mimg),
+            _ => None,
+        },
+    }
+}
+
+/// Reads the little-endian dword at `index` (in dwords) of `bytes`.
+pub(crate) fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
+    let start = index * 4;
+    match bytes.get(start..start + 4) {
+        Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        None => Err(DecodeError::Truncated {
+            needed: start + 4,
+            available: bytes.len(),
+        }),
+    }
+}
+
+pub(crate) fn decode(dec: &Decoder, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let w0 = dword(bytes, 0)?;
+    let Some(family) = classify(dec.gpu().generation(), w0) else {
+        return Ok(Inst::invalid(w0));
+    };
+    use Family::*;
+    match family {
+        Sop1 | Sopc | Sopp | Sopk | Sop2 | Vop2 | Vop1 | Vopc | Vop3 | Vop3p | Vintrp => {
+            crate::alu::decode(dec, family, bytes)
+        }
+        Smem | Ds | Flat | Mubuf | Mtbuf | Mimg | Exp => crate::mem::decode(dec, family, bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_known_prefixes() {
+        // v_mov_b32_e32 v1, s0
+        assert_eq!(classify(Gen::Gfx9, 0x7e02_0200), Some(Family::Vop1));
+        // s_mov_b32 s10, s1
+        assert_eq!(classify(Gen::Gfx9, 0xbe8a_0001), Some(Family::Sop1));
+        // s_endpgm
+        assert_eq!(classify(Gen::Gfx10, 0xbf81_0000), Some(Family::Sopp));
+        assert_eq!(classify(Gen::Gfx9, 0xc002_0000), Some(Family::Smem));
+        assert_eq!(classify(Gen::Gfx10, 0xf400_0000), Some(Family::Smem));
+        assert_eq!(classify(Gen::Gfx9, 0xd1fe_0000), Some(Family::Vop3));
+        assert_eq!(classify(Gen::Gfx10, 0xd700_0000), Some(Family::Vop3));
+        assert_eq!(classify(Gen::Gfx9, 0xd380_0000), Some(Family::Vop3p));
+        assert_eq!(classify(Gen::Gfx10, 0xcc00_0000), Some(Family::Vop3p));
+    }
+
+    #[test]
+    fn truncated_dword_is_an_error() {
+        assert_eq!(
+            dword(&[1, 2, 3], 0),
+            Err(DecodeError::Truncated {
+                needed: 4,
+                available: 3
+            })
+        );
+    }
+}
