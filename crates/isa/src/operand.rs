@@ -164,6 +164,60 @@ pub fn inline_float_bits(code: u8, bits: u32) -> Option<u64> {
     }
 }
 
+/// Decodes a 9-bit source operand code (or an 8-bit scalar one, which is the
+/// same code space below 256) into an [`Operand`] of `count` dwords, for `gpu`.
+///
+/// Codes (ISA guides, "SSRC/SRC operand encoding"): 0..=101 (GFX9) or 0..=105
+/// (GFX10) SGPRs; 102/104 `flat_scratch`/`xnack_mask` on GFX9; 106 `vcc`;
+/// 108..=123 `ttmp0..15`; 124 `m0`; 125 `null` (GFX10); 126 `exec`; 128..=208
+/// inline integers 0..64 and -1..-16; 235..=239 aperture and POPS constants;
+/// 240..=248 inline floats; 251..=254 `src_vccz`, `src_execz`, `src_scc`,
+/// `src_lds_direct`; 256..=511 VGPRs. Code 255 (a literal) and the SDWA/DPP
+/// markers 249/250 are the caller's business and give `None` here, as do
+/// reserved codes.
+pub fn decode_src(gpu: crate::Gpu, code: u16, count: u8) -> Option<Operand> {
+    use crate::Gen;
+    let gfx9 = gpu.generation() == Gen::Gfx9;
+    let special = |reg: SpecialReg, part: u8| Operand::Special { reg, count, part };
+    Some(match code {
+        0..=101 => Operand::Sgpr {
+            index: code as u8,
+            count,
+        },
+        102..=105 if !gfx9 => Operand::Sgpr {
+            index: code as u8,
+            count,
+        },
+        102 | 103 => special(SpecialReg::FlatScratch, (code - 102) as u8),
+        104 | 105 => special(SpecialReg::XnackMask, (code - 104) as u8),
+        106 | 107 => special(SpecialReg::Vcc, (code - 106) as u8),
+        108..=123 => Operand::Ttmp {
+            index: (code - 108) as u8,
+            count,
+        },
+        124 => special(SpecialReg::M0, 0),
+        125 if !gfx9 => special(SpecialReg::Null, 0),
+        126 | 127 => special(SpecialReg::Exec, (code - 126) as u8),
+        128..=192 => Operand::InlineInt((code - 128) as i8),
+        193..=208 => Operand::InlineInt(-((code - 192) as i16) as i8),
+        235 => special(SpecialReg::SharedBase, 0),
+        236 => special(SpecialReg::SharedLimit, 0),
+        237 => special(SpecialReg::PrivateBase, 0),
+        238 => special(SpecialReg::PrivateLimit, 0),
+        239 => special(SpecialReg::PopsExitingWaveId, 0),
+        240..=248 => Operand::InlineFloat(code as u8),
+        251 => special(SpecialReg::Vccz, 0),
+        252 => special(SpecialReg::Execz, 0),
+        253 => special(SpecialReg::Scc, 0),
+        254 => special(SpecialReg::LdsDirect, 0),
+        256..=511 => Operand::Vgpr {
+            index: (code - 256) as u8,
+            count,
+        },
+        _ => return None,
+    })
+}
+
 /// Exact conversion for the small powers of two used by inline constants.
 fn f32_to_f16_bits(v: f32) -> u16 {
     let bits = v.to_bits();
@@ -275,6 +329,43 @@ mod tests {
             part: 0,
         };
         assert_eq!(exec.to_string(), "exec");
+    }
+
+    #[test]
+    fn source_codes() {
+        use crate::Gpu;
+        assert_eq!(
+            decode_src(Gpu::Gfx900, 5, 1),
+            Some(Operand::Sgpr { index: 5, count: 1 })
+        );
+        assert_eq!(
+            decode_src(Gpu::Gfx1030, 105, 1),
+            Some(Operand::Sgpr {
+                index: 105,
+                count: 1
+            })
+        );
+        assert_eq!(
+            decode_src(Gpu::Gfx900, 128 + 64, 1),
+            Some(Operand::InlineInt(64))
+        );
+        assert_eq!(
+            decode_src(Gpu::Gfx900, 208, 1),
+            Some(Operand::InlineInt(-16))
+        );
+        assert_eq!(decode_src(Gpu::Gfx900, 125, 1), None);
+        assert_eq!(decode_src(Gpu::Gfx900, 255, 1), None);
+        assert_eq!(
+            decode_src(Gpu::Gfx900, 300, 2),
+            Some(Operand::Vgpr {
+                index: 44,
+                count: 2
+            })
+        );
+        assert_eq!(
+            decode_src(Gpu::Gfx900, 106, 2).map(|o| o.to_string()),
+            Some("vcc".into())
+        );
     }
 
     #[test]
