@@ -1,0 +1,568 @@
+//! `amdsim info FILE.co [--kernel NAME]`: what a code object holds — target,
+//! code object version, symbols, and for every kernel its decoded descriptor
+//! (every field), metadata and arguments.
+
+use amdgpu_codeobj::{
+    CodeObject, ComputePgmRsrc3, Kernel, KernelMetadata, SymbolKind, WorkitemIdLayout, rmpv,
+};
+use std::fmt::Write as _;
+
+const USAGE: &str = "usage: amdsim info FILE.co [--kernel NAME]";
+
+/// Runs `amdsim info` with the words after `info`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut file = None;
+    let mut only = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            "--kernel" => {
+                only = Some(
+                    it.next()
+                        .ok_or_else(|| format!("--kernel needs a name\n{USAGE}"))?
+                        .clone(),
+                );
+            }
+            s if s.starts_with('-') => return Err(format!("unknown option `{s}`\n{USAGE}")),
+            s => {
+                if file.replace(s.to_string()).is_some() {
+                    return Err(format!("more than one file given\n{USAGE}"));
+                }
+            }
+        }
+    }
+    let file = file.ok_or_else(|| USAGE.to_string())?;
+    let bytes = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
+    let co = CodeObject::parse(&bytes).map_err(|e| format!("{file}: {e}"))?;
+    if let Some(name) = &only
+        && co.kernel(name).is_none()
+    {
+        let names: Vec<&str> = co.kernels().iter().map(|k| k.name.as_str()).collect();
+        return Err(format!(
+            "{file}: no kernel `{name}` (kernels: {})",
+            names.join(", ")
+        ));
+    }
+    print!("{}", render(&file, &co, only.as_deref()));
+    Ok(())
+}
+
+/// The whole report as text.
+pub fn render(file: &str, co: &CodeObject<'_>, only: Option<&str>) -> String {
+    let mut o = String::new();
+    let t = co.target();
+    let _ = writeln!(o, "file: {file}");
+    let _ = writeln!(o, "target: {}", t.target_id());
+    let _ = writeln!(
+        o,
+        "  processor {} ({:?}), xnack {}, sramecc {}",
+        t.gpu,
+        t.family(),
+        t.xnack,
+        t.sramecc
+    );
+    let _ = writeln!(
+        o,
+        "  code object version {} (e_flags {:#x})",
+        t.code_object_version, t.e_flags
+    );
+    if let Some(md) = co.metadata() {
+        if let Some((major, minor)) = md.version {
+            let _ = writeln!(o, "  amdhsa.version {major}.{minor}");
+        }
+        if let Some(target) = &md.target {
+            let _ = writeln!(o, "  amdhsa.target {target}");
+        }
+        for (k, v) in &md.other {
+            let _ = writeln!(o, "  {k} {v}");
+        }
+    } else {
+        let _ = writeln!(o, "  no NT_AMDGPU_METADATA note");
+    }
+    let text = co.text();
+    let _ = writeln!(
+        o,
+        ".text: {:#x}..{:#x} ({} bytes)",
+        text.address,
+        text.end_address(),
+        text.bytes.len()
+    );
+    let debug: Vec<&str> = co.debug_section_names().collect();
+    if !debug.is_empty() {
+        let _ = writeln!(o, "debug sections: {}", debug.join(" "));
+    }
+    let _ = writeln!(o, "symbols:");
+    for s in co.symbols() {
+        let kind = match s.kind {
+            SymbolKind::Kernel => "kernel",
+            SymbolKind::Function => "function",
+            SymbolKind::KernelDescriptor => "descriptor",
+            SymbolKind::Object => "object",
+            SymbolKind::Other => continue,
+        };
+        let _ = writeln!(
+            o,
+            "  {:#010x}..{:#010x} {:<10} {}{}",
+            s.address,
+            s.address.saturating_add(s.size),
+            kind,
+            s.name,
+            if s.global { "" } else { " (local)" }
+        );
+    }
+    let _ = writeln!(o, "kernels: {}", co.kernels().len());
+    for k in co.kernels() {
+        if only.is_some_and(|n| n != k.name) {
+            continue;
+        }
+        kernel(&mut o, k);
+    }
+    o
+}
+
+fn yes(b: bool) -> u8 {
+    u8::from(b)
+}
+
+fn kernel(o: &mut String, k: &Kernel) {
+    let d = &k.descriptor;
+    let _ = writeln!(o, "\nkernel {}", k.name);
+    let _ = writeln!(
+        o,
+        "  descriptor {} at {:#x}; entry {:#x} (kernel_code_entry_byte_offset {:+#x}){}",
+        k.descriptor_symbol,
+        k.descriptor_address,
+        k.entry_address,
+        d.kernel_code_entry_byte_offset,
+        k.code_size
+            .map(|s| format!(", code {s} bytes"))
+            .unwrap_or_default()
+    );
+    let _ = writeln!(
+        o,
+        "  wavefront size {}, vgprs {} (granule {}), sgprs {}{}",
+        d.wavefront_size(),
+        d.vgpr_count(),
+        d.vgpr_granule(),
+        d.sgpr_count(),
+        d.accum_offset()
+            .map(|a| format!(", accum_offset {a}"))
+            .unwrap_or_default()
+    );
+    let sgprs: Vec<String> = d
+        .initial_sgprs()
+        .iter()
+        .map(|a| {
+            let regs = if a.count == 1 {
+                format!("s{}", a.first)
+            } else {
+                format!("s[{}:{}]", a.first, a.first + a.count - 1)
+            };
+            format!("{regs} {:?}", a.what)
+        })
+        .collect();
+    let _ = writeln!(o, "  initial SGPRs: {}", sgprs.join(", "));
+    let ids = ["X", "Y", "Z"];
+    let layout = d.workitem_id_layout();
+    let text = match layout {
+        WorkitemIdLayout::Separate { dims } => ids
+            .iter()
+            .take(dims as usize)
+            .enumerate()
+            .map(|(i, id)| format!("v{i} WorkitemId{id}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        WorkitemIdLayout::Packed { dims } => format!(
+            "v0 WorkitemId{} packed (10 bits each from bit 0)",
+            ids.iter().take(dims as usize).copied().collect::<String>()
+        ),
+    };
+    let _ = writeln!(o, "  initial VGPRs: {text}");
+    let _ = writeln!(o, "  descriptor fields:");
+    let mut f = |name: &str, v: String| {
+        let _ = writeln!(o, "    {name:<48} {v}");
+    };
+    f(
+        "group_segment_fixed_size",
+        d.group_segment_fixed_size.to_string(),
+    );
+    f(
+        "private_segment_fixed_size",
+        d.private_segment_fixed_size.to_string(),
+    );
+    f("kernarg_size", d.kernarg_size.to_string());
+    f(
+        "kernel_code_entry_byte_offset",
+        d.kernel_code_entry_byte_offset.to_string(),
+    );
+    if d.reserved0 != [0; 4] || d.reserved1 != [0; 20] || d.reserved3 != [0; 4] {
+        f(
+            "reserved bytes (nonzero!)",
+            format!(
+                "{:02x?} {:02x?} {:02x?}",
+                d.reserved0, d.reserved1, d.reserved3
+            ),
+        );
+    }
+    let r1 = &d.compute_pgm_rsrc1;
+    f("compute_pgm_rsrc1", format!("{:#010x}", r1.to_bits()));
+    f(
+        "  granulated_workitem_vgpr_count",
+        r1.granulated_workitem_vgpr_count.to_string(),
+    );
+    f(
+        "  granulated_wavefront_sgpr_count",
+        r1.granulated_wavefront_sgpr_count.to_string(),
+    );
+    f("  priority", r1.priority.to_string());
+    f("  float_round_mode_32", r1.float_round_mode_32.to_string());
+    f(
+        "  float_round_mode_16_64",
+        r1.float_round_mode_16_64.to_string(),
+    );
+    f(
+        "  float_denorm_mode_32",
+        r1.float_denorm_mode_32.to_string(),
+    );
+    f(
+        "  float_denorm_mode_16_64",
+        r1.float_denorm_mode_16_64.to_string(),
+    );
+    f("  priv", yes(r1.priv_).to_string());
+    f("  enable_dx10_clamp", yes(r1.enable_dx10_clamp).to_string());
+    f("  debug_mode", yes(r1.debug_mode).to_string());
+    f("  enable_ieee_mode", yes(r1.enable_ieee_mode).to_string());
+    f("  bulky", yes(r1.bulky).to_string());
+    f("  cdbg_user", yes(r1.cdbg_user).to_string());
+    f("  fp16_ovfl", yes(r1.fp16_ovfl).to_string());
+    f("  reserved (bits 28:27)", r1.reserved.to_string());
+    f("  wgp_mode", yes(r1.wgp_mode).to_string());
+    f("  mem_ordered", yes(r1.mem_ordered).to_string());
+    f("  fwd_progress", yes(r1.fwd_progress).to_string());
+    let r2 = &d.compute_pgm_rsrc2;
+    f("compute_pgm_rsrc2", format!("{:#010x}", r2.to_bits()));
+    f(
+        "  enable_private_segment",
+        yes(r2.enable_private_segment).to_string(),
+    );
+    f("  user_sgpr_count", r2.user_sgpr_count.to_string());
+    f(
+        "  enable_trap_handler",
+        yes(r2.enable_trap_handler).to_string(),
+    );
+    f(
+        "  enable_sgpr_workgroup_id_x",
+        yes(r2.enable_sgpr_workgroup_id_x).to_string(),
+    );
+    f(
+        "  enable_sgpr_workgroup_id_y",
+        yes(r2.enable_sgpr_workgroup_id_y).to_string(),
+    );
+    f(
+        "  enable_sgpr_workgroup_id_z",
+        yes(r2.enable_sgpr_workgroup_id_z).to_string(),
+    );
+    f(
+        "  enable_sgpr_workgroup_info",
+        yes(r2.enable_sgpr_workgroup_info).to_string(),
+    );
+    f(
+        "  enable_vgpr_workitem_id",
+        r2.enable_vgpr_workitem_id.to_string(),
+    );
+    f(
+        "  enable_exception_address_watch",
+        yes(r2.enable_exception_address_watch).to_string(),
+    );
+    f(
+        "  enable_exception_memory",
+        yes(r2.enable_exception_memory).to_string(),
+    );
+    f("  granulated_lds_size", r2.granulated_lds_size.to_string());
+    f(
+        "  enable_exception_ieee_754_fp_invalid_operation",
+        yes(r2.enable_exception_ieee_754_fp_invalid_operation).to_string(),
+    );
+    f(
+        "  enable_exception_fp_denormal_source",
+        yes(r2.enable_exception_fp_denormal_source).to_string(),
+    );
+    f(
+        "  enable_exception_ieee_754_fp_division_by_zero",
+        yes(r2.enable_exception_ieee_754_fp_division_by_zero).to_string(),
+    );
+    f(
+        "  enable_exception_ieee_754_fp_overflow",
+        yes(r2.enable_exception_ieee_754_fp_overflow).to_string(),
+    );
+    f(
+        "  enable_exception_ieee_754_fp_underflow",
+        yes(r2.enable_exception_ieee_754_fp_underflow).to_string(),
+    );
+    f(
+        "  enable_exception_ieee_754_fp_inexact",
+        yes(r2.enable_exception_ieee_754_fp_inexact).to_string(),
+    );
+    f(
+        "  enable_exception_int_divide_by_zero",
+        yes(r2.enable_exception_int_divide_by_zero).to_string(),
+    );
+    f("  reserved (bit 31)", yes(r2.reserved).to_string());
+    let r3 = &d.compute_pgm_rsrc3;
+    f("compute_pgm_rsrc3", format!("{:#010x}", r3.to_bits()));
+    match *r3 {
+        ComputePgmRsrc3::Gfx9 { reserved } => f("  reserved", reserved.to_string()),
+        ComputePgmRsrc3::Gfx90a {
+            accum_offset,
+            reserved0,
+            tg_split,
+            reserved1,
+        } => {
+            f("  accum_offset", accum_offset.to_string());
+            f("  reserved (bits 15:6)", reserved0.to_string());
+            f("  tg_split", yes(tg_split).to_string());
+            f("  reserved (bits 31:17)", reserved1.to_string());
+        }
+        ComputePgmRsrc3::Gfx10 {
+            shared_vgpr_count,
+            reserved,
+        } => {
+            f("  shared_vgpr_count", shared_vgpr_count.to_string());
+            f("  reserved (bits 31:4)", reserved.to_string());
+        }
+    }
+    let p = &d.kernel_code_properties;
+    f("kernel_code_properties", format!("{:#06x}", p.to_bits()));
+    f(
+        "  enable_sgpr_private_segment_buffer",
+        yes(p.enable_sgpr_private_segment_buffer).to_string(),
+    );
+    f(
+        "  enable_sgpr_dispatch_ptr",
+        yes(p.enable_sgpr_dispatch_ptr).to_string(),
+    );
+    f(
+        "  enable_sgpr_queue_ptr",
+        yes(p.enable_sgpr_queue_ptr).to_string(),
+    );
+    f(
+        "  enable_sgpr_kernarg_segment_ptr",
+        yes(p.enable_sgpr_kernarg_segment_ptr).to_string(),
+    );
+    f(
+        "  enable_sgpr_dispatch_id",
+        yes(p.enable_sgpr_dispatch_id).to_string(),
+    );
+    f(
+        "  enable_sgpr_flat_scratch_init",
+        yes(p.enable_sgpr_flat_scratch_init).to_string(),
+    );
+    f(
+        "  enable_sgpr_private_segment_size",
+        yes(p.enable_sgpr_private_segment_size).to_string(),
+    );
+    f("  reserved (bits 9:7)", p.reserved0.to_string());
+    f(
+        "  enable_wavefront_size32",
+        yes(p.enable_wavefront_size32).to_string(),
+    );
+    f(
+        "  uses_dynamic_stack",
+        yes(p.uses_dynamic_stack).to_string(),
+    );
+    f("  reserved (bits 15:12)", p.reserved1.to_string());
+    f(
+        "kernarg_preload",
+        format!("{:#06x}", d.kernarg_preload.to_bits()),
+    );
+    f("  length", d.kernarg_preload.length.to_string());
+    f("  offset", d.kernarg_preload.offset.to_string());
+    match &k.metadata {
+        Some(md) => metadata(o, md),
+        None => {
+            let _ = writeln!(o, "  no metadata");
+        }
+    }
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref()
+        .map(T::to_string)
+        .unwrap_or_else(|| "-".to_string())
+}
+
+fn value(v: &rmpv::Value) -> String {
+    v.to_string()
+}
+
+fn metadata(o: &mut String, md: &KernelMetadata) {
+    let _ = writeln!(o, "  metadata:");
+    let mut f = |name: &str, v: String| {
+        let _ = writeln!(o, "    {name:<30} {v}");
+    };
+    f(".symbol", md.symbol.clone());
+    f(
+        ".group_segment_fixed_size",
+        opt(&md.group_segment_fixed_size),
+    );
+    f(
+        ".private_segment_fixed_size",
+        opt(&md.private_segment_fixed_size),
+    );
+    f(".kernarg_segment_size", opt(&md.kernarg_segment_size));
+    f(".kernarg_segment_align", opt(&md.kernarg_segment_align));
+    f(".wavefront_size", opt(&md.wavefront_size));
+    f(".sgpr_count", opt(&md.sgpr_count));
+    f(".vgpr_count", opt(&md.vgpr_count));
+    f(".agpr_count", opt(&md.agpr_count));
+    f(".max_flat_workgroup_size", opt(&md.max_flat_workgroup_size));
+    f(".sgpr_spill_count", opt(&md.sgpr_spill_count));
+    f(".vgpr_spill_count", opt(&md.vgpr_spill_count));
+    f(".uses_dynamic_stack", opt(&md.uses_dynamic_stack));
+    f(".language", opt(&md.language));
+    if let Some([x, y, z]) = md.reqd_workgroup_size {
+        f(".reqd_workgroup_size", format!("{x} {y} {z}"));
+    }
+    for (k, v) in &md.other {
+        f(k, value(v));
+    }
+    let _ = writeln!(o, "  arguments: {}", md.args.len());
+    for (i, a) in md.args.iter().enumerate() {
+        let mut line = format!(
+            "    [{i}] offset {:>3} size {:>2} {}",
+            a.offset, a.size, a.value_kind
+        );
+        if let Some(s) = &a.address_space {
+            let _ = write!(line, " {s}");
+        }
+        if let Some(t) = &a.type_name {
+            let _ = write!(line, " type `{t}`");
+        }
+        if let Some(n) = &a.name {
+            let _ = write!(line, " name `{n}`");
+        }
+        if let Some(al) = a.pointee_align {
+            let _ = write!(line, " pointee_align {al}");
+        }
+        if let Some(acc) = &a.access {
+            let _ = write!(line, " access {acc}");
+        }
+        if let Some(acc) = &a.actual_access {
+            let _ = write!(line, " actual_access {acc}");
+        }
+        for (flag, on) in [
+            ("const", a.is_const),
+            ("restrict", a.is_restrict),
+            ("volatile", a.is_volatile),
+            ("pipe", a.is_pipe),
+        ] {
+            if on {
+                let _ = write!(line, " {flag}");
+            }
+        }
+        for (k, v) in &a.other {
+            let _ = write!(line, " {k}={}", value(v));
+        }
+        let _ = writeln!(o, "{line}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn bad_arguments_are_errors() {
+        assert!(run(&[]).unwrap_err().contains("usage"));
+        assert!(
+            run(&args(&["--bogus"]))
+                .unwrap_err()
+                .contains("unknown option")
+        );
+        assert!(
+            run(&args(&["a.co", "b.co"]))
+                .unwrap_err()
+                .contains("more than one file")
+        );
+        assert!(
+            run(&args(&["a.co", "--kernel"]))
+                .unwrap_err()
+                .contains("--kernel needs")
+        );
+        let missing = run(&args(&["/nonexistent/x.co"])).unwrap_err();
+        assert!(missing.starts_with("/nonexistent/x.co: "), "{missing}");
+        // Not a code object: the loader's typed error reaches the message.
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        let err = run(&args(&[manifest])).unwrap_err();
+        assert!(err.contains("not an ELF file"), "{err}");
+    }
+
+    /// Renders every committed code object and checks that the report names
+    /// the target id, every kernel with its descriptor values and every
+    /// argument.
+    #[test]
+    fn renders_committed_kernels() {
+        // AMDSIM_KERNELS_DIR may name another corpus root with the same layout.
+        let root = match std::env::var_os("AMDSIM_KERNELS_DIR") {
+            Some(d) => std::path::PathBuf::from(d).join("bin"),
+            None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/bin"),
+        };
+        let mut files = Vec::new();
+        for dir in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            for f in std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if f.path().extension().is_some_and(|e| e == "co") {
+                    files.push(f.path());
+                }
+            }
+        }
+        assert!(
+            !files.is_empty(),
+            "no code objects under {}: build them with kernels/build.sh",
+            root.display()
+        );
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            let co = CodeObject::parse(&bytes).unwrap();
+            let text = render("x.co", &co, None);
+            assert!(
+                text.contains(&format!("target: {}", co.target().target_id())),
+                "{}",
+                path.display()
+            );
+            for k in co.kernels() {
+                assert!(text.contains(&format!("\nkernel {}\n", k.name)));
+                assert!(text.contains(&format!(
+                    "kernarg_size{}{}",
+                    " ".repeat(48 - "kernarg_size".len() + 1),
+                    k.descriptor.kernarg_size
+                )));
+                if let Some(md) = &k.metadata {
+                    assert!(text.contains(&format!("  arguments: {}\n", md.args.len())));
+                    for (i, a) in md.args.iter().enumerate() {
+                        assert!(text.contains(&format!(
+                            "    [{i}] offset {:>3} size {:>2} {}",
+                            a.offset, a.size, a.value_kind
+                        )));
+                    }
+                }
+            }
+            let only = co.kernels().first().map(|k| k.name.clone());
+            if let Some(name) = only {
+                let one = render("x.co", &co, Some(&name));
+                assert_eq!(one.matches("\nkernel ").count(), 1);
+            }
+        }
+    }
+}
