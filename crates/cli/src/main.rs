@@ -1,6 +1,8 @@
 //! `amdsim`: run AMD GPU machine code on a CPU and look inside it.
 
+mod disasm_cmd;
 mod dwarf_cmd;
+mod info_cmd;
 
 use std::process::ExitCode;
 
@@ -8,6 +10,8 @@ const USAGE: &str = "\
 usage: amdsim <command> [args]
 
 commands:
+  demo [FILE.co]                       the main job: info and disasm of a kernel
+                                       (default: kernels/bin/gfx900/vector_add.co)
   info FILE.co                         target, kernels, descriptors, arguments
   disasm FILE.co                       disassemble a code object (like llvm-objdump -d)
   disasm --raw --mcpu gfxNNN FILE      disassemble raw instruction bytes
@@ -23,6 +27,9 @@ fn main() -> ExitCode {
     };
     let result = match cmd.as_str() {
         "dwarf" => dwarf_cmd::run(rest),
+        "disasm" => disasm_cmd::run(rest),
+        "info" => info_cmd::run(rest),
+        "demo" => demo(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())
@@ -36,4 +43,30 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The built-in default kernel of `amdsim demo`, relative to the workspace root.
+const DEFAULT_KERNEL: &str = "kernels/bin/gfx900/vector_add.co";
+
+/// `amdsim demo [FILE.co]`: the main job until kernels can run: `info` and `disasm` of a kernel.
+fn demo(args: &[String]) -> Result<(), String> {
+    let file = match args.first() {
+        Some(f) => f.clone(),
+        None => {
+            let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+            format!("{root}/{DEFAULT_KERNEL}")
+        }
+    };
+    info_cmd::run(std::slice::from_ref(&file))?;
+    println!();
+    disasm_cmd::run(std::slice::from_ref(&file))
+}
+
+/// Parses a decimal or `0x` hexadecimal number.
+pub(crate) fn parse_u64(s: &str) -> Result<u64, String> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    r.map_err(|_| format!("`{s}` is not a number"))
 }

@@ -1,0 +1,176 @@
+//! `amdsim disasm`: listings in the layout of `llvm-objdump-19 -d`.
+
+use amdgpu_codeobj::{CodeObject, Symbol, SymbolKind};
+use amdgpu_isa::{Decoder, Encoding, Gpu, Inst, Program};
+use std::fmt::Write as _;
+
+const USAGE: &str = "usage: amdsim disasm [--wave64] [--disassemble-symbols=NAME[,NAME...]] FILE.co\n       amdsim disasm --raw --mcpu gfxNNN [--wave64] [--address ADDR] FILE";
+
+/// Runs `amdsim disasm ARGS`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut raw = false;
+    let mut mcpu = None;
+    let mut wave64 = false;
+    let mut address = 0u64;
+    let mut file = None;
+    let mut only: Option<Vec<String>> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--raw" => raw = true,
+            "--wave64" => wave64 = true,
+            "--mcpu" => mcpu = Some(it.next().ok_or("--mcpu needs a GPU name")?.clone()),
+            "--address" => {
+                let v = it.next().ok_or("--address needs a value")?;
+                address = crate::parse_u64(v)?;
+            }
+            s if s.starts_with("--disassemble-symbols=") => {
+                let list = &s["--disassemble-symbols=".len()..];
+                only = Some(list.split(',').map(str::to_string).collect());
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            f if !f.starts_with('-') && file.is_none() => file = Some(f.to_string()),
+            other => return Err(format!("unexpected argument `{other}`\n{USAGE}")),
+        }
+    }
+    let file = file.ok_or_else(|| format!("no input file\n{USAGE}"))?;
+    let data = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
+    let out = if raw {
+        let mcpu = mcpu.ok_or("--raw needs --mcpu gfxNNN")?;
+        let gpu: Gpu = mcpu.parse().map_err(|e| format!("{e}"))?;
+        raw_listing(&Decoder::new(gpu, wave64), &data, address)
+    } else {
+        let co = CodeObject::parse(&data).map_err(|e| format!("{file}: {e}"))?;
+        code_object_listing(&co, &file, wave64, only.as_deref())?
+    };
+    print!("{out}");
+    Ok(())
+}
+
+/// The decoder for a code object's target.
+pub fn decoder_for(co: &CodeObject<'_>, wave64: bool) -> Result<Decoder, String> {
+    let name = co.target().gpu.name();
+    let gpu: Gpu = name
+        .parse()
+        .map_err(|e| format!("the decoder does not support this target: {e}"))?;
+    Ok(Decoder::new(gpu, wave64))
+}
+
+/// One instruction line: text padded so the comment starts at column 60
+/// (the tab counts as one), then the address and the instruction words.
+fn push_line(out: &mut String, text: &str, addr: u64, inst: &Inst, note: Option<String>) {
+    let _ = write!(out, "\t{text:<59}// {addr:012X}:");
+    let nwords = inst.size_bytes().div_ceil(4).min(inst.words.len());
+    for w in &inst.words[..nwords] {
+        let _ = write!(out, " {w:08X}");
+    }
+    if let Some(n) = note {
+        let _ = write!(out, " {n}");
+    }
+    out.push('\n');
+}
+
+/// The instruction text as llvm-objdump prints it (invalid words as `.long`).
+fn inst_text(inst: &Inst) -> String {
+    if inst.is_invalid() {
+        format!(".long 0x{:08x}", inst.words[0])
+    } else {
+        inst.to_string()
+    }
+}
+
+/// Lists raw bytes, one instruction per line, addresses from `address`.
+pub fn raw_listing(dec: &Decoder, bytes: &[u8], address: u64) -> String {
+    let program = dec.decode_program(bytes, address);
+    let mut out = String::new();
+    for (addr, inst) in program.iter() {
+        push_line(&mut out, &inst_text(inst), addr, inst, None);
+    }
+    out
+}
+
+/// The target of a PC-relative branch (SOPP branches, SOPK `s_call_b64`):
+/// `pc + 4 + simm16 * 4` (ISA guides, SOPP/SOPK program control).
+pub fn branch_target(dec: &Decoder, inst: &Inst, addr: u64) -> Option<u64> {
+    let w = inst.words[0];
+    let is_branch = match inst.encoding {
+        Encoding::Sopp => matches!((w >> 16) & 0x7f, 2 | 4..=9 | 23..=26),
+        Encoding::Sopk => {
+            let call = if dec.gpu().generation() == amdgpu_isa::Gen::Gfx9 {
+                21
+            } else {
+                22
+            };
+            (w >> 23) & 0x1f == call
+        }
+        _ => false,
+    };
+    if !is_branch || inst.is_invalid() {
+        return None;
+    }
+    let simm = (w & 0xffff) as u16 as i16 as i64;
+    Some((addr as i64).wrapping_add(4).wrapping_add(simm * 4) as u64)
+}
+
+fn is_label(s: &Symbol<'_>, text_start: u64, text_end: u64) -> bool {
+    !s.name.is_empty()
+        && s.address >= text_start
+        && s.address < text_end
+        && !matches!(s.kind, SymbolKind::KernelDescriptor | SymbolKind::Object)
+}
+
+/// Lists a code object's `.text` like `llvm-objdump-19 -d FILE`; with `only`,
+/// like `--disassemble-symbols=...` (just the regions of those symbols).
+pub fn code_object_listing(
+    co: &CodeObject<'_>,
+    path: &str,
+    wave64: bool,
+    only: Option<&[String]>,
+) -> Result<String, String> {
+    let dec = decoder_for(co, wave64)?;
+    let text = co.text();
+    let (start, end) = (text.address, text.end_address());
+    let mut labels: Vec<&Symbol<'_>> = co
+        .symbols()
+        .iter()
+        .filter(|s| is_label(s, start, end))
+        .collect();
+    labels.sort_by(|a, b| a.address.cmp(&b.address).then(a.name.cmp(b.name)));
+    labels.dedup_by_key(|s| s.address);
+
+    let mut out = format!("\n{path}:\tfile format elf64-amdgpu\n\nDisassembly of section .text:\n");
+    // Decode each labelled region separately, as objdump restarts at every symbol.
+    for (i, sym) in labels.iter().enumerate() {
+        let region_end = labels.get(i + 1).map_or(end, |n| n.address);
+        if only.is_some_and(|o| !o.iter().any(|n| n == sym.name)) {
+            continue;
+        }
+        let lo = (sym.address - start) as usize;
+        let hi = (region_end - start) as usize;
+        let Some(bytes) = text.bytes.get(lo..hi) else {
+            continue;
+        };
+        let _ = write!(out, "\n{:016x} <{}>:\n", sym.address, sym.name);
+        let program: Program = dec.decode_program(bytes, sym.address);
+        for (addr, inst) in program.iter() {
+            let mut t = inst_text(inst);
+            let mut note = None;
+            if let Some(target) = branch_target(&dec, inst, addr) {
+                if let Some(exact) = labels.iter().find(|s| s.address == target) {
+                    // objdump prints the symbol in place of the offset.
+                    if let Some(pos) = t.rfind(' ') {
+                        t.truncate(pos + 1);
+                        t.push_str(exact.name);
+                    }
+                } else if let Some(owner) = labels.iter().rev().find(|s| s.address <= target) {
+                    note = Some(format!("<{}+0x{:x}>", owner.name, target - owner.address));
+                }
+            }
+            push_line(&mut out, &t, addr, inst, note);
+        }
+    }
+    Ok(out)
+}
