@@ -1,0 +1,2 @@
+//! AMDGPU wave interpreter.
+#![deny(missing_docs)]
