@@ -1,25 +1,1058 @@
 //! Memory, image and export encodings: SMEM, DS, MUBUF, MTBUF, FLAT/GLOBAL/SCRATCH,
 //! MIMG and EXP.
+//!
+//! Opcode identities, mnemonics, the register widths of each opcode's operands and
+//! the bits an opcode requires to be fixed come from the generated tables in
+//! [`tables`] (probed from LLVM's disassembler, see `crates/isa/gen/mem_tables.py`);
+//! the field layouts and the printing rules are written here, after the ISA
+//! guides' "Microcode Formats" chapters (Vega ISA §12, RDNA ISA §13, MI100/MI200
+//! ISA §12).
+//!
+//! Operand slots are the same for every memory encoding, by field:
+//!
+//! | slot     | SMEM          | DS    | FLAT      | MUBUF/MTBUF | MIMG   | EXP    |
+//! |----------|---------------|-------|-----------|-------------|--------|--------|
+//! | `dst[0]` | sdata         | vdst  | vdst      | vdata       | vdata  | –      |
+//! | `src[0]` | sbase         | addr  | vaddr     | vaddr       | vaddr  | vsrc0  |
+//! | `src[1]` | soffset/offset| data0 | vdata     | srsrc       | srsrc  | vsrc1  |
+//! | `src[2]` | –             | data1 | saddr     | soffset     | ssamp  | vsrc2  |
+//! | `src[3]` | –             | –     | –         | –           | –      | vsrc3  |
+//!
+//! A data register that a store reads sits in `dst[0]` for SMEM, MUBUF, MTBUF and
+//! MIMG (the encodings have a single data field used both ways), as the field
+//! does; an operand that an instruction does not have is [`Operand::None`].
+
+mod print;
+mod tables;
 
 use crate::decode::Family;
-use crate::{DecodeError, Decoder, Inst};
+use crate::inst::{Encoding, Op};
+use crate::operand::{Operand, SpecialReg, decode_src};
+use crate::{DecodeError, Decoder, Gen, Gpu, Inst};
 use std::fmt;
 
-/// Identity of a memory operation.
+/// Identity of a memory operation: an index into the table of memory mnemonics,
+/// shared by every GPU and encoding variant that carries the same operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct MemOp(pub u16);
 
-/// Memory instruction fields.
+impl MemOp {
+    /// The canonical mnemonic (`global_load_dword`, `ds_add_u32`, `exp`, ...).
+    pub fn name(self) -> &'static str {
+        if self == EXP_OP {
+            return "exp";
+        }
+        tables::NAMES.get(self.0 as usize).copied().unwrap_or("")
+    }
+
+    /// Finds the operation with mnemonic `name`.
+    pub fn from_name(name: &str) -> Option<MemOp> {
+        if name == "exp" {
+            return Some(EXP_OP);
+        }
+        tables::NAMES
+            .iter()
+            .position(|n| *n == name && !n.is_empty())
+            .map(|i| MemOp(i as u16))
+    }
+}
+
+/// The export operation (EXP has no opcode field).
+const EXP_OP: MemOp = MemOp(u16::MAX);
+
+/// Cache-policy and mode bits of a memory instruction ([`MemFields::flags`]).
+pub mod flags {
+    /// Globally coherent (GLC; `sc0` on gfx90a atomics means return the old value).
+    pub const GLC: u32 = 1 << 0;
+    /// System level coherent (SLC).
+    pub const SLC: u32 = 1 << 1;
+    /// Device level coherent (DLC, GFX10).
+    pub const DLC: u32 = 1 << 2;
+    /// Access GDS instead of LDS (DS).
+    pub const GDS: u32 = 1 << 3;
+    /// Data goes to LDS instead of VGPRs (MUBUF, FLAT global/scratch).
+    pub const LDS: u32 = 1 << 4;
+    /// Texture fail enable: an extra status dword is returned (MUBUF/MTBUF/MIMG).
+    pub const TFE: u32 = 1 << 5;
+    /// LOD warning enable (MIMG).
+    pub const LWE: u32 = 1 << 6;
+    /// The address has an offset VGPR (MUBUF/MTBUF).
+    pub const OFFEN: u32 = 1 << 7;
+    /// The address has an index VGPR (MUBUF/MTBUF).
+    pub const IDXEN: u32 = 1 << 8;
+    /// Unnormalised texture coordinates (MIMG).
+    pub const UNORM: u32 = 1 << 9;
+    /// Declare an array (MIMG, GFX9).
+    pub const DA: u32 = 1 << 10;
+    /// 128-bit resource (MIMG `r128`); on GFX9 the same bit is `a16`-less `r128`.
+    pub const R128: u32 = 1 << 11;
+    /// 16-bit addresses (MIMG `a16`).
+    pub const A16: u32 = 1 << 12;
+    /// 16-bit data (MIMG `d16`).
+    pub const D16: u32 = 1 << 13;
+    /// Scalar cache coherence bit of gfx90a (`scc`).
+    pub const SCC: u32 = 1 << 14;
+    /// Data registers are AGPRs (gfx90a `acc` bit).
+    pub const ACC: u32 = 1 << 15;
+    /// Export: compressed (16-bit packed) data.
+    pub const COMPR: u32 = 1 << 16;
+    /// Export: last export of this type (`done`).
+    pub const DONE: u32 = 1 << 17;
+    /// Export: the valid mask is in EXEC (`vm`).
+    pub const VM: u32 = 1 << 18;
+    /// SMEM: the instruction has an immediate offset.
+    pub const IMM: u32 = 1 << 19;
+    /// SMEM: the instruction has an SGPR offset (`soffset`).
+    pub const SOE: u32 = 1 << 20;
+    /// FLAT/GLOBAL/SCRATCH: the `saddr` field is "off".
+    pub const SADDR_OFF: u32 = 1 << 21;
+    /// FLAT/GLOBAL/SCRATCH: the `vaddr` field is "off" (scratch with an SGPR address).
+    pub const VADDR_OFF: u32 = 1 << 22;
+    /// The atomic returns the previous value (GLC on an atomic).
+    pub const RETURN: u32 = 1 << 23;
+    /// MUBUF cache controls (`buffer_wbinvl1`, ...): no operands or modifiers.
+    pub const NO_OPERANDS: u32 = 1 << 27;
+    /// FLAT scratch (gfx1010): `saddr` names `exec_hi`, which LLVM prints with a comment.
+    pub const SADDR_EXEC_HI: u32 = 1 << 26;
+    /// MIMG (GFX10): the addresses are listed non-sequentially ([`super::MemFields::nsa_addr`]).
+    pub const NSA: u32 = 1 << 24;
+    /// MIMG (GFX10): LLVM prints this NSA form with two spaces after the mnemonic.
+    pub const NSA_WIDE: u32 = 1 << 25;
+}
+
+/// Address segment of a FLAT-encoded instruction (`seg` field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct MemFields {}
+pub enum Segment {
+    /// Not a FLAT-encoded instruction.
+    #[default]
+    None,
+    /// Generic (flat) address.
+    Flat,
+    /// Scratch (private) memory.
+    Scratch,
+    /// Global memory.
+    Global,
+}
+
+/// Memory instruction fields, resolved at decode time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct MemFields {
+    /// Byte offset: SMEM/MUBUF/MTBUF/FLAT immediate offset (sign-extended where the
+    /// field is signed), DS `offset` (offset0 | offset1 << 8).
+    pub offset: i32,
+    /// DS `offset0` (two-address forms); low byte of `offset`.
+    pub offset0: u8,
+    /// DS `offset1` (two-address forms); high byte of `offset`.
+    pub offset1: u8,
+    /// Bits from [`flags`].
+    pub flags: u32,
+    /// MIMG `dmask` (which components), EXP `en` (which sources are enabled).
+    pub dmask: u8,
+    /// MIMG `dim` (GFX10), EXP target number.
+    pub dim: u8,
+    /// MTBUF format (GFX9: dfmt | nfmt << 4; GFX10: unified format).
+    pub format: u8,
+    /// FLAT segment.
+    pub seg: Segment,
+    /// Decoded for a GFX10 GPU (some fields print differently there).
+    pub gfx10: bool,
+    /// MIMG NSA form: total number of address VGPRs (the first is `src[0]`).
+    pub naddr: u8,
+    /// MIMG NSA form: address VGPRs after the first, in order.
+    pub nsa_addr: [u8; 12],
+}
+
+impl MemFields {
+    /// Whether flag bit(s) `f` (from [`flags`]) are set.
+    pub fn has(&self, f: u32) -> bool {
+        self.flags & f != 0
+    }
+}
+
+/// One opcode row of a generated table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Row {
+    /// Index into [`tables::NAMES`]; 0 for an invalid opcode.
+    pub name: u16,
+    /// Register widths in dwords of the encoding's register roles, in the order
+    /// the generator lists them (0: absent; 0x80: printed as an immediate).
+    pub w: [u8; 4],
+    /// Bits that must have the values in `fixed_val` (LLVM rejects other values).
+    pub fixed_mask: [u32; 2],
+    /// Required values of `fixed_mask` bits.
+    pub fixed_val: [u32; 2],
+}
+
+impl Row {
+    #[allow(dead_code)]
+    pub(crate) const INVALID: Row = Row {
+        name: 0,
+        w: [0; 4],
+        fixed_mask: [0; 2],
+        fixed_val: [0; 2],
+    };
+
+    fn accepts(&self, w0: u32, w1: u32) -> bool {
+        self.name != 0
+            && w0 & self.fixed_mask[0] == self.fixed_val[0]
+            && w1 & self.fixed_mask[1] == self.fixed_val[1]
+    }
+}
+
+fn gpu_index(gpu: Gpu) -> usize {
+    match gpu {
+        Gpu::Gfx900 => 0,
+        Gpu::Gfx906 => 1,
+        Gpu::Gfx908 => 2,
+        Gpu::Gfx90a => 3,
+        Gpu::Gfx1010 => 4,
+        Gpu::Gfx1030 => 5,
+    }
+}
+
+fn row_of<const N: usize>(t: [&'static [Row; N]; 6], gpu: Gpu, key: usize) -> Option<&'static Row> {
+    t[gpu_index(gpu)].get(key)
+}
 
 /// Decodes a memory-family instruction.
-pub(crate) fn decode(_dec: &Decoder, _family: Family, bytes: &[u8]) -> Result<Inst, DecodeError> {
+pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst, DecodeError> {
     let w0 = crate::decode::dword(bytes, 0)?;
-    Ok(Inst::invalid(w0))
+    let w1 = crate::decode::dword(bytes, 1)?;
+    let gpu = dec.gpu();
+    // GFX10 image instructions with non-sequential addresses (NSA) carry 1-3
+    // further dwords of address register numbers.
+    let mut nsa_words = [0u32; 3];
+    if family == Family::Mimg && gpu.generation() == Gen::Gfx10 {
+        for (k, slot) in nsa_words.iter_mut().enumerate().take(field(w0, 1, 2) as usize) {
+            *slot = crate::decode::dword(bytes, 2 + k)?;
+        }
+    }
+    let mut inst = decode_words(gpu, family, w0, w1, &nsa_words);
+    // A literal offset (MUBUF/MTBUF soffset = 255 on GFX10) follows as a third dword.
+    if let Some(i) = inst.as_mut() {
+        if let Some(lit) = i.src.iter_mut().find(|o| matches!(o, Operand::Literal(_))) {
+            let w2 = crate::decode::dword(bytes, 2)?;
+            *lit = Operand::Literal(w2);
+            i.words[2] = w2;
+            i.size = 12;
+        }
+    }
+    Ok(inst
+        .map(|i| set_gen(i, gpu))
+        .unwrap_or_else(|| Inst::invalid(w0)))
+}
+
+fn decode_words(
+    gpu: Gpu,
+    family: Family,
+    w0: u32,
+    w1: u32,
+    nsa_words: &[u32; 3],
+) -> Option<Inst> {
+    let inst = match family {
+        Family::Smem => smem(gpu, w0, w1),
+        Family::Ds => ds(gpu, w0, w1),
+        Family::Flat => flat(gpu, w0, w1),
+        Family::Mubuf => mubuf(gpu, w0, w1),
+        Family::Mtbuf => mtbuf(gpu, w0, w1),
+        Family::Mimg => mimg(gpu, w0, w1, nsa_words),
+        Family::Exp => exp(gpu, w0, w1),
+        _ => None,
+    };
+    inst
+}
+
+fn base_inst(enc: Encoding, name: u16, w0: u32, w1: u32) -> Inst {
+    Inst {
+        op: Op::Mem(MemOp(name)),
+        encoding: enc,
+        size: 8,
+        words: [w0, w1, 0],
+        ..Inst::default()
+    }
+}
+
+fn set_gen(mut i: Inst, gpu: Gpu) -> Inst {
+    i.mem.gfx10 = gpu.generation() == Gen::Gfx10;
+    i
+}
+
+fn bit(w: u32, b: u32) -> bool {
+    (w >> b) & 1 != 0
+}
+
+fn field(w: u32, lo: u32, bits: u32) -> u32 {
+    (w >> lo) & ((1u32 << bits) - 1)
+}
+
+fn sext(v: u32, bits: u32) -> i32 {
+    let s = 32 - bits;
+    ((v << s) as i32) >> s
+}
+
+/// A scalar register tuple from a 7-bit SGPR field (SMEM sdata/sbase, FLAT
+/// saddr, MUBUF srsrc): tuples are aligned down the way LLVM's disassembler does
+/// (2 for 64-bit, 4 for 128-bit and wider).
+fn sreg(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
+    let align = match width {
+        0 | 1 => 1,
+        2 => 2,
+        _ => 4,
+    };
+    let code = code as u8;
+    if code <= gpu.max_sgpr() {
+        let index = code & !(align - 1);
+        // LLVM's SGPR tuple classes end at s105, whatever the GPU addresses.
+        if index as u32 + width as u32 > 106 {
+            return None;
+        }
+        return Some(Operand::Sgpr {
+            index,
+            count: width,
+        });
+    }
+    if (108..=123).contains(&code) {
+        let index = (code - 108) & !(align - 1);
+        if index as u32 + width as u32 > 16 {
+            return None;
+        }
+        return Some(Operand::Ttmp {
+            index,
+            count: width,
+        });
+    }
+    let special = match code {
+        102 => Some(SpecialReg::FlatScratch),
+        104 => Some(SpecialReg::XnackMask),
+        106 => Some(SpecialReg::Vcc),
+        125 => Some(SpecialReg::Null),
+        126 => Some(SpecialReg::Exec),
+        _ => None,
+    };
+    // LLVM prints a special register where a wide tuple is expected, with a
+    // comment saying so (see the printer); null is accepted on GFX9 too.
+    if let Some(reg) = special {
+        if width > 2 || code == 125 {
+            return Some(Operand::Special {
+                reg,
+                count: width,
+                part: 0,
+            });
+        }
+    }
+    match width {
+        1 => decode_src(gpu, code as u16, 1),
+        2 => {
+            let reg = match code {
+                102 if gpu.generation() == Gen::Gfx9 => SpecialReg::FlatScratch,
+                104 if gpu.generation() == Gen::Gfx9 => SpecialReg::XnackMask,
+                106 => SpecialReg::Vcc,
+                126 => SpecialReg::Exec,
+                _ => return None,
+            };
+            Some(Operand::Special {
+                reg,
+                count: 2,
+                part: 0,
+            })
+        }
+        _ => None,
+    }
+}
+
+fn vreg(index: u32, width: u8, agpr: bool) -> Operand {
+    let index = index as u8;
+    if agpr {
+        Operand::Agpr {
+            index,
+            count: width,
+        }
+    } else {
+        Operand::Vgpr {
+            index,
+            count: width,
+        }
+    }
+}
+
+/// Whether a vector register tuple is in range.
+fn vreg_ok(gpu: Gpu, index: u32, width: u8) -> bool {
+    if width == 0 {
+        return true;
+    }
+    let _ = gpu;
+    index + width as u32 <= 256
+}
+
+// ---------------------------------------------------------------- SMEM
+
+fn smem(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+    let op = field(w0, 18, 8) as usize;
+    let t = [
+        tables::SMEM_GFX900,
+        tables::SMEM_GFX906,
+        tables::SMEM_GFX908,
+        tables::SMEM_GFX90A,
+        tables::SMEM_GFX1010,
+        tables::SMEM_GFX1030,
+    ];
+    let row = row_of(t, gpu, op)?;
+    if !row.accepts(w0, w1) {
+        return None;
+    }
+    let mut i = base_inst(Encoding::Smem, row.name, w0, w1);
+    let g10 = gpu.generation() == Gen::Gfx10;
+    let sdata = field(w0, 6, 7);
+    match row.w[0] {
+        0 => {}
+        0x80 => i.dst[0] = Operand::Imm(sdata as i32),
+        w => i.dst[0] = sreg(gpu, sdata, w)?,
+    }
+    if row.w[1] != 0 {
+        i.src[0] = sreg(gpu, field(w0, 0, 6) << 1, row.w[1])?;
+    }
+    let mut fl = 0;
+    if bit(w0, 16) {
+        fl |= flags::GLC;
+    }
+    let soffset = field(w1, 25, 7);
+    if g10 {
+        if bit(w0, 14) {
+            fl |= flags::DLC;
+        }
+        i.mem.offset = sext(field(w1, 0, 21), 21);
+        if soffset == 125 {
+            fl |= flags::IMM;
+        } else {
+            fl |= flags::SOE;
+            if i.mem.offset != 0 {
+                fl |= flags::IMM;
+            }
+        }
+    } else {
+        let imm = bit(w0, 17);
+        let soe = bit(w0, 14);
+        if imm {
+            fl |= flags::IMM;
+            i.mem.offset = sext(field(w1, 0, 21), 21);
+        }
+        if soe || !imm {
+            fl |= flags::SOE;
+        }
+    }
+    if fl & flags::SOE != 0 && row.w[1] != 0 {
+        let code = if g10 || bit(w0, 14) {
+            soffset
+        } else {
+            field(w1, 0, 7)
+        };
+        i.src[1] = sreg(gpu, code, 1)?;
+    }
+    i.mem.flags = fl;
+    Some(i)
+}
+
+// ---------------------------------------------------------------- DS
+
+fn ds(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+    let g10 = gpu.generation() == Gen::Gfx10;
+    let (op, gds) = if g10 {
+        (field(w0, 18, 8), bit(w0, 17))
+    } else {
+        (field(w0, 17, 8), bit(w0, 16))
+    };
+    let t = [
+        tables::DS_GFX900,
+        tables::DS_GFX906,
+        tables::DS_GFX908,
+        tables::DS_GFX90A,
+        tables::DS_GFX1010,
+        tables::DS_GFX1030,
+    ];
+    let row = row_of(t, gpu, op as usize)?;
+    if !row.accepts(w0, w1) {
+        return None;
+    }
+    let acc = gpu == Gpu::Gfx90a && bit(w0, 25);
+    let name = tables::NAMES.get(row.name as usize).copied().unwrap_or("");
+    // GWS operations take their operand in the address field, as data.
+    let gws = name.starts_with("ds_gws") || name.starts_with("ds_ordered");
+    let mut i = base_inst(Encoding::Ds, row.name, w0, w1);
+    let fields = [
+        field(w1, 0, 8),
+        field(w1, 8, 8),
+        field(w1, 16, 8),
+        field(w1, 24, 8),
+    ];
+    for (k, (&f, &w)) in fields.iter().zip(row.w.iter()).enumerate() {
+        if w == 0 {
+            continue;
+        }
+        if !vreg_ok(gpu, f, w) {
+            return None;
+        }
+        let r = vreg(f, w, acc && (k != 0 || gws));
+        match k {
+            0 => i.src[0] = r,
+            1 => i.src[1] = r,
+            2 => i.src[2] = r,
+            _ => i.dst[0] = r,
+        }
+    }
+    i.mem.offset0 = field(w0, 0, 8) as u8;
+    i.mem.offset1 = field(w0, 8, 8) as u8;
+    i.mem.offset = field(w0, 0, 16) as i32;
+    // gfx90a has GDS only for the GWS operations; LLVM ignores the bit elsewhere.
+    if gds && (gpu != Gpu::Gfx90a || gws) {
+        i.mem.flags |= flags::GDS;
+    }
+    if acc {
+        i.mem.flags |= flags::ACC;
+    }
+    Some(i)
+}
+
+// ---------------------------------------------------------------- FLAT
+
+fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+    let g10 = gpu.generation() == Gen::Gfx10;
+    let seg = field(w0, 14, 2);
+    let key = (seg << 7 | field(w0, 18, 7)) as usize;
+    let t = [
+        tables::FLAT_GFX900,
+        tables::FLAT_GFX906,
+        tables::FLAT_GFX908,
+        tables::FLAT_GFX90A,
+        tables::FLAT_GFX1010,
+        tables::FLAT_GFX1030,
+    ];
+    let row = row_of(t, gpu, key)?;
+    if !row.accepts(w0, w1) {
+        return None;
+    }
+    let mut i = base_inst(Encoding::Flat, row.name, w0, w1);
+    let name = tables::NAMES.get(row.name as usize).copied().unwrap_or("");
+    let atomic = name.contains("_atomic_");
+    let acc = gpu == Gpu::Gfx90a && bit(w1, 23);
+    let mut fl = 0;
+    if bit(w0, 16) {
+        fl |= flags::GLC;
+        if atomic {
+            fl |= flags::RETURN;
+        }
+    }
+    if bit(w0, 17) {
+        fl |= flags::SLC;
+    }
+    if g10 && bit(w0, 12) {
+        fl |= flags::DLC;
+    }
+    if gpu == Gpu::Gfx90a && bit(w0, 25) {
+        fl |= flags::SCC;
+    }
+    if bit(w0, 13) {
+        fl |= flags::LDS;
+    }
+    if acc {
+        fl |= flags::ACC;
+    }
+    i.mem.seg = match seg {
+        0 => Segment::Flat,
+        1 => Segment::Scratch,
+        _ => Segment::Global,
+    };
+    let off_bits = if g10 { 12 } else { 13 };
+    let raw_off = field(w0, 0, off_bits);
+    // Flat offsets are unsigned; global/scratch offsets are signed (13 bits on
+    // GFX9, 12 on GFX10).
+    i.mem.offset = if seg == 0 {
+        raw_off as i32
+    } else {
+        sext(raw_off, off_bits)
+    };
+    let saddr = field(w1, 16, 7);
+    let [addr_w, data_w, saddr_w, vdst_w] = row.w;
+    let vaddr = field(w1, 0, 8);
+    // "off" is 0x7f on GFX9 and 0x7d (null) on GFX10, where 0x7f is rejected for
+    // global and means "no address at all" for scratch (ST mode).
+    let saddr_off = if g10 { saddr == 0x7d } else { saddr == 0x7f };
+    if g10 && saddr == 0x7f && i.mem.seg == Segment::Global {
+        return None;
+    }
+    if gpu == Gpu::Gfx90a
+        && fl & flags::SCC != 0
+        && atomic
+        && (name.contains("f16") || name.contains("f32") || name.contains("f64"))
+    {
+        return None;
+    }
+    match i.mem.seg {
+        _ if name.ends_with("_addtid") => {
+            // `_addtid` forms have no address VGPR.
+            if saddr_off {
+                fl |= flags::SADDR_OFF;
+            } else {
+                i.src[2] = sreg(gpu, saddr, 2)?;
+            }
+        }
+        Segment::Flat => {
+            if !vreg_ok(gpu, vaddr, 2) {
+                return None;
+            }
+            i.src[0] = vreg(vaddr, 2, false);
+        }
+        Segment::Global => {
+            if saddr_off {
+                fl |= flags::SADDR_OFF;
+                if !vreg_ok(gpu, vaddr, 2) {
+                    return None;
+                }
+                i.src[0] = vreg(vaddr, 2, false);
+            } else {
+                i.src[0] = vreg(vaddr, 1, false);
+                i.src[2] = sreg(gpu, saddr, 2)?;
+            }
+        }
+        Segment::Scratch | Segment::None => {
+            if saddr_off {
+                fl |= flags::SADDR_OFF;
+                i.src[0] = vreg(vaddr, 1, false);
+            } else if g10 && saddr == 0x7f {
+                fl |= flags::VADDR_OFF;
+                if gpu == Gpu::Gfx1030 {
+                    fl |= flags::SADDR_OFF;
+                } else {
+                    // gfx1010 has no ST mode: LLVM prints the register it names.
+                    i.src[2] = Operand::Special {
+                        reg: SpecialReg::Exec,
+                        count: 1,
+                        part: 1,
+                    };
+                    fl |= flags::SADDR_EXEC_HI;
+                }
+            } else {
+                fl |= flags::VADDR_OFF;
+                i.src[2] = sreg(gpu, saddr, 1)?;
+            }
+        }
+    }
+    let _ = (addr_w, saddr_w);
+    if data_w != 0 {
+        let d = field(w1, 8, 8);
+        if !vreg_ok(gpu, d, data_w) {
+            return None;
+        }
+        i.src[1] = vreg(d, data_w, acc);
+    }
+    let vdst = field(w1, 24, 8);
+    let mut dst_w = vdst_w;
+    if atomic && fl & flags::RETURN != 0 {
+        dst_w = if name.contains("cmpswap") {
+            data_w / 2
+        } else {
+            data_w
+        };
+    }
+    if fl & flags::LDS != 0 && !atomic {
+        // LDS-direct loads have no destination and no `nv`/`acc` bit.
+        if bit(w1, 23) {
+            return None;
+        }
+        dst_w = 0;
+    }
+    if dst_w != 0 {
+        if !vreg_ok(gpu, vdst, dst_w) {
+            return None;
+        }
+        i.dst[0] = vreg(vdst, dst_w, acc);
+    }
+    i.mem.flags = fl;
+    Some(i)
+}
+
+// ---------------------------------------------------------------- MUBUF / MTBUF
+
+fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bool) -> Option<()> {
+    let g10 = gpu.generation() == Gen::Gfx10;
+    if row.w[2] == 0 {
+        // Cache controls (`buffer_wbinvl1`, `buffer_gl0_inv`, ...) have no operands.
+        i.mem.flags = flags::NO_OPERANDS;
+        return Some(());
+    }
+    let mut fl = 0;
+    if bit(w0, 12) {
+        fl |= flags::OFFEN;
+    }
+    if bit(w0, 13) {
+        fl |= flags::IDXEN;
+    }
+    if bit(w0, 14) {
+        fl |= flags::GLC;
+        if atomic {
+            fl |= flags::RETURN;
+        }
+    }
+    let slc = if g10 || i.encoding == Encoding::Mtbuf {
+        bit(w1, 22)
+    } else {
+        bit(w0, 17)
+    };
+    if slc {
+        fl |= flags::SLC;
+    }
+    if g10 && bit(w0, 15) {
+        fl |= flags::DLC;
+    }
+    let acc = gpu == Gpu::Gfx90a && bit(w1, 23);
+    if acc {
+        fl |= flags::ACC;
+    } else if bit(w1, 23) {
+        fl |= flags::TFE;
+    }
+    i.mem.offset = field(w0, 0, 12) as i32;
+    let na = (bit(w0, 12) as u8) + (bit(w0, 13) as u8);
+    let vaddr = field(w1, 0, 8);
+    if row.w[0] == 0 {
+        // No address VGPR at all (`buffer_store_lds_dword`).
+        fl |= flags::SADDR_OFF;
+    } else if na != 0 {
+        if !vreg_ok(gpu, vaddr, na) {
+            return None;
+        }
+        i.src[0] = vreg(vaddr, na, false);
+    }
+    let mut dw = row.w[1];
+    if fl & flags::TFE != 0 && dw != 0 {
+        dw += 1;
+    }
+    if dw != 0 {
+        let d = field(w1, 8, 8);
+        if !vreg_ok(gpu, d, dw) {
+            return None;
+        }
+        i.dst[0] = vreg(d, dw, acc);
+    }
+    i.src[1] = sreg(gpu, field(w1, 16, 5) << 2, 4)?;
+    let so = field(w1, 24, 8);
+    i.src[2] = match so {
+        125 => Operand::Special {
+            reg: SpecialReg::Null,
+            count: 1,
+            part: 0,
+        },
+        // GFX10 accepts a literal constant as the offset (a third dword).
+        255 if g10 => Operand::Literal(0),
+        _ => decode_src(gpu, so as u16, 1)?,
+    };
+    i.mem.flags |= fl;
+    Some(())
+}
+
+fn mubuf(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+    let op = if gpu.generation() == Gen::Gfx10 {
+        field(w0, 18, 8) as usize
+    } else {
+        field(w0, 18, 7) as usize
+    };
+    let t: [&[Row]; 6] = [
+        tables::MUBUF_GFX900,
+        tables::MUBUF_GFX906,
+        tables::MUBUF_GFX908,
+        tables::MUBUF_GFX90A,
+        tables::MUBUF_GFX1010,
+        tables::MUBUF_GFX1030,
+    ];
+    let row = t[gpu_index(gpu)].get(op)?;
+    if !row.accepts(w0, w1) {
+        return None;
+    }
+    let mut i = base_inst(Encoding::Mubuf, row.name, w0, w1);
+    let name = tables::NAMES.get(row.name as usize).copied().unwrap_or("");
+    let atomic = name.contains("_atomic_");
+    if bit(w0, 16) {
+        i.mem.flags |= flags::LDS;
+    }
+    if gpu == Gpu::Gfx90a && bit(w0, 15) {
+        i.mem.flags |= flags::SCC;
+    }
+    buffer_common(gpu, &mut i, row, w0, w1, atomic)?;
+    if i.mem.has(flags::NO_OPERANDS) {
+        return Some(i);
+    }
+    if i.mem.has(flags::LDS) && bit(w1, 23) {
+        // LDS loads have neither TFE nor AGPR data (bit 23 of the second dword).
+        return None;
+    }
+    if i.mem.has(flags::LDS) {
+        i.dst[0] = Operand::None;
+    }
+    Some(i)
+}
+
+fn mtbuf(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+    let g10 = gpu.generation() == Gen::Gfx10;
+    let (op, format) = if g10 {
+        (field(w0, 16, 3) | (field(w1, 21, 1) << 3), field(w0, 19, 7))
+    } else {
+        (field(w0, 15, 4), field(w0, 19, 7))
+    };
+    let t = [
+        tables::MTBUF_GFX900,
+        tables::MTBUF_GFX906,
+        tables::MTBUF_GFX908,
+        tables::MTBUF_GFX90A,
+        tables::MTBUF_GFX1010,
+        tables::MTBUF_GFX1030,
+    ];
+    let row = row_of(t, gpu, op as usize)?;
+    if !row.accepts(w0, w1) {
+        return None;
+    }
+    let mut i = base_inst(Encoding::Mtbuf, row.name, w0, w1);
+    i.mem.format = format as u8;
+    if gpu == Gpu::Gfx90a && bit(w1, 21) {
+        i.mem.flags |= flags::SCC;
+    }
+    buffer_common(gpu, &mut i, row, w0, w1, false)?;
+    Some(i)
+}
+
+// ---------------------------------------------------------------- MIMG
+
+/// Image instructions. GFX9: w0 dmask[11:8] unorm[12] glc[13] da[14] a16[15]
+/// tfe[16] (gfx90a: acc) lwe[17] op[24:18] slc[25]; w1 vaddr[7:0] vdata[15:8]
+/// srsrc[20:16] ssamp[25:21] d16[31]. GFX10 adds op[7] at w0[0], nsa[2:1] (extra
+/// address dwords), dim[5:3], dlc[7], r128[15], a16 at w1[30].
+///
+/// How many data and address registers an opcode prints depends on dmask, tfe,
+/// d16, dim and a16 in ways LLVM's disassembler resolves by looking for an
+/// instruction variant of the computed sizes (keeping the decoded form when there
+/// is none): the generated `MIMG_DATA_*` / `MIMG_ADDR_*` tables hold the outcome.
+fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3]) -> Option<Inst> {
+    let g10 = gpu.generation() == Gen::Gfx10;
+    let key = if g10 {
+        (field(w0, 18, 7) | (field(w0, 0, 1) << 7)) as usize
+    } else {
+        field(w0, 18, 7) as usize
+    };
+    let (rows, data_t): (&[Row], &[[u8; 16]]) = match gpu {
+        Gpu::Gfx900 => (tables::MIMG_GFX900, tables::MIMG_DATA_GFX900),
+        Gpu::Gfx906 => (tables::MIMG_GFX906, tables::MIMG_DATA_GFX906),
+        Gpu::Gfx908 => (tables::MIMG_GFX908, tables::MIMG_DATA_GFX908),
+        Gpu::Gfx90a => (tables::MIMG_GFX90A, tables::MIMG_DATA_GFX90A),
+        Gpu::Gfx1010 => (tables::MIMG_GFX1010, tables::MIMG_DATA_GFX1010),
+        Gpu::Gfx1030 => (tables::MIMG_GFX1030, tables::MIMG_DATA_GFX1030),
+    };
+    let row = rows.get(key)?;
+    // The NSA field changes the instruction length; it is checked through the
+    // address table below rather than the fixed bits.
+    let nsa_mask = if g10 { 0x6 } else { 0 };
+    if row.name == 0
+        || w0 & row.fixed_mask[0] & !nsa_mask != row.fixed_val[0] & !nsa_mask
+        || w1 & row.fixed_mask[1] != row.fixed_val[1]
+    {
+        return None;
+    }
+    let mut i = base_inst(Encoding::Mimg, row.name, w0, w1);
+    let dmask = field(w0, 8, 4);
+    let mut fl = 0;
+    for (b, f) in [
+        (12, flags::UNORM),
+        (13, flags::GLC),
+        (16, flags::TFE),
+        (17, flags::LWE),
+        (25, flags::SLC),
+    ] {
+        if bit(w0, b) {
+            fl |= f;
+        }
+    }
+    if bit(w1, 31) {
+        fl |= flags::D16;
+    }
+    if g10 {
+        if bit(w0, 7) {
+            fl |= flags::DLC;
+        }
+        if bit(w0, 15) {
+            fl |= flags::R128;
+        }
+        if bit(w1, 30) {
+            fl |= flags::A16;
+        }
+    } else {
+        if bit(w0, 14) {
+            fl |= flags::DA;
+        }
+        if bit(w0, 15) {
+            fl |= flags::A16;
+        }
+    }
+    let acc = gpu == Gpu::Gfx90a && bit(w0, 16);
+    if acc {
+        fl = (fl & !flags::TFE) | flags::ACC;
+    }
+    if gpu == Gpu::Gfx90a && bit(w0, 7) {
+        fl |= flags::SCC;
+    }
+    let (def_data, def_addr) = (row.w[1], row.w[0]);
+    let pop = dmask.count_ones().clamp(1, 4);
+    let c = (pop - 1) as usize | ((fl & flags::TFE != 0) as usize) << 2 | ((fl & flags::D16 != 0) as usize) << 3;
+    let mut dw = match data_t.get(key).and_then(|d| d.get(c)) {
+        Some(&w) if w != 0 => w,
+        _ => def_data,
+    };
+    // The width LLVM computes; when no instruction variant has it, LLVM keeps the
+    // decoded form for both data and address.
+    let name = tables::NAMES.get(row.name as usize).copied().unwrap_or("");
+    let mut want = if name.contains("gather4") { 4 } else { pop as u8 };
+    if fl & flags::D16 != 0 && !name.contains("_atomic_") {
+        want = want.div_ceil(2);
+    }
+    if fl & flags::TFE != 0 {
+        want += 1;
+    }
+    // Data widths with no instruction variant keep the decoded data register
+    // (the address is still resized).
+    let data_missing = dw != want && dw == def_data;
+    let mut keep_decoded = false;
+    let nsa = if g10 { field(w0, 1, 2) as usize } else { 0 };
+    let mut naddr = def_addr;
+    if g10 {
+        let addr_t = if gpu == Gpu::Gfx1030 {
+            tables::MIMG_ADDR_GFX1030
+        } else {
+            tables::MIMG_ADDR_GFX1010
+        };
+        let k = field(w0, 3, 3) as usize | (bit(w1, 30) as usize) << 3 | nsa << 4;
+        let at = addr_t.get(key)?;
+        let a = *at.get(k)?;
+        if a == 0 {
+            return None;
+        }
+        naddr = a & 0x3f;
+        if a & 0x80 != 0 {
+            keep_decoded = true;
+        }
+        if a & 0x40 != 0 {
+            fl |= flags::NSA_WIDE;
+        }
+        i.mem.dim = field(w0, 3, 3) as u8;
+        // A register range past v255 keeps the decoded form, as LLVM does.
+        let vaddr = field(w1, 0, 8);
+        let addr_out = nsa == 0 && !vreg_ok(gpu, vaddr, naddr);
+        if !vreg_ok(gpu, field(w1, 8, 8), dw) {
+            keep_decoded = true;
+        }
+        // Where LLVM keeps the decoded form, the address count is the decoded
+        // variant's: probed with the data registers out of range (64 + nsa) or
+        // with a data width no variant has (68 + nsa).
+        let decoded = |first: usize, second: usize| -> Option<u8> {
+            [first, second]
+                .iter()
+                .filter_map(|&k| at.get(k + nsa).copied())
+                .find(|&n| n != 0)
+                .map(|n| n & 0x3f)
+        };
+        if keep_decoded || addr_out {
+            dw = def_data;
+            if let Some(n) = decoded(64, 68) {
+                naddr = n;
+            }
+        } else if data_missing {
+            dw = def_data;
+            if let Some(n) = decoded(68, 64) {
+                naddr = n;
+            }
+        }
+    }
+    let vdata = field(w1, 8, 8);
+    let vaddr = field(w1, 0, 8);
+    // The decoded form's own data registers must exist.
+    if !vreg_ok(gpu, vdata, def_data) {
+        return None;
+    }
+    if !g10 && !vreg_ok(gpu, vdata, dw) {
+        dw = def_data;
+    }
+    if !vreg_ok(gpu, vdata, dw) || (nsa == 0 && !vreg_ok(gpu, vaddr, naddr)) {
+        return None;
+    }
+    i.dst[0] = vreg(vdata, dw, acc);
+    if nsa == 0 {
+        if naddr != 0 {
+            i.src[0] = vreg(vaddr, naddr, false);
+        }
+    } else {
+        i.src[0] = vreg(vaddr, 1, false);
+        fl |= flags::NSA;
+        let n = (naddr as usize).min(13);
+        for k in 1..n {
+            let word = nsa_words.get((k - 1) / 4).copied().unwrap_or(0);
+            if let Some(slot) = i.mem.nsa_addr.get_mut(k - 1) {
+                *slot = (word >> (8 * ((k - 1) % 4))) as u8;
+            }
+        }
+        i.mem.naddr = n as u8;
+        i.size = 8 + 4 * nsa as u8;
+        i.words[2] = nsa_words[0];
+    }
+    i.src[1] = sreg(gpu, field(w1, 16, 5) << 2, 8)?;
+    if row.w[3] != 0 {
+        i.src[2] = sreg(gpu, field(w1, 21, 5) << 2, 4)?;
+    }
+    i.mem.dmask = dmask as u8;
+    i.mem.flags = fl;
+    Some(i)
+}
+
+// ---------------------------------------------------------------- EXP
+
+fn exp(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+    let g10 = gpu.generation() == Gen::Gfx10;
+    // gfx90a (compute only) has no exports.
+    if gpu == Gpu::Gfx90a {
+        return None;
+    }
+    let _ = g10;
+    let tgt = field(w0, 4, 6);
+    let mut i = Inst {
+        op: Op::Mem(EXP_OP),
+        encoding: Encoding::Exp,
+        size: 8,
+        words: [w0, w1, 0],
+        ..Inst::default()
+    };
+    let en = field(w0, 0, 4);
+    let compr = bit(w0, 10);
+    for k in 0..4u32 {
+        if bit(en, k) {
+            // Compressed exports carry two packed registers: slots 0-1 read vsrc0,
+            // slots 2-3 read vsrc1.
+            let src = if compr { k / 2 } else { k };
+            i.src[k as usize] = vreg(field(w1, 8 * src, 8), 1, false);
+        }
+    }
+    let mut fl = 0;
+    if compr {
+        fl |= flags::COMPR;
+    }
+    if bit(w0, 11) {
+        fl |= flags::DONE;
+    }
+    if bit(w0, 12) {
+        fl |= flags::VM;
+    }
+    i.mem.flags = fl;
+    i.mem.dmask = en as u8;
+    i.mem.dim = tgt as u8;
+    Some(i)
 }
 
 /// Prints a memory instruction in llvm-mc syntax.
 pub(crate) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    write!(f, "<mem 0x{:08x}>", inst.words[0])
+    print::fmt_inst(inst, f)
 }
+
+#[cfg(test)]
+mod tests;
