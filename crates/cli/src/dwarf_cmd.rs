@@ -322,10 +322,10 @@ fn describe_single(s: &Single) -> String {
         Storage::Composite(c) => {
             let mut out = format!(
                 "composite of {} part(s), {}:",
-                c.parts.len(),
+                c.parts().len(),
                 bits(s.offset)
             );
-            for p in &c.parts {
+            for p in c.parts() {
                 let _ = write!(
                     out,
                     "\n  bits [{}, {}): {}",

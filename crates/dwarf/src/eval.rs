@@ -1,0 +1,1822 @@
+//! The stack machine (AMDGPU extension, "Expressions"): a stack of values and location
+//! descriptions, implicit conversions between them, and every operation's semantics.
+//!
+//! Evaluation reads live state through a [`Target`] and program data (DWARF procedures,
+//! base types, frame base, CFI, .debug_addr) through a [`Context`]. It is bounded by an
+//! iteration cap, a stack-depth cap and a call-depth cap; an ill-formed expression gives
+//! an [`Error`] with the offset of the operation and the rule broken.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::location::{Loc, Part, ReadBits, Single, Storage, composite, push_part, read_bits};
+use crate::op::{DecodeOptions, Expr, Op};
+use crate::target::{AddressSpace, Target, register_size};
+use crate::value::{BaseType, ImplicitPtr, Value, ValueType};
+use bitvec::prelude::*;
+use std::sync::Arc;
+
+/// A reference to a debugging information entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DieRef {
+    /// Offset relative to the current unit (DW_OP_call2, DW_OP_call4, base types).
+    Unit(u64),
+    /// Offset in .debug_info (DW_OP_call_ref, DW_OP_implicit_pointer).
+    Info(u64),
+}
+
+/// What a DW_OP_call* names (DWARF 5 section 2.5.1.5 as generalised by the extension).
+#[derive(Debug, Clone)]
+pub struct Callee {
+    /// The expressions of the callee's DW_AT_location selected for the current PC (empty
+    /// when the DIE has none; several when location-list entries overlap).
+    pub exprs: Arc<[Arc<Expr>]>,
+    /// Whether the DIE is a DW_TAG_dwarf_procedure (its expression then runs on the
+    /// caller's stack).
+    pub procedure: bool,
+}
+
+/// What DW_OP_implicit_pointer points to.
+#[derive(Debug, Clone)]
+pub enum PointerTarget {
+    /// The DIE's DW_AT_location expression(s) for the current PC.
+    Location(Vec<Arc<Expr>>),
+    /// The DIE's DW_AT_const_value bytes.
+    Const(Arc<[u8]>),
+}
+
+/// A DW_TAG_object_map entry (DWARF issue 230712.4), with its attribute expressions.
+#[derive(Debug, Clone)]
+pub struct ObjectMap {
+    /// DW_AT_mem_location: the array's memory location.
+    pub mem_location: Arc<Expr>,
+    /// DW_AT_cntl_ordinal: the ordinal of the chunk currently in registers (0: none).
+    pub chunk: Arc<Expr>,
+    /// DW_AT_vec_location: the vector register(s) holding the chunk.
+    pub vec_location: Arc<Expr>,
+    /// DW_AT_element_size in bytes.
+    pub element_size: u64,
+    /// DW_AT_element_count per chunk.
+    pub element_count: u64,
+}
+
+/// Program data an evaluation may need. Every method has a default that reports the
+/// data as unavailable, so a caller implements only what its expressions use.
+pub trait Context {
+    /// The callee of DW_OP_call2/call4/call_ref.
+    fn callee(&self, die: DieRef) -> std::result::Result<Callee, ErrorKind> {
+        let _ = die;
+        Err(ErrorKind::Unavailable {
+            op: "DW_OP_call*",
+            what: "DWARF procedures",
+        })
+    }
+    /// The base type at a unit offset (DW_OP_const_type, regval_type, deref_type, convert,
+    /// reinterpret).
+    fn base_type(&self, die: u64) -> std::result::Result<BaseType, ErrorKind> {
+        let _ = die;
+        Err(ErrorKind::Unavailable {
+            op: "typed operation",
+            what: "base types",
+        })
+    }
+    /// The current function's DW_AT_frame_base expression for the current PC.
+    fn frame_base(&self) -> std::result::Result<Arc<Expr>, ErrorKind> {
+        Err(ErrorKind::Unavailable {
+            op: "DW_OP_fbreg",
+            what: "a frame base",
+        })
+    }
+    /// The CFA of the current frame (from CFI).
+    fn call_frame_cfa(&self) -> std::result::Result<Loc, ErrorKind> {
+        Err(ErrorKind::Unavailable {
+            op: "DW_OP_call_frame_cfa",
+            what: "call frame information",
+        })
+    }
+    /// Where register `reg` was on entry to the current subprogram (from CFI): an
+    /// undefined location for the undefined rule, the register itself for same-value.
+    fn entry_register(&self, reg: u64) -> std::result::Result<Loc, ErrorKind> {
+        let _ = reg;
+        Err(ErrorKind::Unavailable {
+            op: "DW_OP_LLVM_call_frame_entry_reg",
+            what: "call frame information",
+        })
+    }
+    /// Entry `index` of .debug_addr from the unit's DW_AT_addr_base (DW_OP_addrx,
+    /// DW_OP_constx), relocated.
+    fn address(&self, index: u64) -> std::result::Result<u64, ErrorKind> {
+        let _ = index;
+        Err(ErrorKind::Unavailable {
+            op: "DW_OP_addrx",
+            what: ".debug_addr",
+        })
+    }
+    /// Relocates a DW_OP_addr operand (code object load bias). Default: unchanged.
+    fn relocate(&self, addr: u64) -> u64 {
+        addr
+    }
+    /// What an implicit pointer's DIE holds.
+    fn pointer_target(&self, die: u64) -> std::result::Result<PointerTarget, ErrorKind> {
+        let _ = die;
+        Err(ErrorKind::Unavailable {
+            op: "implicit pointer",
+            what: "DIEs",
+        })
+    }
+    /// DW_OP_object_map's DIE.
+    fn object_map(&self, die: u64) -> std::result::Result<ObjectMap, ErrorKind> {
+        let _ = die;
+        Err(ErrorKind::Unavailable {
+            op: "DW_OP_object_map",
+            what: "DW_TAG_object_map entries",
+        })
+    }
+    /// Evaluates `expr` as if at entry to the current subprogram (DW_OP_entry_value of a
+    /// non-register expression). Default: unavailable.
+    fn entry_value(&self, expr: &Expr) -> std::result::Result<Value, ErrorKind> {
+        let _ = expr;
+        Err(ErrorKind::Unavailable {
+            op: "DW_OP_entry_value",
+            what: "entry state",
+        })
+    }
+}
+
+/// A context with no program data.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoContext;
+impl Context for NoContext {}
+
+/// Behaviours where other consumers differ from the extension's text. The defaults follow
+/// the text; each flag selects another consumer's behaviour explicitly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Compat {
+    /// DWARF 5 / gimli: DW_OP_regval_type, DW_OP_breg* and the frame-base register rule
+    /// read a register narrower than the generic type zero-extended (the text would make
+    /// reading 8 bytes from a 4-byte SGPR ill-formed). On by default in
+    /// [`EvalOptions::default`], because clang-19 describes frame bases that way.
+    pub narrow_register_reads: bool,
+    /// Treat a trailing `DW_OP_xderef` as naming memory in the address space rather than
+    /// reading it (how clang-19 -O0 output is meant by its producer). Off by default.
+    pub xderef_forms_location: bool,
+    /// Allow stack operations (dup, pick, over, swap, rot, drop) on incomplete composites
+    /// (copies share nothing: each copy owns its parts). Off: the text makes it ill-formed.
+    pub stack_ops_on_incomplete: bool,
+    /// Read the address space operand of DW_OP_xderef* in clang's numbering (its
+    /// `getDWARFAddressSpace`: 1 = private, 2 = local) instead of the seed's DW_ASPACE_*
+    /// table (where 1 is generic and 2 is region). clang-19 emits
+    /// `DW_OP_lit1, DW_OP_swap, DW_OP_xderef` for private and `DW_OP_lit2, ...` for LDS.
+    pub clang_address_spaces: bool,
+    /// The frame-base register holds a wave-scaled private offset (MUBUF scratch on
+    /// GFX9/GFX10: the lane address times the wave size); divide it by the wave size.
+    pub frame_base_wave_scaled: bool,
+}
+
+impl Compat {
+    /// The reading of clang-19 output: narrow register reads, DW_OP_xderef naming memory
+    /// in clang's address-space numbering, and (for MUBUF scratch targets) a wave-scaled
+    /// frame base.
+    pub fn clang19(wave_scaled_frame_base: bool) -> Self {
+        Compat {
+            narrow_register_reads: true,
+            xderef_forms_location: true,
+            stack_ops_on_incomplete: false,
+            clang_address_spaces: true,
+            frame_base_wave_scaled: wave_scaled_frame_base,
+        }
+    }
+}
+
+/// Limits and configuration of an evaluation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalOptions {
+    /// Maximum operations executed (all calls included).
+    pub max_iterations: u64,
+    /// Maximum stack depth.
+    pub max_stack: usize,
+    /// Maximum DWARF procedure call depth (procedures share the caller's stack and run on
+    /// an explicit frame stack).
+    pub max_call_depth: usize,
+    /// Maximum nesting of evaluations on separate stacks (a call of a non-procedure DIE,
+    /// the frame base, an implicit pointer's target, an object map's expressions). Each
+    /// level uses native stack, so this cap is smaller.
+    pub max_nesting: usize,
+    /// Maximum number of single location descriptions in one location.
+    pub max_alternatives: usize,
+    /// Decoding options (for DW_OP_entry_value sub-expressions; address size).
+    pub decode: DecodeOptions,
+    /// Whether the proposals (DW_OP_push_simd_lane, DW_OP_object_map) may execute.
+    pub proposals: bool,
+    /// Compatibility choices.
+    pub compat: Compat,
+    /// Run expressions of generic values only on the fast path (same results; off to
+    /// compare against the general evaluator).
+    pub fast_path: bool,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            max_iterations: 1_000_000,
+            max_stack: 1024,
+            max_call_depth: 64,
+            max_nesting: 16,
+            max_alternatives: 64,
+            decode: DecodeOptions::default(),
+            proposals: false,
+            compat: Compat {
+                narrow_register_reads: true,
+                ..Compat::default()
+            },
+            fast_path: true,
+        }
+    }
+}
+
+/// A stack entry.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    /// A typed value.
+    Value(Value),
+    /// A location description.
+    Loc(Loc),
+    /// An incomplete composite location description (DW_OP_piece under way).
+    Incomplete(Vec<Part>),
+}
+
+/// The kind of result the context of an expression requires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultKind {
+    /// A value (e.g. DW_AT_upper_bound, DW_AT_LLVM_active_lane).
+    Value,
+    /// A location description (DW_AT_location, DW_AT_LLVM_lane_pc, ...).
+    Location,
+}
+
+/// The result of an evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// A value.
+    Value(Value),
+    /// A location description.
+    Location(Loc),
+}
+
+/// The evaluator. Reuse one across evaluations to reuse its stack allocation.
+pub struct Evaluator<'a, T: Target + ?Sized, C: Context + ?Sized> {
+    target: &'a T,
+    ctx: &'a C,
+    opts: EvalOptions,
+    mask: u64,
+    addr_size: u8,
+    stack: Vec<Entry>,
+    iterations: u64,
+    object: Option<Loc>,
+    depth: usize,
+    nesting: usize,
+    spare: Vec<Vec<Entry>>,
+    frames: Vec<(Option<Arc<Expr>>, usize)>,
+    fault: Option<usize>,
+    pending: Option<Arc<Expr>>,
+}
+
+type R<T> = std::result::Result<T, ErrorKind>;
+
+impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
+    /// A new evaluator over a target and program data.
+    pub fn new(target: &'a T, ctx: &'a C, opts: EvalOptions) -> Self {
+        let addr_size = opts.decode.address_size.clamp(1, 8);
+        let mask = if addr_size >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (u64::from(addr_size) * 8)) - 1
+        };
+        Evaluator {
+            target,
+            ctx,
+            opts,
+            mask,
+            addr_size,
+            stack: Vec::with_capacity(16),
+            iterations: 0,
+            object: None,
+            depth: 0,
+            nesting: 0,
+            spare: Vec::new(),
+            frames: Vec::new(),
+            fault: None,
+            pending: None,
+        }
+    }
+
+    /// Sets the location DW_OP_push_object_address pushes.
+    pub fn set_object(&mut self, object: Option<Loc>) {
+        self.object = object;
+    }
+
+    /// The options.
+    pub fn options(&self) -> &EvalOptions {
+        &self.opts
+    }
+
+    /// Evaluates `expr` for a location description.
+    pub fn location(&mut self, expr: &Expr) -> Result<Loc> {
+        match self.evaluate(expr, ResultKind::Location, &[])? {
+            Outcome::Location(l) => Ok(l),
+            Outcome::Value(_) => Err(Error::new(expr.len, ErrorKind::BadResult("not a location"))),
+        }
+    }
+
+    /// Evaluates `expr` for a value.
+    pub fn value(&mut self, expr: &Expr) -> Result<Value> {
+        match self.evaluate(expr, ResultKind::Value, &[])? {
+            Outcome::Value(v) => Ok(v),
+            Outcome::Location(_) => Err(Error::new(expr.len, ErrorKind::BadResult("not a value"))),
+        }
+    }
+
+    /// Evaluates `expr` with an initial stack, for a result of `kind`.
+    pub fn evaluate(
+        &mut self,
+        expr: &Expr,
+        kind: ResultKind,
+        initial: &[Entry],
+    ) -> Result<Outcome> {
+        if initial.is_empty()
+            && self.opts.fast_path
+            && expr.is_fast()
+            && let Some(o) = self.fast(expr, kind, 0)
+        {
+            return Ok(o);
+        }
+        self.stack.clear();
+        self.stack.extend_from_slice(initial);
+        self.iterations = 0;
+        self.fault = None;
+        self.depth = 0;
+        self.nesting = 0;
+        self.pending = None;
+        if let Err(k) = self.run_depth(expr, 0) {
+            return Err(Error::new(self.fault.take().unwrap_or(0), k));
+        }
+        let end = expr.len;
+        self.finish(kind).map_err(|k| Error::new(end, k))
+    }
+
+    /// The fast path: expressions of generic values only, on a fixed array. Returns `None`
+    /// whenever anything is out of the ordinary (an error, a stack deeper than the array,
+    /// a location operation before the end); the general evaluator then runs and gives
+    /// the exact result or error.
+    fn fast(&mut self, expr: &Expr, kind: ResultKind, depth: u32) -> Option<Outcome> {
+        use Op::*;
+        const N: usize = 16;
+        let mut st = [0u64; N];
+        let mut sp = 0usize;
+        // Pieces: the incomplete composite sits at stack depth `floor` (values pushed before
+        // the first piece stay below it, out of reach: touching them is ill-formed).
+        let mut parts: Option<Vec<Part>> = None;
+        let mut floor = 0usize;
+        // A location operation's result, waiting for the piece that consumes it.
+        let mut pending: Option<Single> = None;
+        let mut pc = 0usize;
+        let mut iters = 0u64;
+        let m = self.mask;
+        let bits = u64::from(64 - m.leading_zeros());
+        let last = expr.ops.len().checked_sub(1);
+        macro_rules! pop {
+            () => {{
+                if sp <= floor {
+                    return None;
+                }
+                sp -= 1;
+                st[sp]
+            }};
+        }
+        macro_rules! push {
+            ($v:expr) => {{
+                let v = $v;
+                *st.get_mut(sp)? = v;
+                sp += 1;
+            }};
+        }
+        macro_rules! peek {
+            ($i:expr) => {{
+                let i = sp.checked_sub(1 + $i)?;
+                if i < floor {
+                    return None;
+                }
+                st[i]
+            }};
+        }
+        macro_rules! bin {
+            ($f:ident) => {{
+                let b = pop!();
+                let a = pop!();
+                match Value::Generic(a).$f(&Value::Generic(b), m).ok()? {
+                    Value::Generic(v) => push!(v),
+                    _ => return None,
+                }
+            }};
+        }
+        macro_rules! cmp {
+            ($f:expr) => {{
+                let b = pop!();
+                let a = pop!();
+                let sx = |x: u64| {
+                    let sign = (m >> 1) + 1;
+                    ((x & m) ^ sign).wrapping_sub(sign) as i64
+                };
+                push!(u64::from($f(sx(a).cmp(&sx(b)))))
+            }};
+        }
+        while let Some(d) = expr.ops.get(pc) {
+            iters += 1;
+            if iters > self.opts.max_iterations {
+                return None;
+            }
+            if pending.is_some() && !matches!(d.op, Piece(_) | BitPiece { .. }) {
+                return None;
+            }
+            let mut next = pc + 1;
+            match &d.op {
+                Lit(n) => push!(u64::from(*n)),
+                ConstU(_, v) | Constu(v) => push!(v & m),
+                ConstS(_, v) | Consts(v) => push!(*v as u64 & m),
+                Addr(a) => push!(self.ctx.relocate(*a) & m),
+                Breg { reg, disp, .. } => {
+                    let v = self
+                        .read_reg_uint(*reg, self.addr_size, "DW_OP_breg")
+                        .ok()?;
+                    push!(v.wrapping_add(*disp as u64) & m)
+                }
+                Fbreg(disp) => {
+                    if depth > 0 {
+                        return None;
+                    }
+                    let fb = self.ctx.frame_base().ok()?;
+                    if !fb.is_fast() {
+                        return None;
+                    }
+                    let base = match self.fast(&fb, ResultKind::Location, depth + 1)? {
+                        Outcome::Location(Loc::One(Single {
+                            storage: Storage::Register(r),
+                            offset: 0,
+                        })) => {
+                            let mut v = self
+                                .read_reg_uint(u64::from(r), self.addr_size, "DW_OP_fbreg")
+                                .ok()?;
+                            if self.opts.compat.frame_base_wave_scaled {
+                                v /= u64::from(self.target.wave_size().max(1));
+                            }
+                            v
+                        }
+                        Outcome::Location(Loc::One(s)) => s.as_default_address()?,
+                        _ => return None,
+                    };
+                    // As DW_OP_LLVM_offset: no wrapping, the result must stay in the space.
+                    let a = i128::from(base) + i128::from(*disp);
+                    if a < 0 || a > i128::from(m) {
+                        return None;
+                    }
+                    push!(a as u64)
+                }
+                Dup => push!(peek!(0)),
+                Drop => {
+                    pop!();
+                }
+                Over => push!(peek!(1)),
+                Pick(i) => push!(peek!(usize::from(*i))),
+                Swap => {
+                    if sp < floor + 2 {
+                        return None;
+                    }
+                    st.swap(sp - 1, sp - 2);
+                }
+                Rot => {
+                    if sp < floor + 3 {
+                        return None;
+                    }
+                    st[sp - 3..sp].rotate_right(1);
+                }
+                Deref | DerefSize(_) => {
+                    let size = match &d.op {
+                        DerefSize(s) if *s >= 1 && *s <= self.addr_size => usize::from(*s),
+                        Deref => usize::from(self.addr_size),
+                        _ => return None,
+                    };
+                    let a = pop!();
+                    let mut b = [0u8; 8];
+                    crate::target::read_aspace(
+                        self.target,
+                        AddressSpace::Global,
+                        a,
+                        &mut b[..size],
+                    )
+                    .ok()?;
+                    push!(u64::from_le_bytes(b))
+                }
+                Abs | Neg | Not => {
+                    let a = Value::Generic(pop!());
+                    let r = match &d.op {
+                        Abs => a.abs(m),
+                        Neg => a.neg(m),
+                        _ => a.not(m),
+                    };
+                    match r.ok()? {
+                        Value::Generic(v) => push!(v),
+                        _ => return None,
+                    }
+                }
+                PlusUconst(c) => {
+                    let a = pop!();
+                    push!(a.wrapping_add(*c) & m)
+                }
+                Plus => {
+                    let b = pop!();
+                    let a = pop!();
+                    push!(a.wrapping_add(b) & m)
+                }
+                Minus => {
+                    let b = pop!();
+                    let a = pop!();
+                    push!(a.wrapping_sub(b) & m)
+                }
+                Mul => {
+                    let b = pop!();
+                    let a = pop!();
+                    push!(a.wrapping_mul(b) & m)
+                }
+                And => {
+                    let b = pop!();
+                    let a = pop!();
+                    push!(a & b & m)
+                }
+                Or => {
+                    let b = pop!();
+                    let a = pop!();
+                    push!((a | b) & m)
+                }
+                Xor => {
+                    let b = pop!();
+                    let a = pop!();
+                    push!((a ^ b) & m)
+                }
+                Shl => {
+                    let b = pop!();
+                    let a = pop!();
+                    push!(if b >= bits { 0 } else { ((a & m) << b) & m })
+                }
+                Shr => {
+                    let b = pop!();
+                    let a = pop!();
+                    push!(if b >= bits { 0 } else { (a & m) >> b })
+                }
+                Div => bin!(div),
+                Mod => bin!(rem),
+                Shra => bin!(shra),
+                Eq => cmp!(|o: std::cmp::Ordering| o.is_eq()),
+                Ge => cmp!(|o: std::cmp::Ordering| o.is_ge()),
+                Gt => cmp!(|o: std::cmp::Ordering| o.is_gt()),
+                Le => cmp!(|o: std::cmp::Ordering| o.is_le()),
+                Lt => cmp!(|o: std::cmp::Ordering| o.is_lt()),
+                Ne => cmp!(|o: std::cmp::Ordering| o.is_ne()),
+                Skip { target, .. } => next = *target,
+                Bra { target, .. } => {
+                    if pop!() != 0 {
+                        next = *target;
+                    }
+                }
+                Nop => {}
+                // Location operations: as the final operation (the result), or right before
+                // a piece.
+                Reg { reg, .. } => {
+                    register_size(*reg)?;
+                    let s = Single::register(*reg as u32);
+                    if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
+                        return Some(Outcome::Location(Loc::One(s)));
+                    }
+                    pending = Some(s);
+                }
+                StackValue => {
+                    let v = pop!();
+                    let n = usize::from(self.addr_size);
+                    let s = Single::implicit(&v.to_le_bytes()[..n]);
+                    if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
+                        return Some(Outcome::Location(Loc::One(s)));
+                    }
+                    pending = Some(s);
+                }
+                ImplicitValue(b) => {
+                    let s = Single::implicit(b.clone());
+                    if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
+                        return Some(Outcome::Location(Loc::One(s)));
+                    }
+                    pending = Some(s);
+                }
+                Piece(_) | BitPiece { .. } => {
+                    let (nbits, off) = match &d.op {
+                        Piece(n) => (n.checked_mul(8)?, 0),
+                        BitPiece { size, offset } => (*size, *offset),
+                        _ => return None,
+                    };
+                    let pl = match pending.take() {
+                        Some(s) => s,
+                        None if sp > floor => Single::memory(AddressSpace::Global, pop!() & m),
+                        None => Single::undefined(),
+                    };
+                    let pl = if off != 0 {
+                        pl.offset_by(i128::from(off), "DW_OP_bit_piece").ok()?
+                    } else {
+                        pl
+                    };
+                    if parts.is_none() {
+                        floor = sp;
+                    } else if sp > floor {
+                        // A value lies between the incomplete composite and this piece: the
+                        // piece starts a second composite, which only the general path holds.
+                        return None;
+                    }
+                    push_part(parts.get_or_insert_with(Vec::new), Loc::One(pl), nbits).ok()?;
+                }
+                _ => return None,
+            }
+            pc = next;
+        }
+        if pending.is_some() {
+            return None;
+        }
+        Some(match (kind, sp > floor, parts) {
+            (ResultKind::Location, false, Some(p)) => Outcome::Location(Loc::One(composite(p))),
+            (ResultKind::Location, false, None) => Outcome::Location(Loc::One(Single::undefined())),
+            (ResultKind::Location, true, _) => Outcome::Location(Loc::One(Single::memory(
+                AddressSpace::Global,
+                st[sp - 1] & m,
+            ))),
+            (ResultKind::Value, true, _) => Outcome::Value(Value::Generic(st[sp - 1])),
+            (ResultKind::Value, false, _) => return None,
+        })
+    }
+
+    fn finish(&mut self, kind: ResultKind) -> R<Outcome> {
+        let top = self.stack.pop();
+        self.stack.clear();
+        match kind {
+            ResultKind::Location => Ok(Outcome::Location(match top {
+                None => Loc::One(Single::undefined()),
+                Some(Entry::Incomplete(parts)) => Loc::One(composite(parts)),
+                Some(e) => self.loc_of(e, "result")?,
+            })),
+            ResultKind::Value => match top {
+                Some(e @ (Entry::Value(_) | Entry::Loc(_))) => {
+                    Ok(Outcome::Value(self.to_value(e, "result")?))
+                }
+                Some(Entry::Incomplete(_)) => Err(ErrorKind::BadResult(
+                    "an incomplete composite is not a value",
+                )),
+                None => Err(ErrorKind::BadResult("empty stack has no value")),
+            },
+        }
+    }
+
+    // ---- stack helpers ----
+
+    fn push(&mut self, e: Entry) -> R<()> {
+        if self.stack.len() >= self.opts.max_stack {
+            return Err(ErrorKind::StackOverflow(self.opts.max_stack));
+        }
+        self.stack.push(e);
+        Ok(())
+    }
+
+    fn pop(&mut self, op: &'static str) -> R<Entry> {
+        self.stack.pop().ok_or(ErrorKind::StackUnderflow(op))
+    }
+
+    fn pop_value(&mut self, op: &'static str) -> R<Value> {
+        let e = self.pop(op)?;
+        self.to_value(e, op)
+    }
+
+    fn pop_loc(&mut self, op: &'static str) -> R<Loc> {
+        let e = self.pop(op)?;
+        self.loc_of(e, op)
+    }
+
+    fn pop_integral(&mut self, op: &'static str) -> R<Value> {
+        let v = self.pop_value(op)?;
+        if !v.is_integral() {
+            return Err(ErrorKind::IntegralRequired(op));
+        }
+        Ok(v)
+    }
+
+    /// Implicit conversion to a value: a memory location in the default address space at a
+    /// whole byte becomes a generic value.
+    fn to_value(&self, e: Entry, op: &'static str) -> R<Value> {
+        match e {
+            Entry::Value(v) => Ok(v),
+            Entry::Loc(Loc::One(s)) => match s.as_default_address() {
+                Some(a) => Ok(Value::Generic(a)),
+                None => Err(ErrorKind::WrongKind {
+                    op,
+                    what: "a value is required",
+                }),
+            },
+            Entry::Loc(Loc::Many(_)) => Err(ErrorKind::WrongKind {
+                op,
+                what: "a value is required",
+            }),
+            Entry::Incomplete(_) => Err(ErrorKind::IncompleteComposite(op)),
+        }
+    }
+
+    /// Implicit conversion to a location: a generic value becomes a memory location in
+    /// the default address space; an implicit pointer value of the default address space
+    /// becomes the location it points to.
+    fn loc_of(&mut self, e: Entry, op: &'static str) -> R<Loc> {
+        match e {
+            Entry::Loc(l) => Ok(l),
+            Entry::Value(Value::Generic(a)) => Ok(Loc::One(Single::memory(
+                AddressSpace::Global,
+                a & self.mask,
+            ))),
+            Entry::Value(Value::ImplicitPointer(p)) if p.space == 0 => self.resolve_pointer(*p, op),
+            Entry::Value(_) => Err(ErrorKind::WrongKind {
+                op,
+                what: "a location description is required (only generic values convert)",
+            }),
+            Entry::Incomplete(_) => Err(ErrorKind::IncompleteComposite(op)),
+        }
+    }
+
+    fn check_complete(&self, depth: usize, op: &'static str) -> R<()> {
+        if self.opts.compat.stack_ops_on_incomplete {
+            return Ok(());
+        }
+        let n = self.stack.len();
+        for e in self.stack.iter().skip(n.saturating_sub(depth)) {
+            if let Entry::Incomplete(_) = e {
+                return Err(ErrorKind::IncompleteComposite(op));
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts `n` iterations at once (vector operations count one per element).
+    fn tick_n(&mut self, n: u64) -> R<()> {
+        self.iterations = self.iterations.saturating_add(n);
+        if self.iterations > self.opts.max_iterations {
+            return Err(ErrorKind::IterationLimit(self.opts.max_iterations));
+        }
+        Ok(())
+    }
+
+    fn tick(&mut self) -> R<()> {
+        self.iterations += 1;
+        if self.iterations > self.opts.max_iterations {
+            return Err(ErrorKind::IterationLimit(self.opts.max_iterations));
+        }
+        Ok(())
+    }
+
+    fn value_type(&self, die: u64) -> R<ValueType> {
+        if die == 0 {
+            return Ok(ValueType::Generic);
+        }
+        let bt = self.ctx.base_type(die)?;
+        Ok(ValueType::of(&bt))
+    }
+
+    fn signed_of(&self, v: &Value, op: &'static str) -> R<i128> {
+        Ok(match v {
+            Value::Generic(x) => {
+                let x = x & self.mask;
+                let sign = (self.mask >> 1) + 1;
+                i128::from(((x ^ sign).wrapping_sub(sign)) as i64)
+            }
+            Value::I8(x) => i128::from(*x),
+            Value::I16(x) => i128::from(*x),
+            Value::I32(x) => i128::from(*x),
+            Value::I64(x) => i128::from(*x),
+            v => i128::from(v.to_u64(self.mask, op)?),
+        })
+    }
+
+    // ---- reads ----
+
+    /// Reads a register's leading bytes as an unsigned integer. With the compatibility
+    /// flag, a register narrower than `size` is zero-extended.
+    fn read_reg_uint(&self, reg: u64, size: u8, op: &'static str) -> R<u64> {
+        let rsize = register_size(reg).ok_or(ErrorKind::UnknownRegister(reg))?;
+        let n = if rsize < u64::from(size) {
+            if !self.opts.compat.narrow_register_reads {
+                return Err(ErrorKind::AccessOutOfRange {
+                    offset: 0,
+                    bits: u128::from(size) * 8,
+                    size: u128::from(rsize) * 8,
+                });
+            }
+            rsize as usize
+        } else {
+            usize::from(size)
+        };
+        let mut b = [0u8; 8];
+        let _ = op;
+        self.target
+            .read_register(reg as u32, 0, &mut b[..n.min(8)])?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn read_value(&mut self, loc: &Loc, ty: ValueType, size: u64, op: &'static str) -> R<Value> {
+        let s = loc.first();
+        // Implicit pointer rules (AMDGPU extension, DW_OP_implicit_pointer).
+        if let Some(p) = implicit_pointer_at(s, size * 8) {
+            return Ok(Value::ImplicitPointer(Box::new(p)));
+        }
+        let nbits =
+            usize::try_from(size * 8).map_err(|_| ErrorKind::OperandRange { op, what: "size" })?;
+        if nbits <= 64 {
+            let mut buf = [0u8; 8];
+            if let Some(r) = crate::location::read_bytes(self.target, s, &mut buf[..nbits / 8]) {
+                r?;
+                return Ok(Value::from_bytes(ty, &buf[..nbits / 8]));
+            }
+            let mut buf = [0u8; 8];
+            read_bits(
+                self.target,
+                s,
+                0,
+                &mut buf.view_bits_mut::<Lsb0>()[..nbits],
+                None,
+            )?;
+            Ok(Value::from_bytes(ty, &buf[..nbits / 8]))
+        } else {
+            let mut v = bitvec![u8, Lsb0; 0; nbits];
+            read_bits(self.target, s, 0, &mut v, None)?;
+            Ok(Value::from_bytes(ty, v.as_raw_slice()))
+        }
+    }
+
+    fn resolve_pointer(&mut self, p: ImplicitPtr, op: &'static str) -> R<Loc> {
+        let target = self.ctx.pointer_target(p.die)?;
+        let loc = match target {
+            PointerTarget::Const(bytes) => Loc::One(Single::implicit(bytes)),
+            PointerTarget::Location(exprs) => self.sub_locations(&exprs, op)?,
+        };
+        loc.map(|s| s.offset_by(i128::from(p.disp) * 8, op))
+    }
+
+    /// Evaluates expressions on separate stacks for locations; combines them.
+    fn sub_locations(&mut self, exprs: &[Arc<Expr>], op: &'static str) -> R<Loc> {
+        let mut singles = Vec::new();
+        for e in exprs {
+            let l = self.sub_location(e, op)?;
+            singles.extend_from_slice(l.singles());
+        }
+        if singles.len() > self.opts.max_alternatives {
+            return Err(ErrorKind::TooManyLocations(singles.len()));
+        }
+        Ok(Loc::from_singles(singles))
+    }
+
+    fn sub_location(&mut self, e: &Expr, _op: &'static str) -> R<Loc> {
+        if self.nesting >= self.opts.max_nesting {
+            return Err(ErrorKind::NestingLimit(self.opts.max_nesting));
+        }
+        self.nesting += 1;
+        let fresh = self.spare.pop().unwrap_or_default();
+        let saved = std::mem::replace(&mut self.stack, fresh);
+        let r = self.run_depth(e, self.depth + 1);
+        self.nesting -= 1;
+        let out = match r {
+            Ok(()) => match self.finish(ResultKind::Location) {
+                Ok(Outcome::Location(l)) => Ok(l),
+                Ok(Outcome::Value(_)) => Err(ErrorKind::BadResult("not a location")),
+                Err(k) => Err(k),
+            },
+            Err(k) => Err(k),
+        };
+        let mut used = std::mem::replace(&mut self.stack, saved);
+        used.clear();
+        self.spare.push(used);
+        out
+    }
+}
+
+/// Whether reading `bits` at `s` reads exactly an implicit pointer storage (the two cases
+/// the extension allows).
+fn implicit_pointer_at(s: &Single, bits: u64) -> Option<ImplicitPtr> {
+    match &s.storage {
+        Storage::ImplicitPointer(p) if s.offset == 0 && p.bits == bits => Some(**p),
+        Storage::Composite(c) => {
+            let parts = c.parts();
+            let i = parts.partition_point(|p| p.start + u128::from(p.bits) <= s.offset);
+            let part = parts.get(i)?;
+            let ps = part.loc.first();
+            match &ps.storage {
+                Storage::ImplicitPointer(p)
+                    if part.start == s.offset
+                        && part.bits == bits
+                        && ps.offset == 0
+                        && p.bits == bits =>
+                {
+                    Some(**p)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
+    /// Runs `expr` on the current stack at call depth `depth`.
+    fn run_depth(&mut self, expr: &Expr, depth: usize) -> R<()> {
+        if depth > self.opts.max_call_depth {
+            return Err(ErrorKind::CallDepth(self.opts.max_call_depth));
+        }
+        let saved_depth = std::mem::replace(&mut self.depth, depth);
+        // DWARF procedure calls run on an explicit frame stack (not the Rust stack), so
+        // deep call chains are bounded by the call-depth cap only.
+        let mut frames = std::mem::take(&mut self.frames);
+        let base = frames.len();
+        let mut cur: Option<Arc<Expr>> = None;
+        let mut pc = 0usize;
+        let r = loop {
+            let ops = match &cur {
+                Some(a) => &a.ops,
+                None => &expr.ops,
+            };
+            let Some(d) = ops.get(pc) else {
+                match (frames.len() > base).then(|| frames.pop()).flatten() {
+                    Some((c, p)) => {
+                        cur = c;
+                        pc = p;
+                        self.depth -= 1;
+                        continue;
+                    }
+                    None => break Ok(()),
+                }
+            };
+            let offset = d.offset;
+            if let Err(k) = self.tick() {
+                self.fault.get_or_insert(offset);
+                break Err(k);
+            }
+            match self.step(&d.op, pc) {
+                Ok(next) => match self.pending.take() {
+                    Some(callee) => {
+                        if self.depth + 1 > self.opts.max_call_depth {
+                            self.fault.get_or_insert(offset);
+                            break Err(ErrorKind::CallDepth(self.opts.max_call_depth));
+                        }
+                        frames.push((cur.take(), next));
+                        cur = Some(callee);
+                        pc = 0;
+                        self.depth += 1;
+                    }
+                    None => pc = next,
+                },
+                Err(k) => {
+                    self.fault.get_or_insert(offset);
+                    break Err(k);
+                }
+            }
+        };
+        self.depth = saved_depth;
+        frames.truncate(base);
+        self.frames = frames;
+        r
+    }
+
+    fn push_value(&mut self, v: Value) -> R<()> {
+        self.push(Entry::Value(v))
+    }
+
+    fn push_loc(&mut self, s: Single) -> R<()> {
+        self.push(Entry::Loc(Loc::One(s)))
+    }
+
+    fn generic(&self, v: u64) -> Value {
+        Value::Generic(v & self.mask)
+    }
+
+    fn binary(&mut self, op: &'static str, f: fn(&Value, &Value, u64) -> R<Value>) -> R<()> {
+        let b = self.pop_value(op)?;
+        let a = self.pop_value(op)?;
+        let r = f(&a, &b, self.mask)?;
+        self.push_value(r)
+    }
+
+    fn compare(&mut self, op: &'static str, f: fn(std::cmp::Ordering) -> bool) -> R<()> {
+        let b = self.pop_value(op)?;
+        let a = self.pop_value(op)?;
+        let r = a.compare(&b, self.mask, op, f)?;
+        self.push_value(r)
+    }
+
+    fn aspace(&self, v: &Value, op: &'static str) -> R<AddressSpace> {
+        let n = v.to_u64(self.mask, op)?;
+        AddressSpace::from_dwarf(n).ok_or(ErrorKind::UnknownAddressSpace(n))
+    }
+
+    fn form_aspace(&mut self, op: &'static str) -> R<Single> {
+        let as_v = self.pop_integral(op)?;
+        let space = self.aspace(&as_v, op)?;
+        let a = self.pop(op)?;
+        let a = match a {
+            Entry::Value(Value::ImplicitPointer(p)) if p.space == space.dwarf() => {
+                let l = self.resolve_pointer(*p, op)?;
+                return Ok(l.first().clone());
+            }
+            e => self.to_value(e, op)?,
+        };
+        if !a.is_integral() {
+            return Err(ErrorKind::IntegralRequired(op));
+        }
+        let addr = a.to_u64(u64::MAX, op)? & space.address_mask();
+        Ok(Single::memory(space, addr))
+    }
+
+    fn deref(&mut self, loc: Loc, ty: ValueType, size: u64, op: &'static str) -> R<()> {
+        let v = self.read_value(&loc, ty, size, op)?;
+        self.push_value(v)
+    }
+
+    fn piece(&mut self, bits: u64, bit_offset: Option<u64>, op: &'static str) -> R<()> {
+        let pl = match self.stack.last() {
+            None | Some(Entry::Incomplete(_)) => Loc::One(Single::undefined()),
+            Some(_) => {
+                let e = self.pop(op)?;
+                self.loc_of(e, op)?
+            }
+        };
+        let pl = match bit_offset {
+            Some(d) if d != 0 => pl.map(|s| s.offset_by(i128::from(d), op))?,
+            _ => pl,
+        };
+        if let Some(Entry::Incomplete(parts)) = self.stack.last_mut() {
+            return push_part(parts, pl, bits);
+        }
+        let mut parts = Vec::new();
+        push_part(&mut parts, pl, bits)?;
+        self.push(Entry::Incomplete(parts))
+    }
+
+    /// Executes one operation; returns the index of the next one.
+    fn step(&mut self, op: &Op, pc: usize) -> R<usize> {
+        use Op::*;
+        let next = pc + 1;
+        match op {
+            Addr(a) => {
+                let a = self.ctx.relocate(*a) & self.mask;
+                self.push_loc(Single::memory(AddressSpace::Global, a))?;
+            }
+            Addrx(i) => {
+                let a = self.ctx.address(*i)? & self.mask;
+                self.push_loc(Single::memory(AddressSpace::Global, a))?;
+            }
+            Constx(i) => {
+                let a = self.ctx.address(*i)?;
+                let v = self.generic(a);
+                self.push_value(v)?;
+            }
+            Lit(n) => self.push_value(Value::Generic(u64::from(*n)))?,
+            ConstU(_, v) | Constu(v) => {
+                let v = self.generic(*v);
+                self.push_value(v)?;
+            }
+            ConstS(_, v) | Consts(v) => {
+                let v = self.generic(*v as u64);
+                self.push_value(v)?;
+            }
+            ConstType { die, bytes } => {
+                let bt = self.ctx.base_type(*die)?;
+                if bt.total_size() != bytes.len() as u64 {
+                    return Err(ErrorKind::OperandRange {
+                        op: "DW_OP_const_type",
+                        what: "constant size differs from the base type's size",
+                    });
+                }
+                self.push_value(Value::from_bytes(ValueType::of(&bt), bytes))?;
+            }
+            Fbreg(d) => {
+                let fb = self.frame_base()?;
+                let l = fb.map(|s| s.offset_by(i128::from(*d) * 8, "DW_OP_fbreg"))?;
+                self.push(Entry::Loc(l))?;
+            }
+            Breg { reg, disp, .. } => {
+                let v = self.read_reg_uint(*reg, self.addr_size, "DW_OP_breg")?;
+                let a = v.wrapping_add(*disp as u64) & self.mask;
+                self.push_loc(Single::memory(AddressSpace::Global, a))?;
+            }
+            RegvalType { reg, die } => {
+                let ty = self.value_type(*die)?;
+                let v = if ty == ValueType::Generic {
+                    Value::Generic(self.read_reg_uint(*reg, self.addr_size, "DW_OP_regval_type")?)
+                } else {
+                    let size = ty.size(self.addr_size);
+                    let rsize = register_size(*reg).ok_or(ErrorKind::UnknownRegister(*reg))?;
+                    if size > rsize {
+                        return Err(ErrorKind::AccessOutOfRange {
+                            offset: 0,
+                            bits: u128::from(size) * 8,
+                            size: u128::from(rsize) * 8,
+                        });
+                    }
+                    let mut buf = vec![0u8; size as usize];
+                    self.target.read_register(*reg as u32, 0, &mut buf)?;
+                    Value::from_bytes(ty, &buf)
+                };
+                self.push_value(v)?;
+            }
+            Dup => {
+                self.check_complete(1, "DW_OP_dup")?;
+                let top = self
+                    .stack
+                    .last()
+                    .cloned()
+                    .ok_or(ErrorKind::StackUnderflow("DW_OP_dup"))?;
+                self.push(top)?;
+            }
+            Drop => {
+                self.check_complete(1, "DW_OP_drop")?;
+                self.pop("DW_OP_drop")?;
+            }
+            Over => self.pick(1, "DW_OP_over")?,
+            Pick(i) => self.pick(usize::from(*i), "DW_OP_pick")?,
+            Swap => {
+                self.check_complete(2, "DW_OP_swap")?;
+                let n = self.stack.len();
+                if n < 2 {
+                    return Err(ErrorKind::StackUnderflow("DW_OP_swap"));
+                }
+                self.stack.swap(n - 1, n - 2);
+            }
+            Rot => {
+                self.check_complete(3, "DW_OP_rot")?;
+                let n = self.stack.len();
+                if n < 3 {
+                    return Err(ErrorKind::StackUnderflow("DW_OP_rot"));
+                }
+                // [.., c, b, a(top)] -> [.., a, c, b]
+                self.stack[n - 3..].rotate_right(1);
+            }
+            Deref => {
+                let l = self.pop_loc("DW_OP_deref")?;
+                let size = u64::from(self.addr_size);
+                self.deref(l, ValueType::Generic, size, "DW_OP_deref")?;
+            }
+            DerefSize(s) => {
+                if *s == 0 || *s > self.addr_size {
+                    return Err(ErrorKind::OperandRange {
+                        op: "DW_OP_deref_size",
+                        what: "size must be 1 to the generic type's size",
+                    });
+                }
+                let l = self.pop_loc("DW_OP_deref_size")?;
+                self.deref_zext(l, *s, "DW_OP_deref_size")?;
+            }
+            DerefType { size, die } => {
+                let ty = self.typed_size(*size, *die, "DW_OP_deref_type")?;
+                let l = self.pop_loc("DW_OP_deref_type")?;
+                self.deref(l, ty, u64::from(*size), "DW_OP_deref_type")?;
+            }
+            Xderef | XderefSize(_) | XderefType { .. } => {
+                let name = op.name(crate::op::Form::Standard);
+                // Pops A, then AS; equivalent to swap; form_aspace_address; deref*.
+                let n = self.stack.len();
+                if n < 2 {
+                    return Err(ErrorKind::StackUnderflow(name));
+                }
+                self.check_complete(2, name)?;
+                self.stack.swap(n - 1, n - 2);
+                if self.opts.compat.clang_address_spaces {
+                    let v = self.pop_integral(name)?.to_u64(self.mask, name)?;
+                    let space = match v {
+                        1 => AddressSpace::PrivateLane.dwarf(),
+                        2 => AddressSpace::Local.dwarf(),
+                        0 => 0,
+                        other => return Err(ErrorKind::UnknownAddressSpace(other)),
+                    };
+                    self.push_value(Value::Generic(space))?;
+                }
+                let s = self.form_aspace(name)?;
+                if self.opts.compat.xderef_forms_location {
+                    self.push_loc(s)?;
+                    return Ok(next);
+                }
+                let l = Loc::One(s);
+                match op {
+                    Xderef => self.deref(l, ValueType::Generic, u64::from(self.addr_size), name)?,
+                    XderefSize(sz) => {
+                        if *sz == 0 || *sz > self.addr_size {
+                            return Err(ErrorKind::OperandRange {
+                                op: name,
+                                what: "size must be 1 to the generic type's size",
+                            });
+                        }
+                        self.deref_zext(l, *sz, name)?
+                    }
+                    XderefType { size, die } => {
+                        let ty = self.typed_size(*size, *die, name)?;
+                        self.deref(l, ty, u64::from(*size), name)?
+                    }
+                    _ => {}
+                }
+            }
+            PushObjectAddress => {
+                let o = self.object.clone().ok_or(ErrorKind::Unavailable {
+                    op: "DW_OP_push_object_address",
+                    what: "an object",
+                })?;
+                self.push(Entry::Loc(o))?;
+            }
+            FormTlsAddress { .. } => {
+                let v = self.pop_integral("DW_OP_form_tls_address")?;
+                let off = v.to_u64(self.mask, "DW_OP_form_tls_address")?;
+                let a = self.target.tls_address(off).ok_or(ErrorKind::Unavailable {
+                    op: "DW_OP_form_tls_address",
+                    what: "thread-local storage",
+                })?;
+                self.push_loc(Single::memory(AddressSpace::Global, a))?;
+            }
+            CallFrameCfa => {
+                let l = self.ctx.call_frame_cfa()?;
+                self.push(Entry::Loc(l))?;
+            }
+            Abs => {
+                let v = self.pop_value("DW_OP_abs")?;
+                let r = v.abs(self.mask)?;
+                self.push_value(r)?;
+            }
+            Neg => {
+                let v = self.pop_value("DW_OP_neg")?;
+                let r = v.neg(self.mask)?;
+                self.push_value(r)?;
+            }
+            Not => {
+                let v = self.pop_value("DW_OP_not")?;
+                let r = v.not(self.mask)?;
+                self.push_value(r)?;
+            }
+            And => self.binary("DW_OP_and", Value::and)?,
+            Or => self.binary("DW_OP_or", Value::or)?,
+            Xor => self.binary("DW_OP_xor", Value::xor)?,
+            Plus => self.binary("DW_OP_plus", Value::add)?,
+            Minus => self.binary("DW_OP_minus", Value::sub)?,
+            Mul => self.binary("DW_OP_mul", Value::mul)?,
+            Div => self.binary("DW_OP_div", Value::div)?,
+            Mod => self.binary("DW_OP_mod", Value::rem)?,
+            Shl => self.binary("DW_OP_shl", Value::shl)?,
+            Shr => self.binary("DW_OP_shr", Value::shr)?,
+            Shra => self.binary("DW_OP_shra", Value::shra)?,
+            PlusUconst(c) => {
+                // DWARF 5 2.5.1.4: the constant is interpreted as the popped value's type.
+                let v = self.pop_value("DW_OP_plus_uconst")?;
+                let rhs = Value::from_u64(v.value_type(), *c);
+                let r = v.add(&rhs, self.mask)?;
+                self.push_value(r)?;
+            }
+            Eq => self.compare("DW_OP_eq", |o| o.is_eq())?,
+            Ge => self.compare("DW_OP_ge", |o| o.is_ge())?,
+            Gt => self.compare("DW_OP_gt", |o| o.is_gt())?,
+            Le => self.compare("DW_OP_le", |o| o.is_le())?,
+            Lt => self.compare("DW_OP_lt", |o| o.is_lt())?,
+            Ne => self.compare("DW_OP_ne", |o| o.is_ne())?,
+            Skip { target, .. } => return Ok(*target),
+            Bra { target, .. } => {
+                let v = self.pop_integral("DW_OP_bra")?;
+                if v.to_u64(self.mask, "DW_OP_bra")? != 0 {
+                    return Ok(*target);
+                }
+            }
+            Call2(o) => self.call(DieRef::Unit(u64::from(*o)), "DW_OP_call2")?,
+            Call4(o) => self.call(DieRef::Unit(u64::from(*o)), "DW_OP_call4")?,
+            CallRef(o) => self.call(DieRef::Info(*o), "DW_OP_call_ref")?,
+            Convert(die) => {
+                let ty = self.value_type(*die)?;
+                let v = self.pop_value("DW_OP_convert")?;
+                let r = v.convert(ty, self.mask)?;
+                self.push_value(r)?;
+            }
+            Reinterpret(die) => {
+                let ty = self.value_type(*die)?;
+                let v = self.pop_value("DW_OP_reinterpret")?;
+                let r = v.reinterpret(ty, self.addr_size)?;
+                self.push_value(r)?;
+            }
+            Nop | LlvmNop => {}
+            EntryValue(bytes) => self.entry_value(bytes)?,
+            Reg { reg, .. } => {
+                if register_size(*reg).is_none() {
+                    return Err(ErrorKind::UnknownRegister(*reg));
+                }
+                self.push_loc(Single::register(*reg as u32))?;
+            }
+            ImplicitValue(b) => self.push_loc(Single::implicit(b.clone()))?,
+            StackValue => {
+                let v = self.pop_value("DW_OP_stack_value")?;
+                let s = match v {
+                    Value::ImplicitPointer(p) => Single {
+                        storage: Storage::ImplicitPointer(p),
+                        offset: 0,
+                    },
+                    v => {
+                        let mut buf = [0u8; 16];
+                        match v.write_small(self.addr_size, &mut buf) {
+                            Some(n) => Single::implicit(&buf[..n]),
+                            None => Single::implicit(v.to_bytes(self.addr_size)),
+                        }
+                    }
+                };
+                self.push_loc(s)?;
+            }
+            ImplicitPointer { die, disp } => {
+                let p = ImplicitPtr {
+                    die: *die,
+                    disp: *disp,
+                    space: 0,
+                    bits: u64::from(self.addr_size) * 8,
+                };
+                self.push_loc(Single {
+                    storage: Storage::ImplicitPointer(Box::new(p)),
+                    offset: 0,
+                })?;
+            }
+            AspaceImplicitPointer { die, disp } => {
+                let name = "DW_OP_LLVM_aspace_implicit_pointer";
+                let v = self.pop_integral(name)?;
+                let space = self.aspace(&v, name)?;
+                let bits = u64::from(space.address_size()) * 8;
+                let p = ImplicitPtr {
+                    die: *die,
+                    disp: *disp,
+                    space: space.dwarf(),
+                    bits,
+                };
+                self.push_loc(Single {
+                    storage: Storage::ImplicitPointer(Box::new(p)),
+                    offset: 0,
+                })?;
+            }
+            Piece(s) => {
+                let bits = s.checked_mul(8).ok_or(ErrorKind::CompositeTooLarge)?;
+                self.piece(bits, None, "DW_OP_piece")?;
+            }
+            BitPiece { size, offset } => self.piece(*size, Some(*offset), "DW_OP_bit_piece")?,
+            PieceEnd => match self.stack.pop() {
+                Some(Entry::Incomplete(parts)) => self.push_loc(composite(parts))?,
+                Some(other) => {
+                    self.stack.push(other);
+                    return Err(ErrorKind::NoIncompleteComposite);
+                }
+                None => return Err(ErrorKind::NoIncompleteComposite),
+            },
+            FormAspaceAddress => {
+                let s = self.form_aspace("DW_OP_LLVM_form_aspace_address")?;
+                self.push_loc(s)?;
+            }
+            PushLane => self.push_value(Value::Generic(u64::from(self.target.lane())))?,
+            Offset | BitOffset => {
+                let name = op.name(crate::op::Form::User);
+                let d = self.pop_integral(name)?;
+                let d = self.signed_of(&d, name)?;
+                let d = if matches!(op, Offset) { d * 8 } else { d };
+                let l = self.pop_loc(name)?;
+                let l = l.map(|s| s.offset_by(d, name))?;
+                self.push(Entry::Loc(l))?;
+            }
+            OffsetUconst(d) => {
+                let name = "DW_OP_LLVM_offset_uconst";
+                let l = self.pop_loc(name)?;
+                let l = l.map(|s| s.offset_by(i128::from(*d) * 8, name))?;
+                self.push(Entry::Loc(l))?;
+            }
+            CallFrameEntryReg(r) => {
+                let l = self.ctx.entry_register(*r)?;
+                self.push(Entry::Loc(l))?;
+            }
+            Undefined => self.push_loc(Single::undefined())?,
+            AspaceBregx { reg, disp } => {
+                let name = "DW_OP_LLVM_aspace_bregx";
+                let v = self.pop_integral(name)?;
+                let space = self.aspace(&v, name)?;
+                let r = self.read_reg_uint(*reg, space.address_size(), name)?;
+                let a = r.wrapping_add(*disp as u64) & space.address_mask();
+                self.push_loc(Single::memory(space, a))?;
+            }
+            Extend { bits, count } => {
+                let name = "DW_OP_LLVM_extend";
+                if *bits == 0 || *count == 0 {
+                    return Err(ErrorKind::BadComposite {
+                        op: name,
+                        what: "element size and count must not be 0",
+                    });
+                }
+                if u128::from(*bits) * u128::from(*count) > crate::location::MAX_COMPOSITE_BITS {
+                    return Err(ErrorKind::CompositeTooLarge);
+                }
+                let pl = self.pop_loc(name)?;
+                self.tick_n(*count)?;
+                let c = crate::location::Composite::extend(pl, *bits, *count)?;
+                self.push_loc(Single {
+                    storage: Storage::Composite(Arc::new(c)),
+                    offset: 0,
+                })?;
+            }
+            SelectBitPiece { bits, count } => {
+                let name = "DW_OP_LLVM_select_bit_piece";
+                if *bits == 0 || *count == 0 {
+                    return Err(ErrorKind::BadComposite {
+                        op: name,
+                        what: "element size and count must not be 0",
+                    });
+                }
+                if u128::from(*bits) * u128::from(*count) > crate::location::MAX_COMPOSITE_BITS {
+                    return Err(ErrorKind::CompositeTooLarge);
+                }
+                let m = self.pop_integral(name)?;
+                let mbits = m.value_type().size(self.addr_size) * 8;
+                if mbits < *count {
+                    return Err(ErrorKind::BadComposite {
+                        op: name,
+                        what: "the mask has fewer bits than the count",
+                    });
+                }
+                let mask = match m {
+                    Value::Bytes(b) => crate::location::Mask::Big(b.bytes.to_vec().into()),
+                    m => crate::location::Mask::Small(m.to_u64(u64::MAX, name)?),
+                };
+                let l1 = self.pop_loc(name)?;
+                let l0 = self.pop_loc(name)?;
+                self.tick_n(*count)?;
+                let c = crate::location::Composite::select(l0, l1, mask, *bits, *count)?;
+                self.push_loc(Single {
+                    storage: Storage::Composite(Arc::new(c)),
+                    offset: 0,
+                })?;
+            }
+            Overlay | BitOverlay => self.overlay(matches!(op, Overlay))?,
+            PushSimdLane => {
+                if !self.opts.proposals {
+                    return Err(ErrorKind::NotEnabled("DW_OP_push_simd_lane"));
+                }
+                self.push_value(Value::Generic(u64::from(self.target.lane())))?;
+            }
+            ObjectMap(die) => {
+                if !self.opts.proposals {
+                    return Err(ErrorKind::NotEnabled("DW_OP_object_map"));
+                }
+                self.object_map(*die)?;
+            }
+        }
+        Ok(next)
+    }
+
+    fn typed_size(&self, size: u8, die: u64, op: &'static str) -> R<ValueType> {
+        let ty = self.value_type(die)?;
+        if ty.size(self.addr_size) != u64::from(size) {
+            return Err(ErrorKind::OperandRange {
+                op,
+                what: "size differs from the base type's size",
+            });
+        }
+        Ok(ty)
+    }
+
+    fn deref_zext(&mut self, l: Loc, size: u8, op: &'static str) -> R<()> {
+        if let Some(p) = implicit_pointer_at(l.first(), u64::from(size) * 8) {
+            return self.push_value(Value::ImplicitPointer(Box::new(p)));
+        }
+        let mut buf = [0u8; 8];
+        let n = usize::from(size.min(8));
+        match crate::location::read_bytes(self.target, l.first(), &mut buf[..n]) {
+            Some(r) => r?,
+            None => read_bits(
+                self.target,
+                l.first(),
+                0,
+                &mut buf.view_bits_mut::<Lsb0>()[..n * 8],
+                None,
+            )?,
+        }
+        let _ = op;
+        self.push_value(Value::Generic(u64::from_le_bytes(buf)))
+    }
+
+    fn pick(&mut self, i: usize, op: &'static str) -> R<()> {
+        let n = self.stack.len();
+        if i >= n {
+            return Err(ErrorKind::StackUnderflow(op));
+        }
+        let e = self.stack[n - 1 - i].clone();
+        if matches!(e, Entry::Incomplete(_)) && !self.opts.compat.stack_ops_on_incomplete {
+            return Err(ErrorKind::IncompleteComposite(op));
+        }
+        self.push(e)
+    }
+
+    fn frame_base(&mut self) -> R<Loc> {
+        let fb = self.ctx.frame_base()?;
+        let l = self.sub_location(&fb, "DW_OP_fbreg")?;
+        // AMDGPU extension, DW_AT_frame_base: a register result is dereferenced to a
+        // memory location in the default address space.
+        match &l {
+            Loc::One(Single {
+                storage: Storage::Register(r),
+                offset: 0,
+            }) => {
+                let mut v = self.read_reg_uint(u64::from(*r), self.addr_size, "DW_OP_fbreg")?;
+                if self.opts.compat.frame_base_wave_scaled {
+                    v /= u64::from(self.target.wave_size().max(1));
+                }
+                Ok(Loc::One(Single::memory(
+                    AddressSpace::Global,
+                    v & self.mask,
+                )))
+            }
+            l if l
+                .singles()
+                .iter()
+                .all(|s| matches!(s.storage, Storage::Memory(_))) =>
+            {
+                Ok(l.clone())
+            }
+            _ => Err(ErrorKind::BadResult(
+                "the frame base is not a memory location",
+            )),
+        }
+    }
+
+    fn call(&mut self, die: DieRef, op: &'static str) -> R<()> {
+        let callee = self.ctx.callee(die)?;
+        if callee.procedure {
+            // Same stack: parameters and results by agreement.
+            self.pending = callee.exprs.first().cloned();
+            return Ok(());
+        }
+        let l = if callee.exprs.is_empty() {
+            Loc::One(Single::undefined())
+        } else {
+            self.sub_locations(&callee.exprs, op)?
+        };
+        self.push(Entry::Loc(l))
+    }
+
+    fn entry_value(&mut self, bytes: &[u8]) -> R<()> {
+        let name = "DW_OP_entry_value";
+        let e = Expr::decode(bytes, &self.opts.decode).map_err(|e| e.kind)?;
+        if let [d] = e.ops.as_slice()
+            && let Op::Reg { reg, .. } = d.op
+        {
+            let l = self.ctx.entry_register(reg)?;
+            let s = l.first();
+            if let Storage::Undefined = s.storage {
+                return Err(ErrorKind::ReadUndefined);
+            }
+            let size = register_size(reg).ok_or(ErrorKind::UnknownRegister(reg))?;
+            let ty = if size <= u64::from(self.addr_size) {
+                ValueType::Generic
+            } else {
+                ValueType::Other(BaseType::scalar(crate::value::ate::UNSIGNED, size))
+            };
+            let v = self.read_value(&l, ty, size, name)?;
+            return self.push_value(v);
+        }
+        let v = self.ctx.entry_value(&e)?;
+        self.push_value(v)
+    }
+
+    fn overlay(&mut self, bytes: bool) -> R<()> {
+        let name = if bytes {
+            "DW_OP_overlay"
+        } else {
+            "DW_OP_bit_overlay"
+        };
+        let scale = if bytes { 8u128 } else { 1 };
+        let size = self.pop_integral(name)?.to_u64(self.mask, name)?;
+        let off = self.pop_integral(name)?.to_u64(self.mask, name)?;
+        let ol = self.pop_loc(name)?;
+        let bl = self.pop_loc(name)?;
+        let size = u128::from(size) * scale;
+        let off = u128::from(off) * scale;
+        let base = bl.first();
+        let base_bits = base
+            .storage_bits()
+            .map(|s| s.saturating_sub(base.offset))
+            .unwrap_or(off + size);
+        let total = base_bits.max(off + size);
+        let mut parts = Vec::new();
+        let fits = |b: u128| u64::try_from(b).map_err(|_| ErrorKind::CompositeTooLarge);
+        // DW_OP_overlay (DWARF 6 proposal, as LLVM's DW_OP_LLVM_overlay): the result is the
+        // base location BL with bytes [O, O+S) replaced by the overlay OL; if O lies past BL's
+        // storage the gap is undefined.
+        // [0, off): base (undefined beyond its end).
+        let head = off.min(base_bits);
+        push_part(&mut parts, bl.clone(), fits(head)?)?;
+        if off > base_bits {
+            push_part(
+                &mut parts,
+                Loc::One(Single::undefined()),
+                fits(off - base_bits)?,
+            )?;
+        }
+        push_part(&mut parts, ol, fits(size)?)?;
+        if off + size < total {
+            let rest = bl.map(|s| s.offset_by((off + size) as i128, name))?;
+            // A memory base runs to the end of its address space: the tail is capped at the
+            // largest part size (2^64 - 1 bits), beyond any object a debugger reads.
+            let tail = (total - off - size).min(u128::from(u64::MAX));
+            push_part(&mut parts, rest, fits(tail)?)?;
+        }
+        self.push_loc(composite(parts))
+    }
+
+    fn object_map(&mut self, die: u64) -> R<()> {
+        let name = "DW_OP_object_map";
+        let index = self.pop_integral(name)?.to_u64(self.mask, name)?;
+        let map = self.ctx.object_map(die)?;
+        // Issue 230712.4: C = current chunk ordinal; offset = index * element size;
+        // Q, R = offset divmod chunk size; in registers iff C != 0 and Q == C.
+        if self.nesting >= self.opts.max_nesting {
+            return Err(ErrorKind::NestingLimit(self.opts.max_nesting));
+        }
+        let saved = std::mem::take(&mut self.stack);
+        let c = self.run_depth(&map.chunk, self.depth + 1).and_then(|()| {
+            match self.finish(ResultKind::Value)? {
+                Outcome::Value(v) => v.to_u64(self.mask, name),
+                Outcome::Location(_) => Err(ErrorKind::BadResult("chunk ordinal is not a value")),
+            }
+        });
+        self.stack = saved;
+        let c = c?;
+        let offset = index
+            .checked_mul(map.element_size)
+            .ok_or(ErrorKind::OperandRange {
+                op: name,
+                what: "index",
+            })?;
+        let chunk = map.element_size.saturating_mul(map.element_count);
+        let (q, r) = match (offset.checked_div(chunk), offset.checked_rem(chunk)) {
+            (Some(q), Some(r)) => (q, r),
+            _ => (u64::MAX, 0),
+        };
+        let l = if c != 0 && q == c {
+            let v = self.sub_location(&map.vec_location, name)?;
+            v.map(|s| s.offset_by(i128::from(r) * 8, name))?
+        } else {
+            let m = self.sub_location(&map.mem_location, name)?;
+            m.map(|s| s.offset_by(i128::from(offset) * 8, name))?
+        };
+        self.push(Entry::Loc(l))
+    }
+}
+
+/// Reads `nbytes` of an object through a location (undefined bytes recorded, not an error).
+pub fn read_through<T: Target + ?Sized>(t: &T, loc: &Loc, nbytes: usize) -> Result<ReadBits> {
+    crate::location::read_object(t, loc, nbytes * 8).map_err(|k| Error::new(0, k))
+}
+
+/// A fast, non-cryptographic hasher for small integer keys (DIE offsets): the maps of a
+/// [`MapContext`] are looked up on every call and typed operation.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 =
+                (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// Hash maps keyed by DIE offsets.
+pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;
+
+/// A [`Context`] backed by maps: the program data of tests, of the CLI's `eval` command,
+/// and of hand-built scenarios.
+#[derive(Debug, Clone, Default)]
+pub struct MapContext {
+    /// DW_OP_call* callees.
+    pub callees: FastMap<DieRef, Callee>,
+    /// Base types by unit offset.
+    pub base_types: FastMap<u64, BaseType>,
+    /// DW_AT_frame_base of the current function.
+    pub frame_base: Option<Arc<Expr>>,
+    /// The CFA.
+    pub cfa: Option<Loc>,
+    /// Register locations on entry to the subprogram.
+    pub entry_registers: FastMap<u64, Loc>,
+    /// .debug_addr entries of the unit.
+    pub addresses: Vec<u64>,
+    /// Implicit pointer targets by .debug_info offset.
+    pub pointers: FastMap<u64, PointerTarget>,
+    /// Object maps by .debug_info offset.
+    pub object_maps: FastMap<u64, ObjectMap>,
+    /// Load bias added to DW_OP_addr operands.
+    pub load_bias: u64,
+}
+
+impl MapContext {
+    /// Registers a DW_TAG_dwarf_procedure at a .debug_info offset.
+    pub fn procedure(&mut self, die: u64, expr: Expr) {
+        self.callees.insert(
+            DieRef::Info(die),
+            Callee {
+                exprs: vec![Arc::new(expr)].into(),
+                procedure: true,
+            },
+        );
+    }
+
+    /// Registers a variable (a non-procedure DIE with DW_AT_location) at a .debug_info offset.
+    pub fn variable(&mut self, die: u64, expr: Expr) {
+        self.callees.insert(
+            DieRef::Info(die),
+            Callee {
+                exprs: vec![Arc::new(expr)].into(),
+                procedure: false,
+            },
+        );
+    }
+}
+
+impl Context for MapContext {
+    fn callee(&self, die: DieRef) -> std::result::Result<Callee, ErrorKind> {
+        self.callees
+            .get(&die)
+            .cloned()
+            .ok_or(ErrorKind::Unavailable {
+                op: "DW_OP_call*",
+                what: "the called DIE",
+            })
+    }
+    fn base_type(&self, die: u64) -> std::result::Result<BaseType, ErrorKind> {
+        self.base_types
+            .get(&die)
+            .copied()
+            .ok_or(ErrorKind::Unavailable {
+                op: "typed operation",
+                what: "the base type DIE",
+            })
+    }
+    fn frame_base(&self) -> std::result::Result<Arc<Expr>, ErrorKind> {
+        self.frame_base.clone().ok_or(ErrorKind::Unavailable {
+            op: "DW_OP_fbreg",
+            what: "a frame base",
+        })
+    }
+    fn call_frame_cfa(&self) -> std::result::Result<Loc, ErrorKind> {
+        self.cfa.clone().ok_or(ErrorKind::Unavailable {
+            op: "DW_OP_call_frame_cfa",
+            what: "call frame information",
+        })
+    }
+    fn entry_register(&self, reg: u64) -> std::result::Result<Loc, ErrorKind> {
+        self.entry_registers
+            .get(&reg)
+            .cloned()
+            .ok_or(ErrorKind::Unavailable {
+                op: "DW_OP_LLVM_call_frame_entry_reg",
+                what: "the register's entry rule",
+            })
+    }
+    fn address(&self, index: u64) -> std::result::Result<u64, ErrorKind> {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| self.addresses.get(i))
+            .map(|a| a.wrapping_add(self.load_bias))
+            .ok_or(ErrorKind::Unavailable {
+                op: "DW_OP_addrx",
+                what: "the .debug_addr entry",
+            })
+    }
+    fn relocate(&self, addr: u64) -> u64 {
+        addr.wrapping_add(self.load_bias)
+    }
+    fn pointer_target(&self, die: u64) -> std::result::Result<PointerTarget, ErrorKind> {
+        self.pointers
+            .get(&die)
+            .cloned()
+            .ok_or(ErrorKind::Unavailable {
+                op: "implicit pointer",
+                what: "the pointed-to DIE",
+            })
+    }
+    fn object_map(&self, die: u64) -> std::result::Result<ObjectMap, ErrorKind> {
+        self.object_maps
+            .get(&die)
+            .cloned()
+            .ok_or(ErrorKind::Unavailable {
+                op: "DW_OP_object_map",
+                what: "the object map DIE",
+            })
+    }
+}

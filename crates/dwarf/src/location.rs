@@ -1,0 +1,964 @@
+//! Location descriptions (AMDGPU extension, "Location Description Operations").
+//!
+//! A location description names a location *storage* and a bit offset in it. The
+//! storage kinds are undefined, memory (one per address space), register, implicit
+//! (the bytes of a value), implicit pointer and composite. A location description may
+//! hold several single location descriptions (the object is in several places at once,
+//! e.g. after a call whose callee's DW_AT_location is a location list with overlapping
+//! entries): reads use the first, writes go to all.
+//!
+//! Composites are kept in the canonical form the extension defines ("Composite Location
+//! Descriptions"): no part is itself a composite, no part is empty, and adjacent parts
+//! that select contiguous bits of the same storage are merged.
+
+use crate::error::ErrorKind;
+use crate::target::{AddressSpace, Target, read_aspace, register_size, write_aspace};
+use crate::value::ImplicitPtr;
+use bitvec::prelude::*;
+use std::sync::Arc;
+
+/// A location storage.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Storage {
+    /// No value is available; any size, any offset.
+    Undefined,
+    /// Memory of a DWARF address space.
+    Memory(AddressSpace),
+    /// A register, by DWARF number.
+    Register(u32),
+    /// The bytes of a known value (DW_OP_implicit_value, DW_OP_stack_value).
+    Implicit(Arc<[u8]>),
+    /// The storage of an implicit pointer (DW_OP_implicit_pointer and
+    /// DW_OP_LLVM_aspace_implicit_pointer): only readable as a whole by DW_OP_deref*.
+    ImplicitPointer(Box<ImplicitPtr>),
+    /// A composite of parts (canonical form).
+    Composite(Arc<Composite>),
+}
+
+/// A composite storage: its parts, in canonical form.
+///
+/// The composites DW_OP_LLVM_extend and DW_OP_LLVM_select_bit_piece create (vectors of
+/// `count` elements of `bits` bits each) are held in a compact form: the element source(s)
+/// and, for a select, the mask. Their part list is materialised (in canonical form) only
+/// when [`Composite::parts`] is called; reads and writes index elements directly.
+#[derive(Debug, Clone)]
+pub struct Composite {
+    repr: Repr,
+    parts: std::sync::OnceLock<Vec<Part>>,
+}
+
+#[derive(Debug, Clone)]
+enum Repr {
+    Parts(Vec<Part>),
+    Extend {
+        pl: Loc,
+        bits: u64,
+        count: u64,
+    },
+    Select {
+        l0: Loc,
+        l1: Loc,
+        mask: Mask,
+        bits: u64,
+        count: u64,
+    },
+}
+
+/// A select mask: bit `n` chooses the one-location for element `n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mask {
+    /// Up to 64 elements.
+    Small(u64),
+    /// More elements: little-endian bytes.
+    Big(Arc<[u8]>),
+}
+
+impl Mask {
+    /// The highest element index below `count` whose bit is clear, and whose bit is set.
+    pub fn last_clear_and_set(&self, count: u64) -> (Option<u64>, Option<u64>) {
+        match self {
+            Mask::Small(m) => {
+                let valid = if count >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << count) - 1
+                };
+                let hi = |x: u64| (x != 0).then(|| 63 - u64::from(x.leading_zeros()));
+                (hi(!m & valid), hi(m & valid))
+            }
+            Mask::Big(_) => {
+                let (mut c, mut s) = (None, None);
+                let mut n = count;
+                while n > 0 && (c.is_none() || s.is_none()) {
+                    n -= 1;
+                    if self.bit(n) {
+                        s.get_or_insert(n);
+                    } else {
+                        c.get_or_insert(n);
+                    }
+                }
+                (c, s)
+            }
+        }
+    }
+
+    /// Bit `n`.
+    pub fn bit(&self, n: u64) -> bool {
+        match self {
+            Mask::Small(m) => n < 64 && m >> n & 1 == 1,
+            Mask::Big(b) => b
+                .get((n / 8) as usize)
+                .is_some_and(|x| x >> (n % 8) & 1 == 1),
+        }
+    }
+}
+
+impl PartialEq for Composite {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+/// Where a part's bits are: borrowed from a part list, or computed for an element.
+pub(crate) enum PartLoc<'a> {
+    Borrowed(&'a Loc),
+    Owned(Loc),
+}
+
+impl PartLoc<'_> {
+    pub(crate) fn loc(&self) -> &Loc {
+        match self {
+            PartLoc::Borrowed(l) => l,
+            PartLoc::Owned(l) => l,
+        }
+    }
+}
+
+impl Composite {
+    /// A composite of parts (already canonical, as [`push_part`] builds them).
+    pub fn from_parts(parts: Vec<Part>) -> Self {
+        Composite {
+            repr: Repr::Parts(parts),
+            parts: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// DW_OP_LLVM_extend: `count` parts that each are `pl` for `bits` bits. Checks that
+    /// the parts lie within `pl`'s storage.
+    pub fn extend(pl: Loc, bits: u64, count: u64) -> Result<Self, ErrorKind> {
+        check_range(&pl, 0, bits)?;
+        Ok(Composite {
+            repr: Repr::Extend { pl, bits, count },
+            parts: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// DW_OP_LLVM_select_bit_piece: part `n` is `l1` (mask bit set) or `l0`, offset by
+    /// `n * bits` bits. Checks that every selected part lies within its source storage.
+    pub fn select(l0: Loc, l1: Loc, mask: Mask, bits: u64, count: u64) -> Result<Self, ErrorKind> {
+        let (last0, last1) = mask.last_clear_and_set(count);
+        if let Some(n) = last0 {
+            check_range(&l0, u128::from(n) * u128::from(bits), bits)?;
+        }
+        if let Some(n) = last1 {
+            check_range(&l1, u128::from(n) * u128::from(bits), bits)?;
+        }
+        Ok(Composite {
+            repr: Repr::Select {
+                l0,
+                l1,
+                mask,
+                bits,
+                count,
+            },
+            parts: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// Size in bits.
+    pub fn bits(&self) -> u128 {
+        match &self.repr {
+            Repr::Parts(p) => p.last().map(|p| p.start + u128::from(p.bits)).unwrap_or(0),
+            Repr::Extend { bits, count, .. } | Repr::Select { bits, count, .. } => {
+                u128::from(*bits) * u128::from(*count)
+            }
+        }
+    }
+
+    /// The parts in canonical form (materialised on first use for vector composites).
+    pub fn parts(&self) -> &[Part] {
+        match &self.repr {
+            Repr::Parts(p) => p,
+            _ => self.parts.get_or_init(|| {
+                let mut parts = Vec::new();
+                let count = self.element_count();
+                for n in 0..count {
+                    let Ok((_, bits, loc)) =
+                        self.part_at(u128::from(n) * u128::from(self.element_bits()))
+                    else {
+                        break;
+                    };
+                    if push_part(&mut parts, loc.loc().clone(), bits).is_err() {
+                        break;
+                    }
+                }
+                parts
+            }),
+        }
+    }
+
+    fn element_bits(&self) -> u64 {
+        match &self.repr {
+            Repr::Extend { bits, .. } | Repr::Select { bits, .. } => *bits,
+            Repr::Parts(_) => 0,
+        }
+    }
+
+    fn element_count(&self) -> u64 {
+        match &self.repr {
+            Repr::Extend { count, .. } | Repr::Select { count, .. } => *count,
+            Repr::Parts(p) => p.len() as u64,
+        }
+    }
+
+    /// The part containing bit `pos`: its start, size and location.
+    pub(crate) fn part_at(&self, pos: u128) -> Result<(u128, u64, PartLoc<'_>), ErrorKind> {
+        let oob = || ErrorKind::AccessOutOfRange {
+            offset: pos,
+            bits: 1,
+            size: self.bits(),
+        };
+        match &self.repr {
+            Repr::Parts(parts) => {
+                let i = parts.partition_point(|p| p.start + u128::from(p.bits) <= pos);
+                let p = parts.get(i).ok_or_else(oob)?;
+                Ok((p.start, p.bits, PartLoc::Borrowed(&p.loc)))
+            }
+            Repr::Extend { pl, bits, count } => {
+                let n = pos / u128::from((*bits).max(1));
+                if n >= u128::from(*count) {
+                    return Err(oob());
+                }
+                Ok((n * u128::from(*bits), *bits, PartLoc::Borrowed(pl)))
+            }
+            Repr::Select {
+                l0,
+                l1,
+                mask,
+                bits,
+                count,
+            } => {
+                let n = pos / u128::from((*bits).max(1));
+                if n >= u128::from(*count) {
+                    return Err(oob());
+                }
+                let src = if mask.bit(n as u64) { l1 } else { l0 };
+                let d = (n * u128::from(*bits)) as i128;
+                let l = src.map(|s| match s.storage {
+                    Storage::Undefined => Ok(s.clone()),
+                    _ => Ok(Single {
+                        storage: s.storage.clone(),
+                        offset: (s.offset as i128 + d) as u128,
+                    }),
+                })?;
+                Ok((n * u128::from(*bits), *bits, PartLoc::Owned(l)))
+            }
+        }
+    }
+}
+
+/// Checks that `[offset + extra, + bits)` of every single of `l` lies within its storage.
+fn check_range(l: &Loc, extra: u128, bits: u64) -> Result<(), ErrorKind> {
+    for s in l.singles() {
+        if let Some(size) = s.storage_bits()
+            && s.offset + extra + u128::from(bits) > size
+        {
+            return Err(ErrorKind::AccessOutOfRange {
+                offset: s.offset + extra,
+                bits: u128::from(bits),
+                size,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// One part of a composite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    /// First bit of the part within the composite.
+    pub start: u128,
+    /// Size of the part in bits.
+    pub bits: u64,
+    /// Where the part's bits are (never a composite after canonicalisation, unless the
+    /// part has several places).
+    pub loc: Loc,
+}
+
+/// A single location description: a storage and a bit offset in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Single {
+    /// The storage.
+    pub storage: Storage,
+    /// Bit offset within the storage (0 for undefined).
+    pub offset: u128,
+}
+
+/// A location description: one or several single location descriptions.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Loc {
+    /// The usual case.
+    One(Single),
+    /// The object is in several places at once; all hold the same value.
+    Many(Arc<[Single]>),
+}
+
+/// Largest composite, in bits: the largest address space (64-bit, in bits).
+pub const MAX_COMPOSITE_BITS: u128 = 1u128 << 67;
+
+impl Single {
+    /// The undefined location description.
+    pub fn undefined() -> Self {
+        Single {
+            storage: Storage::Undefined,
+            offset: 0,
+        }
+    }
+
+    /// A memory location at byte `addr` of `space`.
+    pub fn memory(space: AddressSpace, addr: u64) -> Self {
+        Single {
+            storage: Storage::Memory(space),
+            offset: u128::from(addr) * 8,
+        }
+    }
+
+    /// A register location at offset 0.
+    pub fn register(reg: u32) -> Self {
+        Single {
+            storage: Storage::Register(reg),
+            offset: 0,
+        }
+    }
+
+    /// An implicit location holding `bytes`.
+    pub fn implicit(bytes: impl Into<Arc<[u8]>>) -> Self {
+        Single {
+            storage: Storage::Implicit(bytes.into()),
+            offset: 0,
+        }
+    }
+
+    /// Size of the storage in bits (`None`: unbounded, for undefined storage).
+    pub fn storage_bits(&self) -> Option<u128> {
+        Some(match &self.storage {
+            Storage::Undefined => return None,
+            Storage::Memory(space) => (u128::from(space.address_mask()) + 1) * 8,
+            Storage::Register(r) => u128::from(register_size(u64::from(*r)).unwrap_or(0)) * 8,
+            Storage::Implicit(b) => b.len() as u128 * 8,
+            Storage::ImplicitPointer(p) => u128::from(p.bits),
+            Storage::Composite(c) => c.bits(),
+        })
+    }
+
+    /// Adds `delta` bits to the offset (DW_OP_LLVM_offset / bit_offset rules: the result
+    /// must lie within the storage; undefined is unchanged).
+    pub fn offset_by(&self, delta: i128, op: &'static str) -> Result<Single, ErrorKind> {
+        if let Storage::Undefined = self.storage {
+            return Ok(self.clone());
+        }
+        let size = self.storage_bits().unwrap_or(0);
+        let new = self.offset as i128 + delta;
+        if new < 0 || new as u128 >= size {
+            return Err(ErrorKind::OffsetOutOfRange {
+                op,
+                offset: new,
+                size,
+            });
+        }
+        Ok(Single {
+            storage: self.storage.clone(),
+            offset: new as u128,
+        })
+    }
+
+    /// For a memory location in the default address space at a whole byte: the address
+    /// (the implicit conversion to a generic value).
+    pub fn as_default_address(&self) -> Option<u64> {
+        match self.storage {
+            Storage::Memory(AddressSpace::Global) if self.offset % 8 == 0 => {
+                u64::try_from(self.offset / 8).ok()
+            }
+            _ => None,
+        }
+    }
+
+    fn same_storage(&self, other: &Single) -> bool {
+        match (&self.storage, &other.storage) {
+            (Storage::Undefined, Storage::Undefined) => true,
+            (Storage::Memory(a), Storage::Memory(b)) => a == b,
+            (Storage::Register(a), Storage::Register(b)) => a == b,
+            (Storage::Implicit(a), Storage::Implicit(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Loc {
+    /// The first single location description (the one reads use).
+    pub fn first(&self) -> &Single {
+        match self {
+            Loc::One(s) => s,
+            Loc::Many(v) => v.first().unwrap_or(&UNDEFINED),
+        }
+    }
+
+    /// All single location descriptions.
+    pub fn singles(&self) -> &[Single] {
+        match self {
+            Loc::One(s) => std::slice::from_ref(s),
+            Loc::Many(v) => v,
+        }
+    }
+
+    /// Applies `f` to every single location description.
+    pub fn map(
+        &self,
+        mut f: impl FnMut(&Single) -> Result<Single, ErrorKind>,
+    ) -> Result<Loc, ErrorKind> {
+        Ok(match self {
+            Loc::One(s) => Loc::One(f(s)?),
+            Loc::Many(v) => Loc::Many(v.iter().map(f).collect::<Result<Vec<_>, _>>()?.into()),
+        })
+    }
+
+    /// Builds a location from several singles (one if there is one).
+    pub fn from_singles(mut v: Vec<Single>) -> Loc {
+        if v.len() == 1 {
+            Loc::One(v.remove(0))
+        } else if v.is_empty() {
+            Loc::One(Single::undefined())
+        } else {
+            Loc::Many(v.into())
+        }
+    }
+}
+
+static UNDEFINED: Single = Single {
+    storage: Storage::Undefined,
+    offset: 0,
+};
+
+/// Appends a part to a composite under construction, keeping canonical form.
+pub fn push_part(parts: &mut Vec<Part>, loc: Loc, bits: u64) -> Result<(), ErrorKind> {
+    if bits == 0 {
+        return Ok(());
+    }
+    let start = parts
+        .last()
+        .map(|p| p.start + u128::from(p.bits))
+        .unwrap_or(0);
+    if start + u128::from(bits) > MAX_COMPOSITE_BITS {
+        return Err(ErrorKind::CompositeTooLarge);
+    }
+    let single = match &loc {
+        Loc::One(s) => s,
+        Loc::Many(_) => {
+            parts.push(Part { start, bits, loc });
+            return Ok(());
+        }
+    };
+    if let Storage::Composite(c) = &single.storage {
+        // Rule 1: replace by the selected bits of the nested composite's parts.
+        let mut pos = single.offset;
+        let end = single.offset + u128::from(bits);
+        if end > c.bits() {
+            return Err(ErrorKind::AccessOutOfRange {
+                offset: pos,
+                bits: u128::from(bits),
+                size: c.bits(),
+            });
+        }
+        while pos < end {
+            let (pstart, pbits, ploc) = c.part_at(pos)?;
+            let within = pos - pstart;
+            let take = (u128::from(pbits) - within).min(end - pos) as u64;
+            let sub = ploc.loc().map(|s| match s.storage {
+                Storage::Undefined => Ok(s.clone()),
+                _ => Ok(Single {
+                    storage: s.storage.clone(),
+                    offset: s.offset + within,
+                }),
+            })?;
+            push_part(parts, sub, take)?;
+            pos += u128::from(take);
+        }
+        return Ok(());
+    }
+    // Bounds: all bits of the part must be within its storage.
+    if let Some(size) = single.storage_bits()
+        && single.offset + u128::from(bits) > size
+    {
+        return Err(ErrorKind::AccessOutOfRange {
+            offset: single.offset,
+            bits: u128::from(bits),
+            size,
+        });
+    }
+    // Rule 3: merge with the previous part when contiguous in the same storage.
+    if let Some(last) = parts.last_mut()
+        && let Loc::One(ls) = &last.loc
+        && ls.same_storage(single)
+        && (matches!(single.storage, Storage::Undefined)
+            || ls.offset + u128::from(last.bits) == single.offset)
+        && let Some(sum) = last.bits.checked_add(bits)
+    {
+        last.bits = sum;
+        return Ok(());
+    }
+    parts.push(Part { start, bits, loc });
+    Ok(())
+}
+
+/// Makes a complete composite location description out of parts.
+pub fn composite(parts: Vec<Part>) -> Single {
+    Single {
+        storage: Storage::Composite(Arc::new(Composite::from_parts(parts))),
+        offset: 0,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading and writing through locations
+
+/// Bits of an object read through a location: the data, and which bits were defined
+/// (undefined storage gives zero data bits with a clear `defined` bit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadBits {
+    /// Data bits, least significant bit of byte 0 first.
+    pub data: BitVec<u8, Lsb0>,
+    /// Definedness of each bit.
+    pub defined: BitVec<u8, Lsb0>,
+}
+
+impl ReadBits {
+    /// The data as bytes (the last byte zero-padded).
+    pub fn bytes(&self) -> Vec<u8> {
+        self.data.as_raw_slice().to_vec()
+    }
+
+    /// Whether every bit of byte `i` is defined.
+    pub fn byte_defined(&self, i: usize) -> bool {
+        let lo = i * 8;
+        let hi = (lo + 8).min(self.defined.len());
+        lo < hi && self.defined[lo..hi].all()
+    }
+}
+
+/// Reads `nbits` bits starting at `loc`'s offset plus `extra` bits. With `defined`
+/// given, undefined bits are recorded there instead of being an error.
+pub fn read_bits<T: Target + ?Sized>(
+    t: &T,
+    loc: &Single,
+    extra: u128,
+    dst: &mut BitSlice<u8, Lsb0>,
+    mut defined: Option<&mut BitSlice<u8, Lsb0>>,
+) -> Result<(), ErrorKind> {
+    let nbits = dst.len() as u128;
+    if nbits == 0 {
+        return Ok(());
+    }
+    let start = loc.offset + extra;
+    if let Some(size) = loc.storage_bits()
+        && start + nbits > size
+    {
+        return Err(ErrorKind::AccessOutOfRange {
+            offset: start,
+            bits: nbits,
+            size,
+        });
+    }
+    match &loc.storage {
+        Storage::Undefined => match defined {
+            Some(d) => {
+                dst.fill(false);
+                d.fill(false);
+                Ok(())
+            }
+            None => Err(ErrorKind::ReadUndefined),
+        },
+        Storage::Memory(space) => {
+            let (first, shift, nbytes) = byte_span(start, nbits)?;
+            let addr = u64::try_from(first).map_err(|_| ErrorKind::AccessOutOfRange {
+                offset: start,
+                bits: nbits,
+                size: loc.storage_bits().unwrap_or(0),
+            })?;
+            with_buf(nbytes, |buf| {
+                read_aspace(t, *space, addr, buf)?;
+                copy_bits(buf, shift, dst);
+                Ok(())
+            })
+        }
+        Storage::Register(r) => {
+            let (first, shift, nbytes) = byte_span(start, nbits)?;
+            with_buf(nbytes, |buf| {
+                t.read_register(*r, first as u64, buf)?;
+                copy_bits(buf, shift, dst);
+                Ok(())
+            })
+        }
+        Storage::Implicit(bytes) => {
+            let bits = bytes.view_bits::<Lsb0>();
+            let s = start as usize;
+            let src = bits
+                .get(s..s + dst.len())
+                .ok_or(ErrorKind::AccessOutOfRange {
+                    offset: start,
+                    bits: nbits,
+                    size: bits.len() as u128,
+                })?;
+            dst.copy_from_bitslice(src);
+            Ok(())
+        }
+        Storage::ImplicitPointer(_) => Err(ErrorKind::ImplicitPointerAccess),
+        Storage::Composite(c) => {
+            let mut pos = start;
+            let end = start + nbits;
+            let mut done = 0usize;
+            while pos < end {
+                let (pstart, pbits, ploc) = c.part_at(pos)?;
+                let within = pos - pstart;
+                let take = (u128::from(pbits) - within).min(end - pos) as usize;
+                let d = defined.as_deref_mut().map(|d| &mut d[done..done + take]);
+                read_bits(
+                    t,
+                    ploc.loc().first(),
+                    within,
+                    &mut dst[done..done + take],
+                    d,
+                )?;
+                pos += take as u128;
+                done += take;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Fast path of [`read_bits`] for whole bytes at a byte-aligned offset of a memory,
+/// register or implicit storage: reads straight into `out`. `None` when the case does not
+/// apply (the caller then uses [`read_bits`]).
+pub fn read_bytes_aligned<T: Target + ?Sized>(
+    t: &T,
+    loc: &Single,
+    out: &mut [u8],
+) -> Option<Result<(), ErrorKind>> {
+    if loc.offset % 8 != 0 {
+        return None;
+    }
+    let nbits = out.len() as u128 * 8;
+    let check = |size: u128| {
+        if loc.offset + nbits > size {
+            Err(ErrorKind::AccessOutOfRange {
+                offset: loc.offset,
+                bits: nbits,
+                size,
+            })
+        } else {
+            Ok(())
+        }
+    };
+    let start = loc.offset / 8;
+    Some(match &loc.storage {
+        Storage::Memory(space) => check((u128::from(space.address_mask()) + 1) * 8)
+            .and_then(|()| read_aspace(t, *space, start as u64, out).map_err(ErrorKind::from)),
+        Storage::Register(r) => check(u128::from(register_size(u64::from(*r)).unwrap_or(0)) * 8)
+            .and_then(|()| {
+                t.read_register(*r, start as u64, out)
+                    .map_err(ErrorKind::from)
+            }),
+        Storage::Implicit(b) => check(b.len() as u128 * 8).map(|()| {
+            let s = start as usize;
+            out.copy_from_slice(&b[s..s + out.len()]);
+        }),
+        _ => return None,
+    })
+}
+
+/// Like [`read_bytes_aligned`], also through composites whose parts met on the way are
+/// whole bytes at byte offsets. `None` when a bit-granular piece is involved.
+pub fn read_bytes<T: Target + ?Sized>(
+    t: &T,
+    loc: &Single,
+    out: &mut [u8],
+) -> Option<Result<(), ErrorKind>> {
+    let Storage::Composite(c) = &loc.storage else {
+        return read_bytes_aligned(t, loc, out);
+    };
+    if loc.offset % 8 != 0 {
+        return None;
+    }
+    let end = loc.offset + out.len() as u128 * 8;
+    if end > c.bits() {
+        return Some(Err(ErrorKind::AccessOutOfRange {
+            offset: loc.offset,
+            bits: out.len() as u128 * 8,
+            size: c.bits(),
+        }));
+    }
+    let mut pos = loc.offset;
+    let mut done = 0usize;
+    while pos < end {
+        let (pstart, pbits, ploc) = match c.part_at(pos) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
+        let within = pos - pstart;
+        let take = (u128::from(pbits) - within).min(end - pos);
+        if within % 8 != 0 || take % 8 != 0 {
+            return None;
+        }
+        let ps = ploc.loc().first();
+        if let Storage::Undefined = ps.storage {
+            return Some(Err(ErrorKind::ReadUndefined));
+        }
+        let sub = Single {
+            storage: ps.storage.clone(),
+            offset: ps.offset + within,
+        };
+        let n = (take / 8) as usize;
+        match read_bytes(t, &sub, &mut out[done..done + n])? {
+            Ok(()) => {}
+            Err(e) => return Some(Err(e)),
+        }
+        pos += take;
+        done += n;
+    }
+    Some(Ok(()))
+}
+
+/// Writes `src` at `loc`'s offset plus `extra` bits (read-modify-write for partial bytes).
+pub fn write_bits<T: Target + ?Sized>(
+    t: &mut T,
+    loc: &Single,
+    extra: u128,
+    src: &BitSlice<u8, Lsb0>,
+) -> Result<(), ErrorKind> {
+    let nbits = src.len() as u128;
+    if nbits == 0 {
+        return Ok(());
+    }
+    let start = loc.offset + extra;
+    if let Some(size) = loc.storage_bits()
+        && start + nbits > size
+    {
+        return Err(ErrorKind::AccessOutOfRange {
+            offset: start,
+            bits: nbits,
+            size,
+        });
+    }
+    match &loc.storage {
+        Storage::Undefined => Err(ErrorKind::ReadOnly("undefined storage")),
+        Storage::Implicit(_) => Err(ErrorKind::ReadOnly("implicit storage")),
+        Storage::ImplicitPointer(_) => Err(ErrorKind::ReadOnly("implicit pointer storage")),
+        Storage::Memory(space) => {
+            let (first, shift, nbytes) = byte_span(start, nbits)?;
+            let addr = first as u64;
+            let mut buf = vec![0u8; nbytes];
+            if shift != 0 || nbits % 8 != 0 {
+                read_aspace(&*t, *space, addr, &mut buf)?;
+            }
+            buf.view_bits_mut::<Lsb0>()[shift..shift + src.len()].copy_from_bitslice(src);
+            write_aspace(t, *space, addr, &buf)?;
+            Ok(())
+        }
+        Storage::Register(r) => {
+            let (first, shift, nbytes) = byte_span(start, nbits)?;
+            let mut buf = vec![0u8; nbytes];
+            if shift != 0 || nbits % 8 != 0 {
+                t.read_register(*r, first as u64, &mut buf)?;
+            }
+            buf.view_bits_mut::<Lsb0>()[shift..shift + src.len()].copy_from_bitslice(src);
+            t.write_register(*r, first as u64, &buf)?;
+            Ok(())
+        }
+        Storage::Composite(c) => {
+            let c = c.clone();
+            let mut pos = start;
+            let end = start + nbits;
+            let mut done = 0usize;
+            while pos < end {
+                let (pstart, pbits, ploc) = c.part_at(pos)?;
+                let within = pos - pstart;
+                let take = (u128::from(pbits) - within).min(end - pos) as usize;
+                for s in ploc.loc().singles() {
+                    write_bits(t, s, within, &src[done..done + take])?;
+                }
+                pos += take as u128;
+                done += take;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Reads `nbits` of an object through a location description, recording undefined bits.
+pub fn read_object<T: Target + ?Sized>(
+    t: &T,
+    loc: &Loc,
+    nbits: usize,
+) -> Result<ReadBits, ErrorKind> {
+    let mut data = bitvec![u8, Lsb0; 0; nbits];
+    let mut defined = bitvec![u8, Lsb0; 1; nbits];
+    read_bits(t, loc.first(), 0, &mut data, Some(&mut defined))?;
+    Ok(ReadBits { data, defined })
+}
+
+/// Checks that `nbits` at `s` plus `extra` can be written (no undefined, implicit or
+/// implicit-pointer bits), so that a write is all or nothing.
+fn check_writable(s: &Single, extra: u128, nbits: u128) -> Result<(), ErrorKind> {
+    match &s.storage {
+        Storage::Undefined => Err(ErrorKind::ReadOnly("undefined storage")),
+        Storage::Implicit(_) => Err(ErrorKind::ReadOnly("implicit storage")),
+        Storage::ImplicitPointer(_) => Err(ErrorKind::ReadOnly("implicit pointer storage")),
+        Storage::Memory(_) | Storage::Register(_) => Ok(()),
+        Storage::Composite(c) => {
+            let start = s.offset + extra;
+            let end = start + nbits;
+            let mut pos = start;
+            while pos < end {
+                let (pstart, pbits, ploc) = c.part_at(pos)?;
+                let within = pos - pstart;
+                let take = (u128::from(pbits) - within).min(end - pos);
+                for ps in ploc.loc().singles() {
+                    check_writable(ps, within, take)?;
+                }
+                pos += take;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Writes an object's bytes through a location description (to every place it is in).
+/// Nothing is written if any bit lies in read-only storage.
+pub fn write_object<T: Target + ?Sized>(
+    t: &mut T,
+    loc: &Loc,
+    data: &[u8],
+) -> Result<(), ErrorKind> {
+    for s in loc.singles() {
+        check_writable(s, 0, data.len() as u128 * 8)?;
+    }
+    for s in loc.singles() {
+        write_bits(t, s, 0, data.view_bits::<Lsb0>())?;
+    }
+    Ok(())
+}
+
+fn byte_span(start: u128, nbits: u128) -> Result<(u128, usize, usize), ErrorKind> {
+    let first = start / 8;
+    let shift = (start % 8) as usize;
+    let nbytes = (shift as u128 + nbits).div_ceil(8);
+    let nbytes = usize::try_from(nbytes)
+        .ok()
+        .filter(|n| *n <= 1 << 28)
+        .ok_or(ErrorKind::AccessOutOfRange {
+            offset: start,
+            bits: nbits,
+            size: 1 << 31,
+        })?;
+    Ok((first, shift, nbytes))
+}
+
+fn with_buf(n: usize, f: impl FnOnce(&mut [u8]) -> Result<(), ErrorKind>) -> Result<(), ErrorKind> {
+    if n <= 32 {
+        let mut b = [0u8; 32];
+        f(&mut b[..n])
+    } else {
+        let mut v = vec![0u8; n];
+        f(&mut v)
+    }
+}
+
+fn copy_bits(buf: &[u8], shift: usize, dst: &mut BitSlice<u8, Lsb0>) {
+    if shift == 0 && dst.len() % 8 == 0 && dst.len() / 8 <= buf.len() {
+        // Fast path: whole bytes.
+        for (d, s) in dst.chunks_exact_mut(8).zip(buf) {
+            d.store_le::<u8>(*s);
+        }
+        return;
+    }
+    let bits = buf.view_bits::<Lsb0>();
+    let n = dst.len();
+    dst.copy_from_bitslice(&bits[shift..shift + n]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::{MemTarget, MemorySpace};
+
+    #[test]
+    fn canonical_form_merges_and_flattens() {
+        let mut parts = Vec::new();
+        push_part(&mut parts, Loc::One(Single::register(32)), 16).unwrap();
+        let mut r = Single::register(32);
+        r.offset = 16;
+        push_part(&mut parts, Loc::One(r), 16).unwrap();
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].bits, 32);
+        push_part(&mut parts, Loc::One(Single::undefined()), 8).unwrap();
+        push_part(&mut parts, Loc::One(Single::undefined()), 8).unwrap();
+        assert_eq!(parts.len(), 2);
+        let c = composite(parts);
+        // Nested: take bits 24..40 of c (undefined 8 + ... out of range).
+        let mut outer = Vec::new();
+        let mut sub = c.clone();
+        sub.offset = 8;
+        push_part(&mut outer, Loc::One(sub), 32).unwrap();
+        assert_eq!(outer.len(), 2, "{outer:?}");
+        assert_eq!(outer[0].loc.first().offset, 8);
+        assert_eq!(outer[0].bits, 24);
+        assert_eq!(outer[1].bits, 8);
+        // Out of the register's storage.
+        let mut p = Vec::new();
+        assert!(push_part(&mut p, Loc::One(Single::register(32)), 40).is_err());
+    }
+
+    #[test]
+    fn bit_granular_read_and_write() {
+        let mut t = MemTarget::new(64, 0);
+        t.set_sgpr(3, 0xabcd_1234);
+        t.map(MemorySpace::Global, 0x1000, vec![0x11, 0x22, 0x33, 0x44]);
+        let mut reg = Single::register(35);
+        reg.offset = 4;
+        let r = read_object(&t, &Loc::One(reg.clone()), 8).unwrap();
+        assert_eq!(r.bytes(), vec![0x23]);
+        // A composite: 12 bits of SGPR3 from bit 4, 4 undefined bits, 8 bits memory.
+        let mut parts = Vec::new();
+        push_part(&mut parts, Loc::One(reg.clone()), 12).unwrap();
+        push_part(&mut parts, Loc::One(Single::undefined()), 4).unwrap();
+        push_part(
+            &mut parts,
+            Loc::One(Single::memory(AddressSpace::Global, 0x1001)),
+            8,
+        )
+        .unwrap();
+        let c = Loc::One(composite(parts));
+        let r = read_object(&t, &c, 24).unwrap();
+        assert_eq!(r.bytes()[0], 0x23);
+        assert_eq!(r.bytes()[1] & 0x0f, 0x1);
+        assert!(r.byte_defined(0));
+        assert!(!r.byte_defined(1));
+        assert_eq!(r.bytes()[2], 0x22);
+        // Writing through an undefined part fails; writing the register part works.
+        assert!(write_object(&mut t, &c, &[0xff, 0xff, 0xff]).is_err());
+        write_object(&mut t, &Loc::One(reg), &[0xee]).unwrap();
+        let mut b = [0u8; 4];
+        t.read_register(35, 0, &mut b).unwrap();
+        assert_eq!(u32::from_le_bytes(b), 0xabcd_1ee4);
+    }
+}
