@@ -81,10 +81,11 @@ fn dwarf5_set(c: &mut Criterion) {
         .map(|b| Expr::decode(b, &o).expect("decodes"))
         .collect();
     let t = target();
-    let mut ctx = MapContext::default();
-    ctx.frame_base = Some(std::sync::Arc::new(
-        Expr::decode(&assemble("DW_OP_constu 0x1040", 64, &o).unwrap(), &o).unwrap(),
-    ));
+    let fb = Expr::decode(&assemble("DW_OP_constu 0x1040", 64, &o).unwrap(), &o).unwrap();
+    let ctx = MapContext {
+        frame_base: Some(std::sync::Arc::new(fb)),
+        ..MapContext::default()
+    };
     let mut g = c.benchmark_group("dwarf5_set");
     g.throughput(Throughput::Elements(SET.len() as u64));
     g.bench_function("amdsim_predecoded", |b| {
@@ -150,6 +151,13 @@ fn lane_pc(c: &mut Criterion) {
     g.bench_function("amdsim", |b| {
         let mut ev = Evaluator::new(&t, &ctx, EvalOptions::default());
         b.iter(|| black_box(ev.location(black_box(&expr)).expect("evaluates")))
+    });
+    g.bench_function("amdsim_eval_and_read_64_pcs", |b| {
+        let mut ev = Evaluator::new(&t, &ctx, EvalOptions::default());
+        b.iter(|| {
+            let l = ev.location(black_box(&expr)).expect("evaluates");
+            black_box(amdgpu_dwarf::eval::read_through(&t, &l, 64 * 8).expect("reads"))
+        })
     });
     g.finish();
 }

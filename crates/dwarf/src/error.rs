@@ -161,6 +161,9 @@ pub enum ErrorKind {
     /// A composite would be larger than the largest address space.
     #[error("composite larger than the largest address space")]
     CompositeTooLarge,
+    /// Vector composites nested deeper than the cap.
+    #[error("composites nested deeper than {0}")]
+    CompositeTooDeep(u16),
     /// Too many single location descriptions in one location description.
     #[error("too many alternative locations ({0})")]
     TooManyLocations(usize),

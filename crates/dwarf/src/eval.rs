@@ -169,6 +169,10 @@ pub struct Compat {
     /// The frame-base register holds a wave-scaled private offset (MUBUF scratch on
     /// GFX9/GFX10: the lane address times the wave size); divide it by the wave size.
     pub frame_base_wave_scaled: bool,
+    /// DW_OP_breg*/DW_OP_bregx of a vector register reads the focused lane's dword (how
+    /// clang-19 -O2 output holds per-lane private addresses in VGPRs without
+    /// DW_OP_LLVM_push_lane). The text reads the register's leading bytes (lanes 0, 1).
+    pub vector_breg_per_lane: bool,
 }
 
 impl Compat {
@@ -182,6 +186,7 @@ impl Compat {
             stack_ops_on_incomplete: false,
             clang_address_spaces: true,
             frame_base_wave_scaled: wave_scaled_frame_base,
+            vector_breg_per_lane: true,
         }
     }
 }
@@ -807,6 +812,17 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     /// flag, a register narrower than `size` is zero-extended.
     fn read_reg_uint(&self, reg: u64, size: u8, op: &'static str) -> R<u64> {
         let rsize = register_size(reg).ok_or(ErrorKind::UnknownRegister(reg))?;
+        if self.opts.compat.vector_breg_per_lane
+            && matches!(
+                crate::target::Register::from_dwarf(reg),
+                Some(crate::target::Register::Vgpr { .. } | crate::target::Register::Agpr { .. })
+            )
+        {
+            let mut b = [0u8; 4];
+            let lane = u64::from(self.target.lane());
+            self.target.read_register(reg as u32, lane * 4, &mut b)?;
+            return Ok(u64::from(u32::from_le_bytes(b)));
+        }
         let n = if rsize < u64::from(size) {
             if !self.opts.compat.narrow_register_reads {
                 return Err(ErrorKind::AccessOutOfRange {
@@ -867,6 +883,9 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
 
     /// Evaluates expressions on separate stacks for locations; combines them.
     fn sub_locations(&mut self, exprs: &[Arc<Expr>], op: &'static str) -> R<Loc> {
+        if let [e] = exprs {
+            return self.sub_location(e, op);
+        }
         let mut singles = Vec::new();
         for e in exprs {
             let l = self.sub_location(e, op)?;
@@ -881,6 +900,12 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     fn sub_location(&mut self, e: &Expr, _op: &'static str) -> R<Loc> {
         if self.nesting >= self.opts.max_nesting {
             return Err(ErrorKind::NestingLimit(self.opts.max_nesting));
+        }
+        if self.opts.fast_path
+            && e.is_fast()
+            && let Some(Outcome::Location(l)) = self.fast(e, ResultKind::Location, 0)
+        {
+            return Ok(l);
         }
         self.nesting += 1;
         let fresh = self.spare.pop().unwrap_or_default();
@@ -908,15 +933,12 @@ fn implicit_pointer_at(s: &Single, bits: u64) -> Option<ImplicitPtr> {
     match &s.storage {
         Storage::ImplicitPointer(p) if s.offset == 0 && p.bits == bits => Some(**p),
         Storage::Composite(c) => {
-            let parts = c.parts();
-            let i = parts.partition_point(|p| p.start + u128::from(p.bits) <= s.offset);
-            let part = parts.get(i)?;
-            let ps = part.loc.first();
+            let (start, pbits, ps, add) = c.part_ref(s.offset).ok()?;
             match &ps.storage {
                 Storage::ImplicitPointer(p)
-                    if part.start == s.offset
-                        && part.bits == bits
-                        && ps.offset == 0
+                    if start == s.offset
+                        && pbits == bits
+                        && ps.offset + add == 0
                         && p.bits == bits =>
                 {
                     Some(**p)

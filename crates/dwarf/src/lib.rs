@@ -3,11 +3,22 @@
 //! state through the [`Target`] trait.
 //!
 //! Layers, each usable alone:
-//! - [`op`]: the operation set and its decoding in every shipped encoding ([`Dialect`]);
-//! - [`text`]: printing in `llvm-dwarfdump` syntax, and parsing that syntax back;
-//! - [`value`], [`location`], [`eval`]: the stack machine;
-//! - [`target`]: the live-state trait and the AMDGPU target model;
-//! - [`program`]: units, DIEs, location lists, frame bases, CFI and line programs (gimli).
+//! - [`op`]: the operation set and its decoding in every shipped encoding ([`Dialect`]:
+//!   `DW_OP_LLVM_user` sub-operations, the older single-byte codes, the seed document's
+//!   table), plus opt-in codes for the DWARF 6 names and the two DWARF-issue proposals;
+//! - [`text`]: printing in the syntax of `llvm-dwarfdump-19`, and parsing it back;
+//! - [`value`], [`location`], [`eval`]: the stack machine of values and location
+//!   descriptions (undefined, memory per address space, register, implicit, implicit
+//!   pointer, composite; several places at once), with iteration, stack-depth, call-depth
+//!   and nesting caps and typed errors carrying the operation's offset;
+//! - [`target`]: the live-state trait, the AMDGPU target model (DWARF register numbers
+//!   and sizes, address spaces, the private-lane swizzle) and an in-memory target;
+//! - [`program`]: units, DIEs, location lists, frame bases, base types, lane attributes
+//!   and line programs read with gimli; [`cfi`]: call frame information, including
+//!   DW_CFA_LLVM_def_aspace_cfa(_sf).
+//!
+//! Where other consumers differ from the extension's text, the text decides and the
+//! other behaviour is an explicit option ([`eval::Compat`]).
 #![deny(missing_docs)]
 
 pub mod cfi;

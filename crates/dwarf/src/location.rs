@@ -45,6 +45,31 @@ pub enum Storage {
 pub struct Composite {
     repr: Repr,
     parts: std::sync::OnceLock<Vec<Part>>,
+    /// Nesting depth of composites inside this one (bounded by [`MAX_COMPOSITE_DEPTH`]).
+    depth: u16,
+}
+
+/// Deepest nesting of vector composites (a composite whose element source is a composite
+/// ...): deeper nesting is refused, so reading, flattening and dropping stay shallow.
+pub const MAX_COMPOSITE_DEPTH: u16 = 32;
+
+fn loc_depth(l: &Loc) -> u16 {
+    l.singles()
+        .iter()
+        .map(|s| match &s.storage {
+            Storage::Composite(c) => c.depth,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn nested_depth(d: u16) -> Result<u16, ErrorKind> {
+    let d = d + 1;
+    if d > MAX_COMPOSITE_DEPTH {
+        return Err(ErrorKind::CompositeTooDeep(MAX_COMPOSITE_DEPTH));
+    }
+    Ok(d)
 }
 
 #[derive(Debug, Clone)]
@@ -137,9 +162,17 @@ impl PartLoc<'_> {
 impl Composite {
     /// A composite of parts (already canonical, as [`push_part`] builds them).
     pub fn from_parts(parts: Vec<Part>) -> Self {
+        // Canonical parts are not composites, except parts in several places.
+        let depth = parts
+            .iter()
+            .map(|p| loc_depth(&p.loc))
+            .max()
+            .unwrap_or(0)
+            .saturating_add(1);
         Composite {
             repr: Repr::Parts(parts),
             parts: std::sync::OnceLock::new(),
+            depth,
         }
     }
 
@@ -147,9 +180,11 @@ impl Composite {
     /// the parts lie within `pl`'s storage.
     pub fn extend(pl: Loc, bits: u64, count: u64) -> Result<Self, ErrorKind> {
         check_range(&pl, 0, bits)?;
+        let depth = nested_depth(loc_depth(&pl))?;
         Ok(Composite {
             repr: Repr::Extend { pl, bits, count },
             parts: std::sync::OnceLock::new(),
+            depth,
         })
     }
 
@@ -163,6 +198,7 @@ impl Composite {
         if let Some(n) = last1 {
             check_range(&l1, u128::from(n) * u128::from(bits), bits)?;
         }
+        let depth = nested_depth(loc_depth(&l0).max(loc_depth(&l1)))?;
         Ok(Composite {
             repr: Repr::Select {
                 l0,
@@ -172,6 +208,7 @@ impl Composite {
                 count,
             },
             parts: std::sync::OnceLock::new(),
+            depth,
         })
     }
 
@@ -221,6 +258,45 @@ impl Composite {
         }
     }
 
+    /// Like [`Composite::part_at`] without building anything: the part's start and size,
+    /// its (first) single location, and the bits to add to that single's offset.
+    pub(crate) fn part_ref(&self, pos: u128) -> Result<(u128, u64, &Single, u128), ErrorKind> {
+        let oob = || ErrorKind::AccessOutOfRange {
+            offset: pos,
+            bits: 1,
+            size: self.bits(),
+        };
+        match &self.repr {
+            Repr::Parts(parts) => {
+                let i = parts.partition_point(|p| p.start + u128::from(p.bits) <= pos);
+                let p = parts.get(i).ok_or_else(oob)?;
+                Ok((p.start, p.bits, p.loc.first(), 0))
+            }
+            Repr::Extend { pl, bits, count } => {
+                let n = div_u128(pos, (*bits).max(1));
+                if n >= u128::from(*count) {
+                    return Err(oob());
+                }
+                Ok((n * u128::from(*bits), *bits, pl.first(), 0))
+            }
+            Repr::Select {
+                l0,
+                l1,
+                mask,
+                bits,
+                count,
+            } => {
+                let n = div_u128(pos, (*bits).max(1));
+                if n >= u128::from(*count) {
+                    return Err(oob());
+                }
+                let src = if mask.bit(n as u64) { l1 } else { l0 };
+                let start = n * u128::from(*bits);
+                Ok((start, *bits, src.first(), start))
+            }
+        }
+    }
+
     /// The part containing bit `pos`: its start, size and location.
     pub(crate) fn part_at(&self, pos: u128) -> Result<(u128, u64, PartLoc<'_>), ErrorKind> {
         let oob = || ErrorKind::AccessOutOfRange {
@@ -235,7 +311,7 @@ impl Composite {
                 Ok((p.start, p.bits, PartLoc::Borrowed(&p.loc)))
             }
             Repr::Extend { pl, bits, count } => {
-                let n = pos / u128::from((*bits).max(1));
+                let n = div_u128(pos, (*bits).max(1));
                 if n >= u128::from(*count) {
                     return Err(oob());
                 }
@@ -248,7 +324,7 @@ impl Composite {
                 bits,
                 count,
             } => {
-                let n = pos / u128::from((*bits).max(1));
+                let n = div_u128(pos, (*bits).max(1));
                 if n >= u128::from(*count) {
                     return Err(oob());
                 }
@@ -264,6 +340,14 @@ impl Composite {
                 Ok((n * u128::from(*bits), *bits, PartLoc::Owned(l)))
             }
         }
+    }
+}
+
+/// `a / b`, with a 64-bit division when `a` fits (128-bit division is a slow library call).
+fn div_u128(a: u128, b: u64) -> u128 {
+    match u64::try_from(a) {
+        Ok(a) => u128::from(a / b),
+        Err(_) => a / u128::from(b),
     }
 }
 
@@ -812,8 +896,79 @@ pub fn read_object<T: Target + ?Sized>(
 ) -> Result<ReadBits, ErrorKind> {
     let mut data = bitvec![u8, Lsb0; 0; nbits];
     let mut defined = bitvec![u8, Lsb0; 1; nbits];
-    read_bits(t, loc.first(), 0, &mut data, Some(&mut defined))?;
+    let s = loc.first();
+    match &s.storage {
+        // Composites: walk the leaves (non-composite storages), bytes at a time where
+        // aligned.
+        Storage::Composite(c) => {
+            let end = s.offset + nbits as u128;
+            if end > c.bits() {
+                return Err(ErrorKind::AccessOutOfRange {
+                    offset: s.offset,
+                    bits: nbits as u128,
+                    size: c.bits(),
+                });
+            }
+            let mut pos = s.offset;
+            let mut done = 0usize;
+            while pos < end {
+                let (leaf, avail) = leaf_at(s, pos, end - pos)?;
+                let take = avail as usize;
+                if let Storage::Undefined = leaf.storage {
+                    defined[done..done + take].fill(false);
+                } else if done % 8 == 0
+                    && take % 8 == 0
+                    && let Some(r) = read_bytes_aligned(
+                        t,
+                        &leaf,
+                        &mut data.as_raw_mut_slice()[done / 8..(done + take) / 8],
+                    )
+                {
+                    r?;
+                } else {
+                    read_bits(
+                        t,
+                        &leaf,
+                        0,
+                        &mut data[done..done + take],
+                        Some(&mut defined[done..done + take]),
+                    )?;
+                }
+                pos += avail;
+                done += take;
+            }
+        }
+        _ => read_bits(t, s, 0, &mut data, Some(&mut defined))?,
+    }
     Ok(ReadBits { data, defined })
+}
+
+/// The non-composite storage holding bit `pos` of composite single `s`, with the leaf's
+/// offset, and how many bits (at most `max`) continue contiguously in that leaf.
+fn leaf_at(s: &Single, pos: u128, max: u128) -> Result<(Single, u128), ErrorKind> {
+    let mut cur: &Storage = &s.storage;
+    let mut cur_off = pos;
+    let mut avail = max;
+    for _ in 0..64 {
+        let Storage::Composite(c) = cur else {
+            return Ok((
+                Single {
+                    storage: cur.clone(),
+                    offset: cur_off,
+                },
+                avail,
+            ));
+        };
+        let (pstart, pbits, ps, add) = c.part_ref(cur_off)?;
+        let within = cur_off - pstart;
+        avail = avail.min(u128::from(pbits) - within);
+        cur = &ps.storage;
+        cur_off = match ps.storage {
+            Storage::Undefined => 0,
+            _ => ps.offset + add + within,
+        };
+    }
+    Err(ErrorKind::CompositeTooLarge)
 }
 
 /// Checks that `nbits` at `s` plus `extra` can be written (no undefined, implicit or
@@ -960,5 +1115,42 @@ mod tests {
         let mut b = [0u8; 4];
         t.read_register(35, 0, &mut b).unwrap();
         assert_eq!(u32::from_le_bytes(b), 0xabcd_1ee4);
+    }
+
+    #[test]
+    fn bytewise_object_reads_equal_bitwise_reads() {
+        let mut t = MemTarget::new(64, 0);
+        t.set_pc(0x1234_5678_9abc);
+        t.set_sgpr(2, 0xdead_beef);
+        t.map(MemorySpace::Global, 0x10, (0..32).collect());
+        let inner = Composite::select(
+            Loc::One(Single::undefined()),
+            Loc::One(Single::memory(AddressSpace::Global, 0x10)),
+            Mask::Small(0b1010),
+            16,
+            4,
+        )
+        .unwrap();
+        let inner = Loc::One(Single {
+            storage: Storage::Composite(Arc::new(inner)),
+            offset: 0,
+        });
+        let mut parts = Vec::new();
+        push_part(&mut parts, Loc::One(Single::register(16)), 24).unwrap();
+        push_part(&mut parts, inner, 64).unwrap();
+        let mut reg = Single::register(34);
+        reg.offset = 3;
+        push_part(&mut parts, Loc::One(reg), 13).unwrap();
+        push_part(&mut parts, Loc::One(Single::undefined()), 3).unwrap();
+        let whole = Loc::One(composite(parts));
+        for (start, n) in [(0u128, 104usize), (8, 96), (24, 64), (0, 88)] {
+            let mut l = whole.first().clone();
+            l.offset = start;
+            let fast = read_object(&t, &Loc::One(l.clone()), n).unwrap();
+            let mut data = bitvec![u8, Lsb0; 0; n];
+            let mut defined = bitvec![u8, Lsb0; 1; n];
+            read_bits(&t, &l, 0, &mut data, Some(&mut defined)).unwrap();
+            assert_eq!(fast, ReadBits { data, defined }, "{start} {n}");
+        }
     }
 }

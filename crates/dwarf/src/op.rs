@@ -145,7 +145,7 @@ pub enum Op {
     // ---- register values (2.5.1.2) ----
     /// DW_OP_fbreg D.
     Fbreg(i64),
-    /// DW_OP_breg0..31 / DW_OP_bregx: register, displacement. `short` is true for breg<n>.
+    /// DW_OP_breg0..31 / DW_OP_bregx: register, displacement. `short` is true for `DW_OP_breg<n>`.
     Breg {
         reg: u64,
         disp: i64,
@@ -238,7 +238,7 @@ pub enum Op {
     /// DW_OP_entry_value: the sub-expression's bytes.
     EntryValue(Box<[u8]>),
     // ---- location descriptions (2.6) ----
-    /// DW_OP_reg0..31 / DW_OP_regx. `short` is true for reg<n>.
+    /// DW_OP_reg0..31 / DW_OP_regx. `short` is true for `DW_OP_reg<n>`.
     Reg {
         reg: u64,
         short: bool,

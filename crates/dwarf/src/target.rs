@@ -60,6 +60,12 @@ pub trait Target {
     fn pc(&self) -> u64;
     /// Execution mask.
     fn exec(&self) -> u64;
+    /// The selected call frame (0: the innermost, where the wave stopped). Registers read
+    /// through this trait are those of that frame: a target that unwinds (with the CFI of
+    /// [`crate::program`]) answers with the caller's values for outer frames.
+    fn frame(&self) -> u32 {
+        0
+    }
     /// Reads `buf.len()` bytes of register `reg` (DWARF number) starting at byte `offset`.
     fn read_register(&self, reg: u32, offset: u64, buf: &mut [u8]) -> Result<(), TargetError>;
     /// Reads memory of a hardware space.
@@ -117,6 +123,9 @@ impl<T: Target + ?Sized> Target for &T {
     }
     fn exec(&self) -> u64 {
         (**self).exec()
+    }
+    fn frame(&self) -> u32 {
+        (**self).frame()
     }
     fn read_register(&self, reg: u32, offset: u64, buf: &mut [u8]) -> Result<(), TargetError> {
         (**self).read_register(reg, offset, buf)
@@ -283,7 +292,7 @@ pub enum AddressSpace {
     PrivateLane,
     /// DW_ASPACE_AMDGPU_private_wave (0x06): the wave's scratch, unswizzled view.
     PrivateWave,
-    /// DW_ASPACE_AMDGPU_private_lane<N> (0x20 + N): scratch of lane N.
+    /// `DW_ASPACE_AMDGPU_private_lane<N>` (0x20 + N): scratch of lane N.
     PrivateLaneN(u8),
 }
 

@@ -276,3 +276,34 @@ fn loops_and_recursion_hit_the_caps() {
     );
     assert_eq!(err.offset, 1, "the dup that overflowed");
 }
+
+#[test]
+fn deeply_nested_composites_are_refused_not_overflowed() {
+    // [loc, counter]: loop { swap; extend 8 1; swap; lit1; minus; dup; bra loop }: wraps the
+    // location in 100000 nested composites unless refused.
+    let o = DecodeOptions::default();
+    let text = "DW_OP_LLVM_user DW_OP_LLVM_undefined, DW_OP_constu 100000, \
+                DW_OP_swap, DW_OP_LLVM_user DW_OP_LLVM_extend 0x8 0x1, DW_OP_swap, DW_OP_lit1, DW_OP_minus, \
+                DW_OP_dup, DW_OP_bra -12, DW_OP_drop";
+    let e = Expr::decode(&assemble(text, 64, &o).unwrap(), &o).unwrap();
+    let t = target();
+    let err = Evaluator::new(&t, &context(), EvalOptions::default())
+        .location(&e)
+        .unwrap_err();
+    assert!(
+        matches!(err.kind, amdgpu_dwarf::ErrorKind::CompositeTooDeep(_)),
+        "{err}"
+    );
+    // Within the cap, nesting works and reads through.
+    let text = "DW_OP_regx SGPR2, DW_OP_lit20, \
+                DW_OP_swap, DW_OP_LLVM_user DW_OP_LLVM_extend 0x20 0x1, DW_OP_swap, DW_OP_lit1, DW_OP_minus, \
+                DW_OP_dup, DW_OP_bra -12, DW_OP_drop";
+    let e = Expr::decode(&assemble(text, 64, &o).unwrap(), &o).unwrap();
+    let l = Evaluator::new(&t, &context(), EvalOptions::default())
+        .location(&e)
+        .unwrap();
+    assert_eq!(
+        read_through(&t, &l, 4).unwrap().bytes(),
+        0x200u32.to_le_bytes()
+    );
+}

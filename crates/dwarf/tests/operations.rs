@@ -395,3 +395,58 @@ fn select_bit_piece_rules() {
     };
     assert_eq!(c.parts().len(), 1);
 }
+
+#[test]
+fn simd_width_line_register_with_an_opt_in_opcode() {
+    use amdgpu_dwarf::program::{Program, ProgramOptions};
+    // .debug_abbrev: 1 = DW_TAG_compile_unit, no children, DW_AT_stmt_list sec_offset.
+    let abbrev = vec![1, 0x11, 0, 0x10, 0x17, 0, 0, 0];
+    let mut info = Vec::new();
+    let body: Vec<u8> = [
+        &4u16.to_le_bytes()[..],
+        &0u32.to_le_bytes(),
+        &[8, 1],
+        &0u32.to_le_bytes(),
+    ]
+    .concat();
+    info.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    info.extend_from_slice(&body);
+    // .debug_line v4 with opcode_base 14: opcode 13 takes one ULEB (set_simd_width).
+    let mut hdr = vec![1u8, 1, 1, (-5i8) as u8, 14, 14];
+    hdr.extend_from_slice(&[0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1, 1]);
+    hdr.push(0); // no include directories
+    hdr.extend_from_slice(b"a.cl\0");
+    hdr.extend_from_slice(&[0, 0, 0, 0]);
+    let mut prog = vec![0u8, 9, 2];
+    prog.extend_from_slice(&0x1000u64.to_le_bytes());
+    prog.extend_from_slice(&[1, 2, 0x10, 13, 16, 1, 2, 0x10, 1, 2, 0x10, 0, 1, 1]);
+    let mut unit = 4u16.to_le_bytes().to_vec();
+    unit.extend_from_slice(&(hdr.len() as u32).to_le_bytes());
+    unit.extend_from_slice(&hdr);
+    unit.extend_from_slice(&prog);
+    let mut line = (unit.len() as u32).to_le_bytes().to_vec();
+    line.extend_from_slice(&unit);
+    let sections = |name: &str| -> Option<&[u8]> {
+        match name {
+            ".debug_abbrev" => Some(&abbrev),
+            ".debug_info" => Some(&info),
+            ".debug_line" => Some(&line),
+            _ => None,
+        }
+    };
+    let p = Program::load(
+        sections,
+        ProgramOptions {
+            simd_width_opcode: Some(13),
+            ..ProgramOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(p.simd_width_at(0x1008).unwrap(), Some(1));
+    assert_eq!(p.simd_width_at(0x1018).unwrap(), Some(16));
+    assert_eq!(p.simd_width_at(0x1028).unwrap(), Some(16));
+    assert_eq!(p.simd_width_at(0x1030).unwrap(), None);
+    assert_eq!(p.line_at(0x1018).unwrap().map(|l| l.1), Some(1));
+    let off = Program::load(sections, ProgramOptions::default()).unwrap();
+    assert_eq!(off.simd_width_at(0x1018).unwrap(), None, "opt-in only");
+}

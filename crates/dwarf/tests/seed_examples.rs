@@ -470,9 +470,11 @@ fn lane_pc_of_the_if_then_else_example() {
 #[test]
 fn clang19_private_and_local_variables() {
     use amdgpu_dwarf::eval::Compat;
-    let mut c = MapContext::default();
-    c.frame_base = Some(std::sync::Arc::new(expr("DW_OP_regx SGPR33", 64)));
-    c.addresses = vec![0x40];
+    let c = MapContext {
+        frame_base: Some(std::sync::Arc::new(expr("DW_OP_regx SGPR33", 64))),
+        addresses: vec![0x40],
+        ..MapContext::default()
+    };
     let lane = 5;
     let mut t = wave(64, lane);
     t.set_sgpr(33, 0x100 * 64); // wave-scaled frame offset: lane address 0x100
@@ -518,4 +520,38 @@ fn clang19_private_and_local_variables() {
         ))
         .is_err()
     );
+}
+
+#[test]
+fn clang19_per_lane_address_in_a_vgpr() {
+    use amdgpu_dwarf::eval::Compat;
+    // -O2: DW_OP_bregx VGPR0 (wave32 number 0x600) +0, DW_OP_lit1, DW_OP_swap, DW_OP_xderef.
+    let lane = 3;
+    let mut t = wave(32, lane);
+    let lanes: Vec<u32> = (0..32).map(|l| 0x40 + l * 4).collect();
+    t.set_vgpr(0, &lanes);
+    let mut scratch = vec![0u8; 32 * 4 * 0x40];
+    let want = 0x1234_5678u32;
+    let addr = u64::from(lanes[lane as usize]);
+    for (i, b) in want.to_le_bytes().iter().enumerate() {
+        scratch[private_lane_to_wave(addr + i as u64, lane, 32) as usize] = *b;
+    }
+    t.map(MemorySpace::PrivateWave, 0, scratch);
+    let e = expr(
+        "DW_OP_bregx 0x600 +0, DW_OP_lit1, DW_OP_swap, DW_OP_xderef",
+        32,
+    );
+    let opts = EvalOptions {
+        compat: Compat::clang19(false),
+        ..EvalOptions::default()
+    };
+    let l = Evaluator::new(&t, &NoContext, opts).location(&e).unwrap();
+    assert_eq!(
+        l,
+        Loc::One(amdgpu_dwarf::Single::memory(
+            AddressSpace::PrivateLane,
+            addr
+        ))
+    );
+    assert_eq!(read_through(&t, &l, 4).unwrap().bytes(), want.to_le_bytes());
 }
