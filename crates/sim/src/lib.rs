@@ -1,2 +1,62 @@
-//! AMDGPU wave interpreter.
+//! AMDGPU wave interpreter: executes GFX9 (gfx900, gfx906, gfx908, gfx90a) and
+//! GFX10 (gfx1010, gfx1030; wave32 and wave64) code objects as the LLVM
+//! toolchain produces them.
+//!
+//! - [`memory`]: simulator-owned memory (sparse paged global memory, LDS,
+//!   dword-swizzled scratch) and flat address classification;
+//! - [`wave`]: the architectural state of a wave (register-major VGPRs);
+//! - [`alu`]: pure per-lane ALU semantics;
+//! - [`exec`]: the executor over the pre-decoded program;
+//! - [`dispatch`]: code object loading, kernarg/AQL set-up, initial register
+//!   state, work-groups on rayon;
+//! - [`debug`]: breakpoints, single-stepping and state inspection.
+//!
+//! # Conventions the simulator chooses
+//!
+//! - **Address map.** Allocations start at [`memory::HEAP_BASE`], page
+//!   aligned, separated by unmapped guard pages; code objects are mapped at a
+//!   load bias from `0x7f00_0000_0000`. The LDS aperture is
+//!   [`memory::SHARED_BASE`] and the private aperture [`memory::PRIVATE_BASE`]
+//!   (what `src_shared_base` / `src_private_base` and the v5 hidden arguments
+//!   `hidden_shared_base` / `hidden_private_base` report); a FLAT address is
+//!   classified per lane.
+//! - **Scratch.** Each wave owns its private memory, stored swizzled
+//!   (`(addr / 4) * wave_size * 4 + lane * 4 + addr % 4`). The private segment
+//!   buffer V# points at [`memory::SCRATCH_BACKING`] with ADD_TID_ENABLE,
+//!   element size 4 and index stride = wave size, and the wave offset SGPR is
+//!   0, so MUBUF scratch accesses and FLAT/SCRATCH accesses see the same bytes.
+//! - **Dispatch.** The kernarg segment is built from the metadata; the hidden
+//!   arguments listed in [`dispatch::HIDDEN_FILLED`] are computed, the others
+//!   are zero. The dispatch pointer points at a real AQL packet, the queue
+//!   pointer at a zeroed 256-byte block.
+//! - **Floating point.** Round to nearest even; any other MODE.FP_ROUND is
+//!   reported as [`SimError::Unsupported`]. MODE.FP_DENORM (initialised from
+//!   the descriptor's `FLOAT_DENORM_MODE_*`, changeable with `s_setreg`)
+//!   flushes f32 and f64 input/output denormals of VALU operations when it
+//!   says so. Transcendentals (`v_rcp`, `v_rsq`, `v_sqrt`, `v_exp`, `v_log`,
+//!   `v_sin`, `v_cos`) are computed correctly rounded (or with the host's
+//!   libm), not with the hardware's approximations; f16 arithmetic is computed
+//!   in f64 and rounded once.
+//! - **Memory model.** Instructions complete in order, so `s_waitcnt` and the
+//!   cache-control instructions are no-ops. Work-groups run in parallel;
+//!   results do not depend on the thread count except for the order in which
+//!   global atomics of different work-groups apply. Within a wave, lanes
+//!   access memory in lane order.
+//! - **Not modelled** (reported as [`SimError::Unimplemented`] or
+//!   [`SimError::Unsupported`]): MIMG/MTBUF/EXP, VINTRP, scalar stores and
+//!   scalar atomics, GDS, MFMA and dot-product operations, GFX9
+//!   `s_set_gpr_idx` indexing, traps.
 #![deny(missing_docs)]
+
+pub mod alu;
+pub mod debug;
+pub mod dispatch;
+pub mod error;
+pub mod exec;
+pub mod memory;
+pub mod wave;
+
+pub use dispatch::{ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, Stats, Workgroup};
+pub use error::{FaultKind, Location, MemFault, SimError, Space};
+pub use memory::{FlatTarget, GlobalMemory};
+pub use wave::{Mask, Wave, WaveStatus};

@@ -1,0 +1,254 @@
+//! Stepping: breakpoints by address, single step of one wave, and read access
+//! to a stopped wave's state (registers, EXEC, PC, memory by address space).
+//!
+//! A [`Session`] runs one dispatch sequentially, one work-group at a time in
+//! work-group order, with the same wave schedule as [`Device::run`] (each wave
+//! runs until it ends or reaches a barrier, in wave order), so a program
+//! stopped and resumed computes exactly what an uninterrupted run computes.
+
+use crate::dispatch::{Device, Launch, Workgroup};
+use crate::error::{FaultKind, MemFault, SimError, Space};
+use crate::exec::{self, Ctx};
+use crate::wave::{Wave, WaveStatus};
+use std::collections::{BTreeSet, VecDeque};
+
+/// Why a [`Session`] stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A wave is about to execute the instruction at a breakpoint.
+    Breakpoint {
+        /// Work-group id.
+        group: [u32; 3],
+        /// Wave number in the group.
+        wave: u32,
+        /// The breakpoint address.
+        pc: u64,
+    },
+    /// A single step completed.
+    Stepped {
+        /// Work-group id.
+        group: [u32; 3],
+        /// Wave number in the group.
+        wave: u32,
+        /// The wave's PC after the step.
+        pc: u64,
+    },
+    /// The stepped wave cannot run now (it has ended or waits at a barrier
+    /// that other waves have not reached).
+    NotRunnable {
+        /// Wave number in the group.
+        wave: u32,
+        /// Its status.
+        status: WaveStatus,
+    },
+    /// Every work-group has finished.
+    Finished,
+}
+
+/// A dispatch under debugger control.
+pub struct Session<'d> {
+    device: &'d Device,
+    launch: Launch,
+    breakpoints: BTreeSet<u64>,
+    pending: VecDeque<[u32; 3]>,
+    current: Option<Workgroup>,
+    /// A breakpoint just reported, not to be reported again before the wave moves.
+    skip: Option<(u32, u64)>,
+}
+
+impl<'d> Session<'d> {
+    /// A session over a prepared dispatch; nothing runs until
+    /// [`Session::resume`] or [`Session::step`].
+    pub fn new(device: &'d Device, launch: Launch) -> Self {
+        let [gx, gy, gz] = launch.groups;
+        let mut pending = VecDeque::new();
+        for z in 0..gz {
+            for y in 0..gy {
+                for x in 0..gx {
+                    pending.push_back([x, y, z]);
+                }
+            }
+        }
+        Session {
+            device,
+            launch,
+            breakpoints: BTreeSet::new(),
+            pending,
+            current: None,
+            skip: None,
+        }
+    }
+
+    /// Adds a breakpoint at guest address `pc`.
+    pub fn add_breakpoint(&mut self, pc: u64) {
+        self.breakpoints.insert(pc);
+    }
+
+    /// Removes a breakpoint; returns whether it existed.
+    pub fn remove_breakpoint(&mut self, pc: u64) -> bool {
+        self.breakpoints.remove(&pc)
+    }
+
+    /// The breakpoints.
+    pub fn breakpoints(&self) -> impl Iterator<Item = u64> + '_ {
+        self.breakpoints.iter().copied()
+    }
+
+    /// The dispatch.
+    pub fn launch(&self) -> &Launch {
+        &self.launch
+    }
+
+    /// The work-group being executed, if any.
+    pub fn group(&self) -> Option<&Workgroup> {
+        self.current.as_ref()
+    }
+
+    /// Wave `n` of the current work-group.
+    pub fn wave(&self, n: u32) -> Option<&Wave> {
+        self.current.as_ref()?.waves.get(n as usize)
+    }
+
+    /// Wave `n` of the current work-group, for changing its state (registers,
+    /// EXEC, PC) before resuming.
+    pub fn wave_mut(&mut self, n: u32) -> Option<&mut Wave> {
+        self.current.as_mut()?.waves.get_mut(n as usize)
+    }
+
+    fn ensure_group(&mut self) -> Result<bool, SimError> {
+        if self.current.is_none() {
+            match self.pending.pop_front() {
+                Some(id) => self.current = Some(self.launch.workgroup(id)?),
+                None => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Runs until a wave reaches a breakpoint or the dispatch finishes.
+    pub fn resume(&mut self) -> Result<Stop, SimError> {
+        loop {
+            if !self.ensure_group()? {
+                return Ok(Stop::Finished);
+            }
+            let Some(wg) = self.current.as_mut() else {
+                return Ok(Stop::Finished);
+            };
+            let ctx = Ctx {
+                program: &self.launch.program,
+                mem: &self.device.mem,
+                gpu: self.launch.gpu,
+                group: wg.id,
+                max_instructions: self.launch.config.max_instructions,
+            };
+            let mut progressed = false;
+            for w in wg.waves.iter_mut() {
+                while w.status == WaveStatus::Running {
+                    if self.breakpoints.contains(&w.pc) {
+                        if self.skip == Some((w.id, w.pc)) {
+                            self.skip = None;
+                        } else {
+                            self.skip = Some((w.id, w.pc));
+                            return Ok(Stop::Breakpoint {
+                                group: wg.id,
+                                wave: w.id,
+                                pc: w.pc,
+                            });
+                        }
+                    }
+                    exec::step(w, &mut wg.lds, &ctx)?;
+                    progressed = true;
+                }
+            }
+            if wg.waves.iter().all(|w| w.status == WaveStatus::Done) {
+                self.current = None;
+                continue;
+            }
+            if !wg.release_barrier() && !progressed {
+                return Err(SimError::Deadlock {
+                    group: wg.id,
+                    what: "waves wait at a barrier that cannot complete".into(),
+                });
+            }
+        }
+    }
+
+    /// Executes one instruction of wave `wave` of the current work-group
+    /// (starting the next work-group first if none is current).
+    pub fn step(&mut self, wave: u32) -> Result<Stop, SimError> {
+        if !self.ensure_group()? {
+            return Ok(Stop::Finished);
+        }
+        let Some(wg) = self.current.as_mut() else {
+            return Ok(Stop::Finished);
+        };
+        // A barrier that every unfinished wave has reached opens now.
+        wg.release_barrier();
+        let ctx = Ctx {
+            program: &self.launch.program,
+            mem: &self.device.mem,
+            gpu: self.launch.gpu,
+            group: wg.id,
+            max_instructions: self.launch.config.max_instructions,
+        };
+        let Some(w) = wg.waves.get_mut(wave as usize) else {
+            return Err(SimError::Dispatch(format!(
+                "no wave {wave} in work-group {:?}",
+                wg.id
+            )));
+        };
+        if w.status != WaveStatus::Running {
+            return Ok(Stop::NotRunnable {
+                wave,
+                status: w.status,
+            });
+        }
+        exec::step(w, &mut wg.lds, &ctx)?;
+        self.skip = None;
+        let stop = Stop::Stepped {
+            group: wg.id,
+            wave,
+            pc: w.pc,
+        };
+        if wg.waves.iter().all(|w| w.status == WaveStatus::Done) {
+            self.current = None;
+        }
+        Ok(stop)
+    }
+
+    /// Reads `len` bytes of memory as lane `lane` of wave `wave` sees address
+    /// space `space`: global memory, the current group's LDS, or the lane's
+    /// private memory (unswizzled addresses).
+    pub fn read_memory(
+        &self,
+        space: Space,
+        wave: u32,
+        lane: u32,
+        addr: u64,
+        len: usize,
+    ) -> Result<Vec<u8>, SimError> {
+        let mut out = vec![0u8; len];
+        let missing = MemFault {
+            kind: FaultKind::OutOfBounds,
+            space,
+            addr,
+            len: len as u64,
+        };
+        match space {
+            Space::Global => self.device.mem.read(addr, &mut out),
+            Space::Lds => match &self.current {
+                Some(g) => g.lds.read(addr, &mut out),
+                None => Err(missing),
+            },
+            Space::Private => match self.wave(wave) {
+                Some(w) => match u32::try_from(addr) {
+                    Ok(a) => w.scratch.read_lane(lane, a, &mut out),
+                    Err(_) => Err(missing),
+                },
+                None => Err(missing),
+            },
+        }
+        .map_err(SimError::Host)?;
+        Ok(out)
+    }
+}

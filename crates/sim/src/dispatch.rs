@@ -1,0 +1,683 @@
+//! Loading code objects and dispatching kernels: the kernarg segment, the
+//! AQL packet, initial SGPRs/VGPRs, work-groups and their waves, and the
+//! scheduler (work-groups in parallel on rayon, the waves of a group
+//! cooperatively up to barriers).
+//!
+//! ABI: AMDGPU usage guide, "Kernel Dispatch", "Initial Kernel Execution
+//! State", "Private Segment Buffer", "Flat Scratch", and the code object V5
+//! hidden kernel arguments.
+
+use crate::error::{SimError, Space};
+use crate::exec::{self, Ctx};
+use crate::memory::{
+    Bytes, GlobalMemory, PAGE, PRIVATE_BASE, SCRATCH_BACKING, SHARED_BASE, Scratch,
+};
+use crate::wave::{Mask, Wave, WaveStatus};
+use amdgpu_codeobj::{
+    CodeObject, InitialSgpr, KernelDescriptor, KernelMetadata, ValueKind, WorkitemIdLayout,
+};
+use amdgpu_isa::{Decoder, Gpu, Program};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// The largest loadable image of a code object the simulator maps.
+pub const MAX_CODE_OBJECT: u64 = 256 << 20;
+
+/// The largest kernarg segment accepted.
+pub const MAX_KERNARG: u64 = 1 << 20;
+
+/// The most LDS a work-group can have (64 KiB on GFX9 and GFX10).
+pub const MAX_LDS: u64 = 64 << 10;
+
+/// The most private memory per work-item the simulator provides.
+pub const MAX_PRIVATE: u64 = 1 << 20;
+
+/// The simulated device: global memory shared by every dispatch.
+#[derive(Debug, Default)]
+pub struct Device {
+    /// Global memory.
+    pub mem: GlobalMemory,
+    next_code_base: u64,
+}
+
+/// A kernel of a loaded module.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    /// The kernel's name.
+    pub name: String,
+    /// The kernel descriptor.
+    pub descriptor: KernelDescriptor,
+    /// Guest address of the first instruction.
+    pub entry: u64,
+    /// The metadata entry, when the code object has one.
+    pub metadata: Option<KernelMetadata>,
+}
+
+/// A code object loaded into device memory and decoded once.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The GPU the code object targets.
+    pub gpu: Gpu,
+    /// Amount added to every link-time address of the code object.
+    pub load_bias: u64,
+    /// The decoded `.text`, at its loaded address.
+    pub program: Arc<Program>,
+    /// The kernels.
+    pub kernels: Vec<KernelInfo>,
+}
+
+impl Module {
+    /// The kernel named `name`.
+    pub fn kernel(&self, name: &str) -> Option<&KernelInfo> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+}
+
+/// A value for one explicit kernel argument, in metadata order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgValue {
+    /// A pointer (global buffer, or any 64-bit address).
+    Ptr(u64),
+    /// A 32-bit integer.
+    U32(u32),
+    /// A 32-bit signed integer.
+    I32(i32),
+    /// A 64-bit integer.
+    U64(u64),
+    /// A 32-bit float.
+    F32(f32),
+    /// A 64-bit float.
+    F64(f64),
+    /// Raw bytes (structs by value), copied as given.
+    Bytes(Vec<u8>),
+}
+
+impl ArgValue {
+    fn bytes(&self) -> Vec<u8> {
+        match self {
+            ArgValue::Ptr(v) | ArgValue::U64(v) => v.to_le_bytes().to_vec(),
+            ArgValue::U32(v) => v.to_le_bytes().to_vec(),
+            ArgValue::I32(v) => v.to_le_bytes().to_vec(),
+            ArgValue::F32(v) => v.to_le_bytes().to_vec(),
+            ArgValue::F64(v) => v.to_le_bytes().to_vec(),
+            ArgValue::Bytes(b) => b.clone(),
+        }
+    }
+}
+
+/// How to launch a kernel.
+#[derive(Clone, Debug)]
+pub struct LaunchConfig {
+    /// Grid size in work-items (x, y, z), like the AQL packet's `grid_size`.
+    pub grid: [u32; 3],
+    /// Work-group size in work-items.
+    pub group: [u32; 3],
+    /// Explicit arguments, in order.
+    pub args: Vec<ArgValue>,
+    /// Per-wave instruction cap (runaway loops end with an error).
+    pub max_instructions: u64,
+    /// Private bytes per lane beyond the descriptor's fixed size (the
+    /// dynamic stack of kernels that call functions).
+    pub extra_private: u32,
+    /// Dynamic LDS bytes added to the group segment.
+    pub dynamic_lds: u32,
+}
+
+impl LaunchConfig {
+    /// A 1-D launch.
+    pub fn new_1d(grid: u32, group: u32, args: Vec<ArgValue>) -> Self {
+        LaunchConfig {
+            grid: [grid, 1, 1],
+            group: [group, 1, 1],
+            args,
+            max_instructions: 50_000_000,
+            extra_private: 0,
+            dynamic_lds: 0,
+        }
+    }
+}
+
+/// Figures of a finished dispatch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Work-groups executed.
+    pub groups: u64,
+    /// Waves executed.
+    pub waves: u64,
+    /// Instructions executed, summed over waves.
+    pub instructions: u64,
+}
+
+/// A prepared dispatch: memory set up, ready to create work-groups.
+#[derive(Debug)]
+pub struct Launch {
+    /// The kernel.
+    pub kernel: KernelInfo,
+    /// The module's GPU.
+    pub gpu: Gpu,
+    /// The decoded program.
+    pub program: Arc<Program>,
+    /// The configuration.
+    pub config: LaunchConfig,
+    /// Guest address of the kernarg segment.
+    pub kernarg: u64,
+    /// Guest address of the AQL dispatch packet.
+    pub packet: u64,
+    /// Guest address of the (zeroed) queue structure.
+    pub queue: u64,
+    /// Work-groups in each dimension.
+    pub groups: [u32; 3],
+    /// Lanes per wave.
+    pub wave_size: u32,
+}
+
+/// The state of one work-group: its waves and its LDS.
+#[derive(Clone, Debug)]
+pub struct Workgroup {
+    /// Work-group id.
+    pub id: [u32; 3],
+    /// The waves, in order.
+    pub waves: Vec<Wave>,
+    /// The group's LDS.
+    pub lds: Bytes,
+}
+
+fn gpu_of(co: &CodeObject) -> Result<Gpu, SimError> {
+    co.target()
+        .gpu
+        .name()
+        .parse::<Gpu>()
+        .map_err(|e| SimError::CodeObject(e.to_string()))
+}
+
+impl Device {
+    /// An empty device.
+    pub fn new() -> Self {
+        Device {
+            mem: GlobalMemory::new(),
+            next_code_base: 0x0000_7f00_0000_0000,
+        }
+    }
+
+    /// Allocates `size` zeroed bytes of global memory.
+    pub fn alloc(&mut self, size: u64) -> Result<u64, SimError> {
+        self.mem.allocate(size).map_err(SimError::Host)
+    }
+
+    /// Allocates and fills a buffer.
+    pub fn alloc_bytes(&mut self, data: &[u8]) -> Result<u64, SimError> {
+        let a = self.alloc(data.len() as u64)?;
+        self.mem.write(a, data).map_err(SimError::Host)?;
+        Ok(a)
+    }
+
+    /// Writes host bytes to global memory.
+    pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), SimError> {
+        self.mem.write(addr, data).map_err(SimError::Host)
+    }
+
+    /// Reads `len` bytes of global memory.
+    pub fn read(&self, addr: u64, len: usize) -> Result<Vec<u8>, SimError> {
+        let mut v = vec![0u8; len];
+        self.mem.read(addr, &mut v).map_err(SimError::Host)?;
+        Ok(v)
+    }
+
+    /// Loads a code object: maps its loadable segments at a fresh load bias
+    /// (so `s_getpc`-relative data such as `.rodata` is readable) and decodes
+    /// `.text` once.
+    pub fn load(&mut self, bytes: &[u8]) -> Result<Module, SimError> {
+        let co = CodeObject::parse(bytes)?;
+        let gpu = gpu_of(&co)?;
+        let bias = self.next_code_base;
+        let mut top = 0u64;
+        for seg in co.load_segments() {
+            top = top.max(seg.address.saturating_add(seg.mem_size));
+        }
+        let text = co.text();
+        top = top.max(text.end_address());
+        let size = top.div_ceil(PAGE) * PAGE;
+        self.mem
+            .map_at(bias, size.max(PAGE))
+            .map_err(SimError::Host)?;
+        self.next_code_base = bias + size + 16 * PAGE;
+        for seg in co.load_segments() {
+            self.mem
+                .write(bias + seg.address, seg.data)
+                .map_err(SimError::Host)?;
+        }
+        self.mem
+            .write(bias + text.address, text.bytes)
+            .map_err(SimError::Host)?;
+        let wave64_any = co.kernels().iter().any(|k| k.wavefront_size() == 64);
+        let wave64 = wave64_any || co.kernels().is_empty();
+        let dec = Decoder::new(gpu, wave64);
+        let program = Arc::new(dec.decode_program(text.bytes, bias + text.address));
+        let kernels = co
+            .kernels()
+            .iter()
+            .map(|k| KernelInfo {
+                name: k.name.clone(),
+                descriptor: k.descriptor,
+                entry: bias + k.entry_address,
+                metadata: k.metadata.clone(),
+            })
+            .collect();
+        Ok(Module {
+            gpu,
+            load_bias: bias,
+            program,
+            kernels,
+        })
+    }
+
+    /// Prepares a dispatch of `kernel`: checks the sizes, writes the kernarg
+    /// segment, the AQL packet and a zeroed queue into global memory.
+    pub fn launch(
+        &mut self,
+        module: &Module,
+        kernel: &str,
+        config: LaunchConfig,
+    ) -> Result<Launch, SimError> {
+        let k = module
+            .kernel(kernel)
+            .ok_or_else(|| SimError::Dispatch(format!("no kernel `{kernel}`")))?
+            .clone();
+        for d in 0..3 {
+            if config.group[d] == 0 || config.grid[d] == 0 {
+                return Err(SimError::Dispatch("zero grid or group size".into()));
+            }
+        }
+        let threads: u64 = config.group.iter().map(|&g| g as u64).product();
+        if threads > 1024 {
+            return Err(SimError::Dispatch(format!(
+                "work-group of {threads} work-items (max 1024)"
+            )));
+        }
+        let wave_size = k.descriptor.wavefront_size();
+        // Hardware limits (Vega/RDNA ISA: 64 KiB of LDS per work-group; the
+        // private segment is bounded here to keep host memory in check).
+        let lds = k.descriptor.group_segment_fixed_size as u64 + config.dynamic_lds as u64;
+        if lds > MAX_LDS {
+            return Err(SimError::Dispatch(format!(
+                "{lds} bytes of LDS per work-group (max {MAX_LDS})"
+            )));
+        }
+        let private = k.descriptor.private_segment_fixed_size as u64 + config.extra_private as u64;
+        if private > MAX_PRIVATE {
+            return Err(SimError::Dispatch(format!(
+                "{private} private bytes per work-item (max {MAX_PRIVATE})"
+            )));
+        }
+        let groups: [u32; 3] = std::array::from_fn(|d| config.grid[d].div_ceil(config.group[d]));
+        let dims = if config.grid[2] > 1 || config.group[2] > 1 {
+            3
+        } else if config.grid[1] > 1 || config.group[1] > 1 {
+            2
+        } else {
+            1
+        };
+        let queue = self.alloc(256)?;
+        let kernarg_bytes = build_kernarg(&k, &config, groups, dims, queue)?;
+        let kernarg = self.alloc_bytes(&kernarg_bytes)?;
+        // AQL kernel dispatch packet (hsa_kernel_dispatch_packet_t, 64 bytes).
+        let mut p = Vec::with_capacity(64);
+        p.extend_from_slice(&2u16.to_le_bytes()); // header: KERNEL_DISPATCH
+        p.extend_from_slice(&(dims as u16).to_le_bytes()); // setup: dimensions
+        for d in 0..3 {
+            p.extend_from_slice(&(config.group[d] as u16).to_le_bytes());
+        }
+        p.extend_from_slice(&0u16.to_le_bytes());
+        for d in 0..3 {
+            p.extend_from_slice(&config.grid[d].to_le_bytes());
+        }
+        let private = k.descriptor.private_segment_fixed_size + config.extra_private;
+        let group_seg = k.descriptor.group_segment_fixed_size + config.dynamic_lds;
+        p.extend_from_slice(&private.to_le_bytes());
+        p.extend_from_slice(&group_seg.to_le_bytes());
+        p.extend_from_slice(&0u64.to_le_bytes()); // kernel_object
+        p.extend_from_slice(&kernarg.to_le_bytes());
+        p.extend_from_slice(&0u64.to_le_bytes()); // reserved
+        p.extend_from_slice(&0u64.to_le_bytes()); // completion signal
+        let packet = self.alloc_bytes(&p)?;
+        Ok(Launch {
+            kernel: k,
+            gpu: module.gpu,
+            program: module.program.clone(),
+            config,
+            kernarg,
+            packet,
+            queue,
+            groups,
+            wave_size,
+        })
+    }
+
+    /// Runs a prepared dispatch to completion, work-groups in parallel. The
+    /// first error (in work-group order) is returned.
+    pub fn run(&self, launch: &Launch) -> Result<Stats, SimError> {
+        let [gx, gy, gz] = launch.groups;
+        let total = gx as u64 * gy as u64 * gz as u64;
+        let results: Vec<Result<Stats, SimError>> = (0..total)
+            .into_par_iter()
+            .map(|n| {
+                let id = [
+                    (n % gx as u64) as u32,
+                    ((n / gx as u64) % gy as u64) as u32,
+                    (n / (gx as u64 * gy as u64)) as u32,
+                ];
+                let mut wg = launch.workgroup(id)?;
+                wg.run(launch, &self.mem)?;
+                Ok(Stats {
+                    groups: 1,
+                    waves: wg.waves.len() as u64,
+                    instructions: wg.waves.iter().map(|w| w.executed).sum(),
+                })
+            })
+            .collect();
+        let mut s = Stats::default();
+        for r in results {
+            let r = r?;
+            s.groups += r.groups;
+            s.waves += r.waves;
+            s.instructions += r.instructions;
+        }
+        Ok(s)
+    }
+
+    /// Prepares and runs a dispatch of `kernel` of `module` ([`Device::launch`]
+    /// then [`Device::run`]).
+    pub fn dispatch(
+        &mut self,
+        module: &Module,
+        kernel: &str,
+        config: LaunchConfig,
+    ) -> Result<Stats, SimError> {
+        let l = self.launch(module, kernel, config)?;
+        self.run(&l)
+    }
+}
+
+/// Builds the kernarg segment from the metadata: explicit arguments from the
+/// caller, hidden arguments computed where possible (see [`HIDDEN_FILLED`]).
+fn build_kernarg(
+    k: &KernelInfo,
+    config: &LaunchConfig,
+    groups: [u32; 3],
+    dims: u32,
+    queue: u64,
+) -> Result<Vec<u8>, SimError> {
+    let size = k.descriptor.kernarg_size.max(
+        k.metadata
+            .as_ref()
+            .and_then(|m| m.kernarg_segment_size)
+            .unwrap_or(0) as u32,
+    );
+    if size as u64 > MAX_KERNARG {
+        return Err(SimError::Dispatch(format!(
+            "kernarg segment of {size} bytes (max {MAX_KERNARG})"
+        )));
+    }
+    let mut buf = vec![0u8; size as usize];
+    let Some(md) = &k.metadata else {
+        if !config.args.is_empty() {
+            return Err(SimError::Dispatch(
+                "kernel has no metadata: cannot place arguments".into(),
+            ));
+        }
+        return Ok(buf);
+    };
+    let explicit: Vec<_> = md.explicit_args().collect();
+    if explicit.len() != config.args.len() {
+        return Err(SimError::Dispatch(format!(
+            "kernel `{}` takes {} arguments, {} given",
+            k.name,
+            explicit.len(),
+            config.args.len()
+        )));
+    }
+    let mut put = |off: u64, size: u64, bytes: &[u8]| -> Result<(), SimError> {
+        let end = off
+            .checked_add(size)
+            .filter(|&e| e <= MAX_KERNARG)
+            .ok_or_else(|| {
+                SimError::Dispatch(format!("argument at {off} outside the kernarg segment"))
+            })?;
+        if end as usize > buf.len() {
+            buf.resize(end as usize, 0);
+        }
+        let n = bytes.len().min(size as usize);
+        buf[off as usize..off as usize + n].copy_from_slice(&bytes[..n]);
+        Ok(())
+    };
+    for (a, v) in explicit.iter().zip(&config.args) {
+        let b = v.bytes();
+        if b.len() as u64 != a.size {
+            return Err(SimError::Dispatch(format!(
+                "argument `{}` is {} bytes, value has {}",
+                a.name.clone().unwrap_or_default(),
+                a.size,
+                b.len()
+            )));
+        }
+        put(a.offset, a.size, &b)?;
+    }
+    for a in md.hidden_args() {
+        let d = |i: usize| i;
+        let v: Option<u64> = match a.value_kind {
+            ValueKind::HiddenBlockCountX => Some(groups[d(0)] as u64),
+            ValueKind::HiddenBlockCountY => Some(groups[1] as u64),
+            ValueKind::HiddenBlockCountZ => Some(groups[2] as u64),
+            ValueKind::HiddenGroupSizeX => Some(config.group[0] as u64),
+            ValueKind::HiddenGroupSizeY => Some(config.group[1] as u64),
+            ValueKind::HiddenGroupSizeZ => Some(config.group[2] as u64),
+            ValueKind::HiddenRemainderX => Some((config.grid[0] % config.group[0]) as u64),
+            ValueKind::HiddenRemainderY => Some((config.grid[1] % config.group[1]) as u64),
+            ValueKind::HiddenRemainderZ => Some((config.grid[2] % config.group[2]) as u64),
+            ValueKind::HiddenGlobalOffsetX
+            | ValueKind::HiddenGlobalOffsetY
+            | ValueKind::HiddenGlobalOffsetZ => Some(0),
+            ValueKind::HiddenGridDims => Some(dims as u64),
+            ValueKind::HiddenPrivateBase => Some(PRIVATE_BASE >> 32),
+            ValueKind::HiddenSharedBase => Some(SHARED_BASE >> 32),
+            ValueKind::HiddenQueuePtr => Some(queue),
+            ValueKind::HiddenDynamicLdsSize => Some(config.dynamic_lds as u64),
+            _ => None,
+        };
+        if let Some(v) = v {
+            put(a.offset, a.size, &v.to_le_bytes())?;
+        }
+    }
+    Ok(buf)
+}
+
+/// The hidden kernel arguments the dispatcher computes; every other hidden
+/// argument (printf and hostcall buffers, default queue, completion action,
+/// multigrid sync, heap) is left zero.
+pub const HIDDEN_FILLED: &[&str] = &[
+    "hidden_block_count_x/y/z",
+    "hidden_group_size_x/y/z",
+    "hidden_remainder_x/y/z",
+    "hidden_global_offset_x/y/z (0)",
+    "hidden_grid_dims",
+    "hidden_private_base",
+    "hidden_shared_base",
+    "hidden_queue_ptr (a zeroed 256-byte block)",
+    "hidden_dynamic_lds_size",
+];
+
+impl Launch {
+    /// Creates work-group `id` with its waves in their initial state.
+    pub fn workgroup(&self, id: [u32; 3]) -> Result<Workgroup, SimError> {
+        let cfg = &self.config;
+        let kd = &self.kernel.descriptor;
+        if (0..3).any(|d| id[d] >= self.groups[d]) {
+            return Err(SimError::Dispatch(format!(
+                "work-group {id:?} outside the grid of {:?} groups",
+                self.groups
+            )));
+        }
+        let ws = self.wave_size;
+        // Work-items of this group (partial groups at the grid's edge).
+        let size: [u32; 3] =
+            std::array::from_fn(|d| (cfg.grid[d] - id[d] * cfg.group[d]).min(cfg.group[d]));
+        let items = size[0] * size[1] * size[2];
+        let nwaves = items.div_ceil(ws);
+        let private = kd.private_segment_fixed_size + cfg.extra_private;
+        let lds = Bytes::new(
+            (kd.group_segment_fixed_size + cfg.dynamic_lds) as usize,
+            Space::Lds,
+        );
+        let mut waves = Vec::with_capacity(nwaves as usize);
+        for wi in 0..nwaves {
+            let mut w = Wave::new(
+                ws,
+                self.kernel.entry,
+                Scratch::new(private, ws),
+                wi,
+                kd.vgpr_count() as usize,
+            );
+            let mut exec = 0u64;
+            for lane in 0..ws {
+                let flat = wi * ws + lane;
+                if flat >= items {
+                    break;
+                }
+                exec |= 1 << lane;
+                // Work-item ids in the (possibly partial) group, x fastest.
+                let x = flat % size[0];
+                let y = (flat / size[0]) % size[1];
+                let z = flat / (size[0] * size[1]);
+                match kd.workitem_id_layout() {
+                    WorkitemIdLayout::Packed { .. } => {
+                        w.vgpr[0][lane as usize] = x | y << 10 | z << 20;
+                    }
+                    WorkitemIdLayout::Separate { dims } => {
+                        w.vgpr[0][lane as usize] = x;
+                        if dims > 1 {
+                            w.vgpr[1][lane as usize] = y;
+                        }
+                        if dims > 2 {
+                            w.vgpr[2][lane as usize] = z;
+                        }
+                    }
+                }
+            }
+            w.exec = Mask(exec);
+            let r1 = &kd.compute_pgm_rsrc1;
+            w.hwreg[crate::wave::HW_REG_MODE] = r1.float_round_mode_32 as u32
+                | (r1.float_round_mode_16_64 as u32) << 2
+                | (r1.float_denorm_mode_32 as u32) << 4
+                | (r1.float_denorm_mode_16_64 as u32) << 6
+                | (r1.enable_dx10_clamp as u32) << 8
+                | (r1.enable_ieee_mode as u32) << 9;
+            for a in kd.initial_sgprs() {
+                let vals: Vec<u32> = match a.what {
+                    InitialSgpr::PrivateSegmentBuffer => private_segment_buffer(ws).to_vec(),
+                    InitialSgpr::DispatchPtr => split(self.packet),
+                    InitialSgpr::QueuePtr => split(self.queue),
+                    InitialSgpr::KernargSegmentPtr => split(self.kernarg),
+                    InitialSgpr::DispatchId => vec![0, 0],
+                    InitialSgpr::FlatScratchInit => split(SCRATCH_BACKING),
+                    InitialSgpr::PrivateSegmentSize => vec![private],
+                    InitialSgpr::WorkgroupIdX => vec![id[0]],
+                    InitialSgpr::WorkgroupIdY => vec![id[1]],
+                    InitialSgpr::WorkgroupIdZ => vec![id[2]],
+                    InitialSgpr::WorkgroupInfo => vec![nwaves & 0x3f],
+                    // Every wave's scratch is its own, so its offset is 0.
+                    InitialSgpr::PrivateSegmentWavefrontOffset => vec![0],
+                };
+                for (k, v) in vals.into_iter().enumerate().take(a.count as usize) {
+                    if let Some(r) = w.sgpr.get_mut(a.first as usize + k) {
+                        *r = v;
+                    }
+                }
+            }
+            // GFX9 kernels that use flat scratch add the wave offset to the
+            // FLAT_SCRATCH init value themselves; preset it as well.
+            w.flat_scratch = SCRATCH_BACKING;
+            waves.push(w);
+        }
+        Ok(Workgroup { id, waves, lds })
+    }
+}
+
+fn split(v: u64) -> Vec<u32> {
+    vec![v as u32, (v >> 32) as u32]
+}
+
+/// The private segment buffer V# (usage guide, "Private Segment Buffer"):
+/// base at the scratch backing window, swizzled with ADD_TID_ENABLE, element
+/// size 4, index stride = the wave size, so that a MUBUF access at offset `o`
+/// by lane `l` lands at `(o / 4) * wave_size * 4 + l * 4 + o % 4` of the
+/// wave's scratch.
+pub fn private_segment_buffer(wave_size: u32) -> [u32; 4] {
+    let base = SCRATCH_BACKING;
+    let w0 = base as u32;
+    // Stride 0; SWIZZLE_ENABLE (bit 31).
+    let w1 = ((base >> 32) as u32 & 0xffff) | 1 << 31;
+    let w2 = u32::MAX; // NUM_RECORDS
+    let index_stride = if wave_size == 32 { 2 } else { 3 };
+    // ADD_TID_ENABLE (23), INDEX_STRIDE (22:21), ELEMENT_SIZE 4 bytes (20:19 = 1).
+    let w3 = 1 << 23 | index_stride << 21 | 1 << 19;
+    [w0, w1, w2, w3]
+}
+
+impl Workgroup {
+    /// Runs every wave of the group to completion: each wave runs until it
+    /// ends or reaches a barrier, in wave order; when every unfinished wave
+    /// waits at the barrier, all are released.
+    pub fn run(&mut self, launch: &Launch, mem: &GlobalMemory) -> Result<(), SimError> {
+        let ctx = Ctx {
+            program: &launch.program,
+            mem,
+            gpu: launch.gpu,
+            group: self.id,
+            max_instructions: launch.config.max_instructions,
+        };
+        loop {
+            let mut progressed = false;
+            for w in self.waves.iter_mut() {
+                while w.status == WaveStatus::Running {
+                    exec::step(w, &mut self.lds, &ctx)?;
+                    progressed = true;
+                }
+            }
+            if self.waves.iter().all(|w| w.status == WaveStatus::Done) {
+                return Ok(());
+            }
+            if !self.release_barrier() && !progressed {
+                return Err(SimError::Deadlock {
+                    group: self.id,
+                    what: "waves wait at a barrier that cannot complete".into(),
+                });
+            }
+        }
+    }
+
+    /// Releases the barrier when every unfinished wave waits at it. Returns
+    /// whether it did. (Waves that have ended do not hold a barrier back, as
+    /// on hardware.)
+    pub fn release_barrier(&mut self) -> bool {
+        let waiting = self
+            .waves
+            .iter()
+            .filter(|w| w.status == WaveStatus::Barrier)
+            .count();
+        let running = self
+            .waves
+            .iter()
+            .filter(|w| w.status == WaveStatus::Running)
+            .count();
+        if waiting > 0 && running == 0 {
+            for w in self.waves.iter_mut() {
+                if w.status == WaveStatus::Barrier {
+                    w.status = WaveStatus::Running;
+                }
+            }
+            true
+        } else {
+            false
+        }
+    }
+}

@@ -1,0 +1,650 @@
+//! Memory instructions: SMEM, DS, FLAT/GLOBAL/SCRATCH and MUBUF, with
+//! per-lane address classification and faults attributed to the lane.
+
+use super::salu::{s32, s64};
+use super::valu::{Ty, v32, v64};
+use super::{Ctx, E, MemKind, R, unsupported};
+use crate::memory::PageCursor;
+use crate::memory::{APERTURE_SIZE, Bytes, FlatTarget, SCRATCH_BACKING, classify_flat};
+use crate::wave::Wave;
+use amdgpu_isa::mem::{Segment, flags};
+use amdgpu_isa::{Encoding, Inst, Operand};
+
+/// Where one lane's access goes.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Global(u64),
+    Lds(u64),
+    /// Lane-relative private address (swizzled on access).
+    Private(u32),
+    /// Raw offset in the wave's swizzled scratch backing store.
+    Backing(u64),
+    /// Outside a buffer's NUM_RECORDS: loads read 0, stores are dropped
+    /// (Vega ISA §9.1.8 "Buffer range checking").
+    OutOfRange,
+}
+
+fn lane_err(lane: usize) -> impl Fn(crate::error::MemFault) -> E {
+    move |f| E::Fault(f, lane as u32)
+}
+
+fn read(
+    t: Target,
+    lane: usize,
+    out: &mut [u8],
+    w: &Wave,
+    lds: &Bytes,
+    cur: &mut PageCursor,
+) -> Result<(), E> {
+    match t {
+        Target::Global(a) => cur.read(a, out),
+        Target::Lds(a) => lds.read(a, out),
+        Target::Private(a) => w.scratch.read_lane(lane as u32, a, out),
+        Target::Backing(a) => w.scratch.read_backing(a, out),
+        Target::OutOfRange => {
+            out.fill(0);
+            Ok(())
+        }
+    }
+    .map_err(lane_err(lane))
+}
+
+fn write(
+    t: Target,
+    lane: usize,
+    data: &[u8],
+    w: &mut Wave,
+    lds: &mut Bytes,
+    cur: &mut PageCursor,
+) -> Result<(), E> {
+    match t {
+        Target::Global(a) => cur.write(a, data),
+        Target::Lds(a) => lds.write(a, data),
+        Target::Private(a) => w.scratch.write_lane(lane as u32, a, data),
+        Target::Backing(a) => w.scratch.write_backing(a, data),
+        Target::OutOfRange => Ok(()),
+    }
+    .map_err(lane_err(lane))
+}
+
+/// Bytes moved and how sub-dword loads extend.
+#[derive(Clone, Copy)]
+enum Shape {
+    Load(usize, Ext),
+    Store(usize),
+    Atomic(At, bool),
+    Nop,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Ext {
+    Zero,
+    Sign,
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum At {
+    Add,
+    Sub,
+    Rsub,
+    Smin,
+    Umin,
+    Smax,
+    Umax,
+    And,
+    Or,
+    Xor,
+    Inc,
+    Dec,
+    Swap,
+    Cmpswap,
+}
+
+fn shape(k: MemKind) -> Option<Shape> {
+    use MemKind::*;
+    Some(match k {
+        GLoadU8 | DsReadU8 => Shape::Load(1, Ext::Zero),
+        GLoadI8 | DsReadI8 => Shape::Load(1, Ext::Sign),
+        GLoadU16 | DsReadU16 => Shape::Load(2, Ext::Zero),
+        GLoadI16 | DsReadI16 => Shape::Load(2, Ext::Sign),
+        GLoad4 | DsRead4 => Shape::Load(4, Ext::Zero),
+        GLoad8 | DsRead8 => Shape::Load(8, Ext::Zero),
+        GLoad12 | DsRead12 => Shape::Load(12, Ext::Zero),
+        GLoad16 | DsRead16 => Shape::Load(16, Ext::Zero),
+        GStore1 | DsWrite1 => Shape::Store(1),
+        GStore2 | DsWrite2 => Shape::Store(2),
+        GStore4 | DsWrite4 => Shape::Store(4),
+        GStore8 | DsWrite8 => Shape::Store(8),
+        GStore12 | DsWrite12 => Shape::Store(12),
+        GStore16 | DsWrite16 => Shape::Store(16),
+        AtAdd | DsAdd => Shape::Atomic(At::Add, false),
+        AtSub | DsSub => Shape::Atomic(At::Sub, false),
+        DsRsub => Shape::Atomic(At::Rsub, false),
+        AtSmin | DsMinI => Shape::Atomic(At::Smin, false),
+        AtUmin | DsMinU => Shape::Atomic(At::Umin, false),
+        AtSmax | DsMaxI => Shape::Atomic(At::Smax, false),
+        AtUmax | DsMaxU => Shape::Atomic(At::Umax, false),
+        AtAnd | DsAnd => Shape::Atomic(At::And, false),
+        AtOr | DsOr => Shape::Atomic(At::Or, false),
+        AtXor | DsXor => Shape::Atomic(At::Xor, false),
+        AtInc | DsInc => Shape::Atomic(At::Inc, false),
+        AtDec | DsDec => Shape::Atomic(At::Dec, false),
+        AtSwap | DsSwap => Shape::Atomic(At::Swap, false),
+        AtCmpswap | DsCmpst => Shape::Atomic(At::Cmpswap, false),
+        AtAdd64 => Shape::Atomic(At::Add, true),
+        AtSwap64 => Shape::Atomic(At::Swap, true),
+        AtCmpswap64 => Shape::Atomic(At::Cmpswap, true),
+        AtSub64 => Shape::Atomic(At::Sub, true),
+        AtSmin64 => Shape::Atomic(At::Smin, true),
+        AtUmin64 => Shape::Atomic(At::Umin, true),
+        AtSmax64 => Shape::Atomic(At::Smax, true),
+        AtUmax64 => Shape::Atomic(At::Umax, true),
+        AtAnd64 => Shape::Atomic(At::And, true),
+        AtOr64 => Shape::Atomic(At::Or, true),
+        AtXor64 => Shape::Atomic(At::Xor, true),
+        AtInc64 => Shape::Atomic(At::Inc, true),
+        AtDec64 => Shape::Atomic(At::Dec, true),
+        BufCacheNop => Shape::Nop,
+        _ => return None,
+    })
+}
+
+/// The new memory value of an atomic (Vega ISA §12.13 "FLAT atomics";
+/// `cmp` is the second data operand of compare-and-swap).
+fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64 {
+    let (so, ss) = if wide {
+        (old as i64, src as i64)
+    } else {
+        (old as u32 as i32 as i64, src as u32 as i32 as i64)
+    };
+    let r = match op {
+        At::Add => old.wrapping_add(src),
+        At::Sub => old.wrapping_sub(src),
+        At::Rsub => src.wrapping_sub(old),
+        At::Smin => so.min(ss) as u64,
+        At::Smax => so.max(ss) as u64,
+        At::Umin => old.min(src),
+        At::Umax => old.max(src),
+        At::And => old & src,
+        At::Or => old | src,
+        At::Xor => old ^ src,
+        At::Inc => {
+            if old >= src {
+                0
+            } else {
+                old + 1
+            }
+        }
+        At::Dec => {
+            if old == 0 || old > src {
+                src
+            } else {
+                old - 1
+            }
+        }
+        At::Swap => src,
+        At::Cmpswap => {
+            if old == cmp {
+                src
+            } else {
+                old
+            }
+        }
+    };
+    if wide { r } else { r & 0xffff_ffff }
+}
+
+/// Reads `count` dwords of vector data registers for every lane.
+fn data_lanes(w: &Wave, op: &Operand) -> Result<Vec<[u32; 64]>, E> {
+    let (index, count, agpr) = match *op {
+        Operand::Vgpr { index, count } => (index, count, false),
+        Operand::Agpr { index, count } => (index, count, true),
+        _ => return unsupported(format!("data operand {op}")),
+    };
+    (0..count)
+        .map(|k| {
+            let r = index as usize + k as usize;
+            let file = if agpr { &w.agpr } else { &w.vgpr };
+            file.get(r)
+                .copied()
+                .or(if agpr { Some([0; 64]) } else { None })
+                .ok_or_else(|| E::Unsupported(format!("data operand {op}")))
+        })
+        .collect()
+}
+
+fn write_lanes(w: &mut Wave, op: &Operand, vals: &[[u32; 4]], nd: usize, exec: u64) -> R {
+    let base = match *op {
+        Operand::Vgpr { .. } | Operand::Agpr { .. } => *op,
+        _ => return unsupported(format!("destination {op}")),
+    };
+    for k in 0..nd {
+        let mut lanes = [0u32; 64];
+        if let Operand::Vgpr { index, .. } = base {
+            lanes = w.vgpr.get(index as usize + k).copied().unwrap_or(lanes);
+        }
+        for (l, v) in vals.iter().enumerate() {
+            if (exec >> l) & 1 != 0 {
+                lanes[l] = v[k.min(3)];
+            }
+        }
+        let one = match base {
+            Operand::Vgpr { index, .. } => Operand::Vgpr {
+                index: index.wrapping_add(k as u8),
+                count: 1,
+            },
+            Operand::Agpr { index, .. } => Operand::Agpr {
+                index: index.wrapping_add(k as u8),
+                count: 1,
+            },
+            o => o,
+        };
+        super::valu::wv32(w, &one, &lanes, exec)?;
+    }
+    Ok(())
+}
+
+/// Executes a memory instruction.
+pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
+    use MemKind::*;
+    match k {
+        SCacheNop => return Ok(()),
+        SMemtime => {
+            let t = w.executed;
+            super::salu::set64(w, &i.dst[0], t)?;
+            return Ok(());
+        }
+        SLoad1 | SLoad2 | SLoad4 | SLoad8 | SLoad16 | SBufLoad1 | SBufLoad2 | SBufLoad4
+        | SBufLoad8 | SBufLoad16 => return smem(k, w, i, ctx),
+        DsBpermute | DsPermute => return permute(k, w, i),
+        _ => {}
+    }
+    let Some(sh) = shape(k) else {
+        return Err(E::Unimpl);
+    };
+    if let Shape::Nop = sh {
+        return Ok(());
+    }
+    if i.mem.has(flags::LDS) {
+        return unsupported("load to LDS");
+    }
+    let exec = w.exec.0 & w.full_mask();
+    let n = w.size as usize;
+    // Per-lane targets.
+    let mut targets = [Target::Global(0); 64];
+    let (data_op, pairs) = match i.encoding {
+        Encoding::Ds => {
+            let two = matches!(
+                k,
+                DsRead2B32
+                    | DsRead2B64
+                    | DsRead2St64B32
+                    | DsRead2St64B64
+                    | DsWrite2B32
+                    | DsWrite2B64
+                    | DsWrite2St64B32
+                    | DsWrite2St64B64
+            );
+            if two {
+                return ds2(k, w, i, lds);
+            }
+            let a = v32(w, &i.src[0], Ty::I)?;
+            for l in 0..n {
+                targets[l] = Target::Lds(a[l].wrapping_add(i.mem.offset as u32 & 0xffff) as u64);
+            }
+            (i.src[1], i.src[2])
+        }
+        Encoding::Flat => {
+            flat_targets(w, i, &mut targets)?;
+            (i.src[1], Operand::None)
+        }
+        Encoding::Mubuf => {
+            buffer_targets(w, i, &mut targets)?;
+            (i.dst[0], Operand::None)
+        }
+        _ => return Err(E::Unimpl),
+    };
+    match sh {
+        Shape::Load(size, ext) => {
+            let mut cur = PageCursor::new(ctx.mem);
+            let mut vals = vec![[0u32; 4]; n];
+            for l in 0..n {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                let mut b = [0u8; 16];
+                read(targets[l], l, &mut b[..size], w, lds, &mut cur)?;
+                let mut v = [0u32; 4];
+                for (k2, c) in b.chunks_exact(4).enumerate() {
+                    v[k2] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                }
+                if ext == Ext::Sign {
+                    v[0] = match size {
+                        1 => v[0] as u8 as i8 as i32 as u32,
+                        _ => v[0] as u16 as i16 as i32 as u32,
+                    };
+                }
+                vals[l] = v;
+            }
+            write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec)?;
+        }
+        Shape::Store(size) => {
+            let data = data_lanes(w, &data_op)?;
+            let mut cur = PageCursor::new(ctx.mem);
+            for l in 0..n {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                let mut b = [0u8; 16];
+                for (k2, d) in data.iter().enumerate().take(4) {
+                    b[k2 * 4..k2 * 4 + 4].copy_from_slice(&d[l].to_le_bytes());
+                }
+                write(targets[l], l, &b[..size], w, lds, &mut cur)?;
+            }
+        }
+        Shape::Atomic(op, wide) => {
+            let data = data_lanes(w, &data_op)?;
+            // DS compare-and-swap keeps the compare value in data0 and the new
+            // value in data1 (`ds_cmpst`), FLAT/MUBUF in data[1] / data[0].
+            let ds_cmp = if pairs.is_some() {
+                Some(data_lanes(w, &pairs)?)
+            } else {
+                None
+            };
+            let words = if wide { 2 } else { 1 };
+            let get =
+                |d: &Vec<[u32; 64]>, k2: usize, l: usize| d.get(k2).map_or(0u64, |r| r[l] as u64);
+            let mut vals = vec![[0u32; 4]; n];
+            for l in 0..n {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                let (src, cmp) = match (&ds_cmp, wide) {
+                    (Some(d1), _) => (get(d1, 0, l), get(&data, 0, l)),
+                    (None, false) => (get(&data, 0, l), get(&data, 1, l)),
+                    (None, true) => (
+                        get(&data, 0, l) | get(&data, 1, l) << 32,
+                        get(&data, 2, l) | get(&data, 3, l) << 32,
+                    ),
+                };
+                let old = match targets[l] {
+                    Target::Global(a) if wide => u64::from_le_bytes(
+                        ctx.mem
+                            .atomic::<8>(a, |o| {
+                                atomic_op(op, u64::from_le_bytes(o), src, cmp, true).to_le_bytes()
+                            })
+                            .map_err(lane_err(l))?,
+                    ),
+                    Target::Global(a) => u32::from_le_bytes(
+                        ctx.mem
+                            .atomic::<4>(a, |o| {
+                                (atomic_op(op, u32::from_le_bytes(o) as u64, src, cmp, false)
+                                    as u32)
+                                    .to_le_bytes()
+                            })
+                            .map_err(lane_err(l))?,
+                    ) as u64,
+                    t => {
+                        // Not global memory: LDS or private, owned by this
+                        // work-group, so a plain read-modify-write is atomic.
+                        let mut cur = PageCursor::new(ctx.mem);
+                        let mut b = [0u8; 8];
+                        read(t, l, &mut b[..words * 4], w, lds, &mut cur)?;
+                        let old = u64::from_le_bytes(b);
+                        let new = atomic_op(op, old, src, cmp, wide);
+                        write(t, l, &new.to_le_bytes()[..words * 4], w, lds, &mut cur)?;
+                        old
+                    }
+                };
+                vals[l] = [old as u32, (old >> 32) as u32, 0, 0];
+            }
+            // Only the returning forms have a destination.
+            let dst = i.dst[0];
+            let returns = match i.encoding {
+                Encoding::Mubuf => i.mem.has(flags::RETURN),
+                _ => true,
+            };
+            if returns && dst.is_some() {
+                write_lanes(w, &dst, &vals, words, exec)?;
+            }
+        }
+        Shape::Nop => {}
+    }
+    Ok(())
+}
+
+/// FLAT, GLOBAL and SCRATCH addresses, classified per lane.
+fn flat_targets(w: &Wave, i: &Inst, t: &mut [Target; 64]) -> R {
+    let n = w.size as usize;
+    let off = i.mem.offset as i64;
+    match i.mem.seg {
+        Segment::Flat => {
+            let a = v64(w, &i.src[0], Ty::I)?;
+            for l in 0..n {
+                let addr = a[l].wrapping_add_signed(off);
+                t[l] = match classify_flat(addr) {
+                    FlatTarget::Global(g) => Target::Global(g),
+                    FlatTarget::Lds(x) => Target::Lds(x as u64),
+                    FlatTarget::Private(p) => Target::Private(p),
+                };
+            }
+        }
+        Segment::Global => {
+            if i.mem.has(flags::SADDR_OFF) {
+                let a = v64(w, &i.src[0], Ty::I)?;
+                for l in 0..n {
+                    t[l] = Target::Global(a[l].wrapping_add_signed(off));
+                }
+            } else {
+                let base = s64(w, &i.src[2])?;
+                let v = if i.src[0].is_some() {
+                    v32(w, &i.src[0], Ty::I)?
+                } else {
+                    [0; 64]
+                };
+                for l in 0..n {
+                    t[l] = Target::Global(base.wrapping_add(v[l] as u64).wrapping_add_signed(off));
+                }
+            }
+        }
+        Segment::Scratch => {
+            let v = if i.src[0].is_some() && !i.mem.has(flags::VADDR_OFF) {
+                v32(w, &i.src[0], Ty::I)?
+            } else {
+                [0; 64]
+            };
+            let s = if i.src[2].is_some() && !i.mem.has(flags::SADDR_OFF) {
+                s32(w, &i.src[2])?
+            } else {
+                0
+            };
+            for l in 0..n {
+                t[l] = Target::Private(v[l].wrapping_add(s).wrapping_add(off as u32));
+            }
+        }
+        Segment::None => return unsupported("FLAT instruction without a segment"),
+    }
+    Ok(())
+}
+
+/// MUBUF addressing through a buffer resource (V#), with the swizzled
+/// (ADD_TID_ENABLE) layout the private segment buffer uses (Vega ISA §9.1.5
+/// "Buffer addressing", "Swizzled buffer addressing").
+fn buffer_targets(w: &Wave, i: &Inst, t: &mut [Target; 64]) -> R {
+    let n = w.size as usize;
+    let rs: Vec<u32> = (0..4)
+        .map(|k| w.read_sdword(&i.src[1], k).unwrap_or(0))
+        .collect();
+    let (w0, w1, w2, w3) = (rs[0], rs[1], rs[2], rs[3]);
+    let num_records = w2 as u64;
+    let base = w0 as u64 | ((w1 & 0xffff) as u64) << 32;
+    let stride = ((w1 >> 16) & 0x3fff) as u64;
+    let swizzle = (w1 >> 31) & 1 != 0 || (w3 >> 23) & 1 != 0;
+    let add_tid = (w3 >> 23) & 1 != 0;
+    let index_stride = [8u64, 16, 32, 64][((w3 >> 21) & 3) as usize];
+    let elem = 4u64;
+    let soffset = if i.src[2].is_some() {
+        s32(w, &i.src[2])? as u64
+    } else {
+        0
+    };
+    let offen = i.mem.has(flags::OFFEN);
+    let idxen = i.mem.has(flags::IDXEN);
+    let (vidx, voff) = match (idxen, offen) {
+        (true, true) => {
+            let a = v64(w, &i.src[0], Ty::I)?;
+            (a.map(|x| x as u32), a.map(|x| (x >> 32) as u32))
+        }
+        (true, false) => (v32(w, &i.src[0], Ty::I)?, [0; 64]),
+        (false, true) => ([0; 64], v32(w, &i.src[0], Ty::I)?),
+        _ => ([0; 64], [0; 64]),
+    };
+    for l in 0..n {
+        let index = vidx[l] as u64 + if add_tid { l as u64 } else { 0 };
+        let offset = voff[l] as u64 + (i.mem.offset as u32 & 0xfff) as u64;
+        let boff = if swizzle {
+            let (im, il) = (index / index_stride, index % index_stride);
+            let (om, ol) = (offset / elem, offset % elem);
+            (im * stride + om * elem) * index_stride + il * elem + ol
+        } else {
+            index * stride + offset
+        };
+        let addr = base.wrapping_add(soffset).wrapping_add(boff);
+        // Range checking of linear (unswizzled) buffers: by byte offset when
+        // the stride is 0, else by record index.
+        let out_of_range = !swizzle
+            && if stride == 0 {
+                offset >= num_records
+            } else {
+                index >= num_records
+            };
+        t[l] = if out_of_range {
+            Target::OutOfRange
+        } else if (SCRATCH_BACKING..SCRATCH_BACKING + APERTURE_SIZE).contains(&addr) {
+            Target::Backing(addr - SCRATCH_BACKING)
+        } else {
+            Target::Global(addr)
+        };
+    }
+    Ok(())
+}
+
+fn smem(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
+    use MemKind::*;
+    let dwords = match k {
+        SLoad1 | SBufLoad1 => 1,
+        SLoad2 | SBufLoad2 => 2,
+        SLoad4 | SBufLoad4 => 4,
+        SLoad8 | SBufLoad8 => 8,
+        _ => 16,
+    };
+    let buffer = matches!(
+        k,
+        SBufLoad1 | SBufLoad2 | SBufLoad4 | SBufLoad8 | SBufLoad16
+    );
+    let base = if buffer {
+        let w0 = w.read_sdword(&i.src[0], 0).unwrap_or(0) as u64;
+        let w1 = w.read_sdword(&i.src[0], 1).unwrap_or(0) as u64;
+        w0 | (w1 & 0xffff) << 32
+    } else {
+        s64(w, &i.src[0])?
+    };
+    let mut off: u64 = 0;
+    if i.mem.has(flags::IMM) {
+        off = off.wrapping_add(i.mem.offset as i64 as u64);
+    }
+    if i.mem.has(flags::SOE) && i.src[1].is_some() {
+        off = off.wrapping_add(s32(w, &i.src[1])? as u64);
+    }
+    // The two low address bits are ignored (Vega ISA §5.1 "Scalar memory").
+    let addr = base.wrapping_add(off) & !3;
+    let mut b = vec![0u8; dwords * 4];
+    ctx.mem.read(addr, &mut b).map_err(|f| E::Fault(f, 0))?;
+    for (k2, c) in b.chunks_exact(4).enumerate() {
+        let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        if !w.write_sdword(&i.dst[0], k2 as u8, v) {
+            return unsupported(format!("scalar destination {}", i.dst[0]));
+        }
+    }
+    Ok(())
+}
+
+/// `ds_read2*` / `ds_write2*`: two accesses at `offset0` and `offset1`
+/// scaled by the element size (and by 64 for the `st64` forms).
+fn ds2(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    use MemKind::*;
+    let (size, st64, store) = match k {
+        DsRead2B32 => (4u64, 1u64, false),
+        DsRead2B64 => (8, 1, false),
+        DsRead2St64B32 => (4, 64, false),
+        DsRead2St64B64 => (8, 64, false),
+        DsWrite2B32 => (4, 1, true),
+        DsWrite2B64 => (8, 1, true),
+        DsWrite2St64B32 => (4, 64, true),
+        _ => (8, 64, true),
+    };
+    let exec = w.exec.0 & w.full_mask();
+    let n = w.size as usize;
+    let a = v32(w, &i.src[0], Ty::I)?;
+    let o0 = i.mem.offset0 as u64 * size * st64;
+    let o1 = i.mem.offset1 as u64 * size * st64;
+    let sz = size as usize;
+    if store {
+        let d0 = data_lanes(w, &i.src[1])?;
+        let d1 = data_lanes(w, &i.src[2])?;
+        for l in 0..n {
+            if (exec >> l) & 1 == 0 {
+                continue;
+            }
+            for (o, d) in [(o0, &d0), (o1, &d1)] {
+                let mut b = [0u8; 8];
+                for (k2, r) in d.iter().enumerate().take(2) {
+                    b[k2 * 4..k2 * 4 + 4].copy_from_slice(&r[l].to_le_bytes());
+                }
+                lds.write(a[l] as u64 + o, &b[..sz]).map_err(lane_err(l))?;
+            }
+        }
+    } else {
+        let mut vals = vec![[0u32; 4]; n];
+        for l in 0..n {
+            if (exec >> l) & 1 == 0 {
+                continue;
+            }
+            let mut b = [0u8; 16];
+            lds.read(a[l] as u64 + o0, &mut b[..sz])
+                .map_err(lane_err(l))?;
+            lds.read(a[l] as u64 + o1, &mut b[sz..2 * sz])
+                .map_err(lane_err(l))?;
+            for (k2, c) in b.chunks_exact(4).enumerate() {
+                vals[l][k2] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+        }
+        write_lanes(w, &i.dst[0], &vals, 2 * sz / 4, exec)?;
+    }
+    Ok(())
+}
+
+/// `ds_bpermute_b32` (each lane reads lane `addr / 4`) and `ds_permute_b32`
+/// (each lane writes lane `addr / 4`); no LDS memory is touched. Lane indices
+/// wrap at the wave size. Reads from lanes outside EXEC return their register
+/// value.
+fn permute(k: MemKind, w: &mut Wave, i: &Inst) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let n = w.size as usize;
+    let a = v32(w, &i.src[0], Ty::I)?;
+    let d = v32(w, &i.src[1], Ty::I)?;
+    let off = i.mem.offset as u32 & 0xffff;
+    let mut r = [0u32; 64];
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let t = ((a[l].wrapping_add(off) / 4) as usize) % n;
+        if k == MemKind::DsBpermute {
+            r[l] = d[t];
+        } else {
+            r[t] = d[l];
+        }
+    }
+    super::valu::wv32(w, &i.dst[0], &r, exec)
+}

@@ -1,0 +1,176 @@
+//! The executor: one step of one wave over the pre-decoded program.
+//!
+//! Every operation identity ([`AluOp`], [`MemOp`]) is mapped once, by name,
+//! to a [`Kind`] / [`MemKind`] in tables built on first use; the step function
+//! indexes those tables and never looks at strings or bytes.
+
+mod kinds;
+mod mem;
+mod salu;
+mod valu;
+
+pub use kinds::{Cmp, CmpTy, Kind, MemKind};
+
+use crate::error::{Location, MemFault, SimError};
+use crate::memory::{Bytes, GlobalMemory};
+use crate::wave::{Wave, WaveStatus};
+use amdgpu_isa::alu::AluOp;
+use amdgpu_isa::mem::MemOp;
+use amdgpu_isa::{Gen, Gpu, Inst, Op, Program};
+use std::sync::OnceLock;
+
+/// An error inside an instruction, before it is attributed to a wave and PC.
+#[derive(Debug)]
+pub(crate) enum E {
+    /// A memory fault by a lane.
+    Fault(MemFault, u32),
+    /// Not implemented.
+    Unimpl,
+    /// An operand or field the simulator does not model.
+    Unsupported(String),
+}
+
+impl From<MemFault> for E {
+    fn from(f: MemFault) -> Self {
+        E::Fault(f, 0)
+    }
+}
+
+pub(crate) type R = Result<(), E>;
+
+pub(crate) fn unsupported<T>(what: impl Into<String>) -> Result<T, E> {
+    Err(E::Unsupported(what.into()))
+}
+
+/// The handler tables, indexed by operation id.
+pub(crate) struct Tables {
+    pub alu: Vec<Kind>,
+    pub mem: Vec<MemKind>,
+}
+
+/// The tables, built once from the operation names.
+pub(crate) fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let alu = (0..AluOp::count())
+            .map(|i| {
+                let name = AluOp(i as u16).name();
+                Kind::from_name(name)
+                    .or_else(|| kinds::Cmp::parse(name).map(Kind::VCmp))
+                    .unwrap_or(Kind::Unimplemented)
+            })
+            .collect();
+        let mem = (0..4096u16)
+            .map(|i| MemKind::from_name(MemOp(i).name()).unwrap_or(MemKind::Unimplemented))
+            .collect();
+        Tables { alu, mem }
+    })
+}
+
+/// What one wave needs from its surroundings to execute.
+pub struct Ctx<'a> {
+    /// The decoded code.
+    pub program: &'a Program,
+    /// Global memory.
+    pub mem: &'a GlobalMemory,
+    /// The GPU (selects GFX9 or GFX10 behaviour).
+    pub gpu: Gpu,
+    /// Work-group id, for error locations.
+    pub group: [u32; 3],
+    /// The per-wave instruction cap.
+    pub max_instructions: u64,
+}
+
+impl Ctx<'_> {
+    pub(crate) fn gfx10(&self) -> bool {
+        self.gpu.generation() == Gen::Gfx10
+    }
+}
+
+fn location(ctx: &Ctx, w: &Wave, pc: u64, inst: Option<&Inst>) -> Box<Location> {
+    Box::new(Location {
+        group: ctx.group,
+        wave: w.id,
+        pc,
+        inst: inst.map(|i| i.to_string()).unwrap_or_default(),
+    })
+}
+
+/// Executes the instruction at the wave's PC. A wave that is not running is
+/// left unchanged.
+pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
+    if w.status != WaveStatus::Running {
+        return Ok(());
+    }
+    let pc = w.pc;
+    let Some(inst) = ctx.program.at(pc) else {
+        return Err(SimError::BadPc {
+            pc,
+            group: ctx.group,
+            wave: w.id,
+        });
+    };
+    if w.executed >= ctx.max_instructions {
+        return Err(SimError::InstructionLimit {
+            limit: ctx.max_instructions,
+            at: location(ctx, w, pc, Some(inst)),
+        });
+    }
+    w.executed += 1;
+    w.pc = pc.wrapping_add(inst.size as u64);
+    let t = tables();
+    let r = match inst.op {
+        Op::Invalid => {
+            return Err(SimError::InvalidInstruction {
+                at: location(ctx, w, pc, Some(inst)),
+            });
+        }
+        Op::Alu(op) => {
+            let k = t
+                .alu
+                .get(op.0 as usize)
+                .copied()
+                .unwrap_or(Kind::Unimplemented);
+            exec_alu(k, w, inst, pc, ctx)
+        }
+        Op::Mem(op) => {
+            let k = t
+                .mem
+                .get(op.0 as usize)
+                .copied()
+                .unwrap_or(MemKind::Unimplemented);
+            mem::exec(k, w, inst, lds, ctx)
+        }
+    };
+    r.map_err(|e| {
+        // Leave the PC on the faulting instruction so the state can be inspected.
+        w.pc = pc;
+        let at = location(ctx, w, pc, Some(inst));
+        match e {
+            E::Fault(fault, lane) => SimError::Fault { fault, lane, at },
+            E::Unimpl => SimError::Unimplemented {
+                name: match inst.op {
+                    Op::Alu(o) => o.name().to_string(),
+                    Op::Mem(o) => o.name().to_string(),
+                    Op::Invalid => String::new(),
+                },
+                at,
+            },
+            E::Unsupported(what) => SimError::Unsupported { what, at },
+        }
+    })
+}
+
+fn exec_alu(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
+    use amdgpu_isa::alu::AluForm;
+    match i.alu.form {
+        AluForm::Sop1 | AluForm::Sop2 | AluForm::Sopk | AluForm::Sopc | AluForm::Sopp => {
+            salu::exec(k, w, i, pc, ctx)
+        }
+        AluForm::Vintrp => Err(E::Unimpl),
+        AluForm::SdwaVop1 | AluForm::SdwaVop2 | AluForm::SdwaVopc => valu::exec_sdwa(k, w, i, ctx),
+        AluForm::DppVop1 | AluForm::DppVop2 => valu::exec_dpp(k, w, i, ctx, false),
+        AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2 => valu::exec_dpp(k, w, i, ctx, true),
+        _ => valu::exec(k, w, i, ctx),
+    }
+}

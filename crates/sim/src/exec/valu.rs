@@ -1,0 +1,1353 @@
+//! Vector ALU: VOP1, VOP2, VOPC, VOP3 (and VOP3b), and the VOP3P operations
+//! the corpus uses. Sources are fetched once into lane arrays (scalars and
+//! constants broadcast), the per-lane semantics are pure functions, and EXEC
+//! is applied when the result is written back.
+
+use super::salu::{s32, s64};
+use super::{Ctx, E, Kind, R, kinds::CmpTy, unsupported};
+use crate::alu::*;
+use crate::wave::{HW_REG_MODE, MODE_DEFAULT, Mask, Wave};
+use amdgpu_isa::operand::inline_float_bits;
+use amdgpu_isa::{Encoding, Inst, Operand, SpecialReg};
+
+pub(crate) type L32 = [u32; 64];
+pub(crate) type L64 = [u64; 64];
+
+/// How an operand's inline float constants and literals are typed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ty {
+    /// Integer (inline floats as f32 patterns, literals as is).
+    I,
+    /// f16.
+    H,
+    /// f32.
+    F,
+    /// f64 (a literal is the high dword).
+    D,
+}
+
+fn vreg(w: &Wave, index: u8, agpr: bool) -> Result<&L32, E> {
+    let file = if agpr { &w.agpr } else { &w.vgpr };
+    match file.get(index as usize) {
+        Some(r) => Ok(r),
+        None if agpr => Ok(&ZERO),
+        None => unsupported(format!("v{index}")),
+    }
+}
+
+static ZERO: L32 = [0; 64];
+
+/// Fetches a 32-bit source into lanes.
+pub(crate) fn v32(w: &Wave, op: &Operand, ty: Ty) -> Result<L32, E> {
+    Ok(match *op {
+        Operand::Vgpr { index, .. } => *vreg(w, index, false)?,
+        Operand::Agpr { index, .. } => *vreg(w, index, true)?,
+        Operand::InlineFloat(c) => {
+            let bits = match ty {
+                Ty::H => 16,
+                _ => 32,
+            };
+            [inline_float_bits(c, bits).unwrap_or(0) as u32; 64]
+        }
+        _ => [s32(w, op)?; 64],
+    })
+}
+
+/// Fetches a 64-bit source into lanes.
+pub(crate) fn v64(w: &Wave, op: &Operand, ty: Ty) -> Result<L64, E> {
+    let mut out = [0u64; 64];
+    match *op {
+        Operand::Vgpr { index, .. } | Operand::Agpr { index, .. } => {
+            let agpr = matches!(op, Operand::Agpr { .. });
+            let lo = vreg(w, index, agpr)?;
+            let hi = vreg(w, index.wrapping_add(1), agpr)?;
+            for l in 0..64 {
+                out[l] = lo[l] as u64 | (hi[l] as u64) << 32;
+            }
+        }
+        Operand::Literal(v) if ty == Ty::D => out = [(v as u64) << 32; 64],
+        Operand::InlineFloat(c) => out = [inline_float_bits(c, 64).unwrap_or(0); 64],
+        _ => out = [s64(w, op)?; 64],
+    }
+    Ok(out)
+}
+
+fn vdst<'a>(w: &'a mut Wave, op: &Operand, part: u8) -> Result<&'a mut L32, E> {
+    let (index, agpr) = match *op {
+        Operand::Vgpr { index, .. } => (index, false),
+        Operand::Agpr { index, .. } => (index, true),
+        _ => return unsupported(format!("vector destination {op}")),
+    };
+    let r = index as usize + part as usize;
+    if agpr && w.agpr.is_empty() {
+        w.agpr = vec![[0; 64]; crate::wave::NUM_VGPRS];
+    }
+    let file = if agpr { &mut w.agpr } else { &mut w.vgpr };
+    match file.get_mut(r) {
+        Some(v) => Ok(v),
+        None => unsupported(format!("vector destination {op}")),
+    }
+}
+
+/// Writes a 32-bit result to the lanes in `exec`.
+pub(crate) fn wv32(w: &mut Wave, op: &Operand, r: &L32, exec: u64) -> R {
+    let d = vdst(w, op, 0)?;
+    for l in 0..64 {
+        // A branch-free select, so the loop vectorises.
+        let m = 0u32.wrapping_sub(((exec >> l) & 1) as u32);
+        d[l] = (r[l] & m) | (d[l] & !m);
+    }
+    Ok(())
+}
+
+/// Writes a 64-bit result to the lanes in `exec`.
+pub(crate) fn wv64(w: &mut Wave, op: &Operand, r: &L64, exec: u64) -> R {
+    {
+        let d = vdst(w, op, 0)?;
+        for l in 0..64 {
+            if (exec >> l) & 1 != 0 {
+                d[l] = r[l] as u32;
+            }
+        }
+    }
+    let d = vdst(w, op, 1)?;
+    for l in 0..64 {
+        if (exec >> l) & 1 != 0 {
+            d[l] = (r[l] >> 32) as u32;
+        }
+    }
+    Ok(())
+}
+
+fn write_mask_dst(w: &mut Wave, op: &Operand, m: u64) -> R {
+    match op {
+        Operand::None
+        | Operand::Special {
+            reg: SpecialReg::Null,
+            ..
+        } => Ok(()),
+        _ => {
+            if w.write_mask(op, m) {
+                Ok(())
+            } else {
+                unsupported(format!("mask destination {op}"))
+            }
+        }
+    }
+}
+
+fn read_mask_src(w: &Wave, op: &Operand) -> Result<u64, E> {
+    match w.read_mask(op) {
+        Some(m) => Ok(m),
+        None => Ok(s64(w, op)?),
+    }
+}
+
+fn mode(w: &Wave) -> u32 {
+    w.hwreg.get(HW_REG_MODE).copied().unwrap_or(MODE_DEFAULT)
+}
+
+/// Whether f32 (`wide` false) or f64/f16 (`wide` true) denormals are kept
+/// on input and on output (MODE.FP_DENORM: bit 0 allows input denormals,
+/// bit 1 output denormals).
+fn denorms(w: &Wave, wide: bool) -> (bool, bool) {
+    let m = (mode(w) >> if wide { 6 } else { 4 }) & 3;
+    (m & 1 != 0, m & 2 != 0)
+}
+
+/// Only round-to-nearest-even is modelled.
+fn check_round(w: &Wave) -> R {
+    if mode(w) & 0xf != 0 {
+        return unsupported(format!("MODE.FP_ROUND {:#x}", mode(w) & 0xf));
+    }
+    Ok(())
+}
+
+fn ftz32(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+fn ftz64(x: f64) -> f64 {
+    if x.is_subnormal() {
+        0.0f64.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// Per-lane float sources with VOP3 abs/neg applied (and input denormals
+/// flushed when MODE says so).
+fn f32_src(w: &Wave, ov: Ov, i: &Inst, k: usize) -> Result<[f32; 64], E> {
+    check_round(w)?;
+    let v = src32(w, ov, i, k, Ty::F)?;
+    let (abs, neg) = ((i.alu.abs >> k) & 1 != 0, (i.alu.neg >> k) & 1 != 0);
+    let keep = denorms(w, false).0;
+    Ok(v.map(|b| {
+        let x = f32::from_bits(f32_src_mods(b, abs, neg));
+        if keep { x } else { ftz32(x) }
+    }))
+}
+
+fn f64_src(w: &Wave, _ov: Ov, i: &Inst, k: usize) -> Result<[f64; 64], E> {
+    check_round(w)?;
+    let v = v64(w, i.src.get(k).unwrap_or(&Operand::None), Ty::D)?;
+    let (abs, neg) = ((i.alu.abs >> k) & 1 != 0, (i.alu.neg >> k) & 1 != 0);
+    let keep = denorms(w, true).0;
+    Ok(v.map(|b| {
+        let x = f64::from_bits(f64_src_mods(b, abs, neg));
+        if keep { x } else { ftz64(x) }
+    }))
+}
+
+fn u32_src(w: &Wave, ov: Ov, i: &Inst, k: usize) -> Result<L32, E> {
+    src32(w, ov, i, k, Ty::I)
+}
+
+/// Sources already selected by an SDWA form (sources 0 and 1).
+pub(crate) type Ov<'a> = Option<&'a [L32; 2]>;
+
+/// Source `k` as 32-bit lanes, from the SDWA override when there is one.
+fn src32(w: &Wave, ov: Ov, i: &Inst, k: usize, ty: Ty) -> Result<L32, E> {
+    if let Some(v) = ov.and_then(|o| o.get(k)) {
+        return Ok(*v);
+    }
+    v32(w, i.src.get(k).unwrap_or(&Operand::None), ty)
+}
+
+fn u64_src(w: &Wave, _ov: Ov, i: &Inst, k: usize) -> Result<L64, E> {
+    v64(w, i.src.get(k).unwrap_or(&Operand::None), Ty::I)
+}
+
+/// Executes a vector instruction.
+pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
+    exec_with(k, w, i, ctx, None)
+}
+
+/// Executes an SDWA-form instruction (Vega ISA §6.4 / RDNA ISA §6.3
+/// "SDWA"): byte or word sources are selected (and sign- or zero-extended)
+/// before the operation, and the result is placed into the selected field of
+/// the destination, the other bits padded with zeros, sign-extended, or
+/// preserved.
+pub(crate) fn exec_sdwa(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
+    let sel = |v: u32, s: u8, sext: bool| -> u32 {
+        match s {
+            0..=3 => {
+                let b = (v >> (8 * s)) & 0xff;
+                if sext { b as u8 as i8 as i32 as u32 } else { b }
+            }
+            4 | 5 => {
+                let h = (v >> (16 * (s - 4))) & 0xffff;
+                if sext {
+                    h as u16 as i16 as i32 as u32
+                } else {
+                    h
+                }
+            }
+            _ => v,
+        }
+    };
+    let mut ov = [[0u32; 64]; 2];
+    for (k2, o) in ov.iter_mut().enumerate() {
+        let op = i.src.get(k2).copied().unwrap_or_default();
+        if op.is_some() {
+            let v = v32(w, &op, Ty::I)?;
+            let s = i.alu.sdwa_src_sel(k2);
+            let sx = (i.alu.sext >> k2) & 1 != 0;
+            *o = v.map(|x| sel(x, s, sx));
+        }
+    }
+    let d = i.dst[0];
+    let is_vdst = matches!(d, Operand::Vgpr { .. });
+    let old = if is_vdst { *vdst(w, &d, 0)? } else { [0; 64] };
+    exec_with(k, w, i, ctx, Some(&ov))?;
+    let ds = i.alu.sdwa_dst_sel();
+    if is_vdst && ds < 6 {
+        let unused = i.alu.sdwa_dst_unused();
+        let exec = w.exec.0 & w.full_mask();
+        let (shift, width) = if ds < 4 {
+            (8 * ds as u32, 8)
+        } else {
+            (16 * (ds as u32 - 4), 16)
+        };
+        let fmask = ((1u64 << width) - 1) as u32;
+        let r = vdst(w, &d, 0)?;
+        for l in 0..64 {
+            if (exec >> l) & 1 == 0 {
+                continue;
+            }
+            let f = r[l] & fmask;
+            let placed = f << shift;
+            let field = fmask << shift;
+            r[l] = match unused {
+                2 => (old[l] & !field) | placed,
+                1 => {
+                    let above = if shift + width >= 32 {
+                        0
+                    } else {
+                        u32::MAX << (shift + width)
+                    };
+                    if (f >> (width - 1)) & 1 != 0 {
+                        placed | above
+                    } else {
+                        placed
+                    }
+                }
+                _ => placed,
+            };
+        }
+    }
+    Ok(())
+}
+
+/// Executes a DPP (GFX9 DPP, GFX10 DPP16) or DPP8 form (Vega ISA §6.5,
+/// RDNA ISA §6.4 "Data Parallel Processing"): source 0 is read from another
+/// lane of the same row (or group of eight); lanes whose row or bank is
+/// masked off are not written; a lane whose source lane is out of range or
+/// inactive reads 0 when `bound_ctrl` is set and is not written otherwise.
+#[allow(clippy::needless_range_loop)]
+pub(crate) fn exec_dpp(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, dpp8: bool) -> R {
+    let n = w.size as usize;
+    let exec = w.exec.0 & w.full_mask();
+    let src0 = v32(w, &i.src[0], Ty::I)?;
+    let src1 = if i.src[1].is_some() {
+        v32(w, &i.src[1], Ty::I)?
+    } else {
+        [0; 64]
+    };
+    let ctrl = i.alu.dpp_ctrl() as usize;
+    let gfx10 = ctx.gfx10();
+    let mut moved = [0u32; 64];
+    let mut write = 0u64;
+    for l in 0..n {
+        let row = l & !15;
+        let r = l & 15;
+        let src: Option<usize> = if dpp8 {
+            Some((l & !7) + i.alu.dpp8_sel(l) as usize)
+        } else {
+            match ctrl {
+                0x000..=0x0ff => Some((l & !3) + ((ctrl >> (2 * (l & 3))) & 3)),
+                0x101..=0x10f => {
+                    let s = ctrl & 15;
+                    (r + s < 16).then_some(l + s)
+                }
+                0x111..=0x11f => {
+                    let s = ctrl & 15;
+                    (r >= s).then(|| l - s)
+                }
+                0x121..=0x12f => Some(row + (r + 16 - (ctrl & 15)) % 16),
+                0x130 if !gfx10 => (l + 1 < n).then_some(l + 1),
+                0x134 if !gfx10 => Some((l + 1) % n),
+                0x138 if !gfx10 => l.checked_sub(1),
+                0x13c if !gfx10 => Some((l + n - 1) % n),
+                0x140 => Some(row + 15 - r),
+                0x141 => Some((l & !7) + 7 - (l & 7)),
+                0x142 if !gfx10 => (row >= 16).then(|| row - 1),
+                0x143 if !gfx10 => (row >= 32).then_some(31),
+                0x150..=0x15f => Some(row + (ctrl & 15)),
+                0x160..=0x16f if gfx10 => Some(row + (r ^ (ctrl & 15))),
+                _ => return unsupported(format!("DPP control {ctrl:#x}")),
+            }
+        };
+        let enabled = dpp8
+            || ((i.alu.dpp_row_mask() >> (l / 16)) & 1 != 0
+                && (i.alu.dpp_bank_mask() >> ((l & 15) / 4)) & 1 != 0);
+        if !enabled {
+            continue;
+        }
+        match src.filter(|&s| s < n && (dpp8 || (exec >> s) & 1 != 0)) {
+            Some(s) => {
+                moved[l] = src0[s];
+                write |= 1 << l;
+            }
+            None if i.alu.dpp_bound_ctrl() => {
+                moved[l] = 0;
+                write |= 1 << l;
+            }
+            None => {}
+        }
+    }
+    let saved = w.exec;
+    w.exec = Mask(saved.0 & write);
+    let r = exec_with(k, w, i, ctx, Some(&[moved, src1]));
+    w.exec = saved;
+    r
+}
+
+#[allow(clippy::redundant_closure_call)]
+fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
+    use Kind::*;
+    let exec = w.exec.0 & w.full_mask();
+    let d = i.dst[0];
+    let (omod, clamp) = (i.alu.omod, i.alu.clamp);
+    // Output denormals of f32 and f64 results (MODE.FP_DENORM).
+    let (keep32, keep64) = (denorms(w, false).1, denorms(w, true).1);
+    let f32_out = |v: f32, omod: u8, clamp: bool| {
+        let r = crate::alu::f32_out(v, omod, clamp);
+        if keep32 { r } else { ftz32(r) }
+    };
+    let f64_out = |v: f64, omod: u8, clamp: bool| {
+        let r = crate::alu::f64_out(v, omod, clamp);
+        if keep64 { r } else { ftz64(r) }
+    };
+
+    macro_rules! u1 {
+        ($f:expr) => {{
+            let a = u32_src(w, ov, i, 0)?;
+            let f: fn(u32) -> u32 = $f;
+            wv32(w, &d, &a.map(f), exec)?;
+        }};
+    }
+    macro_rules! u2 {
+        ($f:expr) => {{
+            let (a, b) = (u32_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let f: fn(u32, u32) -> u32 = $f;
+            let r: L32 = std::array::from_fn(|l| f(a[l], b[l]));
+            wv32(w, &d, &r, exec)?;
+        }};
+    }
+    macro_rules! u3 {
+        ($f:expr) => {{
+            let (a, b, c) = (
+                u32_src(w, ov, i, 0)?,
+                u32_src(w, ov, i, 1)?,
+                u32_src(w, ov, i, 2)?,
+            );
+            let f: fn(u32, u32, u32) -> u32 = $f;
+            let r: L32 = std::array::from_fn(|l| f(a[l], b[l], c[l]));
+            wv32(w, &d, &r, exec)?;
+        }};
+    }
+    // 16-bit integer ops: low halves in, low half out.
+    macro_rules! h2 {
+        ($f:expr) => {{
+            if i.alu.op_sel != 0 {
+                return unsupported("op_sel on a 16-bit operation");
+            }
+            let (a, b) = (u32_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let f: fn(u16, u16) -> u16 = $f;
+            let old = *vdst(w, &d, 0)?;
+            let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
+            let r: L32 =
+                std::array::from_fn(|l| (old[l] & keep) | f(a[l] as u16, b[l] as u16) as u32);
+            wv32(w, &d, &r, exec)?;
+        }};
+    }
+    macro_rules! f1 {
+        ($f:expr) => {{
+            let a = f32_src(w, ov, i, 0)?;
+            let f: fn(f32) -> f32 = $f;
+            let r: L32 = a.map(|x| f32_out(f(x), omod, clamp).to_bits());
+            wv32(w, &d, &r, exec)?;
+        }};
+    }
+    macro_rules! f2 {
+        ($f:expr) => {{
+            let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
+            let f: fn(f32, f32) -> f32 = $f;
+            let r: L32 = std::array::from_fn(|l| f32_out(f(a[l], b[l]), omod, clamp).to_bits());
+            wv32(w, &d, &r, exec)?;
+        }};
+    }
+    macro_rules! f3 {
+        ($f:expr) => {{
+            let (a, b, c) = (
+                f32_src(w, ov, i, 0)?,
+                f32_src(w, ov, i, 1)?,
+                f32_src(w, ov, i, 2)?,
+            );
+            let f: fn(f32, f32, f32) -> f32 = $f;
+            let r: L32 =
+                std::array::from_fn(|l| f32_out(f(a[l], b[l], c[l]), omod, clamp).to_bits());
+            wv32(w, &d, &r, exec)?;
+        }};
+    }
+    macro_rules! d1 {
+        ($f:expr) => {{
+            let a = f64_src(w, ov, i, 0)?;
+            let f: fn(f64) -> f64 = $f;
+            let r: L64 = a.map(|x| f64_out(f(x), omod, clamp).to_bits());
+            wv64(w, &d, &r, exec)?;
+        }};
+    }
+    macro_rules! d2 {
+        ($f:expr) => {{
+            let (a, b) = (f64_src(w, ov, i, 0)?, f64_src(w, ov, i, 1)?);
+            let f: fn(f64, f64) -> f64 = $f;
+            let r: L64 = std::array::from_fn(|l| f64_out(f(a[l], b[l]), omod, clamp).to_bits());
+            wv64(w, &d, &r, exec)?;
+        }};
+    }
+    macro_rules! d3 {
+        ($f:expr) => {{
+            let (a, b, c) = (
+                f64_src(w, ov, i, 0)?,
+                f64_src(w, ov, i, 1)?,
+                f64_src(w, ov, i, 2)?,
+            );
+            let f: fn(f64, f64, f64) -> f64 = $f;
+            let r: L64 =
+                std::array::from_fn(|l| f64_out(f(a[l], b[l], c[l]), omod, clamp).to_bits());
+            wv64(w, &d, &r, exec)?;
+        }};
+    }
+
+    match k {
+        VNop => {}
+        VMovB32 => {
+            let a = src32(w, ov, i, 0, Ty::I)?;
+            // VOP3 float modifiers on a move act on the bit pattern.
+            let r = if i.encoding == Encoding::Vop3 && (i.alu.abs | i.alu.neg) != 0 {
+                a.map(|b| f32_src_mods(b, i.alu.abs & 1 != 0, i.alu.neg & 1 != 0))
+            } else {
+                a
+            };
+            wv32(w, &d, &r, exec)?;
+        }
+        VReadfirstlane => {
+            let a = u32_src(w, ov, i, 0)?;
+            let lane = if exec == 0 {
+                0
+            } else {
+                exec.trailing_zeros() as usize
+            };
+            let v = a.get(lane).copied().unwrap_or(0);
+            super::salu::set32(w, &d, v)?;
+        }
+        VReadlane => {
+            let a = u32_src(w, ov, i, 0)?;
+            let lane = (s32(w, &i.src[1])? & (w.size - 1)) as usize;
+            let v = a.get(lane).copied().unwrap_or(0);
+            super::salu::set32(w, &d, v)?;
+        }
+        VWritelane => {
+            let v = s32(w, &i.src[0])?;
+            let lane = (s32(w, &i.src[1])? & (w.size - 1)) as usize;
+            let r = vdst(w, &d, 0)?;
+            if let Some(x) = r.get_mut(lane) {
+                *x = v;
+            }
+        }
+        VNotB32 => u1!(|a| !a),
+        VBfrevB32 => u1!(|a| a.reverse_bits()),
+        VFfbhU32 => u1!(|a| if a == 0 { u32::MAX } else { a.leading_zeros() }),
+        VFfblB32 => u1!(|a| if a == 0 { u32::MAX } else { a.trailing_zeros() }),
+        VFfbhI32 => u1!(|a| {
+            let v = if (a as i32) < 0 { !a } else { a };
+            if v == 0 {
+                u32::MAX
+            } else {
+                v.leading_zeros() - 1
+            }
+        }),
+        VCvtF32U32 => u1!(|a| (a as f32).to_bits()),
+        VCvtF32I32 => u1!(|a| (a as i32 as f32).to_bits()),
+        VCvtF32Ubyte0 => u1!(|a| ((a & 0xff) as f32).to_bits()),
+        VCvtU32F32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            wv32(w, &d, &a.map(cvt_u32_f32), exec)?;
+        }
+        VCvtI32F32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            wv32(w, &d, &a.map(|x| cvt_i32_f32(x) as u32), exec)?;
+        }
+        VCvtI32F64 => {
+            let a = f64_src(w, ov, i, 0)?;
+            wv32(w, &d, &a.map(|x| cvt_i32_f64(x) as u32), exec)?;
+        }
+        VCvtU32F64 => {
+            let a = f64_src(w, ov, i, 0)?;
+            wv32(w, &d, &a.map(|x| x as u32), exec)?;
+        }
+        VCvtF64F32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            let r: L64 = a.map(|x| f64_out(x as f64, omod, clamp).to_bits());
+            wv64(w, &d, &r, exec)?;
+        }
+        VCvtF32F64 => {
+            let a = f64_src(w, ov, i, 0)?;
+            let r: L32 = a.map(|x| f32_out(x as f32, omod, clamp).to_bits());
+            wv32(w, &d, &r, exec)?;
+        }
+        VCvtF64I32 | VCvtF64U32 => {
+            let a = u32_src(w, ov, i, 0)?;
+            let r: L64 = if k == VCvtF64I32 {
+                a.map(|x| (x as i32 as f64).to_bits())
+            } else {
+                a.map(|x| (x as f64).to_bits())
+            };
+            wv64(w, &d, &r, exec)?;
+        }
+        VCvtF16F32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            let old = *vdst(w, &d, 0)?;
+            let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
+            let r: L32 = std::array::from_fn(|l| {
+                (old[l] & keep) | f32_to_f16(f32_out(a[l], omod, clamp)) as u32
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VCvtF32F16 => {
+            let a = src32(w, ov, i, 0, Ty::H)?;
+            let (abs, neg) = (i.alu.abs & 1 != 0, i.alu.neg & 1 != 0);
+            let r: L32 = a.map(|b| {
+                let mut h = b as u16;
+                if abs {
+                    h &= 0x7fff;
+                }
+                if neg {
+                    h ^= 0x8000;
+                }
+                f32_out(f16_to_f32(h), omod, clamp).to_bits()
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VRcpF32 => f1!(|x| 1.0 / x),
+        VRsqF32 => f1!(|x| 1.0 / x.sqrt()),
+        VSqrtF32 => f1!(|x| x.sqrt()),
+        VTruncF32 => f1!(|x| x.trunc()),
+        VCeilF32 => f1!(|x| x.ceil()),
+        VFloorF32 => f1!(|x| x.floor()),
+        VRndneF32 => f1!(|x| x.round_ties_even()),
+        VFractF32 => f1!(|x| {
+            if x.is_infinite() {
+                f32::NAN
+            } else {
+                (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
+            }
+        }),
+        VExpF32 => f1!(|x| x.exp2()),
+        VLogF32 => f1!(|x| x.log2()),
+        VSinF32 => f1!(|x| (x * std::f32::consts::TAU).sin()),
+        VCosF32 => f1!(|x| (x * std::f32::consts::TAU).cos()),
+        VFrexpMantF32 => f1!(frexp_mant_f32),
+        VFrexpExpF32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            wv32(w, &d, &a.map(|x| frexp_exp_f32(x) as u32), exec)?;
+        }
+        VRcpF64 => d1!(|x| 1.0 / x),
+        VRsqF64 => d1!(|x| 1.0 / x.sqrt()),
+        VSqrtF64 => d1!(|x| x.sqrt()),
+        VTruncF64 => d1!(|x| x.trunc()),
+        VCeilF64 => d1!(|x| x.ceil()),
+        VFloorF64 => d1!(|x| x.floor()),
+        VRndneF64 => d1!(|x| x.round_ties_even()),
+        VFractF64 => d1!(|x| {
+            if x.is_infinite() {
+                f64::NAN
+            } else {
+                (x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
+            }
+        }),
+        VFrexpMantF64 => d1!(|x| frexp64(x).0),
+        VFrexpExpF64 => {
+            let a = f64_src(w, ov, i, 0)?;
+            wv32(w, &d, &a.map(|x| frexp64(x).1 as u32), exec)?;
+        }
+        // ------------------------------------------------------ integer VOP2/VOP3
+        VAddU32 => u2!(|a, b| a.wrapping_add(b)),
+        VSubU32 => u2!(|a, b| a.wrapping_sub(b)),
+        VSubrevU32 => u2!(|a, b| b.wrapping_sub(a)),
+        VAndB32 => u2!(|a, b| a & b),
+        VOrB32 => u2!(|a, b| a | b),
+        VXorB32 => u2!(|a, b| a ^ b),
+        VXnorB32 => u2!(|a, b| !(a ^ b)),
+        VLshlrevB32 => u2!(|a, b| b << (a & 31)),
+        VLshrrevB32 => u2!(|a, b| b >> (a & 31)),
+        VAshrrevI32 => u2!(|a, b| ((b as i32) >> (a & 31)) as u32),
+        VMinU32 => u2!(|a, b| a.min(b)),
+        VMaxU32 => u2!(|a, b| a.max(b)),
+        VMinI32 => u2!(|a, b| (a as i32).min(b as i32) as u32),
+        VMaxI32 => u2!(|a, b| (a as i32).max(b as i32) as u32),
+        VMulU32U24 => u2!(|a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff)),
+        VMulHiU32U24 => {
+            u2!(|a, b| (((a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64) >> 32) as u32)
+        }
+        VMulI32I24 => u2!(|a, b| (sext24(a) as i64 * sext24(b) as i64) as u32),
+        VMulLoU32 => u2!(|a, b| a.wrapping_mul(b)),
+        VMulHiU32 => u2!(|a, b| ((a as u64 * b as u64) >> 32) as u32),
+        VMulHiI32 => u2!(|a, b| ((a as i32 as i64 * b as i32 as i64) >> 32) as u32),
+        VBfmB32 => u2!(|a, b| (1u32.checked_shl(a & 31).map_or(0, |v| v - 1)) << (b & 31)),
+        VBcntU32 => u2!(|a, b| a.count_ones().wrapping_add(b)),
+        VMadU32U24 => u3!(|a, b, c| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)),
+        VMadI32I24 => u3!(|a, b, c| (sext24(a).wrapping_mul(sext24(b)) as u32).wrapping_add(c)),
+        VLshlAddU32 => u3!(|a, b, c| (a << (b & 31)).wrapping_add(c)),
+        VAddLshlU32 => u3!(|a, b, c| a.wrapping_add(b) << (c & 31)),
+        VLshlOrB32 => u3!(|a, b, c| (a << (b & 31)) | c),
+        VAndOrB32 => u3!(|a, b, c| (a & b) | c),
+        VOr3B32 => u3!(|a, b, c| a | b | c),
+        VXor3B32 => u3!(|a, b, c| a ^ b ^ c),
+        VAdd3U32 => u3!(|a, b, c| a.wrapping_add(b).wrapping_add(c)),
+        VAlignbitB32 => u3!(|a, b, c| (((a as u64) << 32 | b as u64) >> (c & 31)) as u32),
+        VAlignbyteB32 => u3!(|a, b, c| (((a as u64) << 32 | b as u64) >> ((c & 3) * 8)) as u32),
+        VBfeU32 => u3!(|a, b, c| {
+            let wd = c & 31;
+            if wd == 0 {
+                0
+            } else {
+                (a >> (b & 31)) & ((1u32 << wd) - 1)
+            }
+        }),
+        VBfeI32 => u3!(|a, b, c| {
+            let wd = c & 31;
+            if wd == 0 {
+                0
+            } else {
+                (((a >> (b & 31)) << (32 - wd)) as i32 >> (32 - wd)) as u32
+            }
+        }),
+        VBfiB32 => u3!(|a, b, c| (a & b) | (!a & c)),
+        VMin3U32 => u3!(|a, b, c| a.min(b).min(c)),
+        VMax3U32 => u3!(|a, b, c| a.max(b).max(c)),
+        VMin3I32 => u3!(|a, b, c| (a as i32).min(b as i32).min(c as i32) as u32),
+        VMax3I32 => u3!(|a, b, c| (a as i32).max(b as i32).max(c as i32) as u32),
+        VMed3U32 => u3!(|a, b, c| a.max(b).min(a.min(b).max(c))),
+        VMed3I32 => u3!(|a, b, c| {
+            let (a, b, c) = (a as i32, b as i32, c as i32);
+            a.max(b).min(a.min(b).max(c)) as u32
+        }),
+        VMulLoU16 => h2!(|a, b| a.wrapping_mul(b)),
+        VAddU16 => h2!(|a, b| a.wrapping_add(b)),
+        VSubU16 => h2!(|a, b| a.wrapping_sub(b)),
+        VLshlrevB16 => h2!(|a, b| b << (a & 15)),
+        VLshrrevB16 => h2!(|a, b| b >> (a & 15)),
+        VMadU16 => {
+            if i.alu.op_sel != 0 {
+                return unsupported("op_sel on a 16-bit operation");
+            }
+            let (a, b, c) = (
+                u32_src(w, ov, i, 0)?,
+                u32_src(w, ov, i, 1)?,
+                u32_src(w, ov, i, 2)?,
+            );
+            let old = *vdst(w, &d, 0)?;
+            let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
+            let r: L32 = std::array::from_fn(|l| {
+                (old[l] & keep)
+                    | (a[l] as u16)
+                        .wrapping_mul(b[l] as u16)
+                        .wrapping_add(c[l] as u16) as u32
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VMbcntLo | VMbcntHi => {
+            let (a, b) = (u32_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let hi = k == VMbcntHi;
+            let r: L32 = std::array::from_fn(|l| {
+                let below: u32 = if hi {
+                    if l >= 32 {
+                        ((1u64 << (l - 32)) - 1) as u32
+                    } else {
+                        0
+                    }
+                } else if l >= 32 {
+                    u32::MAX
+                } else {
+                    ((1u64 << l) - 1) as u32
+                };
+                (a[l] & below).count_ones().wrapping_add(b[l])
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VCndmaskB32 => {
+            let (a, b) = (u32_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let m = read_mask_src(w, &i.src[2])?;
+            let (abs, neg) = (i.alu.abs, i.alu.neg);
+            let md = |x: u32, k: u8| f32_src_mods(x, (abs >> k) & 1 != 0, (neg >> k) & 1 != 0);
+            let r: L32 = std::array::from_fn(|l| {
+                if (m >> l) & 1 != 0 {
+                    md(b[l], 1)
+                } else {
+                    md(a[l], 0)
+                }
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VAddCoU32 | VSubCoU32 | VSubrevCoU32 | VAddcCoU32 | VSubbCoU32 | VSubbrevCoU32 => {
+            let (a, b) = (u32_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let cin = match k {
+                VAddcCoU32 | VSubbCoU32 | VSubbrevCoU32 => read_mask_src(w, &i.src[2])?,
+                _ => 0,
+            };
+            let mut carry = 0u64;
+            let mut r = [0u32; 64];
+            for l in 0..64 {
+                let c = (cin >> l) & 1;
+                let (x, y) = match k {
+                    VSubrevCoU32 | VSubbrevCoU32 => (b[l] as u64, a[l] as u64),
+                    _ => (a[l] as u64, b[l] as u64),
+                };
+                let (v, co) = match k {
+                    VAddCoU32 | VAddcCoU32 => {
+                        let s = x + y + c;
+                        (s as u32, s >> 32 != 0)
+                    }
+                    _ => (x.wrapping_sub(y + c) as u32, y + c > x),
+                };
+                r[l] = v;
+                if co {
+                    carry |= 1 << l;
+                }
+            }
+            wv32(w, &d, &r, exec)?;
+            write_mask_dst(w, &i.dst[1], carry & exec)?;
+        }
+        VMadU64U32 | VMadI64I32 => {
+            let (a, b, c) = (
+                u32_src(w, ov, i, 0)?,
+                u32_src(w, ov, i, 1)?,
+                u64_src(w, ov, i, 2)?,
+            );
+            let mut carry = 0u64;
+            let r: L64 = std::array::from_fn(|l| {
+                if k == VMadU64U32 {
+                    let p = a[l] as u128 * b[l] as u128 + c[l] as u128;
+                    if p >> 64 != 0 {
+                        carry |= 1 << l;
+                    }
+                    p as u64
+                } else {
+                    let p = a[l] as i32 as i128 * b[l] as i32 as i128 + c[l] as i64 as i128;
+                    if p > i64::MAX as i128 || p < i64::MIN as i128 {
+                        carry |= 1 << l;
+                    }
+                    p as u64
+                }
+            });
+            wv64(w, &d, &r, exec)?;
+            write_mask_dst(w, &i.dst[1], carry & exec)?;
+        }
+        VLshlrevB64 | VLshrrevB64 | VAshrrevI64 => {
+            let (a, b) = (u32_src(w, ov, i, 0)?, u64_src(w, ov, i, 1)?);
+            let r: L64 = std::array::from_fn(|l| {
+                let s = a[l] & 63;
+                match k {
+                    VLshlrevB64 => b[l] << s,
+                    VLshrrevB64 => b[l] >> s,
+                    _ => ((b[l] as i64) >> s) as u64,
+                }
+            });
+            wv64(w, &d, &r, exec)?;
+        }
+        // ------------------------------------------------------ float
+        VAddF32 => f2!(|a, b| a + b),
+        VSubF32 => f2!(|a, b| a - b),
+        VSubrevF32 => f2!(|a, b| b - a),
+        VMulF32 => f2!(|a, b| a * b),
+        VMinF32 => f2!(min_f32),
+        VMaxF32 => f2!(max_f32),
+        VLdexpF32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            let b = u32_src(w, ov, i, 1)?;
+            let r: L32 =
+                std::array::from_fn(|l| f32_out(ldexp32(a[l], b[l] as i32), omod, clamp).to_bits());
+            wv32(w, &d, &r, exec)?;
+        }
+        VLdexpF64 => {
+            let a = f64_src(w, ov, i, 0)?;
+            let b = u32_src(w, ov, i, 1)?;
+            let r: L64 =
+                std::array::from_fn(|l| f64_out(ldexp64(a[l], b[l] as i32), omod, clamp).to_bits());
+            wv64(w, &d, &r, exec)?;
+        }
+        VFmaF32 => f3!(|a, b, c| a.mul_add(b, c)),
+        VMacF32 => {
+            let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
+            let c = *vdst(w, &d, 0)?;
+            let r: L32 = std::array::from_fn(|l| {
+                f32_out(a[l].mul_add(b[l], f32::from_bits(c[l])), omod, clamp).to_bits()
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VMadmkF32 | VMadakF32 => {
+            let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
+            let kk = match i.src[3] {
+                Operand::Literal(v) => f32::from_bits(v),
+                _ => return unsupported("madmk/madak without a literal"),
+            };
+            let r: L32 = std::array::from_fn(|l| {
+                if k == VMadmkF32 {
+                    a[l].mul_add(kk, b[l]).to_bits()
+                } else {
+                    a[l].mul_add(b[l], kk).to_bits()
+                }
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VFmacF64 => {
+            let (a, b) = (f64_src(w, ov, i, 0)?, f64_src(w, ov, i, 1)?);
+            let c = v64(w, &d, Ty::D)?;
+            let r: L64 = std::array::from_fn(|l| {
+                f64_out(a[l].mul_add(b[l], f64::from_bits(c[l])), omod, clamp).to_bits()
+            });
+            wv64(w, &d, &r, exec)?;
+        }
+        VAddF64 => d2!(|a, b| a + b),
+        VMulF64 => d2!(|a, b| a * b),
+        VMinF64 => d2!(|a, b| if a.is_nan() {
+            b
+        } else if b.is_nan() {
+            a
+        } else {
+            a.min(b)
+        }),
+        VMaxF64 => d2!(|a, b| if a.is_nan() {
+            b
+        } else if b.is_nan() {
+            a
+        } else {
+            a.max(b)
+        }),
+        VFmaF64 => d3!(|a, b, c| a.mul_add(b, c)),
+        VDivFixupF32 => f3!(div_fixup_f32),
+        VDivFixupF64 => d3!(div_fixup_f64),
+        VDivScaleF32 => {
+            let (a, b, c) = (
+                f32_src(w, ov, i, 0)?,
+                f32_src(w, ov, i, 1)?,
+                f32_src(w, ov, i, 2)?,
+            );
+            let mut vcc = 0u64;
+            let r: L32 = std::array::from_fn(|l| {
+                let (v, f) = div_scale_f32(a[l], b[l], c[l]);
+                if f {
+                    vcc |= 1 << l;
+                }
+                v.to_bits()
+            });
+            wv32(w, &d, &r, exec)?;
+            write_mask_dst(w, &i.dst[1], vcc & exec)?;
+        }
+        VDivScaleF64 => {
+            let (a, b, c) = (
+                f64_src(w, ov, i, 0)?,
+                f64_src(w, ov, i, 1)?,
+                f64_src(w, ov, i, 2)?,
+            );
+            let mut vcc = 0u64;
+            let r: L64 = std::array::from_fn(|l| {
+                let (v, f) = div_scale_f64(a[l], b[l], c[l]);
+                if f {
+                    vcc |= 1 << l;
+                }
+                v.to_bits()
+            });
+            wv64(w, &d, &r, exec)?;
+            write_mask_dst(w, &i.dst[1], vcc & exec)?;
+        }
+        VDivFmasF32 => {
+            let (a, b, c) = (
+                f32_src(w, ov, i, 0)?,
+                f32_src(w, ov, i, 1)?,
+                f32_src(w, ov, i, 2)?,
+            );
+            let vcc = w.vcc.0;
+            let r: L32 = std::array::from_fn(|l| {
+                let v = a[l].mul_add(b[l], c[l]);
+                let v = if (vcc >> l) & 1 != 0 {
+                    ldexp32(v, 64)
+                } else {
+                    v
+                };
+                f32_out(v, omod, clamp).to_bits()
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VDivFmasF64 => {
+            let (a, b, c) = (
+                f64_src(w, ov, i, 0)?,
+                f64_src(w, ov, i, 1)?,
+                f64_src(w, ov, i, 2)?,
+            );
+            let vcc = w.vcc.0;
+            let r: L64 = std::array::from_fn(|l| {
+                let v = a[l].mul_add(b[l], c[l]);
+                let v = if (vcc >> l) & 1 != 0 {
+                    ldexp64(v, 128)
+                } else {
+                    v
+                };
+                f64_out(v, omod, clamp).to_bits()
+            });
+            wv64(w, &d, &r, exec)?;
+        }
+        VCvtPkrtz => {
+            let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
+            let rtz = |x: f32| {
+                // Round toward zero: truncate the f32 before rounding to nearest
+                // cannot round up in magnitude.
+                let h = f32_to_f16(x);
+                if f16_to_f32(h).abs() > x.abs() && x.is_finite() {
+                    h - 1
+                } else {
+                    h
+                }
+            };
+            let r: L32 = std::array::from_fn(|l| rtz(a[l]) as u32 | (rtz(b[l]) as u32) << 16);
+            wv32(w, &d, &r, exec)?;
+        }
+        VMovrels | VMovreld | VMovrelsd => {
+            // Relative addressing with M0 (Vega ISA §6.6.2 "VGPR indexing").
+            let m0 = w.m0 as usize;
+            let (si, di) = match (i.src[0], d) {
+                (Operand::Vgpr { index: s, .. }, Operand::Vgpr { index: t, .. }) => {
+                    (s as usize, t as usize)
+                }
+                (_, Operand::Vgpr { index: t, .. }) if k == VMovreld => (0, t as usize),
+                _ => return unsupported("v_movrel operands"),
+            };
+            let src_reg = if k == VMovreld { si } else { si + m0 };
+            let dst_reg = if k == VMovrels { di } else { di + m0 };
+            let n = w.vgpr.len();
+            if dst_reg >= n || (k != VMovreld && src_reg >= n) {
+                return unsupported(format!(
+                    "v_movrel beyond the {n} allocated VGPRs (M0 = {m0})"
+                ));
+            }
+            let v = if k == VMovreld {
+                v32(w, &i.src[0], Ty::I)?
+            } else {
+                w.vgpr[src_reg]
+            };
+            let one = Operand::Vgpr {
+                index: dst_reg as u8,
+                count: 1,
+            };
+            wv32(w, &one, &v, exec)?;
+        }
+        VPermB32 => u3!(|a, b, sel| {
+            let x = (a as u64) << 32 | b as u64;
+            let mut r = 0u32;
+            for k in 0..4 {
+                let s = (sel >> (8 * k)) & 0xff;
+                let byte = match s {
+                    0..=7 => (x >> (8 * s)) as u8,
+                    8..=11 => {
+                        if (x >> (16 * (s - 8) + 15)) & 1 != 0 {
+                            0xff
+                        } else {
+                            0
+                        }
+                    }
+                    12 => 0,
+                    _ => 0xff,
+                };
+                r |= (byte as u32) << (8 * k);
+            }
+            r
+        }),
+        VCvtF32Ubyte1 => u1!(|a| (((a >> 8) & 0xff) as f32).to_bits()),
+        VCvtF32Ubyte2 => u1!(|a| (((a >> 16) & 0xff) as f32).to_bits()),
+        VCvtF32Ubyte3 => u1!(|a| ((a >> 24) as f32).to_bits()),
+        VMax3F32 => f3!(|a, b, c| max_f32(max_f32(a, b), c)),
+        VMin3F32 => f3!(|a, b, c| min_f32(min_f32(a, b), c)),
+        VMed3F32 => f3!(|a, b, c| {
+            if a.is_nan() || b.is_nan() || c.is_nan() {
+                min_f32(min_f32(a, b), c)
+            } else {
+                max_f32(min_f32(a, b), min_f32(max_f32(a, b), c))
+            }
+        }),
+        VMulLegacyF32 => f2!(|a, b| if a == 0.0 || b == 0.0 { 0.0 } else { a * b }),
+        VCvtFlrI32F32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            wv32(w, &d, &a.map(|x| x.floor() as i32 as u32), exec)?;
+        }
+        VCvtRpiI32F32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            wv32(w, &d, &a.map(|x| (x + 0.5).floor() as i32 as u32), exec)?;
+        }
+        VSadU32 => u3!(|a, b, c| a.abs_diff(b).wrapping_add(c)),
+        VMulHiI32I24 => u2!(|a, b| ((sext24(a) as i64 * sext24(b) as i64) >> 32) as u32),
+        VCvtPkU16U32 => u2!(|a, b| (a & 0xffff) | (b & 0xffff) << 16),
+        VMaxU16 => h2!(|a, b| a.max(b)),
+        VMinU16 => h2!(|a, b| a.min(b)),
+        VMaxI16 => h2!(|a, b| (a as i16).max(b as i16) as u16),
+        VMinI16 => h2!(|a, b| (a as i16).min(b as i16) as u16),
+        VAshrrevI16 => h2!(|a, b| ((b as i16) >> (a & 15)) as u16),
+        VAddF16 | VSubF16 | VSubrevF16 | VMulF16 | VMaxF16 | VMinF16 | VFmaF16 | VMacF16 => {
+            if i.alu.op_sel != 0 {
+                return unsupported("op_sel on a 16-bit operation");
+            }
+            let h = |v: L32, k: usize| -> [f64; 64] {
+                let (abs, neg) = ((i.alu.abs >> k) & 1 != 0, (i.alu.neg >> k) & 1 != 0);
+                v.map(|x| {
+                    let mut b = x as u16;
+                    if abs {
+                        b &= 0x7fff;
+                    }
+                    if neg {
+                        b ^= 0x8000;
+                    }
+                    f16_to_f32(b) as f64
+                })
+            };
+            let a = h(src32(w, ov, i, 0, Ty::H)?, 0);
+            let b = h(src32(w, ov, i, 1, Ty::H)?, 1);
+            let old = *vdst(w, &d, 0)?;
+            let c = match k {
+                VFmaF16 => h(src32(w, ov, i, 2, Ty::H)?, 2),
+                VMacF16 => h(old, 2),
+                _ => [0.0; 64],
+            };
+            let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
+            let r: L32 = std::array::from_fn(|l| {
+                let v = match k {
+                    VAddF16 => a[l] + b[l],
+                    VSubF16 => a[l] - b[l],
+                    VSubrevF16 => b[l] - a[l],
+                    VMulF16 => a[l] * b[l],
+                    VMaxF16 => max_f32(a[l] as f32, b[l] as f32) as f64,
+                    VMinF16 => min_f32(a[l] as f32, b[l] as f32) as f64,
+                    _ => a[l].mul_add(b[l], c[l]),
+                };
+                (old[l] & keep) | f64_to_f16(f64_out(v, omod, clamp)) as u32
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VCvtF16U16 | VCvtF16I16 | VCvtU16F16 | VCvtI16F16 => {
+            let a = src32(w, ov, i, 0, Ty::H)?;
+            let old = *vdst(w, &d, 0)?;
+            let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
+            let r: L32 = std::array::from_fn(|l| {
+                let x = a[l] as u16;
+                let v: u16 = match k {
+                    VCvtF16U16 => f64_to_f16(x as f64),
+                    VCvtF16I16 => f64_to_f16(x as i16 as f64),
+                    VCvtU16F16 => f16_to_f32(x) as u16,
+                    _ => f16_to_f32(x) as i16 as u16,
+                };
+                (old[l] & keep) | v as u32
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VPkMovB32 | VPkAddF32 | VPkMulF32 | VPkFmaF32 => pk(k, w, i, exec)?,
+        VPkAddU16 | VPkSubU16 | VPkAddI16 | VPkSubI16 | VPkMulLoU16 | VPkLshlrevB16
+        | VPkLshrrevB16 | VPkAshrrevI16 | VPkMaxU16 | VPkMinU16 | VPkMaxI16 | VPkMinI16
+        | VPkMadU16 | VPkAddF16 | VPkMulF16 | VPkFmaF16 | VPkMaxF16 | VPkMinF16 => {
+            pk16(k, w, i, exec)?
+        }
+        VCmp(c) => cmp(c, w, ov, i, exec)?,
+        VCmpClassF32 | VCmpxClassF32 | VCmpClassF64 | VCmpxClassF64 => {
+            let m = u32_src(w, ov, i, 1)?;
+            let cls: L32 = if matches!(k, VCmpClassF32 | VCmpxClassF32) {
+                let a = f32_src(w, ov, i, 0)?;
+                a.map(fp_class_f32)
+            } else {
+                let a = f64_src(w, ov, i, 0)?;
+                a.map(fp_class_f64)
+            };
+            let mut r = 0u64;
+            for l in 0..64 {
+                if (m[l] >> cls[l]) & 1 != 0 {
+                    r |= 1 << l;
+                }
+            }
+            r &= exec;
+            write_cmp(w, i, r, matches!(k, VCmpxClassF32 | VCmpxClassF64))?;
+        }
+        _ => return Err(E::Unimpl),
+    }
+    Ok(())
+}
+
+fn sext24(a: u32) -> i32 {
+    ((a << 8) as i32) >> 8
+}
+
+fn write_cmp(w: &mut Wave, i: &Inst, r: u64, x: bool) -> R {
+    let d = i.dst[0];
+    if d.is_some() {
+        write_mask_dst(w, &d, r)?;
+    } else if !x {
+        // VOPC without an explicit destination writes VCC.
+        w.vcc = Mask(r);
+    }
+    if x {
+        w.exec = Mask(r);
+    }
+    Ok(())
+}
+
+fn cmp(c: super::kinds::Cmp, w: &mut Wave, ov: Ov, i: &Inst, exec: u64) -> R {
+    // Masks of lanes comparing less, equal, greater; unordered is the rest.
+    let (mut lt, mut eq, mut gt) = (0u64, 0u64, 0u64);
+    macro_rules! masks {
+        ($a:expr, $b:expr) => {{
+            let (a, b) = ($a, $b);
+            for l in 0..64 {
+                lt |= ((a[l] < b[l]) as u64) << l;
+                eq |= ((a[l] == b[l]) as u64) << l;
+                gt |= ((a[l] > b[l]) as u64) << l;
+            }
+        }};
+    }
+    let (abs, neg) = (i.alu.abs, i.alu.neg);
+    match c.ty {
+        CmpTy::F32 => masks!(f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?),
+        CmpTy::F64 => masks!(f64_src(w, ov, i, 0)?, f64_src(w, ov, i, 1)?),
+        CmpTy::F16 => {
+            let h = |x: u32, k: u8| {
+                let mut v = x as u16;
+                if (abs >> k) & 1 != 0 {
+                    v &= 0x7fff;
+                }
+                if (neg >> k) & 1 != 0 {
+                    v ^= 0x8000;
+                }
+                f16_to_f32(v)
+            };
+            let a = src32(w, ov, i, 0, Ty::H)?.map(|x| h(x, 0));
+            let b = src32(w, ov, i, 1, Ty::H)?.map(|x| h(x, 1));
+            masks!(a, b)
+        }
+        CmpTy::I32 => masks!(
+            u32_src(w, ov, i, 0)?.map(|x| x as i32),
+            u32_src(w, ov, i, 1)?.map(|x| x as i32)
+        ),
+        CmpTy::U32 => masks!(u32_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?),
+        CmpTy::I16 => masks!(
+            u32_src(w, ov, i, 0)?.map(|x| x as i16),
+            u32_src(w, ov, i, 1)?.map(|x| x as i16)
+        ),
+        CmpTy::U16 => masks!(
+            u32_src(w, ov, i, 0)?.map(|x| x as u16),
+            u32_src(w, ov, i, 1)?.map(|x| x as u16)
+        ),
+        CmpTy::I64 => masks!(
+            u64_src(w, ov, i, 0)?.map(|x| x as i64),
+            u64_src(w, ov, i, 1)?.map(|x| x as i64)
+        ),
+        CmpTy::U64 => masks!(u64_src(w, ov, i, 0)?, u64_src(w, ov, i, 1)?),
+    }
+    let un = !(lt | eq | gt);
+    let r = c.eval_masks(lt, eq, gt, un);
+    write_cmp(w, i, r & exec, c.x)
+}
+
+/// Packed 16-bit VOP3P operations (Vega ISA §6.7 "Packed math"): the low
+/// half of the result takes the source halves chosen by `op_sel`, the high
+/// half those chosen by `op_sel_hi`; `neg_lo`/`neg_hi` negate f16 sources.
+/// Integer results wrap (the `clamp` saturation of integer ops is reported
+/// as unsupported).
+fn pk16(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
+    use Kind::*;
+    let a = &i.alu;
+    let float = matches!(k, VPkAddF16 | VPkMulF16 | VPkFmaF16 | VPkMaxF16 | VPkMinF16);
+    if a.clamp && !float {
+        return unsupported("clamp on a packed integer operation");
+    }
+    let three = matches!(k, VPkMadU16 | VPkFmaF16);
+    let ty = if float { Ty::H } else { Ty::I };
+    let srcs = [
+        v32(w, &i.src[0], ty)?,
+        v32(w, &i.src[1], ty)?,
+        if three {
+            v32(w, &i.src[2], ty)?
+        } else {
+            [0; 64]
+        },
+    ];
+    let r: L32 = std::array::from_fn(|l| {
+        let half = |hi: bool| -> u16 {
+            let get = |s: usize| -> u16 {
+                let sel = if hi { a.op_sel_hi } else { a.op_sel };
+                let v = srcs[s][l];
+                let x = if (sel >> s) & 1 != 0 {
+                    (v >> 16) as u16
+                } else {
+                    v as u16
+                };
+                let neg = if hi { a.neg_hi } else { a.neg };
+                if float && (neg >> s) & 1 != 0 {
+                    x ^ 0x8000
+                } else {
+                    x
+                }
+            };
+            let (x, y, z) = (get(0), get(1), get(2));
+            let f = |v: u16| f16_to_f32(v) as f64;
+            let fo = |v: f64| {
+                let v = if a.clamp { v.clamp(0.0, 1.0) } else { v };
+                f64_to_f16(v)
+            };
+            match k {
+                VPkAddU16 | VPkAddI16 => x.wrapping_add(y),
+                VPkSubU16 | VPkSubI16 => x.wrapping_sub(y),
+                VPkMulLoU16 => x.wrapping_mul(y),
+                VPkLshlrevB16 => y << (x & 15),
+                VPkLshrrevB16 => y >> (x & 15),
+                VPkAshrrevI16 => ((y as i16) >> (x & 15)) as u16,
+                VPkMaxU16 => x.max(y),
+                VPkMinU16 => x.min(y),
+                VPkMaxI16 => (x as i16).max(y as i16) as u16,
+                VPkMinI16 => (x as i16).min(y as i16) as u16,
+                VPkMadU16 => x.wrapping_mul(y).wrapping_add(z),
+                VPkAddF16 => fo(f(x) + f(y)),
+                VPkMulF16 => fo(f(x) * f(y)),
+                VPkFmaF16 => fo(f(x).mul_add(f(y), f(z))),
+                VPkMaxF16 => fo(max_f32(f(x) as f32, f(y) as f32) as f64),
+                _ => fo(min_f32(f(x) as f32, f(y) as f32) as f64),
+            }
+        };
+        half(false) as u32 | (half(true) as u32) << 16
+    });
+    wv32(w, &i.dst[0], &r, exec)
+}
+
+/// gfx90a packed FP32 (VOP3P): each half of the 64-bit result takes the
+/// source dwords chosen by `op_sel` (low half) and `op_sel_hi` (high half).
+fn pk(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
+    let ov = None;
+    let srcs = [
+        u64_src(w, ov, i, 0)?,
+        u64_src(w, ov, i, 1)?,
+        if k == Kind::VPkFmaF32 {
+            u64_src(w, ov, i, 2)?
+        } else {
+            [0; 64]
+        },
+    ];
+    let a = &i.alu;
+    let pick = |s: usize, l: usize, hi_half: bool| -> u32 {
+        let sel = if hi_half {
+            (a.op_sel_hi >> s) & 1
+        } else {
+            (a.op_sel >> s) & 1
+        };
+        let v = srcs[s][l];
+        let x = if sel != 0 { (v >> 32) as u32 } else { v as u32 };
+        let neg = if hi_half {
+            (a.neg_hi >> s) & 1
+        } else {
+            (a.neg >> s) & 1
+        };
+        if neg != 0 && k != Kind::VPkMovB32 {
+            x ^ 0x8000_0000
+        } else {
+            x
+        }
+    };
+    let r: L64 = std::array::from_fn(|l| {
+        let half = |h: bool| -> u32 {
+            let f = |s| f32::from_bits(pick(s, l, h));
+            match k {
+                Kind::VPkMovB32 => {
+                    // lo = src0 (selected by op_sel[0]), hi = src1 (by op_sel[1]).
+                    let s = if h { 1 } else { 0 };
+                    let sel = (a.op_sel >> s) & 1;
+                    let v = srcs[s][l];
+                    if sel != 0 { (v >> 32) as u32 } else { v as u32 }
+                }
+                Kind::VPkAddF32 => f32_out(f(0) + f(1), 0, a.clamp).to_bits(),
+                Kind::VPkMulF32 => f32_out(f(0) * f(1), 0, a.clamp).to_bits(),
+                _ => f32_out(f(0).mul_add(f(1), f(2)), 0, a.clamp).to_bits(),
+            }
+        };
+        half(false) as u64 | (half(true) as u64) << 32
+    });
+    wv64(w, &i.dst[0], &r, exec)
+}

@@ -1,0 +1,517 @@
+//! Simulator-owned memory: a sparse paged global address space with explicit
+//! allocations, per-work-group LDS and per-wave dword-swizzled scratch.
+//!
+//! Guest addresses are plain numbers, never host pointers: every access is
+//! checked and a bad one is a [`MemFault`], never a host crash.
+
+use crate::error::{FaultKind, MemFault, Space};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// Page size of the global address space.
+pub const PAGE: u64 = 4096;
+
+/// Where allocations start; nothing below is ever mapped, so null and small
+/// pointers fault.
+pub const HEAP_BASE: u64 = 0x0000_0001_0000_0000;
+
+/// The LDS ("shared") aperture: the high 32 bits of flat addresses that fall in
+/// LDS (the value `src_shared_base` reads). Chosen above the heap and below the
+/// canonical-address hole, as on real devices (Vega ISA §9.3.1 "Flat addressing").
+pub const SHARED_BASE: u64 = 0x1000_0000_0000_0000;
+
+/// The private (scratch) aperture: the high 32 bits of flat addresses that fall
+/// in the wave's scratch (the value `src_private_base` reads).
+pub const PRIVATE_BASE: u64 = 0x2000_0000_0000_0000;
+
+/// The most bytes the global address space maps at once (pages are backed by
+/// host memory when mapped, so this bounds the host memory a guest can claim).
+pub const MAX_MAPPED: u64 = 8 << 30;
+
+/// Each aperture is 4 GiB.
+pub const APERTURE_SIZE: u64 = 1 << 32;
+
+/// The guest address a private segment buffer descriptor points at: buffer
+/// accesses that land in `[SCRATCH_BACKING, SCRATCH_BACKING + 4 GiB)` go to the
+/// wave's own scratch, so the descriptor works with any wave offset of 0.
+/// Within the 48 bits a buffer resource's base can hold.
+pub const SCRATCH_BACKING: u64 = 0x0000_8000_0000_0000;
+
+/// What a flat address designates (checked per lane).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlatTarget {
+    /// A global address.
+    Global(u64),
+    /// An LDS byte offset.
+    Lds(u32),
+    /// A private (per-lane, unswizzled) byte offset.
+    Private(u32),
+}
+
+/// Classifies a flat address by the apertures (Vega ISA §9.3.1): addresses
+/// whose high half is the shared aperture go to LDS, the private aperture to
+/// scratch, everything else to global memory.
+pub fn classify_flat(addr: u64) -> FlatTarget {
+    let hi = addr & !(APERTURE_SIZE - 1);
+    if hi == SHARED_BASE {
+        FlatTarget::Lds(addr as u32)
+    } else if hi == PRIVATE_BASE {
+        FlatTarget::Private(addr as u32)
+    } else {
+        FlatTarget::Global(addr)
+    }
+}
+
+/// The global address space: pages exist only inside allocations. Reads and
+/// writes take `&self` (each page has its own lock), so work-groups running
+/// on several threads share it; atomics lock the page for the read-modify-write.
+#[derive(Debug, Default)]
+pub struct GlobalMemory {
+    pages: BTreeMap<u64, Mutex<Box<[u8]>>>,
+    allocs: BTreeMap<u64, u64>,
+    next: u64,
+    mapped: u64,
+}
+
+fn fault(kind: FaultKind, space: Space, addr: u64, len: u64) -> MemFault {
+    MemFault {
+        kind,
+        space,
+        addr,
+        len,
+    }
+}
+
+impl GlobalMemory {
+    /// An empty address space.
+    pub fn new() -> Self {
+        GlobalMemory {
+            pages: BTreeMap::new(),
+            allocs: BTreeMap::new(),
+            next: HEAP_BASE,
+            mapped: 0,
+        }
+    }
+
+    /// Allocates `size` zeroed bytes and returns the guest address. Allocations
+    /// are page aligned and separated by an unmapped guard page, so running off
+    /// the end of a buffer faults.
+    pub fn allocate(&mut self, size: u64) -> Result<u64, MemFault> {
+        let base = self.next;
+        self.map_at(base, size)?;
+        Ok(base)
+    }
+
+    /// Maps `size` zeroed bytes at the fixed address `base` (page aligned; used
+    /// to load code objects at their link addresses plus a load bias).
+    pub fn map_at(&mut self, base: u64, size: u64) -> Result<(), MemFault> {
+        let size = size.max(1);
+        let bad = fault(FaultKind::Unmapped, Space::Global, base, size);
+        if base % PAGE != 0 {
+            return Err(fault(FaultKind::Misaligned, Space::Global, base, size));
+        }
+        let pages = size.div_ceil(PAGE);
+        if self.mapped + pages * PAGE > MAX_MAPPED {
+            return Err(fault(FaultKind::OutOfBounds, Space::Global, base, size));
+        }
+        let end = base.checked_add(pages * PAGE).ok_or(bad)?;
+        if self.pages.range(base..end).next().is_some() {
+            return Err(bad);
+        }
+        for p in 0..pages {
+            self.pages.insert(
+                base + p * PAGE,
+                Mutex::new(vec![0u8; PAGE as usize].into_boxed_slice()),
+            );
+        }
+        self.allocs.insert(base, size);
+        self.mapped += pages * PAGE;
+        self.next = self.next.max(end + PAGE);
+        Ok(())
+    }
+
+    /// Frees the allocation starting at `base`.
+    pub fn free(&mut self, base: u64) -> Result<(), MemFault> {
+        let size =
+            self.allocs
+                .remove(&base)
+                .ok_or(fault(FaultKind::Unmapped, Space::Global, base, 0))?;
+        for p in 0..size.div_ceil(PAGE) {
+            self.pages.remove(&(base + p * PAGE));
+        }
+        self.mapped -= size.div_ceil(PAGE) * PAGE;
+        Ok(())
+    }
+
+    /// The allocations as `(base, size)`.
+    pub fn allocations(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.allocs.iter().map(|(&b, &s)| (b, s))
+    }
+
+    fn page(&self, addr: u64, len: u64) -> Result<&Mutex<Box<[u8]>>, MemFault> {
+        let p = addr & !(PAGE - 1);
+        self.pages
+            .get(&p)
+            .ok_or(fault(FaultKind::Unmapped, Space::Global, addr, len))
+    }
+
+    /// Walks `len` bytes from `addr` page by page, calling `f(page, offset, chunk_range)`.
+    fn walk(
+        &self,
+        addr: u64,
+        len: usize,
+        mut f: impl FnMut(&mut [u8], std::ops::Range<usize>),
+    ) -> Result<(), MemFault> {
+        let total = len as u64;
+        addr.checked_add(total)
+            .ok_or(fault(FaultKind::Unmapped, Space::Global, addr, total))?;
+        // Fast path: the access lies in one page.
+        let off = (addr % PAGE) as usize;
+        if off + len <= PAGE as usize {
+            let page = self.page(addr, total)?;
+            let mut g = page.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(s) = g.get_mut(off..off + len) {
+                f(s, 0..len);
+            }
+            return Ok(());
+        }
+        // Check every page first so that a faulting access changes nothing.
+        let mut a = addr;
+        let end = addr + total;
+        while a < end {
+            self.page(a, total)?;
+            a = (a & !(PAGE - 1)) + PAGE;
+        }
+        let mut done = 0usize;
+        while done < len {
+            let a = addr + done as u64;
+            let off = (a % PAGE) as usize;
+            let n = (PAGE as usize - off).min(len - done);
+            let page = self.page(a, total)?;
+            let mut g = page.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(s) = g.get_mut(off..off + n) {
+                f(s, done..done + n);
+            }
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// Reads `out.len()` bytes at `addr`.
+    pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let len = out.len();
+        self.walk(addr, len, |page, r| {
+            if let Some(o) = out.get_mut(r) {
+                o.copy_from_slice(page);
+            }
+        })
+    }
+
+    /// Writes `data` at `addr`.
+    pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.walk(addr, data.len(), |page, r| {
+            if let Some(d) = data.get(r) {
+                page.copy_from_slice(d);
+            }
+        })
+    }
+
+    /// Fills `len` bytes at `addr` with `byte`.
+    pub fn fill(&self, addr: u64, len: u64, byte: u8) -> Result<(), MemFault> {
+        self.walk(addr, len as usize, |page, _| page.fill(byte))
+    }
+
+    /// Reads a little-endian u32.
+    pub fn read_u32(&self, addr: u64) -> Result<u32, MemFault> {
+        let mut b = [0u8; 4];
+        self.read(addr, &mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    /// Atomically replaces the naturally aligned `N`-byte value at `addr` with
+    /// `f(old)` and returns the old value (one page lock held throughout).
+    pub fn atomic<const N: usize>(
+        &self,
+        addr: u64,
+        f: impl FnOnce([u8; N]) -> [u8; N],
+    ) -> Result<[u8; N], MemFault> {
+        let n = N as u64;
+        if addr % n != 0 {
+            return Err(fault(FaultKind::Misaligned, Space::Global, addr, n));
+        }
+        let page = self.page(addr, n)?;
+        let mut g = page.lock().unwrap_or_else(|e| e.into_inner());
+        let off = (addr % PAGE) as usize;
+        let s =
+            g.get_mut(off..off + N)
+                .ok_or(fault(FaultKind::Unmapped, Space::Global, addr, n))?;
+        let mut old = [0u8; N];
+        old.copy_from_slice(s);
+        s.copy_from_slice(&f(old));
+        Ok(old)
+    }
+}
+
+/// A cursor over global memory that keeps the lock of the last page it
+/// touched, so the lanes of one instruction that hit the same page (the usual
+/// case) take the lock once. At most one page lock is held at a time; drop
+/// the cursor before any other access to global memory from the same thread.
+pub struct PageCursor<'a> {
+    mem: &'a GlobalMemory,
+    cur: Option<(u64, std::sync::MutexGuard<'a, Box<[u8]>>)>,
+}
+
+impl<'a> PageCursor<'a> {
+    /// A cursor holding no lock.
+    pub fn new(mem: &'a GlobalMemory) -> Self {
+        PageCursor { mem, cur: None }
+    }
+
+    fn slice(&mut self, addr: u64, len: usize) -> Result<Option<&mut [u8]>, MemFault> {
+        let off = (addr % PAGE) as usize;
+        if off + len > PAGE as usize {
+            self.cur = None;
+            return Ok(None);
+        }
+        let base = addr - off as u64;
+        if self.cur.as_ref().map(|c| c.0) != Some(base) {
+            // Release the old lock before taking the next one.
+            self.cur = None;
+            let p = self.mem.page(addr, len as u64)?;
+            self.cur = Some((base, p.lock().unwrap_or_else(|e| e.into_inner())));
+        }
+        Ok(self.cur.as_mut().and_then(|c| c.1.get_mut(off..off + len)))
+    }
+
+    /// Reads `out.len()` bytes at `addr`.
+    pub fn read(&mut self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        match self.slice(addr, out.len())? {
+            Some(s) => {
+                out.copy_from_slice(s);
+                Ok(())
+            }
+            None => self.mem.read(addr, out),
+        }
+    }
+
+    /// Writes `data` at `addr`.
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        match self.slice(addr, data.len())? {
+            Some(s) => {
+                s.copy_from_slice(data);
+                Ok(())
+            }
+            None => self.mem.write(addr, data),
+        }
+    }
+}
+
+/// A flat byte array with bounds-checked access: one work-group's LDS, or
+/// one wave's scratch.
+#[derive(Clone, Debug, Default)]
+pub struct Bytes {
+    data: Vec<u8>,
+    space: Option<Space>,
+}
+
+impl Bytes {
+    /// `size` zero bytes in address space `space`.
+    pub fn new(size: usize, space: Space) -> Self {
+        Bytes {
+            data: vec![0; size],
+            space: Some(space),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    fn range(&self, addr: u64, len: usize) -> Result<std::ops::Range<usize>, MemFault> {
+        let bad = fault(
+            FaultKind::OutOfBounds,
+            self.space.unwrap_or(Space::Lds),
+            addr,
+            len as u64,
+        );
+        let a = usize::try_from(addr).map_err(|_| bad)?;
+        let e = a.checked_add(len).ok_or(bad)?;
+        if e > self.data.len() {
+            return Err(bad);
+        }
+        Ok(a..e)
+    }
+
+    /// Reads bytes at `addr`.
+    pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let r = self.range(addr, out.len())?;
+        out.copy_from_slice(&self.data[r]);
+        Ok(())
+    }
+
+    /// Writes bytes at `addr`.
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        let r = self.range(addr, data.len())?;
+        self.data[r].copy_from_slice(data);
+        Ok(())
+    }
+
+    /// The whole contents.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+/// One wave's private memory, stored dword-interleaved across lanes as the
+/// hardware's swizzled scratch buffer is (usage guide, "Private Segment
+/// Buffer"): byte `addr` of lane `lane` is at
+/// `(addr / 4) * wave_size * 4 + lane * 4 + addr % 4`.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    bytes: Bytes,
+    per_lane: u32,
+    wave_size: u32,
+}
+
+impl Scratch {
+    /// Scratch for `wave_size` lanes of `per_lane` bytes each (rounded up to dwords).
+    pub fn new(per_lane: u32, wave_size: u32) -> Self {
+        let per_lane = per_lane.div_ceil(4) * 4;
+        Scratch {
+            bytes: Bytes::new(per_lane as usize * wave_size as usize, Space::Private),
+            per_lane,
+            wave_size,
+        }
+    }
+
+    /// Private bytes per lane.
+    pub fn per_lane(&self) -> u32 {
+        self.per_lane
+    }
+
+    /// Offset in the wave's backing store of lane `lane`'s private byte `addr`.
+    pub fn swizzle(&self, lane: u32, addr: u32) -> u64 {
+        (addr as u64 / 4) * self.wave_size as u64 * 4 + lane as u64 * 4 + addr as u64 % 4
+    }
+
+    fn lane_fault(&self, addr: u32, len: usize) -> MemFault {
+        fault(
+            FaultKind::OutOfBounds,
+            Space::Private,
+            addr as u64,
+            len as u64,
+        )
+    }
+
+    /// Reads lane `lane`'s private bytes at `addr` (any length; each byte is
+    /// placed by the swizzle).
+    pub fn read_lane(&self, lane: u32, addr: u32, out: &mut [u8]) -> Result<(), MemFault> {
+        let end = addr as u64 + out.len() as u64;
+        if end > self.per_lane as u64 || lane >= self.wave_size {
+            return Err(self.lane_fault(addr, out.len()));
+        }
+        for (i, o) in out.iter_mut().enumerate() {
+            let mut b = [0u8];
+            self.bytes
+                .read(self.swizzle(lane, addr + i as u32), &mut b)?;
+            *o = b[0];
+        }
+        Ok(())
+    }
+
+    /// Writes lane `lane`'s private bytes at `addr`.
+    pub fn write_lane(&mut self, lane: u32, addr: u32, data: &[u8]) -> Result<(), MemFault> {
+        let end = addr as u64 + data.len() as u64;
+        if end > self.per_lane as u64 || lane >= self.wave_size {
+            return Err(self.lane_fault(addr, data.len()));
+        }
+        for (i, d) in data.iter().enumerate() {
+            let off = self.swizzle(lane, addr + i as u32);
+            self.bytes.write(off, &[*d])?;
+        }
+        Ok(())
+    }
+
+    /// Reads raw bytes of the swizzled backing store (as a buffer access
+    /// through the private segment buffer sees them).
+    pub fn read_backing(&self, off: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        self.bytes.read(off, out)
+    }
+
+    /// Writes raw bytes of the swizzled backing store.
+    pub fn write_backing(&mut self, off: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.bytes.write(off, data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocations_fault_outside() {
+        let mut m = GlobalMemory::new();
+        let a = m.allocate(10).unwrap();
+        let b = m.allocate(PAGE + 1).unwrap();
+        assert!(b > a + PAGE, "guard page between allocations");
+        m.write(a, &[1, 2, 3]).unwrap();
+        let mut out = [0u8; 3];
+        m.read(a, &mut out).unwrap();
+        assert_eq!(out, [1, 2, 3]);
+        // The tail of the page is mapped, the guard page is not.
+        assert!(m.read(a + PAGE, &mut out).is_err());
+        // A write straddling into unmapped memory changes nothing.
+        assert!(m.write(a + PAGE - 2, &[9, 9, 9]).is_err());
+        let mut t = [0u8; 2];
+        m.read(a + PAGE - 2, &mut t).unwrap();
+        assert_eq!(t, [0, 0]);
+        // Cross-page access inside one allocation.
+        m.write(b + PAGE - 2, &[5, 6, 7, 8]).unwrap();
+        let mut u = [0u8; 4];
+        m.read(b + PAGE - 2, &mut u).unwrap();
+        assert_eq!(u, [5, 6, 7, 8]);
+        m.free(a).unwrap();
+        assert!(m.read(a, &mut out).is_err());
+        assert!(m.read(0, &mut out).is_err());
+    }
+
+    #[test]
+    fn atomics_return_old() {
+        let mut m = GlobalMemory::new();
+        let a = m.allocate(8).unwrap();
+        let old = m
+            .atomic::<4>(a + 4, |o| (u32::from_le_bytes(o) + 5).to_le_bytes())
+            .unwrap();
+        assert_eq!(u32::from_le_bytes(old), 0);
+        assert_eq!(m.read_u32(a + 4).unwrap(), 5);
+        assert!(m.atomic::<4>(a + 2, |o| o).is_err());
+    }
+
+    #[test]
+    fn scratch_is_dword_interleaved() {
+        let mut s = Scratch::new(8, 64);
+        s.write_lane(3, 4, &[0xaa, 0xbb, 0xcc, 0xdd]).unwrap();
+        // (4/4)*64*4 + 3*4 = 268
+        let mut raw = [0u8; 4];
+        s.read_backing(268, &mut raw).unwrap();
+        assert_eq!(raw, [0xaa, 0xbb, 0xcc, 0xdd]);
+        let mut back = [0u8; 2];
+        s.read_lane(3, 5, &mut back).unwrap();
+        assert_eq!(back, [0xbb, 0xcc]);
+        assert!(s.read_lane(3, 6, &mut raw).is_err());
+        assert!(s.write_lane(64, 0, &[1]).is_err());
+    }
+
+    #[test]
+    fn flat_classification() {
+        assert_eq!(classify_flat(SHARED_BASE + 16), FlatTarget::Lds(16));
+        assert_eq!(classify_flat(PRIVATE_BASE + 8), FlatTarget::Private(8));
+        assert_eq!(classify_flat(HEAP_BASE), FlatTarget::Global(HEAP_BASE));
+    }
+}
