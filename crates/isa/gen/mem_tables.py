@@ -10,10 +10,15 @@ For every (GPU, encoding, opcode key) the script
   3. disassembles a shape probe (the base with distinct register numbers in every
      free register field) and reads the mnemonic and the width in dwords of each
      register operand from the text.
+Image opcodes get two more tables: the data and address register counts LLVM
+prints for every dmask/tfe/d16 and (GFX10) dim/a16/NSA combination, since LLVM
+resizes those operands only when an instruction variant of the computed size
+exists (`mimg_extra`). The MTBUF `format:` strings are probed the same way.
 
 Usage: mem_tables.py            regenerate src/mem/tables.rs
        mem_tables.py --check    regenerate into a temporary file, fail on any difference
-Needs only python3 and llvm-mc-19. Deterministic: same llvm-mc, same output.
+Needs only python3 and llvm-mc-19 (and rustfmt, to lay the output out the way
+`cargo fmt` does). Deterministic: same llvm-mc, same output.
 """
 import os
 import re
@@ -22,7 +27,10 @@ import sys
 import tempfile
 
 GPUS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx1010", "gfx1030"]
-NOP = 0xBF800005
+# Padding after each probe, alternating per line so that each line's padding is a
+# run of its own: `s_nop 5` / `s_nop 6` (no inline constant has these patterns).
+NOPS = [0xBF800005, 0xBF800006]
+NOP_TEXT = {"s_nop 5", "s_nop 6"}
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "src", "mem", "tables.rs")
 
@@ -30,36 +38,57 @@ OUT = os.path.join(HERE, "..", "src", "mem", "tables.rs")
 def disassemble(probes, cpu):
     """Disassembles each probe (a list of dwords) on its own; returns per probe
     (text, length in bytes) of the instruction starting at the probe, or None if
-    LLVM rejects its first dword. The probes, each followed by s_nop padding, are
-    assembled into one object and disassembled by llvm-objdump-19, whose listing
-    gives the address and the bytes of every instruction (the text is the same
-    instruction printer llvm-mc uses)."""
-    src, starts, off = [".text"], [], 0
-    for ws in probes:
-        full = list(ws) + [NOP] * 5
-        starts.append(off)
-        off += 4 * len(full)
-        src.append(".long " + ",".join("0x%08x" % w for w in full))
-    with tempfile.TemporaryDirectory() as d:
-        asm, obj = os.path.join(d, "p.s"), os.path.join(d, "p.o")
-        with open(asm, "w") as f:
-            f.write("\n".join(src) + "\n")
-        subprocess.run(["llvm-mc-19", "-triple=amdgcn", "-mcpu=" + cpu, "-filetype=obj", asm, "-o", obj], check=True)
-        p = subprocess.run(["llvm-objdump-19", "-d", "--mcpu=" + cpu, obj], capture_output=True, text=True, check=False)
-    if p.returncode != 0:
-        # The disassembler crashed on some probe: bisect so every other probe still gets an answer.
+    llvm-mc rejects its first dword.
+
+    All probes go to one llvm-mc run, one per line, each followed by five
+    `s_nop 5` or `s_nop 6` (alternating by line; words no probe contains and no
+    instruction takes as an inline constant). llvm-mc decodes the input as one
+    byte stream, prints instructions on stdout and rejected words on stderr (with
+    line and column), so the stdout is cut into one group per line at the padding
+    runs: a probe's result is the first instruction of its group unless stderr
+    rejected the word at its line's start. If the grouping does not come out one
+    per line (a probe that swallowed all its padding), or llvm-mc crashes, the
+    batch is split in halves."""
+    lines = []
+    for i, ws in enumerate(probes):
+        full = list(ws) + [NOPS[i % 2]] * 5
+        b = b"".join(w.to_bytes(4, "little") for w in full)
+        lines.append(" ".join("0x%02x" % x for x in b))
+    args = ["llvm-mc-19", "--disassemble", "-triple=amdgcn", "-mcpu=" + cpu, "-show-encoding"]
+    p = subprocess.run(args, input="\n".join(lines) + "\n", capture_output=True, text=True, check=False)
+    groups = None
+    if p.returncode == 0:
+        rejected_first = set()
+        for line in p.stderr.splitlines():
+            m = re.match(r"<stdin>:(\d+):(\d+): warning: invalid", line)
+            if m and int(m.group(2)) == 1:
+                rejected_first.add(int(m.group(1)) - 1)
+        groups, cur, nop = [], [], None
+        for line in p.stdout.splitlines():
+            if "encoding:" not in line:
+                continue
+            text, enc = line.split(";", 1)
+            text = text.strip()
+            if text in NOP_TEXT:
+                if nop is not None and text != nop:
+                    groups.append(cur)
+                    cur = []
+                nop = text
+                continue
+            if nop is not None:
+                groups.append(cur)
+                cur, nop = [], None
+            cur.append((text, enc.count("0x")))
+        if nop is not None:
+            groups.append(cur)
+        if len(groups) != len(probes):
+            groups = None
+    if groups is None:
         if len(probes) == 1:
             return [None]
         h = len(probes) // 2
         return disassemble(probes[:h], cpu) + disassemble(probes[h:], cpu)
-    at = {}
-    for line in p.stdout.splitlines():
-        m = re.match(r"^\t(.*?)\s*// ([0-9A-F]{12}): ((?:[0-9A-F]{8} ?)+)(?:;.*)?$", line)
-        if not m:
-            continue
-        text, addr, n = m.group(1), int(m.group(2), 16), 4 * len(m.group(3).split())
-        at[addr] = None if text.startswith(".long") else (text, n)
-    return [at.get(s) for s in starts]
+    return [None if i in rejected_first or not g else g[0] for i, g in enumerate(groups)]
 
 
 def is_gfx10(cpu):
@@ -343,8 +372,11 @@ def mimg_extra(cpu, enc, rows):
                 tfe_w[(k, c)] = reg_count(toks[0])
     for k in keys:
         dflt = rows[k][1][1]
+        # The width the tfe probe gets when LLVM resizes the data (as at dim 1D).
+        pop = min(max(dflt, 1), 4)
+        expect = data[k][(pop - 1) | 4] or dflt + 1
         for c in range(64):
-            if addr[k][c] and tfe_w.get((k, c), 0) != dflt + 1:
+            if addr[k][c] and tfe_w.get((k, c), 0) != expect:
                 addr[k][c] |= 0x80
     return data, addr
 
@@ -367,6 +399,25 @@ def format_names(cpu):
         m = re.search(r"format:(\S+)", r[0])
         out.append(m.group(1) if m else "")
     return out
+
+
+# Operation classes derived from the mnemonic, so that decoding never looks at
+# strings (bit values match `mem::kind` in the crate).
+KIND_BITS = [
+    (1 << 0, lambda n: "_atomic_" in n),
+    (1 << 1, lambda n: "cmpswap" in n),
+    (1 << 2, lambda n: "gather4" in n),
+    (1 << 3, lambda n: n.endswith("_addtid")),
+    (1 << 4, lambda n: n.startswith("ds_gws") or n.startswith("ds_ordered")),
+    (1 << 5, lambda n: "_atomic_" in n and any(t in n for t in ("f16", "f32", "f64"))),
+    (1 << 6, lambda n: any(n.startswith(p) for p in ("ds_read2", "ds_write2", "ds_wrxchg2"))),
+    (1 << 7, lambda n: any(n.startswith(p) for p in ("s_load", "s_buffer_load", "s_store", "s_buffer_store",
+                                                      "s_scratch", "s_atomic", "s_buffer_atomic"))),
+]
+
+
+def kind_bits(name):
+    return sum(bit for bit, test in KIND_BITS if test(name))
 
 
 def rust_str_list(items):
@@ -398,8 +449,9 @@ def generate():
             for k in range(enc["keys"]):
                 if k in rows:
                     mnem, w, fm, fv = rows[k]
-                    body.append("    Row { name: %d, w: [%s], fixed_mask: [0x%08x, 0x%08x], fixed_val: [0x%08x, 0x%08x] },"
-                                % (name_id[mnem], ", ".join(str(x) for x in (w + [0, 0, 0, 0])[:4]), fm[0], fm[1], fv[0], fv[1]))
+                    body.append("    Row { name: %d, kind: %d, w: [%s], fixed_mask: [0x%08x, 0x%08x], fixed_val: [0x%08x, 0x%08x] },"
+                                % (name_id[mnem], kind_bits(mnem), ", ".join(str(x) for x in (w + [0, 0, 0, 0])[:4]),
+                                   fm[0], fm[1], fv[0], fv[1]))
                 else:
                     body.append("    Row::INVALID,")
             text = "\n".join(body)
@@ -450,7 +502,7 @@ def main():
             t.write(text)
         with open(OUT) as f:
             old = f.read()
-        subprocess.run(["rustfmt", "--edition", "2021", t.name], check=False)
+        subprocess.run(["rustfmt", "--edition", "2024", t.name], check=False)
         with open(t.name) as f:
             new = f.read()
         os.unlink(t.name)
@@ -461,7 +513,7 @@ def main():
     else:
         with open(OUT, "w") as f:
             f.write(text)
-        subprocess.run(["rustfmt", "--edition", "2021", OUT], check=False)
+        subprocess.run(["rustfmt", "--edition", "2024", OUT], check=False)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 //! MIMG and EXP.
 //!
 //! Opcode identities, mnemonics, the register widths of each opcode's operands and
-//! the bits an opcode requires to be fixed come from the generated tables in
-//! [`tables`] (probed from LLVM's disassembler, see `crates/isa/gen/mem_tables.py`);
+//! the bits an opcode requires to be fixed come from the generated tables in the
+//! `tables` module (probed from LLVM's disassembler, see `crates/isa/gen/mem_tables.py`);
 //! the field layouts and the printing rules are written here, after the ISA
 //! guides' "Microcode Formats" chapters (Vega ISA §12, RDNA ISA §13, MI100/MI200
 //! ISA §12).
@@ -21,6 +21,17 @@
 //! A data register that a store reads sits in `dst[0]` for SMEM, MUBUF, MTBUF and
 //! MIMG (the encodings have a single data field used both ways), as the field
 //! does; an operand that an instruction does not have is [`Operand::None`].
+//! Register widths are final: a 64-bit load's `vdst` has `count: 2`, an image's
+//! `vdata` counts the dmask components (halved for packed `d16`, plus one for
+//! `tfe`), and a GFX10 NSA image lists its address registers after `src[0]` in
+//! [`MemFields::nsa_addr`]. Immediate offsets, cache bits and modes are in
+//! [`MemFields`] ([`flags::RETURN`] marks an atomic that returns the old value).
+//! A GFX10 MUBUF/MTBUF literal `soffset` is an
+//! [`Operand::Literal`] in `src[2]` (the instruction is then 12 bytes).
+//!
+//! LLVM accepts and prints some odd encodings (a special register where a tuple
+//! is expected, an image whose register range would run past v255): the decoder
+//! reproduces what LLVM prints, which is what the differential test checks.
 
 mod print;
 mod tables;
@@ -84,7 +95,7 @@ pub mod flags {
     pub const UNORM: u32 = 1 << 9;
     /// Declare an array (MIMG, GFX9).
     pub const DA: u32 = 1 << 10;
-    /// 128-bit resource (MIMG `r128`); on GFX9 the same bit is `a16`-less `r128`.
+    /// 128-bit resource descriptor (MIMG `r128`, GFX10; on GFX9 that bit is `a16`).
     pub const R128: u32 = 1 << 11;
     /// 16-bit addresses (MIMG `a16`).
     pub const A16: u32 = 1 << 12;
@@ -110,6 +121,10 @@ pub mod flags {
     pub const VADDR_OFF: u32 = 1 << 22;
     /// The atomic returns the previous value (GLC on an atomic).
     pub const RETURN: u32 = 1 << 23;
+    /// DS two-address form: `offset0`/`offset1` address two elements.
+    pub const OFFSET01: u32 = 1 << 28;
+    /// SMEM load, store or atomic: the cache-policy bits apply (and print).
+    pub const SMEM_DATA: u32 = 1 << 29;
     /// MUBUF cache controls (`buffer_wbinvl1`, ...): no operands or modifiers.
     pub const NO_OPERANDS: u32 = 1 << 27;
     /// FLAT scratch (gfx1010): `saddr` names `exec_hi`, which LLVM prints with a comment.
@@ -169,11 +184,34 @@ impl MemFields {
     }
 }
 
+/// Operation classes of a table row ([`Row::kind`]), derived from the mnemonic by
+/// the generator so that decoding needs no string work.
+pub(crate) mod kind {
+    /// An atomic (`*_atomic_*`).
+    pub const ATOMIC: u8 = 1 << 0;
+    /// A compare-and-swap atomic (data holds two values).
+    pub const CMPSWAP: u8 = 1 << 1;
+    /// An image gather (always four components).
+    pub const GATHER4: u8 = 1 << 2;
+    /// A global `_addtid` access (no address VGPR).
+    pub const ADDTID: u8 = 1 << 3;
+    /// A DS GWS or ordered-count operation.
+    pub const GWS: u8 = 1 << 4;
+    /// A floating-point atomic.
+    pub const FP_ATOMIC: u8 = 1 << 5;
+    /// A DS two-address form (`offset0`/`offset1`).
+    pub const DS_TWO: u8 = 1 << 6;
+    /// An SMEM load, store or atomic (takes cache-policy bits).
+    pub const SMEM_DATA: u8 = 1 << 7;
+}
+
 /// One opcode row of a generated table.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Row {
     /// Index into [`tables::NAMES`]; 0 for an invalid opcode.
     pub name: u16,
+    /// Operation classes, bits of [`kind`].
+    pub kind: u8,
     /// Register widths in dwords of the encoding's register roles, in the order
     /// the generator lists them (0: absent; 0x80: printed as an immediate).
     pub w: [u8; 4],
@@ -187,10 +225,15 @@ impl Row {
     #[allow(dead_code)]
     pub(crate) const INVALID: Row = Row {
         name: 0,
+        kind: 0,
         w: [0; 4],
         fixed_mask: [0; 2],
         fixed_val: [0; 2],
     };
+
+    fn is(&self, k: u8) -> bool {
+        self.kind & k != 0
+    }
 
     fn accepts(&self, w0: u32, w1: u32) -> bool {
         self.name != 0
@@ -199,22 +242,8 @@ impl Row {
     }
 }
 
-fn gpu_index(gpu: Gpu) -> usize {
-    match gpu {
-        Gpu::Gfx900 => 0,
-        Gpu::Gfx906 => 1,
-        Gpu::Gfx908 => 2,
-        Gpu::Gfx90a => 3,
-        Gpu::Gfx1010 => 4,
-        Gpu::Gfx1030 => 5,
-    }
-}
-
-fn row_of<const N: usize>(t: [&'static [Row; N]; 6], gpu: Gpu, key: usize) -> Option<&'static Row> {
-    t[gpu_index(gpu)].get(key)
-}
-
 /// Decodes a memory-family instruction.
+#[inline]
 pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst, DecodeError> {
     let w0 = crate::decode::dword(bytes, 0)?;
     let w1 = crate::decode::dword(bytes, 1)?;
@@ -223,58 +252,50 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
     // further dwords of address register numbers.
     let mut nsa_words = [0u32; 3];
     if family == Family::Mimg && gpu.generation() == Gen::Gfx10 {
-        for (k, slot) in nsa_words.iter_mut().enumerate().take(field(w0, 1, 2) as usize) {
+        for (k, slot) in nsa_words
+            .iter_mut()
+            .enumerate()
+            .take(field(w0, 1, 2) as usize)
+        {
             *slot = crate::decode::dword(bytes, 2 + k)?;
         }
     }
-    let mut inst = decode_words(gpu, family, w0, w1, &nsa_words);
-    // A literal offset (MUBUF/MTBUF soffset = 255 on GFX10) follows as a third dword.
-    if let Some(i) = inst.as_mut() {
-        if let Some(lit) = i.src.iter_mut().find(|o| matches!(o, Operand::Literal(_))) {
-            let w2 = crate::decode::dword(bytes, 2)?;
-            *lit = Operand::Literal(w2);
-            i.words[2] = w2;
-            i.size = 12;
-        }
-    }
-    Ok(inst
-        .map(|i| set_gen(i, gpu))
-        .unwrap_or_else(|| Inst::invalid(w0)))
-}
-
-fn decode_words(
-    gpu: Gpu,
-    family: Family,
-    w0: u32,
-    w1: u32,
-    nsa_words: &[u32; 3],
-) -> Option<Inst> {
-    let inst = match family {
-        Family::Smem => smem(gpu, w0, w1),
-        Family::Ds => ds(gpu, w0, w1),
-        Family::Flat => flat(gpu, w0, w1),
-        Family::Mubuf => mubuf(gpu, w0, w1),
-        Family::Mtbuf => mtbuf(gpu, w0, w1),
-        Family::Mimg => mimg(gpu, w0, w1, nsa_words),
-        Family::Exp => exp(gpu, w0, w1),
-        _ => None,
-    };
-    inst
-}
-
-fn base_inst(enc: Encoding, name: u16, w0: u32, w1: u32) -> Inst {
-    Inst {
-        op: Op::Mem(MemOp(name)),
-        encoding: enc,
+    // The instruction is built in place: it is large, and copies of it cost more
+    // than the decoding itself.
+    let mut inst = Inst {
         size: 8,
         words: [w0, w1, 0],
         ..Inst::default()
+    };
+    inst.mem.gfx10 = gpu.generation() == Gen::Gfx10;
+    let i = &mut inst;
+    let ok = match family {
+        Family::Smem => smem(gpu, w0, w1, i),
+        Family::Ds => ds(gpu, w0, w1, i),
+        Family::Flat => flat(gpu, w0, w1, i),
+        Family::Mubuf => mubuf(gpu, w0, w1, i),
+        Family::Mtbuf => mtbuf(gpu, w0, w1, i),
+        Family::Mimg => mimg(gpu, w0, w1, &nsa_words, i),
+        Family::Exp => exp(gpu, w0, w1, i),
+        _ => None,
+    };
+    if ok.is_none() {
+        return Ok(Inst::invalid(w0));
     }
+    // A literal offset (MUBUF/MTBUF soffset = 255 on GFX10) follows as a third dword.
+    if let Operand::Literal(_) = inst.src[2] {
+        let w2 = crate::decode::dword(bytes, 2)?;
+        inst.src[2] = Operand::Literal(w2);
+        inst.words[2] = w2;
+        inst.size = 12;
+    }
+    Ok(inst)
 }
 
-fn set_gen(mut i: Inst, gpu: Gpu) -> Inst {
-    i.mem.gfx10 = gpu.generation() == Gen::Gfx10;
-    i
+/// Sets the operation of an instruction being decoded.
+fn init(i: &mut Inst, enc: Encoding, name: u16) {
+    i.op = Op::Mem(MemOp(name));
+    i.encoding = enc;
 }
 
 fn bit(w: u32, b: u32) -> bool {
@@ -293,15 +314,16 @@ fn sext(v: u32, bits: u32) -> i32 {
 /// A scalar register tuple from a 7-bit SGPR field (SMEM sdata/sbase, FLAT
 /// saddr, MUBUF srsrc): tuples are aligned down the way LLVM's disassembler does
 /// (2 for 64-bit, 4 for 128-bit and wider).
+#[inline]
 fn sreg(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
-    let align = match width {
-        0 | 1 => 1,
-        2 => 2,
-        _ => 4,
+    let align_mask: u8 = match width {
+        0 | 1 => 0,
+        2 => 1,
+        _ => 3,
     };
     let code = code as u8;
     if code <= gpu.max_sgpr() {
-        let index = code & !(align - 1);
+        let index = code & !align_mask;
         // LLVM's SGPR tuple classes end at s105, whatever the GPU addresses.
         if index as u32 + width as u32 > 106 {
             return None;
@@ -311,6 +333,13 @@ fn sreg(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
             count: width,
         });
     }
+    sreg_other(gpu, code, width, align_mask)
+}
+
+/// [`sreg`] for the codes above the SGPRs: trap temporaries and special registers.
+#[cold]
+fn sreg_other(gpu: Gpu, code: u8, width: u8, align_mask: u8) -> Option<Operand> {
+    let align = align_mask + 1;
     if (108..=123).contains(&code) {
         let index = (code - 108) & !(align - 1);
         if index as u32 + width as u32 > 16 {
@@ -376,31 +405,32 @@ fn vreg(index: u32, width: u8, agpr: bool) -> Operand {
 }
 
 /// Whether a vector register tuple is in range.
-fn vreg_ok(gpu: Gpu, index: u32, width: u8) -> bool {
-    if width == 0 {
-        return true;
-    }
-    let _ = gpu;
-    index + width as u32 <= 256
+fn vreg_ok(index: u32, width: u8) -> bool {
+    width == 0 || index + width as u32 <= 256
 }
 
 // ---------------------------------------------------------------- SMEM
 
-fn smem(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+/// Scalar memory. GFX9 (Vega ISA, SMEM): w0 sbase[5:0] (SGPR pair / 2), sdata[12:6],
+/// soe[14], nv[15], glc[16], imm[17], op[25:18]; w1 offset[20:0] (an immediate with
+/// imm, else an SGPR in [6:0]), soffset[31:25] (with soe). GFX10 (RDNA ISA, SMEM):
+/// dlc at [14], no imm/soe bits: soffset = null (125) selects the immediate form,
+/// any other soffset adds the register to the (possibly zero) immediate.
+fn smem(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     let op = field(w0, 18, 8) as usize;
-    let t = [
-        tables::SMEM_GFX900,
-        tables::SMEM_GFX906,
-        tables::SMEM_GFX908,
-        tables::SMEM_GFX90A,
-        tables::SMEM_GFX1010,
-        tables::SMEM_GFX1030,
-    ];
-    let row = row_of(t, gpu, op)?;
+    let table: &[Row] = match gpu {
+        Gpu::Gfx900 => tables::SMEM_GFX900,
+        Gpu::Gfx906 => tables::SMEM_GFX906,
+        Gpu::Gfx908 => tables::SMEM_GFX908,
+        Gpu::Gfx90a => tables::SMEM_GFX90A,
+        Gpu::Gfx1010 => tables::SMEM_GFX1010,
+        Gpu::Gfx1030 => tables::SMEM_GFX1030,
+    };
+    let row = table.get(op)?;
     if !row.accepts(w0, w1) {
         return None;
     }
-    let mut i = base_inst(Encoding::Smem, row.name, w0, w1);
+    init(i, Encoding::Smem, row.name);
     let g10 = gpu.generation() == Gen::Gfx10;
     let sdata = field(w0, 6, 7);
     match row.w[0] {
@@ -414,6 +444,9 @@ fn smem(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
     let mut fl = 0;
     if bit(w0, 16) {
         fl |= flags::GLC;
+    }
+    if row.is(kind::SMEM_DATA) {
+        fl |= flags::SMEM_DATA;
     }
     let soffset = field(w1, 25, 7);
     if g10 {
@@ -449,35 +482,37 @@ fn smem(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
         i.src[1] = sreg(gpu, code, 1)?;
     }
     i.mem.flags = fl;
-    Some(i)
+    Some(())
 }
 
 // ---------------------------------------------------------------- DS
 
-fn ds(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+/// LDS/GDS. w0 offset0[7:0], offset1[15:8], gds[16] and op[24:17] (GFX9; gfx90a
+/// acc at [25]) or gds[17] and op[25:18] (GFX10); w1 addr[7:0], data0[15:8],
+/// data1[23:16], vdst[31:24]. Fields an opcode does not use must be zero.
+fn ds(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     let g10 = gpu.generation() == Gen::Gfx10;
     let (op, gds) = if g10 {
         (field(w0, 18, 8), bit(w0, 17))
     } else {
         (field(w0, 17, 8), bit(w0, 16))
     };
-    let t = [
-        tables::DS_GFX900,
-        tables::DS_GFX906,
-        tables::DS_GFX908,
-        tables::DS_GFX90A,
-        tables::DS_GFX1010,
-        tables::DS_GFX1030,
-    ];
-    let row = row_of(t, gpu, op as usize)?;
+    let table: &[Row] = match gpu {
+        Gpu::Gfx900 => tables::DS_GFX900,
+        Gpu::Gfx906 => tables::DS_GFX906,
+        Gpu::Gfx908 => tables::DS_GFX908,
+        Gpu::Gfx90a => tables::DS_GFX90A,
+        Gpu::Gfx1010 => tables::DS_GFX1010,
+        Gpu::Gfx1030 => tables::DS_GFX1030,
+    };
+    let row = table.get(op as usize)?;
     if !row.accepts(w0, w1) {
         return None;
     }
     let acc = gpu == Gpu::Gfx90a && bit(w0, 25);
-    let name = tables::NAMES.get(row.name as usize).copied().unwrap_or("");
     // GWS operations take their operand in the address field, as data.
-    let gws = name.starts_with("ds_gws") || name.starts_with("ds_ordered");
-    let mut i = base_inst(Encoding::Ds, row.name, w0, w1);
+    let gws = row.is(kind::GWS);
+    init(i, Encoding::Ds, row.name);
     let fields = [
         field(w1, 0, 8),
         field(w1, 8, 8),
@@ -488,7 +523,7 @@ fn ds(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
         if w == 0 {
             continue;
         }
-        if !vreg_ok(gpu, f, w) {
+        if !vreg_ok(f, w) {
             return None;
         }
         let r = vreg(f, w, acc && (k != 0 || gws));
@@ -509,30 +544,35 @@ fn ds(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
     if acc {
         i.mem.flags |= flags::ACC;
     }
-    Some(i)
+    if row.is(kind::DS_TWO) {
+        i.mem.flags |= flags::OFFSET01;
+    }
+    Some(())
 }
 
 // ---------------------------------------------------------------- FLAT
 
-fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+/// Flat, scratch and global memory. w0 offset[12:0] (GFX9; [11:0] and dlc[12] on
+/// GFX10), lds[13], seg[15:14], glc[16], slc[17], op[24:18] (gfx90a scc at [25]);
+/// w1 addr[7:0], data[15:8], saddr[22:16], nv/acc[23], vdst[31:24].
+fn flat(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     let g10 = gpu.generation() == Gen::Gfx10;
     let seg = field(w0, 14, 2);
     let key = (seg << 7 | field(w0, 18, 7)) as usize;
-    let t = [
-        tables::FLAT_GFX900,
-        tables::FLAT_GFX906,
-        tables::FLAT_GFX908,
-        tables::FLAT_GFX90A,
-        tables::FLAT_GFX1010,
-        tables::FLAT_GFX1030,
-    ];
-    let row = row_of(t, gpu, key)?;
+    let table: &[Row] = match gpu {
+        Gpu::Gfx900 => tables::FLAT_GFX900,
+        Gpu::Gfx906 => tables::FLAT_GFX906,
+        Gpu::Gfx908 => tables::FLAT_GFX908,
+        Gpu::Gfx90a => tables::FLAT_GFX90A,
+        Gpu::Gfx1010 => tables::FLAT_GFX1010,
+        Gpu::Gfx1030 => tables::FLAT_GFX1030,
+    };
+    let row = table.get(key)?;
     if !row.accepts(w0, w1) {
         return None;
     }
-    let mut i = base_inst(Encoding::Flat, row.name, w0, w1);
-    let name = tables::NAMES.get(row.name as usize).copied().unwrap_or("");
-    let atomic = name.contains("_atomic_");
+    init(i, Encoding::Flat, row.name);
+    let atomic = row.is(kind::ATOMIC);
     let acc = gpu == Gpu::Gfx90a && bit(w1, 23);
     let mut fl = 0;
     if bit(w0, 16) {
@@ -571,7 +611,7 @@ fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
         sext(raw_off, off_bits)
     };
     let saddr = field(w1, 16, 7);
-    let [addr_w, data_w, saddr_w, vdst_w] = row.w;
+    let [_, data_w, _, vdst_w] = row.w;
     let vaddr = field(w1, 0, 8);
     // "off" is 0x7f on GFX9 and 0x7d (null) on GFX10, where 0x7f is rejected for
     // global and means "no address at all" for scratch (ST mode).
@@ -579,15 +619,11 @@ fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
     if g10 && saddr == 0x7f && i.mem.seg == Segment::Global {
         return None;
     }
-    if gpu == Gpu::Gfx90a
-        && fl & flags::SCC != 0
-        && atomic
-        && (name.contains("f16") || name.contains("f32") || name.contains("f64"))
-    {
+    if gpu == Gpu::Gfx90a && fl & flags::SCC != 0 && atomic && row.is(kind::FP_ATOMIC) {
         return None;
     }
     match i.mem.seg {
-        _ if name.ends_with("_addtid") => {
+        _ if row.is(kind::ADDTID) => {
             // `_addtid` forms have no address VGPR.
             if saddr_off {
                 fl |= flags::SADDR_OFF;
@@ -596,7 +632,7 @@ fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
             }
         }
         Segment::Flat => {
-            if !vreg_ok(gpu, vaddr, 2) {
+            if !vreg_ok(vaddr, 2) {
                 return None;
             }
             i.src[0] = vreg(vaddr, 2, false);
@@ -604,7 +640,7 @@ fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
         Segment::Global => {
             if saddr_off {
                 fl |= flags::SADDR_OFF;
-                if !vreg_ok(gpu, vaddr, 2) {
+                if !vreg_ok(vaddr, 2) {
                     return None;
                 }
                 i.src[0] = vreg(vaddr, 2, false);
@@ -636,10 +672,9 @@ fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
             }
         }
     }
-    let _ = (addr_w, saddr_w);
     if data_w != 0 {
         let d = field(w1, 8, 8);
-        if !vreg_ok(gpu, d, data_w) {
+        if !vreg_ok(d, data_w) {
             return None;
         }
         i.src[1] = vreg(d, data_w, acc);
@@ -647,7 +682,7 @@ fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
     let vdst = field(w1, 24, 8);
     let mut dst_w = vdst_w;
     if atomic && fl & flags::RETURN != 0 {
-        dst_w = if name.contains("cmpswap") {
+        dst_w = if row.is(kind::CMPSWAP) {
             data_w / 2
         } else {
             data_w
@@ -661,17 +696,20 @@ fn flat(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
         dst_w = 0;
     }
     if dst_w != 0 {
-        if !vreg_ok(gpu, vdst, dst_w) {
+        if !vreg_ok(vdst, dst_w) {
             return None;
         }
         i.dst[0] = vreg(vdst, dst_w, acc);
     }
     i.mem.flags = fl;
-    Some(i)
+    Some(())
 }
 
 // ---------------------------------------------------------------- MUBUF / MTBUF
 
+/// Fields shared by MUBUF and MTBUF: w0 offset[11:0], offen[12], idxen[13],
+/// glc[14] (GFX10 dlc[15]); w1 vaddr[7:0], vdata[15:8], srsrc[20:16] (SGPR quad / 4),
+/// slc[22] (GFX10, and MTBUF), tfe[23] (gfx90a: acc), soffset[31:24].
 fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bool) -> Option<()> {
     let g10 = gpu.generation() == Gen::Gfx10;
     if row.w[2] == 0 {
@@ -716,7 +754,7 @@ fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bo
         // No address VGPR at all (`buffer_store_lds_dword`).
         fl |= flags::SADDR_OFF;
     } else if na != 0 {
-        if !vreg_ok(gpu, vaddr, na) {
+        if !vreg_ok(vaddr, na) {
             return None;
         }
         i.src[0] = vreg(vaddr, na, false);
@@ -727,7 +765,7 @@ fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bo
     }
     if dw != 0 {
         let d = field(w1, 8, 8);
-        if !vreg_ok(gpu, d, dw) {
+        if !vreg_ok(d, dw) {
             return None;
         }
         i.dst[0] = vreg(d, dw, acc);
@@ -748,36 +786,37 @@ fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bo
     Some(())
 }
 
-fn mubuf(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+/// Untyped buffer access: op[24:18] (+ op[7] at [25] on GFX10), lds[16], GFX9
+/// slc[17], gfx90a scc[15].
+fn mubuf(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     let op = if gpu.generation() == Gen::Gfx10 {
         field(w0, 18, 8) as usize
     } else {
         field(w0, 18, 7) as usize
     };
-    let t: [&[Row]; 6] = [
-        tables::MUBUF_GFX900,
-        tables::MUBUF_GFX906,
-        tables::MUBUF_GFX908,
-        tables::MUBUF_GFX90A,
-        tables::MUBUF_GFX1010,
-        tables::MUBUF_GFX1030,
-    ];
-    let row = t[gpu_index(gpu)].get(op)?;
+    let table: &[Row] = match gpu {
+        Gpu::Gfx900 => tables::MUBUF_GFX900,
+        Gpu::Gfx906 => tables::MUBUF_GFX906,
+        Gpu::Gfx908 => tables::MUBUF_GFX908,
+        Gpu::Gfx90a => tables::MUBUF_GFX90A,
+        Gpu::Gfx1010 => tables::MUBUF_GFX1010,
+        Gpu::Gfx1030 => tables::MUBUF_GFX1030,
+    };
+    let row = table.get(op)?;
     if !row.accepts(w0, w1) {
         return None;
     }
-    let mut i = base_inst(Encoding::Mubuf, row.name, w0, w1);
-    let name = tables::NAMES.get(row.name as usize).copied().unwrap_or("");
-    let atomic = name.contains("_atomic_");
+    init(i, Encoding::Mubuf, row.name);
+    let atomic = row.is(kind::ATOMIC);
     if bit(w0, 16) {
         i.mem.flags |= flags::LDS;
     }
     if gpu == Gpu::Gfx90a && bit(w0, 15) {
         i.mem.flags |= flags::SCC;
     }
-    buffer_common(gpu, &mut i, row, w0, w1, atomic)?;
+    buffer_common(gpu, i, row, w0, w1, atomic)?;
     if i.mem.has(flags::NO_OPERANDS) {
-        return Some(i);
+        return Some(());
     }
     if i.mem.has(flags::LDS) && bit(w1, 23) {
         // LDS loads have neither TFE nor AGPR data (bit 23 of the second dword).
@@ -786,35 +825,37 @@ fn mubuf(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
     if i.mem.has(flags::LDS) {
         i.dst[0] = Operand::None;
     }
-    Some(i)
+    Some(())
 }
 
-fn mtbuf(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
+/// Typed buffer access: GFX9 op[18:15], dfmt[22:19], nfmt[25:23]; GFX10 op[18:16]
+/// with op[3] at w1[21] and a unified format[25:19]; gfx90a scc at w1[21].
+fn mtbuf(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     let g10 = gpu.generation() == Gen::Gfx10;
     let (op, format) = if g10 {
         (field(w0, 16, 3) | (field(w1, 21, 1) << 3), field(w0, 19, 7))
     } else {
         (field(w0, 15, 4), field(w0, 19, 7))
     };
-    let t = [
-        tables::MTBUF_GFX900,
-        tables::MTBUF_GFX906,
-        tables::MTBUF_GFX908,
-        tables::MTBUF_GFX90A,
-        tables::MTBUF_GFX1010,
-        tables::MTBUF_GFX1030,
-    ];
-    let row = row_of(t, gpu, op as usize)?;
+    let table: &[Row] = match gpu {
+        Gpu::Gfx900 => tables::MTBUF_GFX900,
+        Gpu::Gfx906 => tables::MTBUF_GFX906,
+        Gpu::Gfx908 => tables::MTBUF_GFX908,
+        Gpu::Gfx90a => tables::MTBUF_GFX90A,
+        Gpu::Gfx1010 => tables::MTBUF_GFX1010,
+        Gpu::Gfx1030 => tables::MTBUF_GFX1030,
+    };
+    let row = table.get(op as usize)?;
     if !row.accepts(w0, w1) {
         return None;
     }
-    let mut i = base_inst(Encoding::Mtbuf, row.name, w0, w1);
+    init(i, Encoding::Mtbuf, row.name);
     i.mem.format = format as u8;
     if gpu == Gpu::Gfx90a && bit(w1, 21) {
         i.mem.flags |= flags::SCC;
     }
-    buffer_common(gpu, &mut i, row, w0, w1, false)?;
-    Some(i)
+    buffer_common(gpu, i, row, w0, w1, false)?;
+    Some(())
 }
 
 // ---------------------------------------------------------------- MIMG
@@ -828,7 +869,7 @@ fn mtbuf(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
 /// d16, dim and a16 in ways LLVM's disassembler resolves by looking for an
 /// instruction variant of the computed sizes (keeping the decoded form when there
 /// is none): the generated `MIMG_DATA_*` / `MIMG_ADDR_*` tables hold the outcome.
-fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3]) -> Option<Inst> {
+fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3], i: &mut Inst) -> Option<()> {
     let g10 = gpu.generation() == Gen::Gfx10;
     let key = if g10 {
         (field(w0, 18, 7) | (field(w0, 0, 1) << 7)) as usize
@@ -853,7 +894,7 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3]) -> Option<Inst> {
     {
         return None;
     }
-    let mut i = base_inst(Encoding::Mimg, row.name, w0, w1);
+    init(i, Encoding::Mimg, row.name);
     let dmask = field(w0, 8, 4);
     let mut fl = 0;
     for (b, f) in [
@@ -897,16 +938,17 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3]) -> Option<Inst> {
     }
     let (def_data, def_addr) = (row.w[1], row.w[0]);
     let pop = dmask.count_ones().clamp(1, 4);
-    let c = (pop - 1) as usize | ((fl & flags::TFE != 0) as usize) << 2 | ((fl & flags::D16 != 0) as usize) << 3;
+    let c = (pop - 1) as usize
+        | ((fl & flags::TFE != 0) as usize) << 2
+        | ((fl & flags::D16 != 0) as usize) << 3;
     let mut dw = match data_t.get(key).and_then(|d| d.get(c)) {
         Some(&w) if w != 0 => w,
         _ => def_data,
     };
     // The width LLVM computes; when no instruction variant has it, LLVM keeps the
     // decoded form for both data and address.
-    let name = tables::NAMES.get(row.name as usize).copied().unwrap_or("");
-    let mut want = if name.contains("gather4") { 4 } else { pop as u8 };
-    if fl & flags::D16 != 0 && !name.contains("_atomic_") {
+    let mut want = if row.is(kind::GATHER4) { 4 } else { pop as u8 };
+    if fl & flags::D16 != 0 && !row.is(kind::ATOMIC) {
         want = want.div_ceil(2);
     }
     if fl & flags::TFE != 0 {
@@ -940,8 +982,8 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3]) -> Option<Inst> {
         i.mem.dim = field(w0, 3, 3) as u8;
         // A register range past v255 keeps the decoded form, as LLVM does.
         let vaddr = field(w1, 0, 8);
-        let addr_out = nsa == 0 && !vreg_ok(gpu, vaddr, naddr);
-        if !vreg_ok(gpu, field(w1, 8, 8), dw) {
+        let addr_out = nsa == 0 && !vreg_ok(vaddr, naddr);
+        if !vreg_ok(field(w1, 8, 8), dw) {
             keep_decoded = true;
         }
         // Where LLVM keeps the decoded form, the address count is the decoded
@@ -969,13 +1011,13 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3]) -> Option<Inst> {
     let vdata = field(w1, 8, 8);
     let vaddr = field(w1, 0, 8);
     // The decoded form's own data registers must exist.
-    if !vreg_ok(gpu, vdata, def_data) {
+    if !vreg_ok(vdata, def_data) {
         return None;
     }
-    if !g10 && !vreg_ok(gpu, vdata, dw) {
+    if !g10 && !vreg_ok(vdata, dw) {
         dw = def_data;
     }
-    if !vreg_ok(gpu, vdata, dw) || (nsa == 0 && !vreg_ok(gpu, vaddr, naddr)) {
+    if !vreg_ok(vdata, dw) || (nsa == 0 && !vreg_ok(vaddr, naddr)) {
         return None;
     }
     i.dst[0] = vreg(vdata, dw, acc);
@@ -1003,26 +1045,23 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3]) -> Option<Inst> {
     }
     i.mem.dmask = dmask as u8;
     i.mem.flags = fl;
-    Some(i)
+    Some(())
 }
 
 // ---------------------------------------------------------------- EXP
 
-fn exp(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
-    let g10 = gpu.generation() == Gen::Gfx10;
+/// Export. w0 en[3:0], target[9:4], compr[10], done[11], vm[12]; w1 vsrc0..3, one
+/// byte each. Targets: mrt0-7 (0-7), mrtz (8), null (9), pos0-3 (12-15), GFX10
+/// pos4 (16) and prim (20), param0-31 (32-63); LLVM prints any other value as
+/// `invalid_target_N`.
+fn exp(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     // gfx90a (compute only) has no exports.
     if gpu == Gpu::Gfx90a {
         return None;
     }
-    let _ = g10;
     let tgt = field(w0, 4, 6);
-    let mut i = Inst {
-        op: Op::Mem(EXP_OP),
-        encoding: Encoding::Exp,
-        size: 8,
-        words: [w0, w1, 0],
-        ..Inst::default()
-    };
+    i.op = Op::Mem(EXP_OP);
+    i.encoding = Encoding::Exp;
     let en = field(w0, 0, 4);
     let compr = bit(w0, 10);
     for k in 0..4u32 {
@@ -1046,7 +1085,7 @@ fn exp(gpu: Gpu, w0: u32, w1: u32) -> Option<Inst> {
     i.mem.flags = fl;
     i.mem.dmask = en as u8;
     i.mem.dim = tgt as u8;
-    Some(i)
+    Some(())
 }
 
 /// Prints a memory instruction in llvm-mc syntax.

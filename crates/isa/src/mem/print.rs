@@ -15,6 +15,28 @@ fn hex_signed(f: &mut fmt::Formatter<'_>, v: i32) -> fmt::Result {
     }
 }
 
+/// Prints a 32-bit literal operand the way LLVM does: a value an inline constant
+/// could encode prints as that constant (`-1`, `64`, `1.0`), anything else in hex.
+fn literal32(f: &mut fmt::Formatter<'_>, v: u32) -> fmt::Result {
+    let i = v as i32;
+    if (-16..=64).contains(&i) {
+        return write!(f, "{i}");
+    }
+    let name = match v {
+        0x3f00_0000 => "0.5",
+        0xbf00_0000 => "-0.5",
+        0x3f80_0000 => "1.0",
+        0xbf80_0000 => "-1.0",
+        0x4000_0000 => "2.0",
+        0xc000_0000 => "-2.0",
+        0x4080_0000 => "4.0",
+        0xc080_0000 => "-4.0",
+        0x3e22_f983 => "0.15915494",
+        _ => return write!(f, "0x{v:x}"),
+    };
+    f.write_str(name)
+}
+
 /// Joins operands with ", " after the mnemonic.
 struct List<'a, 'b> {
     f: &'a mut fmt::Formatter<'b>,
@@ -46,7 +68,7 @@ impl<'a, 'b> List<'a, 'b> {
 
 /// Prints an operand; a special register standing where a tuple of more than two
 /// SGPRs is expected prints with LLVM's comment (`exec/*Invalid register, operand
-/// has 'SReg_128' register class*/`).
+/// has 'SReg_128' register class*/`), except `null`, which LLVM accepts anywhere.
 fn operand(f: &mut fmt::Formatter<'_>, o: &Operand) -> fmt::Result {
     match *o {
         Operand::Special {
@@ -58,14 +80,6 @@ fn operand(f: &mut fmt::Formatter<'_>, o: &Operand) -> fmt::Result {
             "{reg}/*Invalid register, operand has 'SReg_{}' register class*/",
             32 * count as u32
         ),
-        Operand::Special { reg, count: 2, .. }
-            if matches!(
-                reg,
-                crate::operand::SpecialReg::Null | crate::operand::SpecialReg::M0
-            ) =>
-        {
-            write!(f, "{reg}")
-        }
         _ => write!(f, "{o}"),
     }
 }
@@ -105,24 +119,12 @@ fn smem(inst: &Inst, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         }
         ref o => {
             l.op(o)?;
-            let data_op = [
-                "s_load",
-                "s_buffer_load",
-                "s_store",
-                "s_buffer_store",
-                "s_scratch",
-                "s_atomic",
-                "s_buffer_atomic",
-            ]
-            .iter()
-            .any(|p| name.starts_with(p));
             if let Operand::Special {
                 reg: crate::operand::SpecialReg::Exec | crate::operand::SpecialReg::M0,
                 count,
                 ..
             } = *o
             {
-                let _ = data_op;
                 if count <= 2 {
                     let class = if count == 1 {
                         "SReg_32_XM0_XEXEC"
@@ -152,18 +154,7 @@ fn smem(inst: &Inst, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             hex_signed(l.f, m.offset)?;
         }
     }
-    let data_op = [
-        "s_load",
-        "s_buffer_load",
-        "s_store",
-        "s_buffer_store",
-        "s_scratch",
-        "s_atomic",
-        "s_buffer_atomic",
-    ]
-    .iter()
-    .any(|p| name.starts_with(p));
-    if data_op {
+    if m.has(flags::SMEM_DATA) {
         flag(f, inst, flags::GLC, "glc")?;
         flag(f, inst, flags::DLC, "dlc")?;
     }
@@ -177,10 +168,7 @@ fn ds(inst: &Inst, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     for s in &inst.src[..3] {
         l.op(s)?;
     }
-    let two = name.starts_with("ds_read2")
-        || name.starts_with("ds_write2")
-        || name.starts_with("ds_wrxchg2");
-    if two {
+    if m.has(flags::OFFSET01) {
         if m.offset0 != 0 {
             write!(f, " offset0:{}", m.offset0)?;
         }
@@ -287,7 +275,12 @@ fn buffer(inst: &Inst, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         l.text("off")?;
     }
     l.op(&inst.src[1])?;
-    l.op(&inst.src[2])?;
+    if let Operand::Literal(v) = inst.src[2] {
+        l.sep()?;
+        literal32(l.f, v)?;
+    } else {
+        l.op(&inst.src[2])?;
+    }
     if let Operand::Special {
         reg: crate::operand::SpecialReg::LdsDirect,
         ..

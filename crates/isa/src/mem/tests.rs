@@ -105,6 +105,65 @@ const VECTORS: &[(Gpu, &[u32], &str)] = &[
         &[0xf000_0f00, 0x0000_0000],
         "image_load v[0:3], v0, s[0:7] dmask:0xf",
     ),
+    // GFX10 MIMG, plain and NSA (address registers in a third dword).
+    (
+        Gpu::Gfx1030,
+        &[0xf000_0f00, 0x0000_0000],
+        "image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D",
+    ),
+    (
+        Gpu::Gfx1030,
+        &[0xf000_0002, 0x0000_0000, 0x898c_3fdc],
+        "image_load v0, [v0, v220, v63, v140], s[0:7] dim:SQ_RSRC_IMG_1D",
+    ),
+    // GFX10 literal soffset (printed as the inline constant it equals).
+    (
+        Gpu::Gfx1010,
+        &[0xe000_0001, 0xff00_1010, 0xffff_ffff],
+        "buffer_load_format_x v16, off, s[0:3], -1 offset:1",
+    ),
+    // ds_swizzle offset macro.
+    (
+        Gpu::Gfx900,
+        &[0xd87a_5bc8, 0xcb00_00b0],
+        "ds_swizzle_b32 v203, v176 offset:swizzle(BITMASK_PERM,\"01000\")",
+    ),
+    // gfx1030 scratch without any address (ST mode).
+    (
+        Gpu::Gfx1030,
+        &[0xde93_543c, 0xff7f_0b07],
+        "scratch_load_short_d16 v255, off, off offset:1084 glc slc dlc",
+    ),
+    // gfx90a AGPR data (acc bit) in DS.
+    (
+        Gpu::Gfx90a,
+        &[0xdadd_e8e7, 0xf16f_5529],
+        "ds_wrxchg2_rtn_b64 a[241:244], v41, a[85:86], a[111:112] offset0:231 offset1:232",
+    ),
+    // `null` data register and a negative SMEM offset on GFX9.
+    (
+        Gpu::Gfx900,
+        &[0xc28e_3f55, 0x3018_50c5],
+        "s_atomic_sub_x2 null, s[42:43], -0x7af3b",
+    ),
+    // `lds` comes before the cache bits for buffer_store_lds_dword.
+    (
+        Gpu::Gfx900,
+        &[0xe0f5_4dfb, 0x5549_7afb],
+        "buffer_store_lds_dword s[36:39], s85 offset:3579 lds glc",
+    ),
+    // GFX9 MTBUF data/number format, inline-constant soffset.
+    (
+        Gpu::Gfx900,
+        &[0xea20_1010, 0x8001_0201],
+        "tbuffer_load_format_x v2, v1, s[4:7], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_UINT] offen offset:16",
+    ),
+    // GFX10 unified MTBUF format.
+    (
+        Gpu::Gfx1010,
+        &[0xe800_0000, 0x0000_0000],
+        "tbuffer_load_format_x v0, off, s[0:3], s0 format:[BUF_FMT_INVALID]",
+    ),
     // EXP
     (
         Gpu::Gfx900,
@@ -193,6 +252,30 @@ fn truncated_memory_instruction_is_an_error() {
     let d = Decoder::new(Gpu::Gfx900, true);
     // First dword of an 8-byte SMEM instruction only.
     assert!(d.decode(&0xc002_0142u32.to_le_bytes()).is_err());
+    // A GFX10 NSA image instruction whose address dword is missing.
+    let d = Decoder::new(Gpu::Gfx1030, false);
+    let bytes: Vec<u8> = [0xf000_0002u32, 0]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    assert_eq!(
+        d.decode(&bytes),
+        Err(crate::DecodeError::Truncated {
+            needed: 12,
+            available: 8
+        })
+    );
+}
+
+#[test]
+fn nsa_and_literal_sizes() {
+    let nsa = decode_words(Gpu::Gfx1030, &[0xf000_0002, 0x0000_0000, 0x898c_3fdc]);
+    assert_eq!(nsa.size_bytes(), 12);
+    assert_eq!(nsa.mem.naddr, 4);
+    assert_eq!(&nsa.mem.nsa_addr[..3], &[220, 63, 140]);
+    let lit = decode_words(Gpu::Gfx1010, &[0xe000_0001, 0xff00_1010, 0xffff_ffff]);
+    assert_eq!(lit.size_bytes(), 12);
+    assert_eq!(lit.src[2], crate::Operand::Literal(0xffff_ffff));
 }
 
 #[test]
@@ -228,4 +311,39 @@ mod fuzz {
             }
         }
     }
+}
+
+/// Decode throughput over memory instructions, per recorded vector (run with
+/// `cargo test --release -p amdgpu-isa mem::tests::throughput -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn throughput() {
+    println!("size_of::<Inst>() = {}", std::mem::size_of::<crate::Inst>());
+    let mut total = 0u64;
+    let floor: &[(Gpu, &[u32], &str)] = &[(Gpu::Gfx900, &[0xffff_ffff, 0xffff_ffff], "invalid")];
+    for (gpu, words, text) in floor.iter().chain(VECTORS) {
+        let one: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let code: Vec<u8> = one
+            .iter()
+            .copied()
+            .cycle()
+            .take(one.len() * 10_000)
+            .collect();
+        let d = Decoder::new(*gpu, true);
+        let start = std::time::Instant::now();
+        let mut n = 0u64;
+        let mut check = 0u64;
+        for _ in 0..50 {
+            let mut off = 0;
+            while let Ok(i) = d.decode(&code[off..]) {
+                check = check.wrapping_add(i.mem.offset as u64 + i.size as u64);
+                off += i.size_bytes();
+                n += 1;
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!("{:>7.1} M/s  {gpu} {text} ({check})", n as f64 / secs / 1e6);
+        total += n;
+    }
+    assert!(total > 0);
 }
