@@ -1,2 +1,43 @@
 //! Lane service and the bridge between a stopped simulated wave and the DWARF evaluator.
+//!
+//! `amdgpu-dwarf` knows nothing of the simulator and `amdgpu-sim` nothing of DWARF; this
+//! crate is the one place that knows both:
+//!
+//! - [`target::WaveTarget`] answers the evaluator's [`amdgpu_dwarf::Target`] trait for one
+//!   wave of a stopped [`amdgpu_sim::debug::Session`], focused on one lane: registers by
+//!   AMDGPU DWARF number, memory by hardware space (global, LDS, the wave's swizzled
+//!   scratch), generic addresses classified by the simulator's apertures. Reads and writes.
+//! - [`image::Image`] holds a code object's DWARF program data
+//!   ([`amdgpu_dwarf::program::Program`]) and finds the addresses of a source line.
+//! - [`debugger::Debugger`] runs a dispatch under a session: breakpoints by line or
+//!   address, the variables in scope at the stopped PC, their locations evaluated for a
+//!   chosen lane, their bytes read and written.
+//!
+//! # Reading clang-19 output
+//!
+//! clang-19 at `-O0 -g` describes a private variable as
+//! `DW_OP_fbreg N, DW_OP_lit1, DW_OP_swap, DW_OP_xderef` with `DW_AT_frame_base` =
+//! `DW_OP_regx SGPR33`. Read by the extension's text this is ill-formed; the producer
+//! means: the frame-base SGPR holds a *wave-scaled* scratch offset (MUBUF scratch through
+//! the private segment buffer: lane offset times wave size), `N` is a lane offset from it,
+//! and `DW_OP_xderef` with address space 1 (clang's numbering, where 1 is private and 2
+//! local, unlike the DW_ASPACE table where 1 is generic) *names* the lane's private memory
+//! rather than reading it. The evaluator reads it so under
+//! [`amdgpu_dwarf::Compat::clang19`]`(wave_scaled)`; [`debugger::Debugger`] selects it with
+//! `wave_scaled` = the kernel descriptor's `ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER`. The
+//! result is a `DW_ASPACE_AMDGPU_private_lane` location, which the evaluator swizzles into
+//! the wave's backing store and this crate reads from the simulated wave's scratch.
+//!
+//! Code addresses are link-time addresses throughout (the DWARF is not relocated): the
+//! target reports the simulator's PC minus the module's load bias.
 #![deny(missing_docs)]
+
+pub mod debugger;
+pub mod error;
+pub mod image;
+pub mod target;
+
+pub use debugger::{Debugger, Event};
+pub use error::Error;
+pub use image::{Image, LineRow};
+pub use target::{WaveTarget, WaveTargetError};

@@ -1,0 +1,381 @@
+//! [`Debugger`]: breakpoints by source line or address, a dispatch run until it stops,
+//! and variables of the stopped wave read and written through their DWARF locations.
+//!
+//! Addresses in this API are *link-time* addresses (those of the code object's DWARF and
+//! symbol table); the debugger adds the module's load bias when it talks to the simulator.
+
+use crate::Error;
+use crate::image::Image;
+use crate::target::WaveTarget;
+use amdgpu_dwarf::eval::{Compat, read_through};
+use amdgpu_dwarf::location::write_object;
+use amdgpu_dwarf::program::{LocationValue, Variable};
+use amdgpu_dwarf::{EvalOptions, Evaluator, Expr, Loc, Target};
+use amdgpu_sim::debug::{Session, Stop};
+use amdgpu_sim::{Device, Launch, Module};
+
+/// Why the dispatch stopped, with link-time addresses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// Wave `wave` of work-group `group` is about to execute the instruction at `pc`, a
+    /// breakpoint.
+    Breakpoint {
+        /// Work-group id.
+        group: [u32; 3],
+        /// Wave number in the group.
+        wave: u32,
+        /// Link-time address.
+        pc: u64,
+    },
+    /// A single step of wave `wave` completed; it is at `pc`.
+    Stepped {
+        /// Work-group id.
+        group: [u32; 3],
+        /// Wave number in the group.
+        wave: u32,
+        /// Link-time address.
+        pc: u64,
+    },
+    /// The stepped wave cannot run now (ended, or at a barrier).
+    NotRunnable {
+        /// Wave number.
+        wave: u32,
+    },
+    /// The dispatch finished.
+    Finished,
+}
+
+/// A dispatch of a kernel with DWARF under debugger control.
+///
+/// How the pieces fit: the [`Session`] of `amdgpu-sim` runs the dispatch and stops a wave
+/// at a breakpoint; a [`WaveTarget`] presents that wave (focused on one lane) as the DWARF
+/// evaluator's [`Target`]; the [`Image`]'s [`amdgpu_dwarf::program::Program`] says which
+/// variables are in scope at the stopped PC, with which location expression, and provides
+/// the frame base; the evaluator, run with [`Compat::clang19`], turns the expression into
+/// a location, and `amdgpu-dwarf`'s `read_through` / `write_object` move the bytes.
+pub struct Debugger<'a, 'd> {
+    image: &'a Image<'d>,
+    device: &'a Device,
+    session: Session<'a>,
+    load_bias: u64,
+    wave_scaled: bool,
+    stopped: Option<u32>,
+}
+
+impl<'a, 'd> Debugger<'a, 'd> {
+    /// A debugger over a prepared dispatch (`device.launch(module, ...)`) of a kernel of
+    /// `module`, which was loaded from the code object `image` was parsed from. Nothing
+    /// runs until [`Debugger::resume`] or [`Debugger::step`].
+    pub fn new(image: &'a Image<'d>, device: &'a Device, module: &Module, launch: Launch) -> Self {
+        // clang-19 describes private variables relative to a frame-base SGPR that holds a
+        // wave-scaled offset when scratch is reached through the private segment buffer
+        // (MUBUF scratch), which every GFX9/GFX10 target here uses; with architected flat
+        // scratch the frame base would be a lane offset.
+        let wave_scaled = launch
+            .kernel
+            .descriptor
+            .kernel_code_properties
+            .enable_sgpr_private_segment_buffer;
+        Debugger {
+            image,
+            device,
+            session: Session::new(device, launch),
+            load_bias: module.load_bias,
+            wave_scaled,
+            stopped: None,
+        }
+    }
+
+    /// The compatibility reading used for this kernel's expressions.
+    pub fn compat(&self) -> Compat {
+        Compat::clang19(self.wave_scaled)
+    }
+
+    /// The underlying session (for what this API does not cover).
+    pub fn session(&mut self) -> &mut Session<'a> {
+        &mut self.session
+    }
+
+    /// The module's load bias (simulator address = link-time address + bias).
+    pub fn load_bias(&self) -> u64 {
+        self.load_bias
+    }
+
+    /// Sets a breakpoint at a link-time address.
+    pub fn break_at_address(&mut self, addr: u64) {
+        self.session
+            .add_breakpoint(addr.wrapping_add(self.load_bias));
+    }
+
+    /// Removes a breakpoint at a link-time address; returns whether it existed.
+    pub fn clear_address(&mut self, addr: u64) -> bool {
+        self.session
+            .remove_breakpoint(addr.wrapping_add(self.load_bias))
+    }
+
+    /// Removes every breakpoint.
+    pub fn clear_all(&mut self) {
+        let all: Vec<u64> = self.session.breakpoints().collect();
+        for b in all {
+            self.session.remove_breakpoint(b);
+        }
+    }
+
+    /// Sets breakpoints at every statement start of `line` in the file whose name ends
+    /// with `file` (DWARF 5 §6.2, `is_stmt` rows); returns their link-time addresses.
+    pub fn break_at_line(&mut self, file: &str, line: u64) -> Result<Vec<u64>, Error> {
+        let addrs = self.image.line_addresses(file, line)?;
+        for &a in &addrs {
+            self.break_at_address(a);
+        }
+        Ok(addrs)
+    }
+
+    fn event(&mut self, stop: Stop) -> Event {
+        let bias = self.load_bias;
+        let (ev, stopped) = match stop {
+            Stop::Breakpoint { group, wave, pc } => (
+                Event::Breakpoint {
+                    group,
+                    wave,
+                    pc: pc.wrapping_sub(bias),
+                },
+                Some(wave),
+            ),
+            Stop::Stepped { group, wave, pc } => (
+                Event::Stepped {
+                    group,
+                    wave,
+                    pc: pc.wrapping_sub(bias),
+                },
+                Some(wave),
+            ),
+            Stop::NotRunnable { wave, .. } => (Event::NotRunnable { wave }, self.stopped),
+            Stop::Finished => (Event::Finished, None),
+        };
+        self.stopped = stopped;
+        ev
+    }
+
+    /// Runs until a wave reaches a breakpoint or the dispatch finishes.
+    pub fn resume(&mut self) -> Result<Event, Error> {
+        let s = self.session.resume()?;
+        Ok(self.event(s))
+    }
+
+    /// Executes one instruction of wave `wave` of the current work-group.
+    pub fn step(&mut self, wave: u32) -> Result<Event, Error> {
+        let s = self.session.step(wave)?;
+        Ok(self.event(s))
+    }
+
+    /// Removes every breakpoint and runs the dispatch to its end.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        self.clear_all();
+        loop {
+            if self.resume()? == Event::Finished {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The stopped wave's number.
+    pub fn stopped_wave(&self) -> Result<u32, Error> {
+        self.stopped.ok_or(Error::NotStopped)
+    }
+
+    /// A read-only DWARF target for the stopped wave, focused on `lane`.
+    pub fn target(&self, lane: u32) -> Result<WaveTarget<'_, 'a>, Error> {
+        let wave = self.stopped_wave()?;
+        Ok(WaveTarget::new(
+            &self.session,
+            self.device,
+            wave,
+            lane,
+            self.load_bias,
+        )?)
+    }
+
+    /// A writable DWARF target for the stopped wave, focused on `lane`.
+    pub fn target_mut(&mut self, lane: u32) -> Result<WaveTarget<'_, 'a>, Error> {
+        let wave = self.stopped_wave()?;
+        Ok(WaveTarget::new_mut(
+            &mut self.session,
+            self.device,
+            wave,
+            lane,
+            self.load_bias,
+        )?)
+    }
+
+    /// The stopped wave's link-time PC.
+    pub fn pc(&self) -> Result<u64, Error> {
+        Ok(self.target(0)?.pc())
+    }
+
+    /// The stopped wave's EXEC mask.
+    pub fn exec(&self) -> Result<u64, Error> {
+        Ok(self.target(0)?.exec())
+    }
+
+    /// The stopped wave's size (32 or 64).
+    pub fn wave_size(&self) -> Result<u32, Error> {
+        Ok(self.target(0)?.wave_size())
+    }
+
+    /// The source file and line of the stopped PC.
+    pub fn line(&self) -> Result<Option<(String, u64)>, Error> {
+        Ok(self.image.program().line_at(self.pc()?)?)
+    }
+
+    /// The variables and parameters in scope at the stopped PC (innermost scopes last).
+    pub fn variables(&self) -> Result<Vec<Variable>, Error> {
+        Ok(self.image.program().variables_at(self.pc()?)?)
+    }
+
+    /// The innermost variable named `name` in scope at the stopped PC.
+    pub fn variable(&self, name: &str) -> Result<Variable, Error> {
+        let pc = self.pc()?;
+        self.variables()?
+            .into_iter()
+            .rev()
+            .find(|v| v.name == name)
+            .ok_or_else(|| Error::NoVariable {
+                name: name.into(),
+                pc,
+            })
+    }
+
+    /// Evaluates `var`'s location for lane `lane` of the stopped wave. Several
+    /// location-list entries covering the PC are all places of the object (DWARF 5
+    /// §2.6.2), so their single locations are combined.
+    pub fn location(&self, var: &Variable, lane: u32) -> Result<Loc, Error> {
+        let t = self.target(lane)?;
+        self.location_in(&t, var)
+    }
+
+    fn location_in(&self, t: &WaveTarget<'_, '_>, var: &Variable) -> Result<Loc, Error> {
+        let pc = t.pc();
+        let exprs = match &var.location {
+            Some(LocationValue::Exprs(e)) => e,
+            Some(LocationValue::NotAtPc) => {
+                return Err(Error::NotAtPc {
+                    name: var.name.clone(),
+                    pc,
+                });
+            }
+            None => return Err(Error::NoLocation(var.name.clone())),
+        };
+        let program = self.image.program();
+        let opts = EvalOptions {
+            decode: program.decode_options_at(pc),
+            compat: self.compat(),
+            ..EvalOptions::default()
+        };
+        let ctx = program.context(pc, t);
+        let dwarf = |error| Error::Dwarf {
+            name: var.name.clone(),
+            error,
+        };
+        let mut singles = Vec::new();
+        for bytes in exprs {
+            let e = Expr::decode(bytes, &opts.decode).map_err(dwarf)?;
+            let mut ev = Evaluator::new(t, &ctx, opts.clone());
+            let l = ev.location(&e).map_err(dwarf)?;
+            singles.extend_from_slice(l.singles());
+        }
+        if singles.is_empty() {
+            return Err(Error::NotAtPc {
+                name: var.name.clone(),
+                pc,
+            });
+        }
+        Ok(Loc::from_singles(singles))
+    }
+
+    fn size_of(var: &Variable) -> Result<usize, Error> {
+        var.byte_size
+            .and_then(|s| usize::try_from(s).ok())
+            .ok_or_else(|| Error::UnknownSize(var.name.clone()))
+    }
+
+    /// Reads `var`'s bytes as lane `lane` of the stopped wave sees them (its
+    /// DW_AT_const_value when it has one).
+    pub fn read_variable(&self, var: &Variable, lane: u32) -> Result<Vec<u8>, Error> {
+        if var.location.is_none()
+            && let Some(c) = &var.const_value
+        {
+            return Ok(c.clone());
+        }
+        let size = Self::size_of(var)?;
+        let t = self.target(lane)?;
+        let loc = self.location_in(&t, var)?;
+        let bits = read_through(&t, &loc, size).map_err(|error| Error::Dwarf {
+            name: var.name.clone(),
+            error,
+        })?;
+        if let Some(byte) = (0..size).find(|&i| !bits.byte_defined(i)) {
+            return Err(Error::Undefined {
+                name: var.name.clone(),
+                byte,
+            });
+        }
+        let mut v = bits.bytes();
+        v.truncate(size);
+        Ok(v)
+    }
+
+    /// Reads `nbytes` through a location (from [`Debugger::location`]) as lane `lane` of
+    /// the stopped wave sees it: for objects whose DWARF type has no size (arrays without
+    /// DW_AT_byte_size), or parts of objects. Undefined bytes are an error.
+    pub fn read_location(&self, loc: &Loc, lane: u32, nbytes: usize) -> Result<Vec<u8>, Error> {
+        let t = self.target(lane)?;
+        let bits = read_through(&t, loc, nbytes).map_err(|error| Error::Dwarf {
+            name: String::from("<location>"),
+            error,
+        })?;
+        if let Some(byte) = (0..nbytes).find(|&i| !bits.byte_defined(i)) {
+            return Err(Error::Undefined {
+                name: String::from("<location>"),
+                byte,
+            });
+        }
+        let mut v = bits.bytes();
+        v.truncate(nbytes);
+        Ok(v)
+    }
+
+    /// Reads a variable by name (see [`Debugger::read_variable`]).
+    pub fn read(&self, name: &str, lane: u32) -> Result<Vec<u8>, Error> {
+        let v = self.variable(name)?;
+        self.read_variable(&v, lane)
+    }
+
+    /// Writes `data` (exactly the variable's size) to every place `var` is in, as lane
+    /// `lane` of the stopped wave sees it. Nothing is written if any part is read-only.
+    pub fn write_variable(&mut self, var: &Variable, lane: u32, data: &[u8]) -> Result<(), Error> {
+        let size = Self::size_of(var)?;
+        if data.len() != size {
+            return Err(Error::SizeMismatch {
+                name: var.name.clone(),
+                size: size as u64,
+                given: data.len(),
+            });
+        }
+        let loc = {
+            let t = self.target(lane)?;
+            self.location_in(&t, var)?
+        };
+        let mut t = self.target_mut(lane)?;
+        write_object(&mut t, &loc, data).map_err(|error| Error::Access {
+            name: var.name.clone(),
+            error,
+        })
+    }
+
+    /// Writes a variable by name (see [`Debugger::write_variable`]).
+    pub fn write(&mut self, name: &str, lane: u32, data: &[u8]) -> Result<(), Error> {
+        let v = self.variable(name)?;
+        self.write_variable(&v, lane, data)
+    }
+}

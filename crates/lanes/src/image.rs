@@ -1,0 +1,111 @@
+//! [`Image`]: a code object's bytes seen both as DWARF program data (for the evaluator)
+//! and as a line table searchable by source line (for breakpoints).
+
+use crate::Error;
+use amdgpu_codeobj::CodeObject;
+use amdgpu_dwarf::program::{Program, ProgramOptions};
+use gimli::{EndianSlice, LittleEndian};
+
+type Rd<'d> = EndianSlice<'d, LittleEndian>;
+
+/// A code object with its DWARF, borrowing the caller's bytes.
+pub struct Image<'d> {
+    code: CodeObject<'d>,
+    program: Program<'d>,
+}
+
+/// One row of the line table that starts a statement (`is_stmt`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineRow {
+    /// Link-time address of the row.
+    pub address: u64,
+    /// The file name as the line program names it (relative to `DW_AT_comp_dir`).
+    pub file: String,
+    /// The source line.
+    pub line: u64,
+}
+
+impl<'d> Image<'d> {
+    /// Parses a code object and loads its DWARF (`.debug_*` sections). A code object
+    /// without `.debug_info` is refused: nothing could be said about its variables.
+    pub fn parse(bytes: &'d [u8]) -> Result<Self, Error> {
+        let code = CodeObject::parse(bytes).map_err(|e| Error::CodeObject(e.to_string()))?;
+        if code.section_data(".debug_info").is_none() {
+            return Err(Error::NoDebugInfo);
+        }
+        let program = Program::load(|name| code.section_data(name), ProgramOptions::default())
+            .map_err(Error::Program)?;
+        Ok(Image { code, program })
+    }
+
+    /// The parsed code object.
+    pub fn code(&self) -> &CodeObject<'d> {
+        &self.code
+    }
+
+    /// The DWARF program data (units, variables in scope, frame bases, line rows by PC).
+    pub fn program(&self) -> &Program<'d> {
+        &self.program
+    }
+
+    /// Every `is_stmt` row of every line program, in line-program order (DWARF 5 §6.2).
+    pub fn statement_rows(&self) -> Result<Vec<LineRow>, Error> {
+        let section = |id: gimli::SectionId| -> Result<Rd<'d>, gimli::Error> {
+            Ok(Rd::new(
+                self.code.section_data(id.name()).unwrap_or(&[]),
+                LittleEndian,
+            ))
+        };
+        let dwarf = gimli::Dwarf::load(section).map_err(gimli_err)?;
+        let mut out = Vec::new();
+        let mut units = dwarf.units();
+        while let Some(header) = units.next().map_err(gimli_err)? {
+            let unit = dwarf.unit(header).map_err(gimli_err)?;
+            let Some(program) = unit.line_program.clone() else {
+                continue;
+            };
+            let mut rows = program.rows();
+            while let Some((header, row)) = rows.next_row().map_err(gimli_err)? {
+                if row.end_sequence() || !row.is_stmt() {
+                    continue;
+                }
+                let file = row
+                    .file(header)
+                    .and_then(|f| dwarf.attr_string(&unit, f.path_name()).ok())
+                    .map(|s| String::from_utf8_lossy(s.slice()).into_owned())
+                    .unwrap_or_default();
+                out.push(LineRow {
+                    address: row.address(),
+                    file,
+                    line: row.line().map(|l| l.get()).unwrap_or(0),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The link-time addresses where statements of `line` in a file whose name ends with
+    /// `file` begin (sorted, deduplicated). Errors if there are none, so a breakpoint is
+    /// never silently placed nowhere.
+    pub fn line_addresses(&self, file: &str, line: u64) -> Result<Vec<u64>, Error> {
+        let mut v: Vec<u64> = self
+            .statement_rows()?
+            .into_iter()
+            .filter(|r| r.line == line && r.file.ends_with(file))
+            .map(|r| r.address)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        if v.is_empty() {
+            return Err(Error::NoCodeForLine {
+                file: file.into(),
+                line,
+            });
+        }
+        Ok(v)
+    }
+}
+
+fn gimli_err(e: gimli::Error) -> Error {
+    Error::Line(e.to_string())
+}
