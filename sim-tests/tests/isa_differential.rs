@@ -15,7 +15,8 @@
 //!
 //! The per-family table is printed to stderr with the first mismatches of each
 //! family. `AMDSIM_DIFF_REPORT=<path>` also writes the full table and every
-//! mismatch of every target to `<path>`.
+//! mismatch of every target to `<path>`. `AMDSIM_ISA_VECTORS=<dir>` reads the
+//! vectors from `<dir>` instead (for a held-out set generated with another seed).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -352,10 +353,15 @@ fn compare(target: &str, file: &VectorFile) -> TargetReport {
     rep
 }
 
+/// `sim-tests/vectors/isa`, or the directory named by `AMDSIM_ISA_VECTORS` (a
+/// held-out set written by `gen_isa_vectors.py --seed S --out DIR`).
 fn vectors_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("vectors")
-        .join("isa")
+    match std::env::var_os("AMDSIM_ISA_VECTORS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("vectors")
+            .join("isa"),
+    }
 }
 
 /// Every `*.txt` in the vectors directory, by target name.
