@@ -11,30 +11,40 @@ disassemble a probe word whose register fields hold distinctive values
   file and width in dwords, and (for sources) the constant type that decides
   how inline constants and literals print;
 * which instruction bits must keep their probe value for LLVM to accept the
-  word (every other bit is flipped once and the word re-probed).
+  word (every other bit is flipped once and the word re-probed), and which
+  bits show in the text (the modifiers the operation has);
+* for each source, the annotations LLVM prints when a scalar, vector,
+  constant or `src_lds_direct` operand does not fit the operand's class;
+* on GFX10, which operands are wave masks (probed again in wave64);
+* per operand, the extractor and the `Inst` slot the decoder fills.
+
+Fields an opcode does not use must be zero for LLVM, so the probe clears
+subsets of the register fields until llvm-mc accepts the word; opcodes that
+always carry a literal are probed with one.
+
+Also writes src/alu/ops.rs, a named `AluOp` constant per operation.
 
 Usage: alu_tables.py [--check] [--out PATH]. With --check the tables are
-regenerated to a temporary file and compared with the checked-in one.
+regenerated in memory and compared with the checked-in file.
 Needs only python3 and llvm-mc-19; the output is deterministic.
 """
 import os
 import re
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from llvmprobe import disasm  # noqa: E402
+from alu_llvmprobe import disasm  # noqa: E402
 
 GPUS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx1010", "gfx1030"]
 
-# Field ids (must match `Field` in src/alu/shape.rs).
+# Field ids (must match `field` in src/alu/shape.rs).
 F_DST, F_SDST, F_SRC0, F_SRC1, F_SRC2, F_VCC, F_LIT, F_SIMM, F_TEXT, F_EXEC, F_ATTR, F_PARAM = range(1, 13)
 FIELD_BY_INDEX = {10: F_SRC0, 20: F_SRC1, 30: F_SRC2, 40: F_DST, 50: F_SDST}
-# Register files.
-R_NONE, R_S, R_V, R_A, R_SONLY = range(5)
+# Register files (must match `file` in src/alu/shape.rs).
+R_NONE, R_S, R_V, R_A = range(4)
 # Width marker of wave-mask operands (1 dword in wave32, 2 in wave64).
 WAVE_WIDTH = 0
-# Constant types (must match `Ty` in src/alu/shape.rs).
+# Constant types (must match `ty` in src/alu/shape.rs).
 T_B32, T_F16, T_I16, T_B64, T_F64, T_P16 = range(6)
 
 
@@ -223,7 +233,6 @@ def split_operands(enc, text):
     return mnem, toks
 
 
-INVALID_REG_RE = re.compile(r"/\*Invalid register, operand has '\w+' register class\*/")
 
 
 def parse_shape(enc, text):
@@ -233,7 +242,6 @@ def parse_shape(enc, text):
         return mnem, None
     slots = []
     for t in toks:
-        scalar_only = False
         t = t.split("!")[0]
         m = REG_RE.match(t)
         if m:
@@ -246,7 +254,7 @@ def parse_shape(enc, text):
             if fld is None or rf == "ttmp":
                 slots.append((F_TEXT, t))
                 continue
-            rfile = R_SONLY if scalar_only else {"s": R_S, "v": R_V, "a": R_A}[rf]
+            rfile = {"s": R_S, "v": R_V, "a": R_A}[rf]
             slots.append((fld, rfile, width))
         elif enc == "sopc" and re.match(r"^(0x[0-9a-f]+|gpr_idx\(.*\))$", t):
             slots.append((F_SIMM,))
@@ -533,6 +541,13 @@ def probe(gpu, enc):
                         a = (a[0], a[1], WAVE_WIDTH) + tuple(a[3:])
                     marked.append(a)
                 slots = marked
+        if slots is not None:
+            if any(sl[0] == F_SDST for sl in slots):
+                eflags |= 8
+            if any(sl[0] == F_DST for sl in slots):
+                eflags |= 16
+            if any(sl[0] == F_ATTR for sl in slots):
+                eflags |= 32
         entries[op] = {
             "mnem": mnem,
             "op": strip_suffix(mnem),
@@ -549,18 +564,65 @@ def probe(gpu, enc):
 
 # --- output ----------------------------------------------------------------
 
-def rust_slot(s, tx_ix):
+# Operand extractors (must match `kind` in src/alu/shape.rs).
+(K_SKIP, K_SDST16, K_VDST17, K_SDST17, K_VDST0, K_SDST0, K_VDST18, K_SDST8, K_SRC0, K_SRC1,
+ K_SRC2, K_LIT, K_VCC, K_VCC_SDWA, K_EXEC, K_SIMM_SOPC) = range(16)
+# Operand targets: dst[0], dst[1], src[0..4]; 7 = not stored.
+T_NONE = 7
+
+
+def slot_plan(enc, slots):
+    """(extractor, target) per slot: where its bits are and where it goes."""
+    has_dst = any(sl[0] == F_DST for sl in slots)
+    src_seen = False
+    out = []
+    for sl in slots:
+        f = sl[0]
+        kind, target = K_SKIP, T_NONE
+        if f == F_DST:
+            target = 0
+            rf = sl[1]
+            if enc in ("sop1", "sop2", "sopk"):
+                kind = K_SDST16
+            elif enc in ("vop3", "vop3p"):
+                kind = K_SDST0 if rf == R_S else K_VDST0
+            elif enc == "vintrp":
+                kind = K_VDST18
+            else:
+                kind = K_SDST17 if rf == R_S else K_VDST17
+        elif f == F_SDST:
+            kind, target = K_SDST8, 1
+        elif f in (F_SRC0, F_SRC1, F_SRC2):
+            i = f - F_SRC0
+            kind, target = K_SRC0 + i, 2 + i
+            src_seen = True
+        elif f == F_LIT:
+            kind, target = K_LIT, 5
+        elif f in (F_VCC, F_EXEC):
+            if f == F_EXEC:
+                kind = K_EXEC
+            else:
+                kind = K_VCC_SDWA if enc == "sdwa_vopc" else K_VCC
+            target = 4 if src_seen else (1 if has_dst else 0)
+        elif f == F_SIMM and enc == "sopc":
+            kind, target = K_SIMM_SOPC, 3
+        out.append((kind, target))
+    return out
+
+
+def rust_slot(s, plan, tx_ix):
+    kind, target = plan
     if s[0] == F_TEXT:
-        return "Slot::text(%d)" % s[1]
-    if s[0] in (F_DST, F_SDST, F_SRC0, F_SRC1, F_SRC2):
+        v = [F_TEXT, s[1], 0, 0, 0, 0, 0, 0]
+    elif s[0] in (F_DST, F_SDST, F_SRC0, F_SRC1, F_SRC2):
         if len(s) > 3:
             ty, a_s, a_v, a_d, flags = s[3:]
         else:
             ty, a_s, a_v, a_d, flags = T_B32, "", "", "", 0
-        return "Slot::src(%d, %d, %d, %d, %d, %d, %d, %d)" % (
-            s[0], s[1], s[2], ty, tx_ix.get(a_s, 0), tx_ix.get(a_v, 0), tx_ix.get(a_d, 0), flags
-        )
-    return "Slot::fixed(%d)" % s[0]
+        v = [s[0], s[1], s[2], ty, tx_ix.get(a_s, 0), tx_ix.get(a_v, 0), tx_ix.get(a_d, 0), flags]
+    else:
+        v = [s[0], 0, 1, 0, 0, 0, 0, 0]
+    return "Slot::new([%s])" % ", ".join(str(x) for x in v + [kind, target])
 
 
 def generate():
@@ -606,8 +668,10 @@ def generate():
                 if e["slots"] is None:
                     shape = (("raw",),)
                 else:
+                    plan = slot_plan(enc.name, e["slots"])
                     shape = tuple(
-                        (s[0], tx_ix[s[1]]) if s[0] == F_TEXT else s for s in e["slots"]
+                        ((s[0], tx_ix[s[1]]) if s[0] == F_TEXT else s, p)
+                        for s, p in zip(e["slots"], plan)
                     )
                 if shape not in shapes:
                     shapes[shape] = len(shape_list)
@@ -663,7 +727,7 @@ def generate():
         if sh == (("raw",),):
             out.append("    &[Slot::RAW],")
         else:
-            out.append("    &[%s]," % ", ".join(rust_slot(s, tx_ix) for s in sh))
+            out.append("    &[%s]," % ", ".join(rust_slot(s, p, tx_ix) for s, p in sh))
     out.append("];")
     out.append("")
     out.append("/// Opcode entries; index 0 is the invalid entry.")
@@ -699,7 +763,20 @@ def generate():
         out.append("    [" + ", ".join(row) + "],")
     out.append("];")
     out.append("")
-    return "\n".join(out)
+    ops = []
+    ops.append("// generated by crates/isa/gen/alu_tables.py; do not edit.")
+    ops.append("//! Named [`AluOp`] constants, one per canonical mnemonic of any supported GPU.")
+    ops.append("//!")
+    ops.append("//! Whether a GPU has an operation is decided by its opcode tables; these")
+    ops.append("//! constants only name the shared identities (`ops::V_ADD_F32` is")
+    ops.append("//! `v_add_f32` in VOP2, VOP3, SDWA and DPP alike).")
+    ops.append("")
+    ops.append("use super::AluOp;")
+    ops.append("")
+    for n in op_names:
+        ops.append("/// `%s`" % n)
+        ops.append("pub const %s: AluOp = AluOp(%d);" % (n.upper(), op_ix[n]))
+    return "\n".join(out), "\n".join(ops) + "\n"
 
 
 def main():
@@ -708,21 +785,26 @@ def main():
     args = sys.argv[1:]
     if "--out" in args:
         target = args[args.index("--out") + 1]
-    text = generate()
+    ops_target = os.path.join(os.path.dirname(target), "ops.rs")
+    text, ops = generate()
     if "--check" in args:
-        with tempfile.NamedTemporaryFile("w", suffix=".rs", delete=False) as tf:
-            tf.write(text)
-            tmp = tf.name
-        with open(target) as f:
-            old = f.read()
-        os.unlink(tmp)
-        if old != text:
-            print("tables.rs is out of date; rerun crates/isa/gen/alu_tables.py", file=sys.stderr)
+        stale = []
+        for path, new in ((target, text), (ops_target, ops)):
+            try:
+                with open(path) as f:
+                    if f.read() != new:
+                        stale.append(path)
+            except OSError:
+                stale.append(path)
+        if stale:
+            print("out of date: %s; rerun crates/isa/gen/alu_tables.py" % ", ".join(stale), file=sys.stderr)
             sys.exit(1)
-        print("tables.rs is up to date")
+        print("alu tables are up to date")
         return
     with open(target, "w") as f:
         f.write(text)
+    with open(ops_target, "w") as f:
+        f.write(ops)
 
 
 if __name__ == "__main__":

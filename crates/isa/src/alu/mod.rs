@@ -8,18 +8,38 @@
 //! its register file and width, and the constant type of sources) and the bits
 //! that must keep fixed values. Field layouts follow the ISA guides' chapter
 //! "Microcode Formats" (Vega ISA section 12, RDNA ISA section 13).
+//!
+//! Where the operands of an ALU [`Inst`] are:
+//!
+//! - `dst[0]`: the destination field (vdst, sdst; the VOPC mask destination,
+//!   `vcc` in the 32-bit form). For SOPK it is the `sdst` field, which
+//!   `s_cmpk_*`/`s_addk_i32` also read and `s_setreg_b32` only reads.
+//! - `dst[1]`: the second destination: VOP3b's scalar carry-out, or `vcc` as
+//!   carry-out of a 32-bit VOP2 (`v_add_co_u32_e32`).
+//! - `src[0..3]`: sources in encoding order; `src[2]` is also the implicit
+//!   `vcc` read by `v_cndmask_b32_e32` and the 32-bit carry-in forms.
+//! - `src[3]`: the literal K of `v_madmk_*`/`v_madak_*`/`v_fmamk_*`/`v_fmaak_*`.
+//! - SOPP and SOPK: `src[0]` is the 16-bit immediate, sign-extended;
+//!   `s_set_gpr_idx_on`: `src[1]` is the index mode.
+//! - Modifiers, SDWA/DPP controls, MFMA fields and interpolation attributes
+//!   are in [`AluMods`].
+//!
+//! The operation is an [`AluOp`], one per canonical mnemonic across
+//! encodings and GPUs; [`ops`] names them all.
 
+#[rustfmt::skip]
+pub mod ops;
 mod print;
 mod raw;
 mod shape;
 #[rustfmt::skip]
 mod tables;
 
-use crate::decode::{dword, Family};
+use crate::decode::{Family, dword};
 use crate::inst::{Encoding, Op};
-use crate::operand::{decode_src, Operand, SpecialReg};
+use crate::operand::{Operand, SpecialReg};
 use crate::{DecodeError, Decoder, Gen, Gpu, Inst};
-use shape::{field, file, Entry, Slot};
+use shape::{Entry, Slot, field, file, kind};
 use std::fmt;
 
 /// Identity of an ALU operation, shared by every encoding that carries it:
@@ -41,10 +61,7 @@ impl AluOp {
     /// The operation with canonical mnemonic `name`, if any GPU has it.
     pub fn from_name(name: &str) -> Option<AluOp> {
         let names = tables::OP_NAMES.get(1..)?;
-        names
-            .binary_search(&name)
-            .ok()
-            .map(|i| AluOp(i as u16 + 1))
+        names.binary_search(&name).ok().map(|i| AluOp(i as u16 + 1))
     }
 
     /// Number of distinct operations (including the invalid one at 0).
@@ -139,7 +156,10 @@ impl AluForm {
     }
 
     fn is_sdwa(self) -> bool {
-        matches!(self, AluForm::SdwaVop1 | AluForm::SdwaVop2 | AluForm::SdwaVopc)
+        matches!(
+            self,
+            AluForm::SdwaVop1 | AluForm::SdwaVop2 | AluForm::SdwaVopc
+        )
     }
 }
 
@@ -158,6 +178,8 @@ pub struct AluMods {
     pub(crate) gfx90a: bool,
     /// Decoded for gfx1030 (hardware register and `s_waitcnt_depctr` names).
     pub(crate) gfx1030: bool,
+    /// DPP8 with `fi:1` (src0 marker 0xea).
+    pub(crate) dpp8_fi: bool,
     /// The encoding variant.
     pub form: AluForm,
     /// `|x|` on sources.
@@ -176,8 +198,9 @@ pub struct AluMods {
     pub clamp: bool,
     /// Output modifier: 0 none, 1 `mul:2`, 2 `mul:4`, 3 `div:2`.
     pub omod: u8,
-    /// Form-specific controls: SDWA and DPP second dword, DPP8 lane selects,
-    /// MFMA `cbsz | abid << 3 | blgp << 7`, VINTRP `chan | attr << 2`.
+    /// Form-specific controls: SDWA and DPP second dword, DPP8 second dword
+    /// (lane selects from bit 8), MFMA `cbsz | abid << 3 | blgp << 7`,
+    /// interpolation `chan | attr << 2 | param << 8 | high << 16`.
     pub ctrl: u32,
 }
 
@@ -210,6 +233,50 @@ impl AluMods {
     /// DPP `bound_ctrl` (out-of-range lanes read zero).
     pub fn dpp_bound_ctrl(&self) -> bool {
         (self.ctrl >> 19) & 1 != 0
+    }
+    /// MFMA `cbsz` (broadcast block size of src0).
+    pub fn mfma_cbsz(&self) -> u8 {
+        (self.ctrl & 7) as u8
+    }
+    /// MFMA `abid` (broadcast block id).
+    pub fn mfma_abid(&self) -> u8 {
+        ((self.ctrl >> 3) & 0xf) as u8
+    }
+    /// MFMA `blgp` (src1 lane-group pattern).
+    pub fn mfma_blgp(&self) -> u8 {
+        ((self.ctrl >> 7) & 7) as u8
+    }
+    /// Interpolation attribute number (`attrN`).
+    pub fn interp_attr(&self) -> u8 {
+        ((self.ctrl >> 2) & 0x3f) as u8
+    }
+    /// Interpolation channel (0-3: x, y, z, w).
+    pub fn interp_chan(&self) -> u8 {
+        (self.ctrl & 3) as u8
+    }
+    /// `v_interp_mov_f32` parameter (0 `p10`, 1 `p20`, 2 `p0`).
+    pub fn interp_param(&self) -> u8 {
+        ((self.ctrl >> 8) & 0xff) as u8
+    }
+    /// 16-bit interpolation reads/writes the high half (`high`).
+    pub fn interp_high(&self) -> bool {
+        (self.ctrl >> 16) & 1 != 0
+    }
+    /// GFX10 DPP `fi` (fetch inactive lanes); for DPP8 the `fi:1` form.
+    pub fn dpp_fi(&self) -> bool {
+        match self.form {
+            AluForm::DppVop1 | AluForm::DppVop2 => self.gfx10 && (self.ctrl >> 18) & 1 != 0,
+            AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2 => self.dpp8_fi,
+            _ => false,
+        }
+    }
+    /// The mnemonic as printed, with its encoding suffix (`v_add_f32_e64`).
+    pub fn mnemonic(&self) -> &'static str {
+        tables::ENTRIES
+            .get(self.entry as usize)
+            .and_then(|e| tables::MNEMONICS.get(e.mnem as usize))
+            .copied()
+            .unwrap_or("<invalid>")
     }
     /// DPP8 lane select for lane `i` of each group of eight.
     pub fn dpp8_sel(&self, i: usize) -> u8 {
@@ -263,117 +330,169 @@ fn form_of(generation: Gen, family: Family, w0: u32) -> Option<(AluForm, u32)> {
     })
 }
 
-/// The raw 9-bit source code of source `i` (codes 256+ are VGPRs).
-fn src_code(form: AluForm, i: u8, w0: u32, w1: u32) -> u16 {
+/// The raw 9-bit source codes of src0, src1 and src2 (codes 256+ are VGPRs).
+#[inline(always)]
+fn src_codes(form: AluForm, w0: u32, w1: u32) -> [u16; 3] {
     use AluForm::*;
-    let v = match (form, i) {
-        (Sop2 | Sopc | Sop1, 0) => w0 & 0xff,
-        (Sop2 | Sopc, 1) => (w0 >> 8) & 0xff,
-        (Vop1 | Vop2 | Vopc, 0) => w0 & 0x1ff,
-        (Vop1 | Vop2 | Vopc, 1) => 256 + ((w0 >> 9) & 0xff),
-        (Vop3 | Vop3p, 0) => w1 & 0x1ff,
-        (Vop3 | Vop3p, 1) => (w1 >> 9) & 0x1ff,
-        (Vop3 | Vop3p, 2) => (w1 >> 18) & 0x1ff,
-        (SdwaVop1 | SdwaVop2 | SdwaVopc, 0) => {
-            (w1 & 0xff) | if (w1 >> 23) & 1 != 0 { 0 } else { 256 }
-        }
-        (SdwaVop1 | SdwaVop2 | SdwaVopc, 1) => {
-            ((w0 >> 9) & 0xff) | if (w1 >> 31) & 1 != 0 { 0 } else { 256 }
-        }
-        (DppVop1 | DppVop2 | Dpp8Vop1 | Dpp8Vop2, 0) => 256 + (w1 & 0xff),
-        (DppVop1 | DppVop2 | Dpp8Vop1 | Dpp8Vop2, 1) => 256 + ((w0 >> 9) & 0xff),
-        (Vintrp, 0) => 256 + (w0 & 0xff),
-        _ => 0,
+    let [a, b, c] = match form {
+        Sop2 | Sopc => [w0 & 0xff, (w0 >> 8) & 0xff, 0],
+        Sop1 => [w0 & 0xff, 0, 0],
+        Vop1 | Vop2 | Vopc => [w0 & 0x1ff, 256 + ((w0 >> 9) & 0xff), 0],
+        Vop3 | Vop3p => [w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff],
+        SdwaVop1 | SdwaVop2 | SdwaVopc => [
+            (w1 & 0xff) | if (w1 >> 23) & 1 != 0 { 0 } else { 256 },
+            ((w0 >> 9) & 0xff) | if (w1 >> 31) & 1 != 0 { 0 } else { 256 },
+            0,
+        ],
+        DppVop1 | DppVop2 | Dpp8Vop1 | Dpp8Vop2 => [256 + (w1 & 0xff), 256 + ((w0 >> 9) & 0xff), 0],
+        Vintrp => [256 + (w0 & 0xff), 0, 0],
+        Sopk | Sopp => [0, 0, 0],
     };
-    v as u16
+    [a as u16, b as u16, c as u16]
 }
 
-/// Where a slot's operand lives in [`Inst`]: `(is_dst, index)`.
-fn slot_target(shape: &[Slot], i: usize) -> Option<(bool, usize)> {
-    let slot = shape.get(i)?;
-    let before = shape.get(..i).unwrap_or(&[]);
-    let src_before = before
-        .iter()
-        .any(|s| matches!(s.field, field::SRC0 | field::SRC1 | field::SRC2));
-    match slot.field {
-        field::DST => Some((true, 0)),
-        field::SDST => Some((true, 1)),
-        field::SRC0 => Some((false, 0)),
-        field::SRC1 => Some((false, 1)),
-        field::SRC2 => Some((false, 2)),
-        field::LIT => Some((false, 3)),
-        field::VCC | field::EXEC => {
-            if src_before {
-                Some((false, 2))
-            } else if shape.iter().any(|s| s.field == field::DST) {
-                Some((true, 1))
+/// SDWA selects take the values 0-6 (BYTE_0 .. DWORD); LLVM rejects 7.
+fn sdwa_selects_valid(form: AluForm, w1: u32) -> bool {
+    let sel = |shift: u32| (w1 >> shift) & 7 != 7;
+    match form {
+        AluForm::SdwaVop1 => sel(8) && sel(16),
+        AluForm::SdwaVop2 => sel(8) && sel(16) && sel(24),
+        _ => sel(16) && sel(24),
+    }
+}
+
+/// A scalar operand of `width` dwords, by table lookup for the usual widths.
+#[inline(always)]
+fn scalar(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
+    let g = (gpu.generation() == Gen::Gfx10) as usize;
+    let w = match width {
+        0 | 1 => 0,
+        2 => 1,
+        4 => 2,
+        8 => 3,
+        16 => 4,
+        _ => return scalar_slow(gpu, code, width),
+    };
+    SCALAR
+        .get(g)
+        .and_then(|t| t.get(w))
+        .and_then(|t| t.get(code as usize))
+        .copied()
+        .flatten()
+}
+
+/// Scalar operands for codes 0-255, by generation and width (1, 2, 4, 8, 16).
+static SCALAR: [[[Option<Operand>; 256]; 5]; 2] = {
+    let mut t = [[[None; 256]; 5]; 2];
+    let widths = [1u8, 2, 4, 8, 16];
+    let mut g = 0;
+    while g < 2 {
+        let mut w = 0;
+        while w < 5 {
+            let mut code = 0;
+            while code < 256 {
+                t[g][w][code] = scalar_const(g == 0, code as u32, widths[w]);
+                code += 1;
+            }
+            w += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// A scalar operand of `width` dwords for any width (tuples wider than 16
+/// dwords included).
+fn scalar_slow(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
+    let gfx9 = gpu.generation() == Gen::Gfx9;
+    // No scalar register class is wider than 16 dwords: LLVM then names a
+    // single SGPR or trap temporary, and special registers as 64-bit ones.
+    if width > 16 {
+        let max_sgpr = if gfx9 { 101 } else { 105 };
+        return if code <= max_sgpr || (108..=123).contains(&code) {
+            scalar_const(gfx9, code, 1)
+        } else {
+            scalar_const(gfx9, code, 2)
+        };
+    }
+    scalar_const(gfx9, code, width)
+}
+
+/// The scalar operand code map (ISA guides, "SSRC/SRC operand encoding"),
+/// with LLVM's tuple rules: a 64-bit tuple's index drops its low bit, wider
+/// ones their low two bits; tuples must fit the 106 SGPRs (16 trap
+/// temporaries); a 64-bit operand cannot start at the high half of a special
+/// pair, nor be `m0` or `src_lds_direct`. Code 125 is `null` on both
+/// generations. Codes 255 (literal), 249/250 and the reserved ones give `None`.
+const fn align(index: u32, count: u8) -> u8 {
+    (match count {
+        1 => index,
+        2 => index & !1,
+        _ => index & !3,
+    }) as u8
+}
+
+const fn special(reg: SpecialReg, part: u8, count: u8) -> Option<Operand> {
+    if count > 1 && part == 1 {
+        return None;
+    }
+    Some(Operand::Special { reg, count, part })
+}
+
+const fn scalar_const(gfx9: bool, code: u32, width: u8) -> Option<Operand> {
+    let count = if width == 0 { 1 } else { width };
+    match code {
+        0..=101 => {
+            let index = align(code, count);
+            if index as u32 + count as u32 > 106 {
+                None
             } else {
-                Some((true, 0))
+                Some(Operand::Sgpr { index, count })
             }
         }
+        102..=105 if !gfx9 => {
+            let index = align(code, count);
+            if index as u32 + count as u32 > 106 {
+                None
+            } else {
+                Some(Operand::Sgpr { index, count })
+            }
+        }
+        102 | 103 => special(SpecialReg::FlatScratch, (code - 102) as u8, count),
+        104 | 105 => special(SpecialReg::XnackMask, (code - 104) as u8, count),
+        106 | 107 => special(SpecialReg::Vcc, (code - 106) as u8, count),
+        108..=123 => {
+            let index = align(code - 108, count);
+            if index as u32 + count as u32 > 16 {
+                None
+            } else {
+                Some(Operand::Ttmp { index, count })
+            }
+        }
+        124 if count > 1 => None,
+        124 => special(SpecialReg::M0, 0, count),
+        125 => special(SpecialReg::Null, 0, count),
+        126 | 127 => special(SpecialReg::Exec, (code - 126) as u8, count),
+        128..=192 => Some(Operand::InlineInt((code - 128) as i8)),
+        193..=208 => Some(Operand::InlineInt((192 - code as i32) as i8)),
+        235 => special(SpecialReg::SharedBase, 0, count),
+        236 => special(SpecialReg::SharedLimit, 0, count),
+        237 => special(SpecialReg::PrivateBase, 0, count),
+        238 => special(SpecialReg::PrivateLimit, 0, count),
+        239 => special(SpecialReg::PopsExitingWaveId, 0, count),
+        240..=248 => Some(Operand::InlineFloat(code as u8)),
+        251 => special(SpecialReg::Vccz, 0, count),
+        252 => special(SpecialReg::Execz, 0, count),
+        253 => special(SpecialReg::Scc, 0, count),
+        254 if count > 1 => None,
+        254 => special(SpecialReg::LdsDirect, 0, count),
         _ => None,
     }
 }
 
-/// A scalar operand of `width` dwords. Scalar register tuples are aligned:
-/// LLVM drops the low bit of a 64-bit tuple's index and the low two bits of
-/// wider ones, and a 64-bit operand cannot start at the high half of a
-/// special register pair.
-fn scalar(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
-    // No scalar register class is wider than 16 dwords: LLVM then names a
-    // single SGPR, or the 64-bit special register.
-    if width > 16 {
-        return match scalar(gpu, code, 1)? {
-            Operand::Special { reg, part: 0, .. } => Some(Operand::Special {
-                reg,
-                count: 2,
-                part: 0,
-            }),
-            Operand::Special { part: 1, .. } | Operand::Ttmp { .. } => None,
-            other => Some(other),
-        };
-    }
-    let width = width.max(1);
-    if code == 125 {
-        // `null` decodes on GFX9 too (LLVM prints it for the unused code).
-        return Some(Operand::Special {
-            reg: SpecialReg::Null,
-            count: width,
-            part: 0,
-        });
-    }
-    let op = decode_src(gpu, code as u16, width)?;
-    let align = |index: u8| match width {
-        1 => index,
-        2 => index & !1,
-        _ => index & !3,
-    };
-    Some(match op {
-        Operand::Sgpr { index, count } => {
-            let index = align(index);
-            if index as u32 + count as u32 > gpu.max_sgpr() as u32 + 1 {
-                return None;
-            }
-            Operand::Sgpr { index, count }
-        }
-        Operand::Ttmp { index, count } => {
-            let index = align(index);
-            if index as u32 + count as u32 > 16 {
-                return None;
-            }
-            Operand::Ttmp { index, count }
-        }
-        Operand::Special { part: 1, .. } if width > 1 => return None,
-        Operand::Special {
-            reg: SpecialReg::M0,
-            ..
-        } if width > 1 => return None,
-        other => other,
-    })
-}
-
 /// A vector (or accumulation) register tuple; `None` when it would run past
 /// register 255.
+#[inline(always)]
 fn vector(code: u32, f: u8, width: u8) -> Option<Operand> {
     let index = code as u8;
     let count = width.max(1);
@@ -388,6 +507,7 @@ fn vector(code: u32, f: u8, width: u8) -> Option<Operand> {
 }
 
 /// Decodes an ALU-family instruction.
+#[inline]
 pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst, DecodeError> {
     let w0 = dword(bytes, 0)?;
     let gpu = dec.gpu();
@@ -433,28 +553,34 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
     if bits & entry.fixed_mask != entry.fixed_val {
         return Ok(Inst::invalid(w0));
     }
-    let shape: &[Slot] = tables::SHAPES.get(entry.shape as usize).copied().unwrap_or(&[]);
-    let mut inst = Inst {
-        op: Op::Alu(AluOp(entry.op)),
-        encoding: form.encoding(),
-        size: (nwords * 4) as u8,
-        words: [w0, w1, 0],
-        ..Inst::default()
-    };
+    if form.is_sdwa() && !sdwa_selects_valid(form, w1) {
+        return Ok(Inst::invalid(w0));
+    }
+    let shape: &[Slot] = tables::SHAPES
+        .get(entry.shape as usize)
+        .copied()
+        .unwrap_or(&[]);
+    let mut size = (nwords * 4) as u8;
+    let mut words = [w0, w1, 0];
     let mfma = AluOp(entry.op).is_mfma();
 
     // A literal constant follows when a source field holds 255.
+    let codes = src_codes(form, w0, w1);
+    let sdwa = form.is_sdwa();
     let mut has_lit = entry.flags & shape::eflag::LIT != 0;
-    for s in shape {
-        let i = match s.field {
-            field::SRC0 => 0,
-            field::SRC1 => 1,
-            field::SRC2 => 2,
-            _ => continue,
-        };
-        if src_code(form, i, w0, w1) == 255 && !form.is_sdwa() {
-            has_lit = true;
+    if !sdwa && (codes[0] == 255 || codes[1] == 255 || codes[2] == 255) {
+        for s in shape {
+            let code = match s.field {
+                field::SRC0 => codes[0],
+                field::SRC1 => codes[1],
+                field::SRC2 => codes[2],
+                _ => continue,
+            };
+            has_lit |= code == 255;
         }
+    }
+    if form == AluForm::Vop3 && w0 & 0xff == 255 && shape.iter().any(|s| s.kind == kind::SDST0) {
+        has_lit = true;
     }
     let mut lit = 0u32;
     if has_lit {
@@ -463,197 +589,209 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
             return Ok(Inst::invalid(w0));
         }
         lit = dword(bytes, nwords)?;
-        inst.size += 4;
-        if let Some(w) = inst.words.get_mut(nwords) {
+        size += 4;
+        if let Some(w) = words.get_mut(nwords) {
             *w = lit;
         }
     }
 
+    let wave = if dec.wave64() { 2 } else { 1 };
     let wave_mask = |reg: SpecialReg| Operand::Special {
         reg,
-        count: if dec.wave64() { 2 } else { 1 },
+        count: wave,
         part: 0,
     };
-    for (i, s) in shape.iter().enumerate() {
+    // One variable per operand slot (a dynamically indexed array would be
+    // written byte by byte and read back whole, which stalls store forwarding).
+    let mut ops = [Operand::None; 8];
+    for s in shape {
         // Width 0 marks a wave-mask operand: one dword in wave32, two in wave64.
-        let mut slot = *s;
-        if slot.width == 0 && slot.field != field::TEXT {
-            slot.width = if dec.wave64() { 2 } else { 1 };
-        }
-        let s = &slot;
-        let mut fl = s.file;
-        if mfma {
-            fl = mfma_file(gpu, s.field, w0, w1).unwrap_or(fl);
-        }
-        let operand = match s.field {
-            field::DST => match form {
-                AluForm::Sop1 | AluForm::Sop2 | AluForm::Sopk => {
-                    scalar(gpu, (w0 >> 16) & 0x7f, s.width)
-                }
-                AluForm::Vop3 | AluForm::Vop3p => {
-                    if fl == file::S {
-                        scalar(gpu, w0 & 0xff, s.width)
-                    } else {
-                        vector(w0 & 0xff, fl, s.width)
-                    }
-                }
-                AluForm::Vintrp => vector((w0 >> 18) & 0xff, fl, s.width),
-                _ if fl == file::S => scalar(gpu, (w0 >> 17) & 0xff, s.width),
-                _ => vector((w0 >> 17) & 0xff, fl, s.width),
-            },
-            field::SDST => scalar(gpu, (w0 >> 8) & 0x7f, s.width),
-            field::SRC0 | field::SRC1 | field::SRC2 => {
-                let code = src_code(form, s.field - field::SRC0, w0, w1);
-                if code == 255 && !form.is_sdwa() {
-                    Some(Operand::Literal(lit))
-                } else if code >= 256 {
-                    vector(code as u32 - 256, fl, s.width)
+        let width = if s.width == 0 { wave } else { s.width };
+        let operand = match s.kind {
+            kind::SDST16 => scalar(gpu, (w0 >> 16) & 0x7f, width),
+            kind::VDST17 => vector((w0 >> 17) & 0xff, s.file, width),
+            kind::SDST17 => scalar(gpu, (w0 >> 17) & 0xff, width),
+            kind::VDST0 => {
+                let f = if mfma {
+                    mfma_file(gpu, s.field, w0, w1)
                 } else {
-                    scalar(gpu, code as u32, s.width)
+                    s.file
+                };
+                vector(w0 & 0xff, f, width)
+            }
+            kind::SDST0 => match w0 & 0xff {
+                // LLVM reads a literal even for a destination.
+                255 => Some(Operand::Literal(lit)),
+                254 => None,
+                code => scalar(gpu, code, width),
+            },
+            kind::VDST18 => vector((w0 >> 18) & 0xff, s.file, width),
+            kind::SDST8 => scalar(gpu, (w0 >> 8) & 0x7f, width),
+            kind::SRC0 | kind::SRC1 | kind::SRC2 => {
+                let code = codes[(s.kind - kind::SRC0) as usize % 3];
+                if code >= 256 {
+                    let f = if mfma {
+                        mfma_file(gpu, s.field, w0, w1)
+                    } else {
+                        s.file
+                    };
+                    vector(code as u32 - 256, f, width)
+                } else if code == 255 && !sdwa {
+                    Some(Operand::Literal(lit))
+                } else if code == 254 && s.flags & shape::flag::LDS_BAD != 0 {
+                    None
+                } else {
+                    scalar(gpu, code as u32, width)
                 }
             }
-            field::LIT => Some(Operand::Literal(lit)),
-            field::VCC => {
-                if form == AluForm::SdwaVopc && (w1 >> 15) & 1 != 0 {
-                    scalar(gpu, (w1 >> 8) & 0x7f, if dec.wave64() { 2 } else { 1 })
+            kind::LIT => Some(Operand::Literal(lit)),
+            kind::VCC => Some(wave_mask(SpecialReg::Vcc)),
+            kind::VCC_SDWA => {
+                if (w1 >> 15) & 1 != 0 {
+                    scalar(gpu, (w1 >> 8) & 0x7f, wave)
                 } else {
                     Some(wave_mask(SpecialReg::Vcc))
                 }
             }
-            field::EXEC => Some(wave_mask(SpecialReg::Exec)),
+            kind::EXEC => Some(wave_mask(SpecialReg::Exec)),
+            kind::SIMM_SOPC => Some(Operand::Imm(((w0 >> 8) & 0xff) as i32)),
             _ => continue,
         };
         let Some(operand) = operand else {
             return Ok(Inst::invalid(w0));
         };
-        if s.flags & shape::flag::LDS_BAD != 0
-            && matches!(
-                operand,
-                Operand::Special {
-                    reg: SpecialReg::LdsDirect,
-                    ..
-                }
-            )
-        {
-            return Ok(Inst::invalid(w0));
-        }
-        match slot_target(shape, i) {
-            Some((true, k)) => {
-                if let Some(d) = inst.dst.get_mut(k) {
-                    *d = operand;
-                }
-            }
-            Some((false, k)) => {
-                if let Some(d) = inst.src.get_mut(k) {
-                    *d = operand;
-                }
-            }
-            None => {}
-        }
+        ops[(s.target & 7) as usize] = operand;
     }
-    if !print::operands_printable(&inst, form, shape) {
-        return Ok(Inst::invalid(w0));
-    }
-    inst.alu = mods(form, entry, w0, w1, mfma);
-    inst.alu.entry = idx;
-    inst.alu.gfx10 = generation == Gen::Gfx10;
-    inst.alu.gfx90a = gpu == Gpu::Gfx90a;
-    inst.alu.gfx1030 = gpu == Gpu::Gfx1030;
     if matches!(form, AluForm::Sopp | AluForm::Sopk) {
-        inst.src[0] = Operand::Imm((w0 & 0xffff) as u16 as i16 as i32);
+        ops[2] = Operand::Imm((w0 & 0xffff) as u16 as i16 as i32);
     }
-    Ok(inst)
+    let dst = [ops[0], ops[1]];
+    let src = [ops[2], ops[3], ops[4], ops[5]];
+    let interp = form == AluForm::Vop3 && entry.flags & shape::eflag::INTERP != 0;
+    let alu = mods(form, entry, (w0, w1), (idx, gpu, mfma, interp));
+    Ok(Inst {
+        op: Op::Alu(AluOp(entry.op)),
+        encoding: form.encoding(),
+        size,
+        words,
+        dst,
+        src,
+        alu,
+        mem: Default::default(),
+    })
 }
 
 /// MFMA register files: on gfx908 the destination and src2 are always AGPRs;
 /// on gfx90a `acc_cd` (bit 15) selects them. `acc` (bits 59-60) selects AGPRs
 /// for src0/src1 (CDNA ISA, "VOP3P-MAI").
-fn mfma_file(gpu: Gpu, f: u8, w0: u32, w1: u32) -> Option<u8> {
+fn mfma_file(gpu: Gpu, f: u8, w0: u32, w1: u32) -> u8 {
     let acc_cd = gpu == Gpu::Gfx908 || (w0 >> 15) & 1 != 0;
     let pick = |b: bool| if b { file::A } else { file::V };
     match f {
-        field::DST | field::SRC2 => Some(pick(acc_cd)),
-        field::SRC0 => Some(pick((w1 >> 27) & 1 != 0)),
-        field::SRC1 => Some(pick((w1 >> 28) & 1 != 0)),
-        _ => None,
+        field::SRC0 => pick((w1 >> 27) & 1 != 0),
+        field::SRC1 => pick((w1 >> 28) & 1 != 0),
+        _ => pick(acc_cd),
     }
 }
 
-fn mods(form: AluForm, e: &Entry, w0: u32, w1: u32, mfma: bool) -> AluMods {
+/// The modifiers of an instruction, built in one go (field-by-field stores
+/// followed by a whole-struct copy would stall store forwarding).
+#[inline(always)]
+fn mods(
+    form: AluForm,
+    e: &Entry,
+    (w0, w1): (u32, u32),
+    (idx, gpu, mfma, interp): (u16, Gpu, bool, bool),
+) -> AluMods {
     let bits = w0 as u64 | (w1 as u64) << 32;
-    let shown = |b: u32| (bits & e.shown) >> b & 1 != 0;
-    let pick3 = |lo: u32| -> u8 {
-        (0..3)
-            .filter(|i| shown(lo + i))
-            .fold(0u8, |a, i| a | 1 << i)
-    };
-    let mut m = AluMods {
-        form,
-        ..AluMods::default()
-    };
+    let sb = bits & e.shown;
+    let shown = |b: u32| (sb >> b) & 1 != 0;
+    let pick3 = |lo: u32| ((sb >> lo) & 7) as u8;
+    let pair = |a: u32, b: u32| (shown(a) as u8) | (shown(b) as u8) << 1;
+    let (mut abs, mut neg, mut neg_hi, mut op_sel, mut op_sel_hi, mut sext) = (0, 0, 0, 0, 0, 0);
+    let (mut clamp, mut omod, mut ctrl) = (false, 0, 0);
     match form {
         AluForm::Vop3 => {
-            let vop3b = tables::SHAPES
-                .get(e.shape as usize)
-                .is_some_and(|sh| sh.iter().any(|s| s.field == field::SDST));
-            if !vop3b {
-                m.abs = pick3(8);
-                m.op_sel = pick3(11) | if shown(14) { 8 } else { 0 };
+            if e.flags & shape::eflag::VOP3B == 0 {
+                abs = pick3(8);
+                op_sel = pick3(11) | if shown(14) { 8 } else { 0 };
             }
-            m.neg = pick3(61);
-            m.clamp = shown(15);
-            m.omod = (shown(59) as u8) | (shown(60) as u8) << 1;
+            neg = pick3(61);
+            clamp = shown(15);
+            omod = pair(59, 60);
+            if interp {
+                // VOP3 interpolation: attribute, channel and `high` in the
+                // src0 field, the parameter (interp_mov) in src1.
+                let s0 = w1 & 0x1ff;
+                ctrl = (s0 >> 6) & 3
+                    | (s0 & 0x3f) << 2
+                    | ((w1 >> 9) & 0xff) << 8
+                    | ((s0 >> 8) & 1) << 16;
+            }
         }
         AluForm::Vop3p if mfma => {
-            m.ctrl = (w0 >> 8) & 7 | ((w0 >> 11) & 0xf) << 3 | ((w1 >> 29) & 7) << 7;
-        }
-        AluForm::Vop3p if e.flags & shape::eflag::MIX != 0 => {
-            m.abs = pick3(8);
-            m.op_sel = pick3(11);
-            let hi = |b: u32, i: u8| if shown(b) { 1u8 << i } else { 0 };
-            m.op_sel_hi = hi(59, 0) | hi(60, 1) | hi(14, 2);
-            m.clamp = shown(15);
-            m.neg = pick3(61);
+            ctrl = (w0 >> 8) & 7 | ((w0 >> 11) & 0xf) << 3 | ((w1 >> 29) & 7) << 7;
         }
         AluForm::Vop3p => {
-            m.neg_hi = pick3(8);
-            m.op_sel = pick3(11);
-            // op_sel_hi defaults to 1 where the operation has no such bit.
+            let mix = e.flags & shape::eflag::MIX != 0;
+            // op_sel_hi: mixed-precision FMAs default to 0, packed math to 1
+            // where the operation has no such bit.
             let hi = |b: u32, i: u8| {
-                if (e.shown >> b) & 1 == 0 || (bits >> b) & 1 != 0 {
-                    1u8 << i
+                let set = if mix {
+                    shown(b)
                 } else {
-                    0
-                }
+                    (e.shown >> b) & 1 == 0 || (bits >> b) & 1 != 0
+                };
+                if set { 1u8 << i } else { 0 }
             };
-            m.op_sel_hi = hi(59, 0) | hi(60, 1) | hi(14, 2);
-            m.clamp = shown(15);
-            m.neg = pick3(61);
+            if mix {
+                abs = pick3(8);
+            } else {
+                neg_hi = pick3(8);
+            }
+            op_sel = pick3(11);
+            op_sel_hi = hi(59, 0) | hi(60, 1) | hi(14, 2);
+            clamp = shown(15);
+            neg = pick3(61);
         }
         AluForm::SdwaVop1 | AluForm::SdwaVop2 | AluForm::SdwaVopc => {
-            m.ctrl = w1;
-            m.clamp = shown(32 + 13);
+            ctrl = w1;
+            clamp = shown(32 + 13);
             if form != AluForm::SdwaVopc {
-                m.omod = (shown(32 + 14) as u8) | (shown(32 + 15) as u8) << 1;
+                omod = pair(32 + 14, 32 + 15);
             }
-            m.sext = (shown(32 + 19) as u8) | (shown(32 + 27) as u8) << 1;
-            m.neg = (shown(32 + 20) as u8) | (shown(32 + 28) as u8) << 1;
-            m.abs = (shown(32 + 21) as u8) | (shown(32 + 29) as u8) << 1;
+            sext = pair(32 + 19, 32 + 27);
+            neg = pair(32 + 20, 32 + 28);
+            abs = pair(32 + 21, 32 + 29);
         }
         AluForm::DppVop1 | AluForm::DppVop2 => {
-            m.ctrl = w1;
-            m.neg = (shown(32 + 20) as u8) | (shown(32 + 22) as u8) << 1;
-            m.abs = (shown(32 + 21) as u8) | (shown(32 + 23) as u8) << 1;
+            ctrl = w1;
+            neg = pair(32 + 20, 32 + 22);
+            abs = pair(32 + 21, 32 + 23);
         }
-        AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2 => {
-            m.ctrl = w1;
-        }
+        AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2 => ctrl = w1,
         AluForm::Vintrp => {
-            m.ctrl = (w0 >> 8) & 3 | ((w0 >> 10) & 0x3f) << 2;
+            ctrl = (w0 >> 8) & 3 | ((w0 >> 10) & 0x3f) << 2 | (w0 & 0xff) << 8;
         }
         _ => {}
     }
-    m
+    AluMods {
+        entry: idx,
+        gfx10: gpu.generation() == Gen::Gfx10,
+        gfx90a: gpu == Gpu::Gfx90a,
+        gfx1030: gpu == Gpu::Gfx1030,
+        dpp8_fi: matches!(form, AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2) && w0 & 0x1ff == 0xea,
+        form,
+        abs,
+        neg,
+        neg_hi,
+        op_sel,
+        op_sel_hi,
+        sext,
+        clamp,
+        omod,
+        ctrl,
+    }
 }
 
 /// Prints an ALU instruction in llvm-mc syntax.

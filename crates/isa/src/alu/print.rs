@@ -5,18 +5,12 @@
 //! anything else in hex (64-bit float literals are the high half of the value,
 //! 16-bit ones keep their low half).
 
-use super::shape::{eflag, field, flag, ty, Slot};
-use super::{slot_target, tables, AluForm};
+use super::shape::{Slot, eflag, field, flag, ty};
+use super::{AluForm, tables};
 use crate::inst::Inst;
-use crate::operand::{Operand, SpecialReg};
 use crate::inst::Op;
+use crate::operand::{Operand, SpecialReg};
 use std::fmt::{self, Write};
-
-/// Whether every operand can be printed (hook for operand combinations the
-/// reference disassembler rejects).
-pub(super) fn operands_printable(_inst: &Inst, _form: AluForm, _shape: &[Slot]) -> bool {
-    true
-}
 
 fn f32_name(v: u32) -> Option<&'static str> {
     Some(match v {
@@ -215,6 +209,17 @@ fn write_reg_checked<W: Write>(f: &mut W, op: &Operand, slot: &Slot) -> fmt::Res
                 | SpecialReg::Scc,
             ..
         } => 0,
+        // The `_XEXEC` register classes leave out exec.
+        Operand::Special {
+            reg: SpecialReg::Exec,
+            ..
+        } if slot.ann_s == 0
+            && tables::TEXTS
+                .get(slot.ann_v as usize)
+                .is_some_and(|c| c.ends_with("_XEXEC")) =>
+        {
+            slot.ann_v
+        }
         Operand::Special { .. } => slot.ann_s,
         Operand::Vgpr { .. } => slot.ann_v,
         Operand::InlineInt(_) | Operand::InlineFloat(_) | Operand::Literal(_) => {
@@ -279,7 +284,10 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let Some(e) = tables::ENTRIES.get(inst.alu.entry as usize) else {
         return write!(f, "<invalid 0x{:08x}>", inst.words[0]);
     };
-    let mnem = tables::MNEMONICS.get(e.mnem as usize).copied().unwrap_or("");
+    let mnem = tables::MNEMONICS
+        .get(e.mnem as usize)
+        .copied()
+        .unwrap_or("");
     f.write_str(mnem)?;
     let shape: &[Slot] = tables::SHAPES.get(e.shape as usize).copied().unwrap_or(&[]);
     if shape.first().map(|s| s.field) == Some(field::RAW) {
@@ -306,12 +314,15 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             }
             field::ATTR => {
                 let (attr, chan) = if form == AluForm::Vintrp {
-                    (m.ctrl >> 2, m.ctrl & 3)
+                    ((m.ctrl >> 2) & 0x3f, m.ctrl & 3)
                 } else {
                     let src0 = inst.words[1] & 0x1ff;
                     (src0 & 0x3f, (src0 >> 6) & 3)
                 };
-                let c = ['x', 'y', 'z', 'w'].get(chan as usize).copied().unwrap_or('x');
+                let c = ['x', 'y', 'z', 'w']
+                    .get(chan as usize)
+                    .copied()
+                    .unwrap_or('x');
                 write!(f, "attr{attr}.{c}")?;
             }
             field::PARAM => {
@@ -328,13 +339,10 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 }
             }
             _ => {
-                let Some((is_dst, k)) = slot_target(shape, i) else {
-                    continue;
-                };
-                let op = if is_dst {
-                    inst.dst.get(k)
-                } else {
-                    inst.src.get(k)
+                let op = match s.target {
+                    t @ 0..=1 => inst.dst.get(t as usize),
+                    t @ 2..=5 => inst.src.get(t as usize - 2),
+                    _ => None,
                 };
                 let op = op.copied().unwrap_or_default();
                 if s.field == field::LIT {
@@ -363,7 +371,7 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                     write_src(f, &op, &slot, (neg, abs, sext))?;
                 } else {
                     write_reg_checked(f, &op, s)?;
-                    if s.field == field::DST && is_imm(&op) {
+                    if s.field == field::DST && is_imm(&op) && s.flags & flag::IMM_BAD == 0 {
                         f.write_str("/*Invalid immediate*/")?;
                     }
                 }
@@ -378,7 +386,7 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             }
             if m.op_sel != 0 && n > 0 {
                 let bits = if n > nsrc {
-                    (m.op_sel & 7) | ((m.op_sel >> 3) << (n - 1))
+                    (m.op_sel & 7) | (m.op_sel >> 3).wrapping_shl(n as u32 - 1)
                 } else {
                     m.op_sel
                 };

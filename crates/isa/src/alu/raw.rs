@@ -83,17 +83,18 @@ pub(super) fn write_sopk_imm<W: Write>(
 /// `s_version`: a microcode version with wave-size and MDP flag bits.
 fn write_version<W: Write>(f: &mut W, v: u16) -> fmt::Result {
     let name = match v & 0x1fff {
-        0 => "UC_VERSION_GFX7",
-        4 => "UC_VERSION_GFX10",
-        6 => "UC_VERSION_GFX11",
-        _ => return u16_imm(f, v),
+        0 => "UC_VERSION_GFX7".to_string(),
+        4 => "UC_VERSION_GFX10".to_string(),
+        6 => "UC_VERSION_GFX11".to_string(),
+        low if v & 0xe000 == 0 || low > 0xff => return u16_imm(f, v),
+        low => low.to_string(),
     };
     let flags = [
         (0x2000u16, "UC_VERSION_W64_BIT"),
         (0x4000, "UC_VERSION_W32_BIT"),
         (0x8000, "UC_VERSION_MDP_BIT"),
     ];
-    let mut text = name.to_string();
+    let mut text = name;
     let mut n = 1;
     for (bit, flag) in flags {
         if v & bit != 0 {
@@ -148,11 +149,9 @@ fn write_waitcnt<W: Write>(f: &mut W, v: u16, gfx10: bool) -> fmt::Result {
         ((v >> 8) & 0xf, 0xf)
     };
     let all = vm == 0x3f && exp == 7 && lgkm == lgkm_max;
-    let mut first = true;
-    let mut put = |f: &mut W, name: &str, val: u32, show: bool| -> fmt::Result {
+    let put = |f: &mut W, name: &str, val: u32, show: bool| -> fmt::Result {
         if show {
-            f.write_str(if first { " " } else { " " })?;
-            first = false;
+            f.write_char(' ')?;
             write!(f, "{name}({val})")?;
         }
         Ok(())
@@ -189,7 +188,8 @@ fn write_sendmsg<W: Write>(f: &mut W, v: u16, gfx10: bool) -> fmt::Result {
     let stream = (v >> 8) & 3;
     let gs = id == 2 || id == 3;
     let op_valid = match id {
-        15 => (1..=4).contains(&op),
+        // SYSMSG_OP_HOST_TRAP_ACK (3) is a GFX6-8 operation.
+        15 => matches!(op, 1 | 2 | 4),
         2 => (1..=3).contains(&op),
         3 => op <= 3,
         _ => op == 0,
@@ -204,7 +204,6 @@ fn write_sendmsg<W: Write>(f: &mut W, v: u16, gfx10: bool) -> fmt::Result {
                     match op {
                         1 => "SYSMSG_OP_ECC_ERR_INTERRUPT",
                         2 => "SYSMSG_OP_REG_RD",
-                        3 => "SYSMSG_OP_HOST_TRAP_ACK",
                         _ => "SYSMSG_OP_TTRACE_PC",
                     }
                 } else {
@@ -255,8 +254,15 @@ pub(super) fn fmt_raw(inst: &Inst, mnem: &str, f: &mut fmt::Formatter<'_>) -> fm
         "s_waitcnt" => write_waitcnt(f, v, gfx10),
         "s_waitcnt_depctr" => write_depctr(f, v, inst.alu.gfx1030),
         "s_sendmsg" | "s_sendmsghalt" => write_sendmsg(f, v, gfx10),
-        "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" | "s_wakeup"
-        | "s_barrier" | "s_icache_inv" | "s_ttracedata" | "s_set_gpr_idx_off" | "s_code_end"
+        "s_endpgm"
+        | "s_endpgm_saved"
+        | "s_endpgm_ordered_ps_done"
+        | "s_wakeup"
+        | "s_barrier"
+        | "s_icache_inv"
+        | "s_ttracedata"
+        | "s_set_gpr_idx_off"
+        | "s_code_end"
         | "s_wait_idle" => {
             if v != 0 {
                 write!(f, " {v}")

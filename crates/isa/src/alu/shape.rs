@@ -4,7 +4,9 @@
 //! mnemonic as printed, the operand [`Slot`]s in print order, and the bits that
 //! must keep fixed values for the word to be a valid instruction.
 
-/// Where a printed operand comes from.
+/// Where a printed operand comes from. (The generator's vocabulary; the
+/// decoder reads some of these only through the precomputed [`kind`].)
+#[allow(dead_code)]
 pub(crate) mod field {
     /// The main destination field (vdst / sdst of the encoding).
     pub const DST: u8 = 1;
@@ -35,6 +37,7 @@ pub(crate) mod field {
 }
 
 /// Register files of register slots.
+#[allow(dead_code)]
 pub(crate) mod file {
     /// Scalar registers.
     pub const S: u8 = 1;
@@ -69,7 +72,7 @@ pub(crate) struct Slot {
     pub field: u8,
     /// A [`file`] id for register slots; the text index for [`field::TEXT`].
     pub file: u8,
-    /// Width in dwords.
+    /// Width in dwords (0: a wave mask, one dword in wave32, two in wave64).
     pub width: u8,
     /// A [`ty`] id for sources.
     pub ty: u8,
@@ -82,6 +85,10 @@ pub(crate) struct Slot {
     pub ann_lds: u8,
     /// [`flag`] bits.
     pub flags: u8,
+    /// The [`kind`] of extraction: which bits, decoded how.
+    pub kind: u8,
+    /// Where the operand is stored: 0-1 `dst[0..2]`, 2-5 `src[0..4]`, 7 nowhere.
+    pub target: u8,
 }
 
 /// Source slot flags.
@@ -94,44 +101,60 @@ pub(crate) mod flag {
     pub const SEXT: u8 = 4;
 }
 
+/// Operand extractors, chosen by the generator from the encoding and field.
+pub(crate) mod kind {
+    /// Not decoded into an operand (printed by rule).
+    pub const SKIP: u8 = 0;
+    /// Scalar destination in `[22:16]` (SOP1, SOP2, SOPK).
+    pub const SDST16: u8 = 1;
+    /// Vector destination in `[24:17]` (VOP1, VOP2, SDWA, DPP).
+    pub const VDST17: u8 = 2;
+    /// Scalar destination in `[24:17]` (`v_readfirstlane_b32`).
+    pub const SDST17: u8 = 3;
+    /// Vector destination in `[7:0]` (VOP3, VOP3P).
+    pub const VDST0: u8 = 4;
+    /// Scalar destination in `[7:0]` (VOP3 compares, `v_readlane_b32`).
+    pub const SDST0: u8 = 5;
+    /// Vector destination in `[25:18]` (VINTRP).
+    pub const VDST18: u8 = 6;
+    /// VOP3b scalar carry-out in `[14:8]`.
+    pub const SDST8: u8 = 7;
+    /// Source 0 (from the encoding's source field).
+    pub const SRC0: u8 = 8;
+    /// Source 1.
+    pub const SRC1: u8 = 9;
+    /// Source 2.
+    pub const SRC2: u8 = 10;
+    /// The literal constant.
+    pub const LIT: u8 = 11;
+    /// Implicit `vcc`.
+    pub const VCC: u8 = 12;
+    /// SDWA VOPC destination: `vcc`, or the `sdst` field when `sd` is set.
+    pub const VCC_SDWA: u8 = 13;
+    /// Implicit `exec`.
+    pub const EXEC: u8 = 14;
+    /// `s_set_gpr_idx_on` mode bits in the src1 field.
+    pub const SIMM_SOPC: u8 = 15;
+}
+
 impl Slot {
     /// The whole operand list is printed by a hand-written rule.
-    pub const RAW: Slot = Slot::fixed(field::RAW);
+    pub const RAW: Slot = Slot::new([field::RAW, 0, 0, 0, 0, 0, 0, 0, kind::SKIP, 7]);
 
-    /// An operand read from an instruction field.
-    #[allow(clippy::too_many_arguments)]
-    pub const fn src(
-        field: u8,
-        file: u8,
-        width: u8,
-        ty: u8,
-        ann_s: u8,
-        ann_v: u8,
-        ann_lds: u8,
-        flags: u8,
-    ) -> Slot {
+    /// A table slot from its fields in declaration order.
+    pub const fn new(v: [u8; 10]) -> Slot {
         Slot {
-            field,
-            file,
-            width,
-            ty,
-            ann_s,
-            ann_v,
-            ann_lds,
-            flags,
+            field: v[0],
+            file: v[1],
+            width: v[2],
+            ty: v[3],
+            ann_s: v[4],
+            ann_v: v[5],
+            ann_lds: v[6],
+            flags: v[7],
+            kind: v[8],
+            target: v[9],
         }
-    }
-
-    /// A fixed operand text (index into `TEXTS`); the generator emits it for
-    /// operand texts that come from no instruction field.
-    #[allow(dead_code)]
-    pub const fn text(index: u8) -> Slot {
-        Slot::src(field::TEXT, index, 0, 0, 0, 0, 0, 0)
-    }
-
-    /// An implicit operand (`vcc`, `exec`, the literal K, an immediate).
-    pub const fn fixed(field: u8) -> Slot {
-        Slot::src(field, 0, 1, 0, 0, 0, 0, 0)
     }
 }
 
@@ -142,8 +165,15 @@ pub(crate) mod eflag {
     /// Mixed-precision FMA (`v_fma_mix*`): `neg_hi` bits are `abs`, and
     /// `op_sel_hi` defaults to zero.
     pub const MIX: u8 = 2;
-    /// The destination op_sel bit prints as `high` (`v_interp_p2_f16`).
+    /// VOP3 interpolation: bit 8 of the attribute operand prints as `high`.
     pub const HIGH: u8 = 4;
+    /// VOP3b: bits `[14:8]` are a scalar destination, not abs/op_sel.
+    pub const VOP3B: u8 = 8;
+    /// The shape has a [`super::field::DST`] operand.
+    #[allow(dead_code)]
+    pub const HAS_DST: u8 = 16;
+    /// An interpolation: the shape has a [`super::field::ATTR`] operand.
+    pub const INTERP: u8 = 32;
 }
 
 /// One opcode of one encoding on one GPU.
@@ -181,6 +211,7 @@ impl Entry {
     };
 
     /// A table row.
+    #[allow(clippy::too_many_arguments)]
     pub const fn new(
         op: u16,
         mnem: u16,
