@@ -53,8 +53,34 @@ pub(crate) enum Family {
     Exp,
 }
 
-/// Classifies `word` for `gen`; `None` for a prefix no family uses.
+/// Classifies `word` for `gen`; `None` for a prefix no family uses. Every
+/// prefix in the table above lies within the top nine bits, so this is one
+/// lookup in a table built at compile time by [`classify_slow`].
+#[inline(always)]
 pub(crate) fn classify(generation: Gen, word: u32) -> Option<Family> {
+    let table = match generation {
+        Gen::Gfx9 => &CLASSIFY[0],
+        Gen::Gfx10 => &CLASSIFY[1],
+    };
+    // `word >> 23` is below 512: the lookup cannot miss.
+    table.get((word >> 23) as usize).copied().flatten()
+}
+
+/// [`classify`]'s table: the family of each 9-bit prefix, per generation.
+static CLASSIFY: [[Option<Family>; 512]; 2] = {
+    let mut t = [[None; 512]; 2];
+    let mut p = 0;
+    while p < 512 {
+        t[0][p] = classify_slow(Gen::Gfx9, (p as u32) << 23);
+        t[1][p] = classify_slow(Gen::Gfx10, (p as u32) << 23);
+        p += 1;
+    }
+    t
+};
+
+/// Classifies `word` by testing the prefixes one after another (the
+/// definition the lookup table is built from).
+const fn classify_slow(generation: Gen, word: u32) -> Option<Family> {
     use Family::*;
     match word >> 25 {
         0x3f => return Some(Vop1),
@@ -121,17 +147,24 @@ pub(crate) fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
     }
 }
 
-pub(crate) fn decode(dec: &Decoder, bytes: &[u8]) -> Result<Inst, DecodeError> {
+/// Decodes the instruction at the start of `bytes` into `out`, which is
+/// overwritten whole. Writing in place spares the copies of the large [`Inst`]
+/// that returning it by value (inside a `Result`) costs.
+#[inline]
+pub(crate) fn decode_into(dec: &Decoder, bytes: &[u8], out: &mut Inst) -> Result<(), DecodeError> {
     let w0 = dword(bytes, 0)?;
     let Some(family) = classify(dec.gpu().generation(), w0) else {
-        return Ok(Inst::invalid(w0));
+        *out = Inst::invalid(w0);
+        return Ok(());
     };
     use Family::*;
     match family {
         Sop1 | Sopc | Sopp | Sopk | Sop2 | Vop2 | Vop1 | Vopc | Vop3 | Vop3p | Vintrp => {
-            crate::alu::decode(dec, family, bytes)
+            crate::alu::decode(dec, family, w0, bytes, out)
         }
-        Smem | Ds | Flat | Mubuf | Mtbuf | Mimg | Exp => crate::mem::decode(dec, family, bytes),
+        Smem | Ds | Flat | Mubuf | Mtbuf | Mimg | Exp => {
+            crate::mem::decode(dec, family, w0, bytes, out)
+        }
     }
 }
 
@@ -153,6 +186,23 @@ mod tests {
         assert_eq!(classify(Gen::Gfx10, 0xd700_0000), Some(Family::Vop3));
         assert_eq!(classify(Gen::Gfx9, 0xd380_0000), Some(Family::Vop3p));
         assert_eq!(classify(Gen::Gfx10, 0xcc00_0000), Some(Family::Vop3p));
+    }
+
+    #[test]
+    fn table_agrees_with_the_prefix_tests() {
+        // Low bits vary too: the prefixes must not depend on them.
+        for generation in [Gen::Gfx9, Gen::Gfx10] {
+            for p in 0..512u32 {
+                for low in [0, 0x1ff, 0x7f_ffff, 0x55_aa55] {
+                    let w = p << 23 | low;
+                    assert_eq!(
+                        classify(generation, w),
+                        classify_slow(generation, w),
+                        "{w:#x}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -78,10 +78,14 @@ impl Gpu {
     }
 
     /// The instruction-set generation of this GPU.
+    #[inline(always)]
     pub fn generation(self) -> Gen {
-        match self {
-            Gpu::Gfx900 | Gpu::Gfx906 | Gpu::Gfx908 | Gpu::Gfx90a => Gen::Gfx9,
-            Gpu::Gfx1010 | Gpu::Gfx1030 => Gen::Gfx10,
+        // The GFX10 GPUs are declared last: one comparison of the discriminant
+        // (this sits on the decoder's hot path).
+        if (self as u8) >= (Gpu::Gfx1010 as u8) {
+            Gen::Gfx10
+        } else {
+            Gen::Gfx9
         }
     }
 
@@ -96,6 +100,7 @@ impl Gpu {
     }
 
     /// The highest SGPR index an instruction can name (`s101` on GFX9, `s105` on GFX10).
+    #[inline]
     pub fn max_sgpr(self) -> u8 {
         match self.generation() {
             Gen::Gfx9 => 101,
@@ -169,8 +174,20 @@ impl Decoder {
     /// [`Inst::size_bytes`] says how many bytes it took (4, 8 or 12 for a literal
     /// constant or an NSA image address). Invalid encodings give an invalid `Inst`
     /// of 4 bytes; only too-short input is an error.
+    #[inline]
     pub fn decode(&self, bytes: &[u8]) -> Result<Inst, DecodeError> {
-        decode::decode(self, bytes)
+        let mut inst = Inst::default();
+        decode::decode_into(self, bytes, &mut inst)?;
+        Ok(inst)
+    }
+
+    /// Like [`Decoder::decode`], but writes the instruction into `out` (which is
+    /// overwritten whole on success and left unspecified on error) instead of
+    /// returning it: the cheaper call when decoding many instructions into
+    /// existing storage.
+    #[inline]
+    pub fn decode_into(&self, bytes: &[u8], out: &mut Inst) -> Result<(), DecodeError> {
+        decode::decode_into(self, bytes, out)
     }
 
     /// Decodes a whole code region starting at `address` into a [`Program`].
@@ -191,6 +208,19 @@ mod tests {
             assert_eq!(g.name().parse::<Gpu>(), Ok(g));
         }
         assert!("gfx1100".parse::<Gpu>().is_err());
+    }
+
+    #[test]
+    fn generations() {
+        let gfx10 = [Gpu::Gfx1010, Gpu::Gfx1030];
+        for g in Gpu::ALL {
+            let want = if gfx10.contains(&g) {
+                Gen::Gfx10
+            } else {
+                Gen::Gfx9
+            };
+            assert_eq!(g.generation(), want, "{g}");
+        }
     }
 
     #[test]

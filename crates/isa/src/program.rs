@@ -14,36 +14,100 @@ pub struct Program {
     slot: Vec<u32>,
 }
 
+/// Number of entries of the decode memo of [`Program::decode`] (a power of two).
+const MEMO_SIZE: usize = 1024;
+
+/// The memo slot of an instruction whose first dword is `w0` (a multiplicative
+/// hash: opcode and operand bits all reach its top ten bits).
+#[inline(always)]
+fn memo_slot(w0: u32) -> usize {
+    (w0.wrapping_mul(0x9e37_79b1) >> 22) as usize % MEMO_SIZE
+}
+
 impl Program {
+    /// Decodes `bytes` (the code at `base`) instruction by instruction.
+    ///
+    /// Code repeats itself (waits, moves of constants, spills, padding), and the
+    /// decoded form of an instruction depends only on its bytes. So a small
+    /// direct-mapped memo, keyed by the first dword, remembers the index of an
+    /// instruction decoded before: a repeat is copied from there instead of
+    /// being decoded again. The remembered [`Inst`] is used only when it is the
+    /// same instruction: its raw words ([`Inst::words`]) equal the first dword,
+    /// and the second too unless it is 4 bytes long (a valid 4-byte
+    /// instruction is decoded from its first dword alone). Invalid words are
+    /// not remembered: an 8-byte encoding can be invalid because of its second
+    /// dword, and its invalid `Inst` keeps only the first. Only instructions
+    /// of at most 8 bytes are remembered, and only while 8 bytes remain (the
+    /// one case where the decoder looks at the input length: a VOP1 SDWA/DPP
+    /// marker at the very end), so the memo never changes a result (the
+    /// `memo_never_changes_a_result` test checks it).
     pub(crate) fn decode(dec: &Decoder, bytes: &[u8], base: u64) -> Program {
-        let mut p = Program {
-            base,
-            insts: Vec::with_capacity(bytes.len() / 6),
-            addrs: Vec::with_capacity(bytes.len() / 6),
-            slot: vec![u32::MAX; bytes.len().div_ceil(4)],
-        };
+        // Every instruction but a truncated tail is at least 4 bytes long, so
+        // this capacity is never exceeded (no reallocation while decoding).
+        let most = bytes.len().div_ceil(4);
+        let mut insts: Vec<Inst> = Vec::with_capacity(most);
+        let mut addrs: Vec<u64> = Vec::with_capacity(most);
+        let mut slot = vec![u32::MAX; most];
+        let mut memo = [u32::MAX; MEMO_SIZE];
         let mut off = 0usize;
-        while off < bytes.len() {
-            let inst = match dec.decode(&bytes[off..]) {
-                Ok(i) => i,
-                Err(_) => {
-                    // Truncated tail: keep what is there as an invalid entry.
-                    let mut w = [0u8; 4];
-                    let tail = &bytes[off..];
-                    w[..tail.len().min(4)].copy_from_slice(&tail[..tail.len().min(4)]);
-                    let mut i = Inst::invalid(u32::from_le_bytes(w));
-                    i.size = tail.len().min(4) as u8;
-                    i
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let index = insts.len();
+            let head = rest.first_chunk::<8>().map(|b| {
+                let w0 = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                let w1 = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+                (w0, w1)
+            });
+            let mut reused = false;
+            if let Some((w0, w1)) = head {
+                let m = memo.get(memo_slot(w0)).copied().unwrap_or(u32::MAX) as usize;
+                if let Some(prev) = insts.get(m) {
+                    let [p0, p1, _] = prev.words;
+                    if p0 == w0
+                        && !prev.is_invalid()
+                        && (prev.size == 4 || (prev.size == 8 && p1 == w1))
+                    {
+                        // `m` indexes an element: the range is in bounds.
+                        insts.extend_from_within(m..m + 1);
+                        reused = true;
+                    }
                 }
-            };
-            if let Some(s) = p.slot.get_mut(off / 4) {
-                *s = p.insts.len() as u32;
             }
-            p.insts.push(inst);
-            p.addrs.push(base + off as u64);
-            off += inst.size_bytes().max(1);
+            if !reused {
+                insts.push(Inst::default());
+                let Some(inst) = insts.last_mut() else {
+                    break;
+                };
+                if dec.decode_into(rest, inst).is_err() {
+                    // Truncated tail: keep what is there as an invalid entry.
+                    let n = rest.len().min(4);
+                    let mut w = [0u8; 4];
+                    w[..n].copy_from_slice(&rest[..n]);
+                    *inst = Inst::invalid(u32::from_le_bytes(w));
+                    inst.size = n as u8;
+                }
+                if let (Some((w0, _)), Ok(i)) = (head, u32::try_from(index)) {
+                    if inst.size <= 8 && !inst.is_invalid() {
+                        if let Some(m) = memo.get_mut(memo_slot(w0)) {
+                            *m = i;
+                        }
+                    }
+                }
+            }
+            let size = insts.last().map_or(4, |i| i.size_bytes().max(1));
+            if let Some(s) = slot.get_mut(off / 4) {
+                *s = index as u32;
+            }
+            addrs.push(base.wrapping_add(off as u64));
+            off += size;
+            rest = rest.get(size..).unwrap_or(&[]);
         }
-        p
+        Program {
+            base,
+            insts,
+            addrs,
+            slot,
+        }
     }
 
     /// The address of the first byte.
@@ -86,7 +150,76 @@ impl Program {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Decoder, Gpu};
+    use crate::{Decoder, Gpu, Inst};
+    use proptest::prelude::*;
+
+    /// The program decoded without the memo: one `decode` after another.
+    fn naive(d: &Decoder, bytes: &[u8], base: u64) -> Vec<(u64, Inst)> {
+        let mut out = Vec::new();
+        let mut off = 0;
+        while off < bytes.len() {
+            let rest = &bytes[off..];
+            let inst = d.decode(rest).unwrap_or_else(|_| {
+                let n = rest.len().min(4);
+                let mut w = [0u8; 4];
+                w[..n].copy_from_slice(&rest[..n]);
+                let mut i = Inst::invalid(u32::from_le_bytes(w));
+                i.size = n as u8;
+                i
+            });
+            out.push((base + off as u64, inst));
+            off += inst.size_bytes().max(1);
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Programs built from a few distinct dwords (so that instructions
+        /// repeat, share first dwords and collide in the memo) decode exactly as
+        /// instruction-by-instruction decoding does.
+        #[test]
+        fn memo_never_changes_a_result(
+            pool in proptest::collection::vec(any::<u32>(), 1..6),
+            prefixes in proptest::collection::vec(0usize..10, 6),
+            picks in proptest::collection::vec(0usize..6, 1..80),
+            tail in 0usize..4,
+            gpu in 0usize..6,
+            wave64 in any::<bool>(),
+        ) {
+            // Prefixes of the frequent families, with a literal (255) or an
+            // SDWA marker in the source field for some.
+            const PREFIX: [(u32, u32); 10] = [
+                (0xbe80_0000, 0xff80_0000), // SOP1
+                (0xbf80_0000, 0xff80_0000), // SOPP
+                (0x7e00_0000, 0xfe00_0000), // VOP1
+                (0x0000_00ff, 0x8000_00ff), // VOP2 with a literal
+                (0x7e00_00f9, 0xfe00_01ff), // VOP1 SDWA
+                (0xd000_0000, 0xf800_0000), // VOP3
+                (0xdc00_0000, 0xfc00_0000), // FLAT
+                (0xe000_0000, 0xfc00_0000), // MUBUF
+                (0xc000_0000, 0xfc00_0000), // SMEM (GFX9)
+                (0xf400_0000, 0xfc00_0000), // SMEM (GFX10)
+            ];
+            let words: Vec<u32> = pool
+                .iter()
+                .zip(&prefixes)
+                .map(|(w, &p)| {
+                    let (v, m) = PREFIX[p];
+                    (w & !m) | v
+                })
+                .collect();
+            let mut bytes: Vec<u8> = picks
+                .iter()
+                .flat_map(|&k| words[k % words.len()].to_le_bytes())
+                .collect();
+            bytes.truncate(bytes.len().saturating_sub(tail));
+            let d = Decoder::new(Gpu::ALL[gpu], wave64);
+            let p = d.decode_program(&bytes, 0x1000);
+            let got: Vec<(u64, Inst)> = p.iter().map(|(a, i)| (a, *i)).collect();
+            prop_assert_eq!(got, naive(&d, &bytes, 0x1000));
+        }
+    }
 
     #[test]
     fn truncated_tail_is_kept() {

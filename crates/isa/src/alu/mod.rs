@@ -37,6 +37,7 @@ mod tables;
 
 use crate::decode::{Family, dword};
 use crate::inst::{Encoding, Op};
+use crate::mem::MemFields;
 use crate::operand::{Operand, SpecialReg};
 use crate::{DecodeError, Decoder, Gen, Gpu, Inst};
 use shape::{Entry, Slot, field, file, kind};
@@ -70,6 +71,7 @@ impl AluOp {
     }
 
     /// Whether this is a matrix fused-multiply-add (MFMA) operation.
+    #[inline]
     pub fn is_mfma(self) -> bool {
         (tables::MFMA_OPS.0..=tables::MFMA_OPS.1).contains(&self.0)
     }
@@ -127,6 +129,7 @@ pub enum AluForm {
 
 impl AluForm {
     /// Instruction size in dwords without a literal constant.
+    #[inline]
     fn base_words(self) -> usize {
         use AluForm::*;
         match self {
@@ -135,6 +138,7 @@ impl AluForm {
         }
     }
 
+    #[inline]
     fn encoding(self) -> Encoding {
         use AluForm::*;
         match self {
@@ -284,55 +288,144 @@ impl AluMods {
     }
 }
 
+/// The column of `gpu` in the generated tables (the order of [`Gpu::ALL`],
+/// which is the declaration order).
+#[inline(always)]
 fn gpu_index(gpu: Gpu) -> usize {
-    match gpu {
-        Gpu::Gfx900 => 0,
-        Gpu::Gfx906 => 1,
-        Gpu::Gfx908 => 2,
-        Gpu::Gfx90a => 3,
-        Gpu::Gfx1010 => 4,
-        Gpu::Gfx1030 => 5,
-    }
+    gpu as usize
 }
 
+/// Where the opcode number of an ALU family sits in the first dword, and the
+/// form of its plain (not SDWA/DPP) encoding.
+#[derive(Clone, Copy)]
+struct FamilyForm {
+    form: AluForm,
+    shift: u8,
+    mask: u16,
+}
+
+/// [`FamilyForm`] by [`Family`] (`None` for the memory families). A lookup
+/// rather than a `match`: the family of consecutive instructions varies, and
+/// a table costs no unpredictable branch.
+static FAMILY_FORMS: [Option<FamilyForm>; 18] = {
+    let mut t: [Option<FamilyForm>; 18] = [None; 18];
+    const fn f(form: AluForm, shift: u8, mask: u16) -> Option<FamilyForm> {
+        Some(FamilyForm { form, shift, mask })
+    }
+    t[Family::Sop2 as usize] = f(AluForm::Sop2, 23, 0x7f);
+    t[Family::Sop1 as usize] = f(AluForm::Sop1, 8, 0xff);
+    t[Family::Sopk as usize] = f(AluForm::Sopk, 23, 0x1f);
+    t[Family::Sopc as usize] = f(AluForm::Sopc, 16, 0x7f);
+    t[Family::Sopp as usize] = f(AluForm::Sopp, 16, 0x7f);
+    t[Family::Vop1 as usize] = f(AluForm::Vop1, 9, 0xff);
+    t[Family::Vop2 as usize] = f(AluForm::Vop2, 25, 0x3f);
+    t[Family::Vopc as usize] = f(AluForm::Vopc, 17, 0xff);
+    t[Family::Vop3 as usize] = f(AluForm::Vop3, 16, 0x3ff);
+    t[Family::Vop3p as usize] = f(AluForm::Vop3p, 16, 0x7f);
+    t[Family::Vintrp as usize] = f(AluForm::Vintrp, 16, 3);
+    t
+};
+
 /// The form and opcode number of the first dword of an ALU-family instruction.
+#[inline(always)]
 fn form_of(generation: Gen, family: Family, w0: u32) -> Option<(AluForm, u32)> {
-    use AluForm::*;
-    let g10 = generation == Gen::Gfx10;
+    let d = FAMILY_FORMS.get(family as usize).copied().flatten()?;
+    let opnum = (w0 >> d.shift) & d.mask as u32;
+    // VOP1/VOP2/VOPC with src0 = 0xf9 are SDWA, 0xfa DPP, and on GFX10
+    // 0xe9/0xea DPP8 (rare: tested once, branch-free, before the form).
     let src0 = w0 & 0x1ff;
-    let ext = |plain, sdwa, dpp, dpp8| match src0 {
-        0xf9 => sdwa,
-        0xfa => dpp,
-        0xe9 | 0xea if g10 => dpp8,
-        _ => plain,
-    };
-    Some(match family {
-        Family::Sop2 => (Sop2, (w0 >> 23) & 0x7f),
-        Family::Sop1 => (Sop1, (w0 >> 8) & 0xff),
-        Family::Sopk => (Sopk, (w0 >> 23) & 0x1f),
-        Family::Sopc => (Sopc, (w0 >> 16) & 0x7f),
-        Family::Sopp => (Sopp, (w0 >> 16) & 0x7f),
-        Family::Vop1 => (ext(Vop1, SdwaVop1, DppVop1, Dpp8Vop1), (w0 >> 9) & 0xff),
-        Family::Vop2 => (ext(Vop2, SdwaVop2, DppVop2, Dpp8Vop2), (w0 >> 25) & 0x3f),
-        Family::Vopc => {
-            let f = match src0 {
-                0xf9 => SdwaVopc,
-                0xfa => return None,
-                0xe9 | 0xea if g10 => return None,
-                _ => Vopc,
-            };
-            (f, (w0 >> 17) & 0xff)
-        }
-        Family::Vop3 => (Vop3, (w0 >> 16) & 0x3ff),
-        Family::Vop3p => (Vop3p, (w0 >> 16) & 0x7f),
-        Family::Vintrp => (Vintrp, (w0 >> 16) & 3),
+    let marker = src0 == 0xf9
+        || src0 == 0xfa
+        || (generation == Gen::Gfx10 && (src0 == 0xe9 || src0 == 0xea));
+    if marker && matches!(d.form, AluForm::Vop1 | AluForm::Vop2 | AluForm::Vopc) {
+        return extended_form(d.form, src0).map(|f| (f, opnum));
+    }
+    Some((d.form, opnum))
+}
+
+/// The SDWA/DPP/DPP8 form a VOP1/VOP2/VOPC word with a src0 marker selects
+/// (VOPC has no DPP form).
+#[cold]
+fn extended_form(plain: AluForm, src0: u32) -> Option<AluForm> {
+    use AluForm::*;
+    Some(match (plain, src0) {
+        (Vop1, 0xf9) => SdwaVop1,
+        (Vop1, 0xfa) => DppVop1,
+        (Vop1, _) => Dpp8Vop1,
+        (Vop2, 0xf9) => SdwaVop2,
+        (Vop2, 0xfa) => DppVop2,
+        (Vop2, _) => Dpp8Vop2,
+        (Vopc, 0xf9) => SdwaVopc,
         _ => return None,
     })
 }
 
+/// One source-code field: `((w0 | w1 << 32) >> shift) & mask`, plus `add`
+/// (256 where the field only names VGPRs).
+#[derive(Clone, Copy)]
+struct SrcField {
+    shift: u8,
+    mask: u16,
+    add: u16,
+}
+
+/// The src0, src1 and src2 fields of each form (SDWA aside, whose register
+/// file is chosen by a bit), for [`src_codes`].
+static SRC_FIELDS: [[SrcField; 3]; 18] = {
+    use AluForm::*;
+    const NONE: SrcField = SrcField {
+        shift: 0,
+        mask: 0,
+        add: 0,
+    };
+    const fn f(shift: u8, mask: u16, add: u16) -> SrcField {
+        SrcField { shift, mask, add }
+    }
+    let mut t = [[NONE; 3]; 18];
+    t[Sop2 as usize] = [f(0, 0xff, 0), f(8, 0xff, 0), NONE];
+    t[Sopc as usize] = [f(0, 0xff, 0), f(8, 0xff, 0), NONE];
+    t[Sop1 as usize] = [f(0, 0xff, 0), NONE, NONE];
+    let vop = [f(0, 0x1ff, 0), f(9, 0xff, 256), NONE];
+    t[Vop1 as usize] = vop;
+    t[Vop2 as usize] = vop;
+    t[Vopc as usize] = vop;
+    let vop3 = [f(32, 0x1ff, 0), f(41, 0x1ff, 0), f(50, 0x1ff, 0)];
+    t[Vop3 as usize] = vop3;
+    t[Vop3p as usize] = vop3;
+    let dpp = [f(32, 0xff, 256), f(9, 0xff, 256), NONE];
+    t[DppVop1 as usize] = dpp;
+    t[DppVop2 as usize] = dpp;
+    t[Dpp8Vop1 as usize] = dpp;
+    t[Dpp8Vop2 as usize] = dpp;
+    t[Vintrp as usize] = [f(0, 0xff, 256), NONE, NONE];
+    t
+};
+
 /// The raw 9-bit source codes of src0, src1 and src2 (codes 256+ are VGPRs).
 #[inline(always)]
 fn src_codes(form: AluForm, w0: u32, w1: u32) -> [u16; 3] {
+    if form.is_sdwa() {
+        return [
+            ((w1 & 0xff) | if (w1 >> 23) & 1 != 0 { 0 } else { 256 }) as u16,
+            (((w0 >> 9) & 0xff) | if (w1 >> 31) & 1 != 0 { 0 } else { 256 }) as u16,
+            0,
+        ];
+    }
+    let bits = w0 as u64 | (w1 as u64) << 32;
+    let fields = SRC_FIELDS.get(form as usize).copied().unwrap_or(
+        [SrcField {
+            shift: 0,
+            mask: 0,
+            add: 0,
+        }; 3],
+    );
+    fields.map(|f| ((bits >> (f.shift & 63)) as u16 & f.mask) + f.add)
+}
+
+/// The same as [`src_codes`], by cases: the definition the table is checked
+/// against.
+#[cfg(test)]
+fn src_codes_slow(form: AluForm, w0: u32, w1: u32) -> [u16; 3] {
     use AluForm::*;
     let [a, b, c] = match form {
         Sop2 | Sopc => [w0 & 0xff, (w0 >> 8) & 0xff, 0],
@@ -365,20 +458,13 @@ fn sdwa_selects_valid(form: AluForm, w1: u32) -> bool {
 #[inline(always)]
 fn scalar(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
     let g = (gpu.generation() == Gen::Gfx10) as usize;
-    let w = match width {
-        0 | 1 => 0,
-        2 => 1,
-        4 => 2,
-        8 => 3,
-        16 => 4,
-        _ => return scalar_slow(gpu, code, width),
-    };
-    SCALAR
-        .get(g)
-        .and_then(|t| t.get(w))
-        .and_then(|t| t.get(code as usize))
-        .copied()
-        .flatten()
+    // The table row of each width, by lookup rather than a jump.
+    const ROW: [u8; 17] = [0, 0, 1, 5, 2, 5, 5, 5, 3, 5, 5, 5, 5, 5, 5, 5, 4];
+    let w = ROW.get(width as usize).copied().unwrap_or(5) as usize;
+    match SCALAR.get(g).and_then(|t| t.get(w)) {
+        Some(t) => t.get(code as usize).copied().flatten(),
+        None => scalar_slow(gpu, code, width),
+    }
 }
 
 /// Scalar operands for codes 0-255, by generation and width (1, 2, 4, 8, 16).
@@ -403,6 +489,7 @@ static SCALAR: [[[Option<Operand>; 256]; 5]; 2] = {
 
 /// A scalar operand of `width` dwords for any width (tuples wider than 16
 /// dwords included).
+#[cold]
 fn scalar_slow(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
     let gfx9 = gpu.generation() == Gen::Gfx9;
     // No scalar register class is wider than 16 dwords: LLVM then names a
@@ -506,14 +593,56 @@ fn vector(code: u32, f: u8, width: u8) -> Option<Operand> {
     })
 }
 
-/// Decodes an ALU-family instruction.
+/// [`SHAPE_INFO`] bit: the shape has an `sdst` in bits `[7:0]` (VOP3 compares).
+const SHAPE_SDST0: u8 = 8;
+
+/// Per shape, what the literal check needs without walking the slots: bit `i`
+/// (0-2) when a slot reads source field `i`, and [`SHAPE_SDST0`].
+static SHAPE_INFO: [u8; tables::SHAPES.len()] = {
+    let mut t = [0u8; tables::SHAPES.len()];
+    let mut i = 0;
+    while i < t.len() {
+        let shape = tables::SHAPES[i];
+        let mut k = 0;
+        while k < shape.len() {
+            let s = &shape[k];
+            t[i] |= match s.field {
+                field::SRC0 => 1,
+                field::SRC1 => 2,
+                field::SRC2 => 4,
+                _ => 0,
+            };
+            if s.kind == kind::SDST0 {
+                t[i] |= SHAPE_SDST0;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Makes `out` the invalid instruction holding `w0` (a successful decode: an
+/// invalid word is not an error).
+#[cold]
+fn invalid(out: &mut Inst, w0: u32) -> Result<(), DecodeError> {
+    *out = Inst::invalid(w0);
+    Ok(())
+}
+
+/// Decodes an ALU-family instruction whose first dword is `w0` into `out`.
 #[inline]
-pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst, DecodeError> {
-    let w0 = dword(bytes, 0)?;
+pub(crate) fn decode(
+    dec: &Decoder,
+    family: Family,
+    w0: u32,
+    bytes: &[u8],
+    out: &mut Inst,
+) -> Result<(), DecodeError> {
     let gpu = dec.gpu();
     let generation = gpu.generation();
     let Some((form, opnum)) = form_of(generation, family, w0) else {
-        return Ok(Inst::invalid(w0));
+        return invalid(out, w0);
     };
     let lookup = |form: AluForm| {
         tables::TABLES
@@ -545,16 +674,121 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
         }
     }
     let Some(entry) = tables::ENTRIES.get(idx as usize).filter(|_| idx != 0) else {
-        return Ok(Inst::invalid(w0));
+        return invalid(out, w0);
     };
+    // The rest is compiled once per form: every test of the form below folds
+    // to a constant, and each form's code keeps only what the form needs.
+    use AluForm::*;
+    let body = match form {
+        Sop2 => decode_form::<{ Sop2 as u8 }>,
+        Sop1 => decode_form::<{ Sop1 as u8 }>,
+        Sopk => decode_form::<{ Sopk as u8 }>,
+        Sopc => decode_form::<{ Sopc as u8 }>,
+        Sopp => decode_form::<{ Sopp as u8 }>,
+        Vop1 => decode_form::<{ Vop1 as u8 }>,
+        Vop2 => decode_form::<{ Vop2 as u8 }>,
+        Vopc => decode_form::<{ Vopc as u8 }>,
+        Vop3 => decode_form::<{ Vop3 as u8 }>,
+        Vop3p => decode_form::<{ Vop3p as u8 }>,
+        Vintrp => decode_form::<{ Vintrp as u8 }>,
+        SdwaVop1 => decode_form::<{ SdwaVop1 as u8 }>,
+        SdwaVop2 => decode_form::<{ SdwaVop2 as u8 }>,
+        SdwaVopc => decode_form::<{ SdwaVopc as u8 }>,
+        DppVop1 => decode_form::<{ DppVop1 as u8 }>,
+        DppVop2 => decode_form::<{ DppVop2 as u8 }>,
+        Dpp8Vop1 => decode_form::<{ Dpp8Vop1 as u8 }>,
+        Dpp8Vop2 => decode_form::<{ Dpp8Vop2 as u8 }>,
+    };
+    body(dec, w0, bytes, out, entry, idx)
+}
+
+/// The forms by number, for [`decode_form`].
+const FORMS: [AluForm; 18] = {
+    use AluForm::*;
+    let t = [
+        Sop2, Sop1, Sopk, Sopc, Sopp, Vop1, Vop2, Vopc, Vop3, Vop3p, Vintrp, SdwaVop1, SdwaVop2,
+        SdwaVopc, DppVop1, DppVop2, Dpp8Vop1, Dpp8Vop2,
+    ];
+    let mut i = 0;
+    while i < t.len() {
+        assert!(t[i] as usize == i, "FORMS is indexed by form number");
+        i += 1;
+    }
+    t
+};
+
+/// Per form, the slot [`kind`]s any of its operations uses (bit `k` for kind
+/// `k`), from the generated tables. [`decode_form`] compiles only these cases.
+const FORM_KINDS: [u16; 18] = {
+    let mut t = [0u16; 18];
+    let mut form = 0;
+    while form < 18 {
+        let mut g = 0;
+        while g < 6 {
+            let column = tables::TABLES[form][g];
+            let mut op = 0;
+            while op < column.len() {
+                let shape = tables::SHAPES[tables::ENTRIES[column[op] as usize].shape as usize];
+                let mut k = 0;
+                while k < shape.len() {
+                    assert!(shape[k].kind < 16, "slot kinds fit a 16-bit set");
+                    t[form] |= 1 << shape[k].kind;
+                    k += 1;
+                }
+                op += 1;
+            }
+            g += 1;
+        }
+        form += 1;
+    }
+    t
+};
+
+/// Per form, whether any of its operations (on any GPU) is an MFMA.
+const FORM_MFMA: [bool; 18] = {
+    let mut t = [false; 18];
+    let mut form = 0;
+    while form < 18 {
+        let mut g = 0;
+        while g < 6 {
+            let column = tables::TABLES[form][g];
+            let mut op = 0;
+            while op < column.len() {
+                let id = tables::ENTRIES[column[op] as usize].op;
+                t[form] |= tables::MFMA_OPS.0 <= id && id <= tables::MFMA_OPS.1;
+                op += 1;
+            }
+            g += 1;
+        }
+        form += 1;
+    }
+    t
+};
+
+/// Decodes an instruction of form `FORM` (an [`AluForm`] number) whose table
+/// entry is `entry` (number `idx`).
+#[inline(never)]
+fn decode_form<const FORM: u8>(
+    dec: &Decoder,
+    w0: u32,
+    bytes: &[u8],
+    out: &mut Inst,
+    entry: &Entry,
+    idx: u16,
+) -> Result<(), DecodeError> {
+    let form = FORMS[FORM as usize % 18];
+    // Whether operations of this form have slots of kind `k` (a constant).
+    let has = |k: u8| (const { FORM_KINDS[FORM as usize % 18] } >> (k & 15)) & 1 != 0;
+    let gpu = dec.gpu();
+    let generation = gpu.generation();
     let nwords = form.base_words();
     let w1 = if nwords == 2 { dword(bytes, 1)? } else { 0 };
     let bits = w0 as u64 | (w1 as u64) << 32;
     if bits & entry.fixed_mask != entry.fixed_val {
-        return Ok(Inst::invalid(w0));
+        return invalid(out, w0);
     }
     if form.is_sdwa() && !sdwa_selects_valid(form, w1) {
-        return Ok(Inst::invalid(w0));
+        return invalid(out, w0);
     }
     let shape: &[Slot] = tables::SHAPES
         .get(entry.shape as usize)
@@ -562,31 +796,24 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
         .unwrap_or(&[]);
     let mut size = (nwords * 4) as u8;
     let mut words = [w0, w1, 0];
-    let mfma = AluOp(entry.op).is_mfma();
+    // Folds to `false` in the code of forms without MFMA operations.
+    let mfma = const { FORM_MFMA[FORM as usize % 18] } && AluOp(entry.op).is_mfma();
 
     // A literal constant follows when a source field holds 255.
     let codes = src_codes(form, w0, w1);
     let sdwa = form.is_sdwa();
-    let mut has_lit = entry.flags & shape::eflag::LIT != 0;
-    if !sdwa && (codes[0] == 255 || codes[1] == 255 || codes[2] == 255) {
-        for s in shape {
-            let code = match s.field {
-                field::SRC0 => codes[0],
-                field::SRC1 => codes[1],
-                field::SRC2 => codes[2],
-                _ => continue,
-            };
-            has_lit |= code == 255;
-        }
-    }
-    if form == AluForm::Vop3 && w0 & 0xff == 255 && shape.iter().any(|s| s.kind == kind::SDST0) {
+    let info = SHAPE_INFO.get(entry.shape as usize).copied().unwrap_or(0);
+    let lit_srcs =
+        (codes[0] == 255) as u8 | ((codes[1] == 255) as u8) << 1 | ((codes[2] == 255) as u8) << 2;
+    let mut has_lit = entry.flags & shape::eflag::LIT != 0 || (!sdwa && lit_srcs & info != 0);
+    if form == AluForm::Vop3 && w0 & 0xff == 255 && info & SHAPE_SDST0 != 0 {
         has_lit = true;
     }
     let mut lit = 0u32;
     if has_lit {
         // GFX9 has no literal in 64-bit encodings (Vega ISA 12.11).
         if nwords == 2 && generation == Gen::Gfx9 {
-            return Ok(Inst::invalid(w0));
+            return invalid(out, w0);
         }
         lit = dword(bytes, nwords)?;
         size += 4;
@@ -601,17 +828,18 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
         count: wave,
         part: 0,
     };
-    // One variable per operand slot (a dynamically indexed array would be
-    // written byte by byte and read back whole, which stalls store forwarding).
-    let mut ops = [Operand::None; 8];
+    // Operands go straight to their place in `out` (which is overwritten whole
+    // on every path): no temporary to copy from afterwards.
+    out.dst = [Operand::None; 2];
+    out.src = [Operand::None; 4];
     for s in shape {
         // Width 0 marks a wave-mask operand: one dword in wave32, two in wave64.
         let width = if s.width == 0 { wave } else { s.width };
         let operand = match s.kind {
-            kind::SDST16 => scalar(gpu, (w0 >> 16) & 0x7f, width),
-            kind::VDST17 => vector((w0 >> 17) & 0xff, s.file, width),
-            kind::SDST17 => scalar(gpu, (w0 >> 17) & 0xff, width),
-            kind::VDST0 => {
+            kind::SDST16 if has(kind::SDST16) => scalar(gpu, (w0 >> 16) & 0x7f, width),
+            kind::VDST17 if has(kind::VDST17) => vector((w0 >> 17) & 0xff, s.file, width),
+            kind::SDST17 if has(kind::SDST17) => scalar(gpu, (w0 >> 17) & 0xff, width),
+            kind::VDST0 if has(kind::VDST0) => {
                 let f = if mfma {
                     mfma_file(gpu, s.field, w0, w1)
                 } else {
@@ -619,15 +847,17 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
                 };
                 vector(w0 & 0xff, f, width)
             }
-            kind::SDST0 => match w0 & 0xff {
+            kind::SDST0 if has(kind::SDST0) => match w0 & 0xff {
                 // LLVM reads a literal even for a destination.
                 255 => Some(Operand::Literal(lit)),
                 254 => None,
                 code => scalar(gpu, code, width),
             },
-            kind::VDST18 => vector((w0 >> 18) & 0xff, s.file, width),
-            kind::SDST8 => scalar(gpu, (w0 >> 8) & 0x7f, width),
-            kind::SRC0 | kind::SRC1 | kind::SRC2 => {
+            kind::VDST18 if has(kind::VDST18) => vector((w0 >> 18) & 0xff, s.file, width),
+            kind::SDST8 if has(kind::SDST8) => scalar(gpu, (w0 >> 8) & 0x7f, width),
+            kind::SRC0 | kind::SRC1 | kind::SRC2
+                if has(kind::SRC0) || has(kind::SRC1) || has(kind::SRC2) =>
+            {
                 let code = codes[(s.kind - kind::SRC0) as usize % 3];
                 if code >= 256 {
                     let f = if mfma {
@@ -644,41 +874,45 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
                     scalar(gpu, code as u32, width)
                 }
             }
-            kind::LIT => Some(Operand::Literal(lit)),
-            kind::VCC => Some(wave_mask(SpecialReg::Vcc)),
-            kind::VCC_SDWA => {
+            kind::LIT if has(kind::LIT) => Some(Operand::Literal(lit)),
+            kind::VCC if has(kind::VCC) => Some(wave_mask(SpecialReg::Vcc)),
+            kind::VCC_SDWA if has(kind::VCC_SDWA) => {
                 if (w1 >> 15) & 1 != 0 {
                     scalar(gpu, (w1 >> 8) & 0x7f, wave)
                 } else {
                     Some(wave_mask(SpecialReg::Vcc))
                 }
             }
-            kind::EXEC => Some(wave_mask(SpecialReg::Exec)),
-            kind::SIMM_SOPC => Some(Operand::Imm(((w0 >> 8) & 0xff) as i32)),
+            kind::EXEC if has(kind::EXEC) => Some(wave_mask(SpecialReg::Exec)),
+            kind::SIMM_SOPC if has(kind::SIMM_SOPC) => {
+                Some(Operand::Imm(((w0 >> 8) & 0xff) as i32))
+            }
             _ => continue,
         };
         let Some(operand) = operand else {
-            return Ok(Inst::invalid(w0));
+            return invalid(out, w0);
         };
-        ops[(s.target & 7) as usize] = operand;
+        let t = s.target as usize;
+        let place = if t < 2 {
+            out.dst.get_mut(t)
+        } else {
+            out.src.get_mut(t.wrapping_sub(2))
+        };
+        if let Some(place) = place {
+            *place = operand;
+        }
     }
     if matches!(form, AluForm::Sopp | AluForm::Sopk) {
-        ops[2] = Operand::Imm((w0 & 0xffff) as u16 as i16 as i32);
+        out.src[0] = Operand::Imm((w0 & 0xffff) as u16 as i16 as i32);
     }
-    let dst = [ops[0], ops[1]];
-    let src = [ops[2], ops[3], ops[4], ops[5]];
     let interp = form == AluForm::Vop3 && entry.flags & shape::eflag::INTERP != 0;
-    let alu = mods(form, entry, (w0, w1), (idx, gpu, mfma, interp));
-    Ok(Inst {
-        op: Op::Alu(AluOp(entry.op)),
-        encoding: form.encoding(),
-        size,
-        words,
-        dst,
-        src,
-        alu,
-        mem: Default::default(),
-    })
+    out.op = Op::Alu(AluOp(entry.op));
+    out.encoding = form.encoding();
+    out.size = size;
+    out.words = words;
+    out.alu = mods(form, entry, (w0, w1), (idx, gpu, mfma, interp));
+    out.mem = MemFields::default();
+    Ok(())
 }
 
 /// MFMA register files: on gfx908 the destination and src2 are always AGPRs;

@@ -553,3 +553,27 @@ fn thread_cpu_ns() -> u64 {
         .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse().ok()))
         .unwrap_or(0)
 }
+
+#[test]
+fn source_field_table_matches_the_cases() {
+    use super::{AluForm, src_codes, src_codes_slow};
+    use AluForm::*;
+    let forms = [
+        Sop2, Sop1, Sopk, Sopc, Sopp, Vop1, Vop2, Vopc, Vop3, Vop3p, Vintrp, SdwaVop1, SdwaVop2,
+        SdwaVopc, DppVop1, DppVop2, Dpp8Vop1, Dpp8Vop2,
+    ];
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..2000 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (w0, w1) = ((x >> 32) as u32, x as u32 ^ 0xa5a5_5a5a);
+        for form in forms {
+            assert_eq!(
+                src_codes(form, w0, w1),
+                src_codes_slow(form, w0, w1),
+                "{form:?} {w0:#x} {w1:#x}"
+            );
+        }
+    }
+}

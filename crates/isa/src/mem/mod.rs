@@ -242,10 +242,15 @@ impl Row {
     }
 }
 
-/// Decodes a memory-family instruction.
+/// Decodes a memory-family instruction whose first dword is `w0` into `out`.
 #[inline]
-pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst, DecodeError> {
-    let w0 = crate::decode::dword(bytes, 0)?;
+pub(crate) fn decode(
+    dec: &Decoder,
+    family: Family,
+    w0: u32,
+    bytes: &[u8],
+    out: &mut Inst,
+) -> Result<(), DecodeError> {
     let w1 = crate::decode::dword(bytes, 1)?;
     let gpu = dec.gpu();
     // GFX10 image instructions with non-sequential addresses (NSA) carry 1-3
@@ -262,13 +267,13 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
     }
     // The instruction is built in place: it is large, and copies of it cost more
     // than the decoding itself.
-    let mut inst = Inst {
+    *out = Inst {
         size: 8,
         words: [w0, w1, 0],
         ..Inst::default()
     };
-    inst.mem.gfx10 = gpu.generation() == Gen::Gfx10;
-    let i = &mut inst;
+    out.mem.gfx10 = gpu.generation() == Gen::Gfx10;
+    let i = &mut *out;
     let ok = match family {
         Family::Smem => smem(gpu, w0, w1, i),
         Family::Ds => ds(gpu, w0, w1, i),
@@ -280,16 +285,17 @@ pub(crate) fn decode(dec: &Decoder, family: Family, bytes: &[u8]) -> Result<Inst
         _ => None,
     };
     if ok.is_none() {
-        return Ok(Inst::invalid(w0));
+        *out = Inst::invalid(w0);
+        return Ok(());
     }
     // A literal offset (MUBUF/MTBUF soffset = 255 on GFX10) follows as a third dword.
-    if let Operand::Literal(_) = inst.src[2] {
+    if let Operand::Literal(_) = out.src[2] {
         let w2 = crate::decode::dword(bytes, 2)?;
-        inst.src[2] = Operand::Literal(w2);
-        inst.words[2] = w2;
-        inst.size = 12;
+        out.src[2] = Operand::Literal(w2);
+        out.words[2] = w2;
+        out.size = 12;
     }
-    Ok(inst)
+    Ok(())
 }
 
 /// Sets the operation of an instruction being decoded.
