@@ -29,7 +29,11 @@ fn corpus() -> Vec<(Decoder, Vec<u8>, u64)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/bin");
     let mut files = Vec::new();
     kernel_files(&root, &mut files);
-    assert!(!files.is_empty(), "no committed kernels under {}", root.display());
+    assert!(
+        !files.is_empty(),
+        "no committed kernels under {}",
+        root.display()
+    );
     let mut out = Vec::new();
     for f in files {
         let data = std::fs::read(&f).expect("read kernel");
