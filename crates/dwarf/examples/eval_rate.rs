@@ -1,9 +1,12 @@
 //! Evaluations per second of the lane_pc expression of the seed's IF/THEN/ELSE example
 //! over a wave64 (through its DWARF procedures), and of a set of DWARF 5 expressions:
 //! `cargo run --release -p amdgpu-dwarf --example eval_rate -- [lane_pc|set|gimli_set] [N]`
-//! (`gimli_set`: the same DWARF 5 set through `gimli::read::Evaluation`).
-//! Under `perf stat -e cycles` the cycle count per evaluation does not depend on the load
-//! of the machine.
+//! (`gimli_set`: the same DWARF 5 set through `gimli::read::Evaluation`; `set:I` and
+//! `gimli_set:I`: only expression I of the set).
+//!
+//! Instruction counts per evaluation do not depend on the load of the machine: run it
+//! under `valgrind --tool=callgrind` with two values of N and divide the difference of
+//! the totals by the difference of the evaluation counts (set up and start-up cancel).
 
 use amdgpu_dwarf::eval::{EvalOptions, Evaluator, MapContext};
 use amdgpu_dwarf::op::{DecodeOptions, Expr};
@@ -55,7 +58,13 @@ fn gimli_eval(bytes: &[u8], t: &MemTarget) -> usize {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let what = args.get(1).map(String::as_str).unwrap_or("lane_pc");
+    let arg = args.get(1).map(String::as_str).unwrap_or("lane_pc");
+    // `set:N` / `gimli_set:N`: only expression N of the set.
+    let (what, only) = match arg.split_once(':') {
+        Some((w, n)) => (w, n.parse::<usize>().ok()),
+        None => (arg, None),
+    };
+    let keep = |i: usize| only.is_none_or(|n| n == i);
     let n: u64 = args
         .get(2)
         .and_then(|s| s.parse().ok())
@@ -105,7 +114,9 @@ fn main() {
         let o = DecodeOptions::default();
         let bytes: Vec<Vec<u8>> = set_text
             .iter()
-            .map(|s| assemble(s, 64, &o).expect("assembles"))
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(_, s)| assemble(s, 64, &o).expect("assembles"))
             .collect();
         let start = Instant::now();
         for _ in 0..n {
@@ -133,7 +144,9 @@ fn main() {
             "DW_OP_regx SGPR5_LO16",
         ]
         .iter()
-        .map(|s| asm(s))
+        .enumerate()
+        .filter(|(i, _)| keep(*i))
+        .map(|(_, s)| asm(s))
         .collect(),
         _ => vec![asm("DW_OP_call_ref 0x120, DW_OP_call_ref 0x100")],
     };

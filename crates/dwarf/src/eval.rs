@@ -69,6 +69,13 @@ pub trait Context {
             what: "DWARF procedures",
         })
     }
+    /// The callee of DW_OP_call2/call4/call_ref when the context holds it and can lend
+    /// it for the evaluator's lifetime (saves reference counting on every call).
+    /// Default: `None`, and [`Context::callee`] is asked.
+    fn callee_ref(&self, die: DieRef) -> Option<&Callee> {
+        let _ = die;
+        None
+    }
     /// The base type at a unit offset (DW_OP_const_type, regval_type, deref_type, convert,
     /// reinterpret).
     fn base_type(&self, die: u64) -> std::result::Result<BaseType, ErrorKind> {
@@ -77,6 +84,12 @@ pub trait Context {
             op: "typed operation",
             what: "base types",
         })
+    }
+    /// The current function's DW_AT_frame_base expression when the context holds it and
+    /// can lend it for the evaluator's lifetime. Default: `None`, and
+    /// [`Context::frame_base`] is asked.
+    fn frame_base_ref(&self) -> Option<&Expr> {
+        None
     }
     /// The current function's DW_AT_frame_base expression for the current PC.
     fn frame_base(&self) -> std::result::Result<Arc<Expr>, ErrorKind> {
@@ -246,6 +259,10 @@ pub enum Entry {
     Loc(Loc),
     /// An incomplete composite location description (DW_OP_piece under way).
     Incomplete(Vec<Part>),
+    /// A DW_OP_LLVM_extend result, a composite location description built when first
+    /// used other than by DW_OP_LLVM_select_bit_piece (which selects from its element
+    /// directly).
+    Extended(crate::location::Extended),
 }
 
 /// The kind of result the context of an expression requires.
@@ -279,12 +296,61 @@ pub struct Evaluator<'a, T: Target + ?Sized, C: Context + ?Sized> {
     depth: usize,
     nesting: usize,
     spare: Vec<Vec<Entry>>,
-    frames: Vec<(Option<Arc<Expr>>, usize)>,
+    frames: Vec<(Option<Code<'a>>, usize)>,
     fault: Option<usize>,
-    pending: Option<Arc<Expr>>,
+    pending: Option<Code<'a>>,
 }
 
-type R<T> = std::result::Result<T, ErrorKind>;
+/// A location operation's result on the fast path, waiting for the piece that consumes
+/// it: held compactly, the single location description formed where it is stored.
+#[derive(Clone, Copy)]
+enum Pend<'e> {
+    /// DW_OP_reg*.
+    Reg(u32),
+    /// DW_OP_stack_value of a generic value.
+    Stack(u64),
+    /// DW_OP_implicit_value.
+    Implicit(&'e Arc<[u8]>),
+}
+
+impl Pend<'_> {
+    #[inline(always)]
+    fn single(self, addr_size: u8) -> Single {
+        match self {
+            Pend::Reg(r) => Single::register(r),
+            Pend::Stack(v) => Single::implicit(crate::location::ImplicitBytes::from_le_u64(
+                v,
+                usize::from(addr_size),
+            )),
+            Pend::Implicit(b) => Single::implicit(b),
+        }
+    }
+}
+
+/// The expression a DWARF procedure frame runs: lent by the context, or shared.
+enum Code<'a> {
+    Borrowed(&'a Expr),
+    Owned(Arc<Expr>),
+}
+
+impl Code<'_> {
+    fn ops(&self) -> &[crate::op::Decoded] {
+        match self {
+            Code::Borrowed(e) => &e.ops,
+            Code::Owned(e) => &e.ops,
+        }
+    }
+}
+
+/// Results inside the evaluator: the error boxed, so that results are a register or two
+/// wide (the error kind is large; errors are rare).
+type R<T> = std::result::Result<T, Box<ErrorKind>>;
+
+/// An error result of the evaluator.
+#[cold]
+fn fail<T>(k: ErrorKind) -> R<T> {
+    Err(Box::new(k))
+}
 
 impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     /// A new evaluator over a target and program data.
@@ -325,7 +391,17 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
 
     /// Evaluates `expr` for a location description.
     pub fn location(&mut self, expr: &Expr) -> Result<Loc> {
-        match self.evaluate(expr, ResultKind::Location, &[])? {
+        // The fast path inlined here, its result returned directly (so it is built where
+        // it is returned).
+        if let Some(o) = self.fast_path(expr, ResultKind::Location, &[]) {
+            return match o {
+                Outcome::Location(l) => Ok(l),
+                Outcome::Value(_) => {
+                    Err(Error::new(expr.len, ErrorKind::BadResult("not a location")))
+                }
+            };
+        }
+        match self.general(expr, ResultKind::Location, &[])? {
             Outcome::Location(l) => Ok(l),
             Outcome::Value(_) => Err(Error::new(expr.len, ErrorKind::BadResult("not a location"))),
         }
@@ -333,9 +409,27 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
 
     /// Evaluates `expr` for a value.
     pub fn value(&mut self, expr: &Expr) -> Result<Value> {
-        match self.evaluate(expr, ResultKind::Value, &[])? {
+        if let Some(o) = self.fast_path(expr, ResultKind::Value, &[]) {
+            return match o {
+                Outcome::Value(v) => Ok(v),
+                Outcome::Location(_) => {
+                    Err(Error::new(expr.len, ErrorKind::BadResult("not a value")))
+                }
+            };
+        }
+        match self.general(expr, ResultKind::Value, &[])? {
             Outcome::Value(v) => Ok(v),
             Outcome::Location(_) => Err(Error::new(expr.len, ErrorKind::BadResult("not a value"))),
+        }
+    }
+
+    /// The fast path when it applies (no initial stack, an expression of generic values).
+    #[inline(always)]
+    fn fast_path(&mut self, expr: &Expr, kind: ResultKind, initial: &[Entry]) -> Option<Outcome> {
+        if initial.is_empty() && self.opts.fast_path && expr.is_fast() {
+            self.fast_inline(expr, kind, 0)
+        } else {
+            None
         }
     }
 
@@ -346,13 +440,14 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         kind: ResultKind,
         initial: &[Entry],
     ) -> Result<Outcome> {
-        if initial.is_empty()
-            && self.opts.fast_path
-            && expr.is_fast()
-            && let Some(o) = self.fast(expr, kind, 0)
-        {
+        if let Some(o) = self.fast_path(expr, kind, initial) {
             return Ok(o);
         }
+        self.general(expr, kind, initial)
+    }
+
+    /// The general evaluator.
+    fn general(&mut self, expr: &Expr, kind: ResultKind, initial: &[Entry]) -> Result<Outcome> {
         self.stack.clear();
         self.stack.extend_from_slice(initial);
         self.iterations = 0;
@@ -361,17 +456,47 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         self.nesting = 0;
         self.pending = None;
         if let Err(k) = self.run_depth(expr, 0) {
-            return Err(Error::new(self.fault.take().unwrap_or(0), k));
+            return Err(Error::new(self.fault.take().unwrap_or(0), *k));
         }
         let end = expr.len;
-        self.finish(kind).map_err(|k| Error::new(end, k))
+        self.finish(kind).map_err(|k| Error::new(end, *k))
     }
 
     /// The fast path: expressions of generic values only, on a fixed array. Returns `None`
     /// whenever anything is out of the ordinary (an error, a stack deeper than the array,
     /// a location operation before the end); the general evaluator then runs and gives
     /// the exact result or error.
+    /// The address the frame base `fb` gives on the fast path (a register holding it, as
+    /// the AMDGPU extension's DW_AT_frame_base rule reads it, or a memory location in the
+    /// default address space). A plain address is returned, so nothing large is copied.
+    #[inline(never)]
+    fn fast_frame_base(&mut self, fb: &Expr, depth: u32) -> Option<u64> {
+        match self.fast_inline(fb, ResultKind::Location, depth)? {
+            Outcome::Location(Loc::One(Single {
+                storage: Storage::Register(r),
+                offset: 0,
+            })) => {
+                let mut v = self
+                    .read_reg_uint(u64::from(r), self.addr_size, "DW_OP_fbreg")
+                    .ok()?;
+                if self.opts.compat.frame_base_wave_scaled {
+                    v /= u64::from(self.target.wave_size().max(1));
+                }
+                Some(v)
+            }
+            Outcome::Location(Loc::One(s)) => s.as_default_address(),
+            _ => None,
+        }
+    }
+
+    #[inline(never)]
     fn fast(&mut self, expr: &Expr, kind: ResultKind, depth: u32) -> Option<Outcome> {
+        self.fast_inline(expr, kind, depth)
+    }
+
+    /// [`Evaluator::fast`], inlined where the result is used (so it is built in place).
+    #[inline(always)]
+    fn fast_inline(&mut self, expr: &Expr, kind: ResultKind, depth: u32) -> Option<Outcome> {
         use Op::*;
         const N: usize = 16;
         let mut st = [0u64; N];
@@ -381,7 +506,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         let mut parts: Option<Vec<Part>> = None;
         let mut floor = 0usize;
         // A location operation's result, waiting for the piece that consumes it.
-        let mut pending: Option<Single> = None;
+        let mut pending: Option<Pend<'_>> = None;
         let mut pc = 0usize;
         let mut iters = 0u64;
         let m = self.mask;
@@ -457,26 +582,19 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                     if depth > 0 {
                         return None;
                     }
-                    let fb = self.ctx.frame_base().ok()?;
+                    let ctx: &'a C = self.ctx;
+                    let owned;
+                    let fb: &Expr = match ctx.frame_base_ref() {
+                        Some(e) => e,
+                        None => {
+                            owned = self.ctx.frame_base().ok()?;
+                            &owned
+                        }
+                    };
                     if !fb.is_fast() {
                         return None;
                     }
-                    let base = match self.fast(&fb, ResultKind::Location, depth + 1)? {
-                        Outcome::Location(Loc::One(Single {
-                            storage: Storage::Register(r),
-                            offset: 0,
-                        })) => {
-                            let mut v = self
-                                .read_reg_uint(u64::from(r), self.addr_size, "DW_OP_fbreg")
-                                .ok()?;
-                            if self.opts.compat.frame_base_wave_scaled {
-                                v /= u64::from(self.target.wave_size().max(1));
-                            }
-                            v
-                        }
-                        Outcome::Location(Loc::One(s)) => s.as_default_address()?,
-                        _ => return None,
-                    };
+                    let base = self.fast_frame_base(fb, depth + 1)?;
                     // As DW_OP_LLVM_offset: no wrapping, the result must stay in the space.
                     let a = i128::from(base) + i128::from(*disp);
                     if a < 0 || a > i128::from(m) {
@@ -595,27 +713,25 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 // a piece.
                 Reg { reg, .. } => {
                     register_size(*reg)?;
-                    let s = Single::register(*reg as u32);
+                    let p = Pend::Reg(*reg as u32);
                     if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
-                        return Some(Outcome::Location(Loc::One(s)));
+                        return Some(Outcome::Location(Loc::One(p.single(self.addr_size))));
                     }
-                    pending = Some(s);
+                    pending = Some(p);
                 }
                 StackValue => {
-                    let v = pop!();
-                    let n = usize::from(self.addr_size);
-                    let s = Single::implicit(&v.to_le_bytes()[..n]);
+                    let p = Pend::Stack(pop!());
                     if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
-                        return Some(Outcome::Location(Loc::One(s)));
+                        return Some(Outcome::Location(Loc::One(p.single(self.addr_size))));
                     }
-                    pending = Some(s);
+                    pending = Some(p);
                 }
                 ImplicitValue(b) => {
-                    let s = Single::implicit(b.clone());
+                    let p = Pend::Implicit(b);
                     if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
-                        return Some(Outcome::Location(Loc::One(s)));
+                        return Some(Outcome::Location(Loc::One(p.single(self.addr_size))));
                     }
-                    pending = Some(s);
+                    pending = Some(p);
                 }
                 Piece(_) | BitPiece { .. } => {
                     let (nbits, off) = match &d.op {
@@ -623,15 +739,14 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                         BitPiece { size, offset } => (*size, *offset),
                         _ => return None,
                     };
+                    if off != 0 {
+                        // A bit offset into the piece's location: the general path.
+                        return None;
+                    }
                     let pl = match pending.take() {
-                        Some(s) => s,
+                        Some(p) => p.single(self.addr_size),
                         None if sp > floor => Single::memory(AddressSpace::Global, pop!() & m),
                         None => Single::undefined(),
-                    };
-                    let pl = if off != 0 {
-                        pl.offset_by(i128::from(off), "DW_OP_bit_piece").ok()?
-                    } else {
-                        pl
                     };
                     if parts.is_none() {
                         floor = sp;
@@ -640,7 +755,8 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                         // piece starts a second composite, which only the general path holds.
                         return None;
                     }
-                    push_part(parts.get_or_insert_with(Vec::new), Loc::One(pl), nbits).ok()?;
+                    let p = parts.get_or_insert_with(|| Vec::with_capacity(4));
+                    crate::location::push_single(p, pl, nbits).ok()?;
                 }
                 _ => return None,
             }
@@ -671,29 +787,33 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 Some(e) => self.loc_of(e, "result")?,
             })),
             ResultKind::Value => match top {
-                Some(e @ (Entry::Value(_) | Entry::Loc(_))) => {
+                Some(e @ (Entry::Value(_) | Entry::Loc(_) | Entry::Extended(_))) => {
                     Ok(Outcome::Value(self.to_value(e, "result")?))
                 }
-                Some(Entry::Incomplete(_)) => Err(ErrorKind::BadResult(
+                Some(Entry::Incomplete(_)) => fail(ErrorKind::BadResult(
                     "an incomplete composite is not a value",
                 )),
-                None => Err(ErrorKind::BadResult("empty stack has no value")),
+                None => fail(ErrorKind::BadResult("empty stack has no value")),
             },
         }
     }
 
     // ---- stack helpers ----
 
+    #[inline(always)]
     fn push(&mut self, e: Entry) -> R<()> {
         if self.stack.len() >= self.opts.max_stack {
-            return Err(ErrorKind::StackOverflow(self.opts.max_stack));
+            return fail(ErrorKind::StackOverflow(self.opts.max_stack));
         }
         self.stack.push(e);
         Ok(())
     }
 
     fn pop(&mut self, op: &'static str) -> R<Entry> {
-        self.stack.pop().ok_or(ErrorKind::StackUnderflow(op))
+        match self.stack.pop() {
+            Some(e) => Ok(e),
+            None => fail(ErrorKind::StackUnderflow(op)),
+        }
     }
 
     fn pop_value(&mut self, op: &'static str) -> R<Value> {
@@ -702,14 +822,27 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     }
 
     fn pop_loc(&mut self, op: &'static str) -> R<Loc> {
-        let e = self.pop(op)?;
-        self.loc_of(e, op)
+        match self.stack.pop() {
+            Some(Entry::Loc(l)) => Ok(l),
+            Some(e) => self.loc_of(e, op),
+            None => fail(ErrorKind::StackUnderflow(op)),
+        }
+    }
+
+    /// Pops an operand of DW_OP_LLVM_select_bit_piece (an unbuilt extend stays so).
+    fn pop_operand(&mut self, op: &'static str) -> R<crate::location::VecOperand> {
+        match self.stack.pop() {
+            Some(Entry::Extended(x)) => Ok(crate::location::VecOperand::Extended(x)),
+            Some(Entry::Loc(l)) => Ok(crate::location::VecOperand::Loc(l)),
+            Some(e) => Ok(crate::location::VecOperand::Loc(self.loc_of(e, op)?)),
+            None => fail(ErrorKind::StackUnderflow(op)),
+        }
     }
 
     fn pop_integral(&mut self, op: &'static str) -> R<Value> {
         let v = self.pop_value(op)?;
         if !v.is_integral() {
-            return Err(ErrorKind::IntegralRequired(op));
+            return fail(ErrorKind::IntegralRequired(op));
         }
         Ok(v)
     }
@@ -721,16 +854,16 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             Entry::Value(v) => Ok(v),
             Entry::Loc(Loc::One(s)) => match s.as_default_address() {
                 Some(a) => Ok(Value::Generic(a)),
-                None => Err(ErrorKind::WrongKind {
+                None => fail(ErrorKind::WrongKind {
                     op,
                     what: "a value is required",
                 }),
             },
-            Entry::Loc(Loc::Many(_)) => Err(ErrorKind::WrongKind {
+            Entry::Loc(Loc::Many(_)) | Entry::Extended(_) => fail(ErrorKind::WrongKind {
                 op,
                 what: "a value is required",
             }),
-            Entry::Incomplete(_) => Err(ErrorKind::IncompleteComposite(op)),
+            Entry::Incomplete(_) => fail(ErrorKind::IncompleteComposite(op)),
         }
     }
 
@@ -740,16 +873,17 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     fn loc_of(&mut self, e: Entry, op: &'static str) -> R<Loc> {
         match e {
             Entry::Loc(l) => Ok(l),
+            Entry::Extended(x) => Ok(Loc::One(x.build()?)),
             Entry::Value(Value::Generic(a)) => Ok(Loc::One(Single::memory(
                 AddressSpace::Global,
                 a & self.mask,
             ))),
             Entry::Value(Value::ImplicitPointer(p)) if p.space == 0 => self.resolve_pointer(*p, op),
-            Entry::Value(_) => Err(ErrorKind::WrongKind {
+            Entry::Value(_) => fail(ErrorKind::WrongKind {
                 op,
                 what: "a location description is required (only generic values convert)",
             }),
-            Entry::Incomplete(_) => Err(ErrorKind::IncompleteComposite(op)),
+            Entry::Incomplete(_) => fail(ErrorKind::IncompleteComposite(op)),
         }
     }
 
@@ -760,7 +894,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         let n = self.stack.len();
         for e in self.stack.iter().skip(n.saturating_sub(depth)) {
             if let Entry::Incomplete(_) = e {
-                return Err(ErrorKind::IncompleteComposite(op));
+                return fail(ErrorKind::IncompleteComposite(op));
             }
         }
         Ok(())
@@ -770,7 +904,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     fn tick_n(&mut self, n: u64) -> R<()> {
         self.iterations = self.iterations.saturating_add(n);
         if self.iterations > self.opts.max_iterations {
-            return Err(ErrorKind::IterationLimit(self.opts.max_iterations));
+            return fail(ErrorKind::IterationLimit(self.opts.max_iterations));
         }
         Ok(())
     }
@@ -778,7 +912,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     fn tick(&mut self) -> R<()> {
         self.iterations += 1;
         if self.iterations > self.opts.max_iterations {
-            return Err(ErrorKind::IterationLimit(self.opts.max_iterations));
+            return fail(ErrorKind::IterationLimit(self.opts.max_iterations));
         }
         Ok(())
     }
@@ -820,12 +954,14 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         {
             let mut b = [0u8; 4];
             let lane = u64::from(self.target.lane());
-            self.target.read_register(reg as u32, lane * 4, &mut b)?;
+            self.target
+                .read_register(reg as u32, lane * 4, &mut b)
+                .map_err(ErrorKind::from)?;
             return Ok(u64::from(u32::from_le_bytes(b)));
         }
         let n = if rsize < u64::from(size) {
             if !self.opts.compat.narrow_register_reads {
-                return Err(ErrorKind::AccessOutOfRange {
+                return fail(ErrorKind::AccessOutOfRange {
                     offset: 0,
                     bits: u128::from(size) * 8,
                     size: u128::from(rsize) * 8,
@@ -838,7 +974,8 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         let mut b = [0u8; 8];
         let _ = op;
         self.target
-            .read_register(reg as u32, 0, &mut b[..n.min(8)])?;
+            .read_register(reg as u32, 0, &mut b[..n.min(8)])
+            .map_err(ErrorKind::from)?;
         Ok(u64::from_le_bytes(b))
     }
 
@@ -878,7 +1015,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             PointerTarget::Const(bytes) => Loc::One(Single::implicit(bytes)),
             PointerTarget::Location(exprs) => self.sub_locations(&exprs, op)?,
         };
-        loc.map(|s| s.offset_by(i128::from(p.disp) * 8, op))
+        Ok(loc.map(|s| s.offset_by(i128::from(p.disp) * 8, op))?)
     }
 
     /// Evaluates expressions on separate stacks for locations; combines them.
@@ -892,14 +1029,14 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             singles.extend_from_slice(l.singles());
         }
         if singles.len() > self.opts.max_alternatives {
-            return Err(ErrorKind::TooManyLocations(singles.len()));
+            return fail(ErrorKind::TooManyLocations(singles.len()));
         }
         Ok(Loc::from_singles(singles))
     }
 
     fn sub_location(&mut self, e: &Expr, _op: &'static str) -> R<Loc> {
         if self.nesting >= self.opts.max_nesting {
-            return Err(ErrorKind::NestingLimit(self.opts.max_nesting));
+            return fail(ErrorKind::NestingLimit(self.opts.max_nesting));
         }
         if self.opts.fast_path
             && e.is_fast()
@@ -915,7 +1052,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         let out = match r {
             Ok(()) => match self.finish(ResultKind::Location) {
                 Ok(Outcome::Location(l)) => Ok(l),
-                Ok(Outcome::Value(_)) => Err(ErrorKind::BadResult("not a location")),
+                Ok(Outcome::Value(_)) => fail(ErrorKind::BadResult("not a location")),
                 Err(k) => Err(k),
             },
             Err(k) => Err(k),
@@ -954,19 +1091,19 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     /// Runs `expr` on the current stack at call depth `depth`.
     fn run_depth(&mut self, expr: &Expr, depth: usize) -> R<()> {
         if depth > self.opts.max_call_depth {
-            return Err(ErrorKind::CallDepth(self.opts.max_call_depth));
+            return fail(ErrorKind::CallDepth(self.opts.max_call_depth));
         }
         let saved_depth = std::mem::replace(&mut self.depth, depth);
         // DWARF procedure calls run on an explicit frame stack (not the Rust stack), so
         // deep call chains are bounded by the call-depth cap only.
         let mut frames = std::mem::take(&mut self.frames);
         let base = frames.len();
-        let mut cur: Option<Arc<Expr>> = None;
+        let mut cur: Option<Code<'a>> = None;
         let mut pc = 0usize;
         let r = loop {
             let ops = match &cur {
-                Some(a) => &a.ops,
-                None => &expr.ops,
+                Some(a) => a.ops(),
+                None => &expr.ops[..],
             };
             let Some(d) = ops.get(pc) else {
                 match (frames.len() > base).then(|| frames.pop()).flatten() {
@@ -989,7 +1126,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                     Some(callee) => {
                         if self.depth + 1 > self.opts.max_call_depth {
                             self.fault.get_or_insert(offset);
-                            break Err(ErrorKind::CallDepth(self.opts.max_call_depth));
+                            break fail(ErrorKind::CallDepth(self.opts.max_call_depth));
                         }
                         frames.push((cur.take(), next));
                         cur = Some(callee);
@@ -1010,10 +1147,12 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         r
     }
 
+    #[inline(always)]
     fn push_value(&mut self, v: Value) -> R<()> {
         self.push(Entry::Value(v))
     }
 
+    #[inline(always)]
     fn push_loc(&mut self, s: Single) -> R<()> {
         self.push(Entry::Loc(Loc::One(s)))
     }
@@ -1022,7 +1161,11 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         Value::Generic(v & self.mask)
     }
 
-    fn binary(&mut self, op: &'static str, f: fn(&Value, &Value, u64) -> R<Value>) -> R<()> {
+    fn binary(
+        &mut self,
+        op: &'static str,
+        f: fn(&Value, &Value, u64) -> std::result::Result<Value, ErrorKind>,
+    ) -> R<()> {
         let b = self.pop_value(op)?;
         let a = self.pop_value(op)?;
         let r = f(&a, &b, self.mask)?;
@@ -1038,7 +1181,10 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
 
     fn aspace(&self, v: &Value, op: &'static str) -> R<AddressSpace> {
         let n = v.to_u64(self.mask, op)?;
-        AddressSpace::from_dwarf(n).ok_or(ErrorKind::UnknownAddressSpace(n))
+        match AddressSpace::from_dwarf(n) {
+            Some(a) => Ok(a),
+            None => fail(ErrorKind::UnknownAddressSpace(n)),
+        }
     }
 
     fn form_aspace(&mut self, op: &'static str) -> R<Single> {
@@ -1053,7 +1199,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             e => self.to_value(e, op)?,
         };
         if !a.is_integral() {
-            return Err(ErrorKind::IntegralRequired(op));
+            return fail(ErrorKind::IntegralRequired(op));
         }
         let addr = a.to_u64(u64::MAX, op)? & space.address_mask();
         Ok(Single::memory(space, addr))
@@ -1077,7 +1223,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             _ => pl,
         };
         if let Some(Entry::Incomplete(parts)) = self.stack.last_mut() {
-            return push_part(parts, pl, bits);
+            return Ok(push_part(parts, pl, bits)?);
         }
         let mut parts = Vec::new();
         push_part(&mut parts, pl, bits)?;
@@ -1114,7 +1260,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             ConstType { die, bytes } => {
                 let bt = self.ctx.base_type(*die)?;
                 if bt.total_size() != bytes.len() as u64 {
-                    return Err(ErrorKind::OperandRange {
+                    return fail(ErrorKind::OperandRange {
                         op: "DW_OP_const_type",
                         what: "constant size differs from the base type's size",
                     });
@@ -1139,14 +1285,16 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                     let size = ty.size(self.addr_size);
                     let rsize = register_size(*reg).ok_or(ErrorKind::UnknownRegister(*reg))?;
                     if size > rsize {
-                        return Err(ErrorKind::AccessOutOfRange {
+                        return fail(ErrorKind::AccessOutOfRange {
                             offset: 0,
                             bits: u128::from(size) * 8,
                             size: u128::from(rsize) * 8,
                         });
                     }
                     let mut buf = vec![0u8; size as usize];
-                    self.target.read_register(*reg as u32, 0, &mut buf)?;
+                    self.target
+                        .read_register(*reg as u32, 0, &mut buf)
+                        .map_err(ErrorKind::from)?;
                     Value::from_bytes(ty, &buf)
                 };
                 self.push_value(v)?;
@@ -1170,7 +1318,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 self.check_complete(2, "DW_OP_swap")?;
                 let n = self.stack.len();
                 if n < 2 {
-                    return Err(ErrorKind::StackUnderflow("DW_OP_swap"));
+                    return fail(ErrorKind::StackUnderflow("DW_OP_swap"));
                 }
                 self.stack.swap(n - 1, n - 2);
             }
@@ -1178,7 +1326,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 self.check_complete(3, "DW_OP_rot")?;
                 let n = self.stack.len();
                 if n < 3 {
-                    return Err(ErrorKind::StackUnderflow("DW_OP_rot"));
+                    return fail(ErrorKind::StackUnderflow("DW_OP_rot"));
                 }
                 // [.., c, b, a(top)] -> [.., a, c, b]
                 self.stack[n - 3..].rotate_right(1);
@@ -1190,7 +1338,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             }
             DerefSize(s) => {
                 if *s == 0 || *s > self.addr_size {
-                    return Err(ErrorKind::OperandRange {
+                    return fail(ErrorKind::OperandRange {
                         op: "DW_OP_deref_size",
                         what: "size must be 1 to the generic type's size",
                     });
@@ -1208,7 +1356,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 // Pops A, then AS; equivalent to swap; form_aspace_address; deref*.
                 let n = self.stack.len();
                 if n < 2 {
-                    return Err(ErrorKind::StackUnderflow(name));
+                    return fail(ErrorKind::StackUnderflow(name));
                 }
                 self.check_complete(2, name)?;
                 self.stack.swap(n - 1, n - 2);
@@ -1218,7 +1366,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                         1 => AddressSpace::PrivateLane.dwarf(),
                         2 => AddressSpace::Local.dwarf(),
                         0 => 0,
-                        other => return Err(ErrorKind::UnknownAddressSpace(other)),
+                        other => return fail(ErrorKind::UnknownAddressSpace(other)),
                     };
                     self.push_value(Value::Generic(space))?;
                 }
@@ -1232,7 +1380,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                     Xderef => self.deref(l, ValueType::Generic, u64::from(self.addr_size), name)?,
                     XderefSize(sz) => {
                         if *sz == 0 || *sz > self.addr_size {
-                            return Err(ErrorKind::OperandRange {
+                            return fail(ErrorKind::OperandRange {
                                 op: name,
                                 what: "size must be 1 to the generic type's size",
                             });
@@ -1331,7 +1479,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             EntryValue(bytes) => self.entry_value(bytes)?,
             Reg { reg, .. } => {
                 if register_size(*reg).is_none() {
-                    return Err(ErrorKind::UnknownRegister(*reg));
+                    return fail(ErrorKind::UnknownRegister(*reg));
                 }
                 self.push_loc(Single::register(*reg as u32))?;
             }
@@ -1390,9 +1538,9 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 Some(Entry::Incomplete(parts)) => self.push_loc(composite(parts))?,
                 Some(other) => {
                     self.stack.push(other);
-                    return Err(ErrorKind::NoIncompleteComposite);
+                    return fail(ErrorKind::NoIncompleteComposite);
                 }
-                None => return Err(ErrorKind::NoIncompleteComposite),
+                None => return fail(ErrorKind::NoIncompleteComposite),
             },
             FormAspaceAddress => {
                 let s = self.form_aspace("DW_OP_LLVM_form_aspace_address")?;
@@ -1430,37 +1578,36 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             Extend { bits, count } => {
                 let name = "DW_OP_LLVM_extend";
                 if *bits == 0 || *count == 0 {
-                    return Err(ErrorKind::BadComposite {
+                    return fail(ErrorKind::BadComposite {
                         op: name,
                         what: "element size and count must not be 0",
                     });
                 }
                 if u128::from(*bits) * u128::from(*count) > crate::location::MAX_COMPOSITE_BITS {
-                    return Err(ErrorKind::CompositeTooLarge);
+                    return fail(ErrorKind::CompositeTooLarge);
                 }
                 let pl = self.pop_loc(name)?;
                 self.tick_n(*count)?;
-                let c = crate::location::Composite::extend(pl, *bits, *count)?;
-                self.push_loc(Single {
-                    storage: Storage::Composite(Arc::new(c)),
-                    offset: 0,
-                })?;
+                crate::location::Extended::check(&pl, *bits)?;
+                self.push(Entry::Extended(crate::location::Extended::checked(
+                    pl, *bits, *count,
+                )))?;
             }
             SelectBitPiece { bits, count } => {
                 let name = "DW_OP_LLVM_select_bit_piece";
                 if *bits == 0 || *count == 0 {
-                    return Err(ErrorKind::BadComposite {
+                    return fail(ErrorKind::BadComposite {
                         op: name,
                         what: "element size and count must not be 0",
                     });
                 }
                 if u128::from(*bits) * u128::from(*count) > crate::location::MAX_COMPOSITE_BITS {
-                    return Err(ErrorKind::CompositeTooLarge);
+                    return fail(ErrorKind::CompositeTooLarge);
                 }
                 let m = self.pop_integral(name)?;
                 let mbits = m.value_type().size(self.addr_size) * 8;
                 if mbits < *count {
-                    return Err(ErrorKind::BadComposite {
+                    return fail(ErrorKind::BadComposite {
                         op: name,
                         what: "the mask has fewer bits than the count",
                     });
@@ -1469,25 +1616,25 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                     Value::Bytes(b) => crate::location::Mask::Big(b.bytes.to_vec().into()),
                     m => crate::location::Mask::Small(m.to_u64(u64::MAX, name)?),
                 };
-                let l1 = self.pop_loc(name)?;
-                let l0 = self.pop_loc(name)?;
+                let l1 = self.pop_operand(name)?;
+                let l0 = self.pop_operand(name)?;
                 self.tick_n(*count)?;
-                let c = crate::location::Composite::select(l0, l1, mask, *bits, *count)?;
+                let c = crate::location::select_with(l0, l1, mask, *bits, *count)?;
                 self.push_loc(Single {
-                    storage: Storage::Composite(Arc::new(c)),
+                    storage: Storage::Composite(c),
                     offset: 0,
                 })?;
             }
             Overlay | BitOverlay => self.overlay(matches!(op, Overlay))?,
             PushSimdLane => {
                 if !self.opts.proposals {
-                    return Err(ErrorKind::NotEnabled("DW_OP_push_simd_lane"));
+                    return fail(ErrorKind::NotEnabled("DW_OP_push_simd_lane"));
                 }
                 self.push_value(Value::Generic(u64::from(self.target.lane())))?;
             }
             ObjectMap(die) => {
                 if !self.opts.proposals {
-                    return Err(ErrorKind::NotEnabled("DW_OP_object_map"));
+                    return fail(ErrorKind::NotEnabled("DW_OP_object_map"));
                 }
                 self.object_map(*die)?;
             }
@@ -1498,7 +1645,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     fn typed_size(&self, size: u8, die: u64, op: &'static str) -> R<ValueType> {
         let ty = self.value_type(die)?;
         if ty.size(self.addr_size) != u64::from(size) {
-            return Err(ErrorKind::OperandRange {
+            return fail(ErrorKind::OperandRange {
                 op,
                 what: "size differs from the base type's size",
             });
@@ -1529,18 +1676,24 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     fn pick(&mut self, i: usize, op: &'static str) -> R<()> {
         let n = self.stack.len();
         if i >= n {
-            return Err(ErrorKind::StackUnderflow(op));
+            return fail(ErrorKind::StackUnderflow(op));
         }
         let e = self.stack[n - 1 - i].clone();
         if matches!(e, Entry::Incomplete(_)) && !self.opts.compat.stack_ops_on_incomplete {
-            return Err(ErrorKind::IncompleteComposite(op));
+            return fail(ErrorKind::IncompleteComposite(op));
         }
         self.push(e)
     }
 
     fn frame_base(&mut self) -> R<Loc> {
-        let fb = self.ctx.frame_base()?;
-        let l = self.sub_location(&fb, "DW_OP_fbreg")?;
+        let ctx: &'a C = self.ctx;
+        let l = match ctx.frame_base_ref() {
+            Some(fb) => self.sub_location(fb, "DW_OP_fbreg")?,
+            None => {
+                let fb = self.ctx.frame_base()?;
+                self.sub_location(&fb, "DW_OP_fbreg")?
+            }
+        };
         // AMDGPU extension, DW_AT_frame_base: a register result is dereferenced to a
         // memory location in the default address space.
         match &l {
@@ -1564,17 +1717,31 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             {
                 Ok(l.clone())
             }
-            _ => Err(ErrorKind::BadResult(
+            _ => fail(ErrorKind::BadResult(
                 "the frame base is not a memory location",
             )),
         }
     }
 
     fn call(&mut self, die: DieRef, op: &'static str) -> R<()> {
+        let ctx: &'a C = self.ctx;
+        if let Some(callee) = ctx.callee_ref(die) {
+            if callee.procedure {
+                // Same stack: parameters and results by agreement.
+                self.pending = callee.exprs.first().map(|e| Code::Borrowed(e));
+                return Ok(());
+            }
+            let l = if callee.exprs.is_empty() {
+                Loc::One(Single::undefined())
+            } else {
+                self.sub_locations(&callee.exprs, op)?
+            };
+            return self.push(Entry::Loc(l));
+        }
         let callee = self.ctx.callee(die)?;
         if callee.procedure {
             // Same stack: parameters and results by agreement.
-            self.pending = callee.exprs.first().cloned();
+            self.pending = callee.exprs.first().cloned().map(Code::Owned);
             return Ok(());
         }
         let l = if callee.exprs.is_empty() {
@@ -1594,7 +1761,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             let l = self.ctx.entry_register(reg)?;
             let s = l.first();
             if let Storage::Undefined = s.storage {
-                return Err(ErrorKind::ReadUndefined);
+                return fail(ErrorKind::ReadUndefined);
             }
             let size = register_size(reg).ok_or(ErrorKind::UnknownRegister(reg))?;
             let ty = if size <= u64::from(self.addr_size) {
@@ -1661,13 +1828,13 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         // Issue 230712.4: C = current chunk ordinal; offset = index * element size;
         // Q, R = offset divmod chunk size; in registers iff C != 0 and Q == C.
         if self.nesting >= self.opts.max_nesting {
-            return Err(ErrorKind::NestingLimit(self.opts.max_nesting));
+            return fail(ErrorKind::NestingLimit(self.opts.max_nesting));
         }
         let saved = std::mem::take(&mut self.stack);
         let c = self.run_depth(&map.chunk, self.depth + 1).and_then(|()| {
             match self.finish(ResultKind::Value)? {
-                Outcome::Value(v) => v.to_u64(self.mask, name),
-                Outcome::Location(_) => Err(ErrorKind::BadResult("chunk ordinal is not a value")),
+                Outcome::Value(v) => Ok(v.to_u64(self.mask, name)?),
+                Outcome::Location(_) => fail(ErrorKind::BadResult("chunk ordinal is not a value")),
             }
         });
         self.stack = saved;
@@ -1771,6 +1938,12 @@ impl MapContext {
 }
 
 impl Context for MapContext {
+    fn callee_ref(&self, die: DieRef) -> Option<&Callee> {
+        self.callees.get(&die)
+    }
+    fn frame_base_ref(&self) -> Option<&Expr> {
+        self.frame_base.as_deref()
+    }
     fn callee(&self, die: DieRef) -> std::result::Result<Callee, ErrorKind> {
         self.callees
             .get(&die)

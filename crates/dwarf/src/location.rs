@@ -27,12 +27,122 @@ pub enum Storage {
     /// A register, by DWARF number.
     Register(u32),
     /// The bytes of a known value (DW_OP_implicit_value, DW_OP_stack_value).
-    Implicit(Arc<[u8]>),
+    Implicit(ImplicitBytes),
     /// The storage of an implicit pointer (DW_OP_implicit_pointer and
     /// DW_OP_LLVM_aspace_implicit_pointer): only readable as a whole by DW_OP_deref*.
     ImplicitPointer(Box<ImplicitPtr>),
     /// A composite of parts (canonical form).
     Composite(Arc<Composite>),
+}
+
+/// Largest value held inline by [`ImplicitBytes`] (no heap allocation): every base type
+/// of a DW_OP_stack_value result except vectors and unusual sizes.
+pub const INLINE_IMPLICIT_BYTES: usize = 16;
+
+/// The bytes of an implicit location storage. Short values (the usual
+/// DW_OP_stack_value results, at most [`INLINE_IMPLICIT_BYTES`]) are held inline, so
+/// forming them allocates nothing; longer ones (DW_OP_implicit_value blocks, vector
+/// values) share their bytes. Dereferences to the byte slice.
+#[derive(Clone)]
+pub struct ImplicitBytes(BytesRepr);
+
+#[derive(Clone)]
+enum BytesRepr {
+    Inline(u8, [u8; INLINE_IMPLICIT_BYTES]),
+    Shared(Arc<[u8]>),
+}
+
+impl ImplicitBytes {
+    /// The bytes, held inline when short.
+    pub fn new(bytes: &[u8]) -> Self {
+        if bytes.len() <= INLINE_IMPLICIT_BYTES {
+            let mut data = [0u8; INLINE_IMPLICIT_BYTES];
+            data[..bytes.len()].copy_from_slice(bytes);
+            ImplicitBytes(BytesRepr::Inline(bytes.len() as u8, data))
+        } else {
+            ImplicitBytes(BytesRepr::Shared(bytes.into()))
+        }
+    }
+
+    /// The first `n` (at most 8) little-endian bytes of `v`, inline.
+    #[inline]
+    pub fn from_le_u64(v: u64, n: usize) -> Self {
+        let mut data = [0u8; INLINE_IMPLICIT_BYTES];
+        data[..8].copy_from_slice(&v.to_le_bytes());
+        ImplicitBytes(BytesRepr::Inline(n.min(8) as u8, data))
+    }
+}
+
+impl std::ops::Deref for ImplicitBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            BytesRepr::Inline(n, data) => &data[..usize::from(*n).min(INLINE_IMPLICIT_BYTES)],
+            BytesRepr::Shared(b) => b,
+        }
+    }
+}
+
+impl AsRef<[u8]> for ImplicitBytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl PartialEq for ImplicitBytes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for ImplicitBytes {}
+
+impl std::fmt::Debug for ImplicitBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl From<&[u8]> for ImplicitBytes {
+    fn from(b: &[u8]) -> Self {
+        ImplicitBytes::new(b)
+    }
+}
+
+impl<const N: usize> From<&[u8; N]> for ImplicitBytes {
+    fn from(b: &[u8; N]) -> Self {
+        ImplicitBytes::new(b)
+    }
+}
+
+impl From<Vec<u8>> for ImplicitBytes {
+    fn from(b: Vec<u8>) -> Self {
+        if b.len() <= INLINE_IMPLICIT_BYTES {
+            ImplicitBytes::new(&b)
+        } else {
+            ImplicitBytes(BytesRepr::Shared(b.into()))
+        }
+    }
+}
+
+impl From<Arc<[u8]>> for ImplicitBytes {
+    fn from(b: Arc<[u8]>) -> Self {
+        if b.len() <= INLINE_IMPLICIT_BYTES {
+            ImplicitBytes::new(&b)
+        } else {
+            ImplicitBytes(BytesRepr::Shared(b))
+        }
+    }
+}
+
+impl From<&Arc<[u8]>> for ImplicitBytes {
+    fn from(b: &Arc<[u8]>) -> Self {
+        if b.len() <= INLINE_IMPLICIT_BYTES {
+            ImplicitBytes::new(b)
+        } else {
+            ImplicitBytes(BytesRepr::Shared(b.clone()))
+        }
+    }
 }
 
 /// A composite storage: its parts, in canonical form.
@@ -72,9 +182,44 @@ fn nested_depth(d: u16) -> Result<u16, ErrorKind> {
     Ok(d)
 }
 
+/// Most element sources a [`Repr::Vector`] holds (two bit planes select among them).
+const VECTOR_SOURCES: usize = 4;
+
+/// An element source of a [`Repr::Vector`]: element `n` is `loc` (`stride` false, as
+/// DW_OP_LLVM_extend makes them) or `loc` offset by `n` elements (`stride` true, as
+/// DW_OP_LLVM_select_bit_piece selects them).
+#[derive(Debug, Clone)]
+struct Src {
+    loc: Loc,
+    stride: bool,
+}
+
+const EMPTY_SRC: Src = Src {
+    loc: Loc::One(Single {
+        storage: Storage::Undefined,
+        offset: 0,
+    }),
+    stride: false,
+};
+
+/// See [`Repr::Vector`] (boxed, so composites of pieces stay small).
+#[derive(Debug, Clone)]
+struct VectorRepr {
+    srcs: [Src; VECTOR_SOURCES],
+    nsrc: u8,
+    planes: [u64; 2],
+    bits: u64,
+    count: u64,
+}
+
 #[derive(Debug, Clone)]
 enum Repr {
     Parts(Vec<Part>),
+    /// A vector of at most 64 elements drawn from at most [`VECTOR_SOURCES`] sources:
+    /// element `n` comes from source `planes[0] bit n | planes[1] bit n << 1`. Extends
+    /// and selects of such vectors (same element size and count) are flattened into one
+    /// of these, so the lane_pc of a nest of IF/THEN/ELSE regions stays one node.
+    Vector(Box<VectorRepr>),
     Extend {
         pl: Loc,
         bits: u64,
@@ -181,8 +326,24 @@ impl Composite {
     pub fn extend(pl: Loc, bits: u64, count: u64) -> Result<Self, ErrorKind> {
         check_range(&pl, 0, bits)?;
         let depth = nested_depth(loc_depth(&pl))?;
+        let repr = if count <= 64 {
+            let mut srcs = [EMPTY_SRC; VECTOR_SOURCES];
+            srcs[0] = Src {
+                loc: pl,
+                stride: false,
+            };
+            Repr::Vector(Box::new(VectorRepr {
+                srcs,
+                nsrc: 1,
+                planes: [0; 2],
+                bits,
+                count,
+            }))
+        } else {
+            Repr::Extend { pl, bits, count }
+        };
         Ok(Composite {
-            repr: Repr::Extend { pl, bits, count },
+            repr,
             parts: std::sync::OnceLock::new(),
             depth,
         })
@@ -191,15 +352,177 @@ impl Composite {
     /// DW_OP_LLVM_select_bit_piece: part `n` is `l1` (mask bit set) or `l0`, offset by
     /// `n * bits` bits. Checks that every selected part lies within its source storage.
     pub fn select(l0: Loc, l1: Loc, mask: Mask, bits: u64, count: u64) -> Result<Self, ErrorKind> {
+        let c = Composite::select_shared(l0, l1, mask, bits, count)?;
+        Ok(Arc::try_unwrap(c).unwrap_or_else(|c| (*c).clone()))
+    }
+
+    /// [`Composite::select`] giving a shared composite. A vector `l0` (from
+    /// DW_OP_LLVM_extend or select_bit_piece, with the same element size and count) that
+    /// nothing else holds is updated in place: selecting into it allocates nothing.
+    pub fn select_shared(
+        l0: Loc,
+        l1: Loc,
+        mask: Mask,
+        bits: u64,
+        count: u64,
+    ) -> Result<Arc<Self>, ErrorKind> {
+        select_with(VecOperand::Loc(l0), VecOperand::Loc(l1), mask, bits, count)
+    }
+}
+
+/// A DW_OP_LLVM_extend result held unbuilt on the evaluation stack: the checks
+/// [`Composite::extend`] makes are made when it is formed, DW_OP_LLVM_select_bit_piece
+/// takes its element source directly, and any other use builds the composite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extended {
+    pl: Loc,
+    bits: u64,
+    count: u64,
+}
+
+impl Extended {
+    /// DW_OP_LLVM_extend of `pl` to `count` elements of `bits` bits, with the checks of
+    /// [`Composite::extend`].
+    pub fn new(pl: Loc, bits: u64, count: u64) -> Result<Self, ErrorKind> {
+        Extended::check(&pl, bits)?;
+        Ok(Extended { pl, bits, count })
+    }
+
+    /// The checks of [`Extended::new`] (those of [`Composite::extend`]).
+    pub(crate) fn check(pl: &Loc, bits: u64) -> Result<(), ErrorKind> {
+        check_range(pl, 0, bits)?;
+        nested_depth(loc_depth(pl))?;
+        Ok(())
+    }
+
+    /// An extend [`Extended::check`] accepted.
+    pub(crate) fn checked(pl: Loc, bits: u64, count: u64) -> Self {
+        Extended { pl, bits, count }
+    }
+
+    /// The composite location description.
+    pub fn build(self) -> Result<Single, ErrorKind> {
+        Ok(Single {
+            storage: Storage::Composite(Arc::new(Composite::extend(
+                self.pl, self.bits, self.count,
+            )?)),
+            offset: 0,
+        })
+    }
+}
+
+/// An operand of DW_OP_LLVM_select_bit_piece: a location description, or an extend
+/// not built yet.
+pub(crate) enum VecOperand {
+    Loc(Loc),
+    Extended(Extended),
+}
+
+impl VecOperand {
+    /// As [`check_range`] of the operand's location description.
+    fn check_range(&self, extra: u128, bits: u64) -> Result<(), ErrorKind> {
+        match self {
+            VecOperand::Loc(l) => check_range(l, extra, bits),
+            VecOperand::Extended(e) => {
+                let size = u128::from(e.bits) * u128::from(e.count);
+                if extra + u128::from(bits) > size {
+                    return Err(ErrorKind::AccessOutOfRange {
+                        offset: extra,
+                        bits: u128::from(bits),
+                        size,
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// As [`loc_depth`] of the operand's location description.
+    fn depth(&self) -> u16 {
+        match self {
+            VecOperand::Loc(l) => loc_depth(l),
+            VecOperand::Extended(e) => loc_depth(&e.pl).saturating_add(1),
+        }
+    }
+
+    /// How many vector sources the operand brings to a select of `bits` x `count`.
+    fn sources(&self, bits: u64, count: u64) -> usize {
+        match self {
+            VecOperand::Loc(l) => vector_sources(l, bits, count).unwrap_or(1),
+            VecOperand::Extended(_) => 1,
+        }
+    }
+
+    /// The operand's location description.
+    #[inline(always)]
+    fn into_loc(self) -> Result<Loc, ErrorKind> {
+        match self {
+            VecOperand::Loc(l) => Ok(l),
+            VecOperand::Extended(e) => Ok(Loc::One(e.build()?)),
+        }
+    }
+
+    /// The operand as one source of a select of `bits` x `count` elements: a matching
+    /// extend's element, or the location description offset by the element.
+    /// Written in place into `dst` (the sources live in the vector's node).
+    #[inline(always)]
+    fn write_src(self, dst: &mut Src, bits: u64, count: u64) -> Result<(), ErrorKind> {
+        match self {
+            VecOperand::Extended(e) if e.bits == bits && e.count == count => {
+                dst.loc = e.pl;
+                dst.stride = false;
+            }
+            VecOperand::Loc(l) => {
+                dst.loc = l;
+                dst.stride = true;
+            }
+            VecOperand::Extended(e) => {
+                dst.loc = Loc::One(e.build()?);
+                dst.stride = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// DW_OP_LLVM_select_bit_piece (see [`Composite::select`]) of operands that may be
+/// unbuilt extends.
+pub(crate) fn select_with(
+    l0: VecOperand,
+    l1: VecOperand,
+    mask: Mask,
+    bits: u64,
+    count: u64,
+) -> Result<Arc<Composite>, ErrorKind> {
+    {
         let (last0, last1) = mask.last_clear_and_set(count);
         if let Some(n) = last0 {
-            check_range(&l0, u128::from(n) * u128::from(bits), bits)?;
+            l0.check_range(u128::from(n) * u128::from(bits), bits)?;
         }
         if let Some(n) = last1 {
-            check_range(&l1, u128::from(n) * u128::from(bits), bits)?;
+            l1.check_range(u128::from(n) * u128::from(bits), bits)?;
         }
-        let depth = nested_depth(loc_depth(&l0).max(loc_depth(&l1)))?;
-        Ok(Composite {
+        let depth = nested_depth(l0.depth().max(l1.depth()))?;
+        if count <= 64 {
+            let m = match &mask {
+                Mask::Small(m) => {
+                    if count >= 64 {
+                        *m
+                    } else {
+                        m & ((1u64 << count) - 1)
+                    }
+                }
+                Mask::Big(_) => (0..count).fold(0u64, |acc, n| acc | u64::from(mask.bit(n)) << n),
+            };
+            let n0 = l0.sources(bits, count);
+            let n1 = l1.sources(bits, count);
+            if n0 + n1 <= VECTOR_SOURCES {
+                return select_vector(l0, l1, m, bits, count, depth);
+            }
+        }
+        let l0 = l0.into_loc()?;
+        let l1 = l1.into_loc()?;
+        Ok(Arc::new(Composite {
             repr: Repr::Select {
                 l0,
                 l1,
@@ -209,9 +532,11 @@ impl Composite {
             },
             parts: std::sync::OnceLock::new(),
             depth,
-        })
+        }))
     }
+}
 
+impl Composite {
     /// Size in bits.
     pub fn bits(&self) -> u128 {
         match &self.repr {
@@ -219,6 +544,7 @@ impl Composite {
             Repr::Extend { bits, count, .. } | Repr::Select { bits, count, .. } => {
                 u128::from(*bits) * u128::from(*count)
             }
+            Repr::Vector(v) => u128::from(v.bits) * u128::from(v.count),
         }
     }
 
@@ -247,6 +573,7 @@ impl Composite {
     fn element_bits(&self) -> u64 {
         match &self.repr {
             Repr::Extend { bits, .. } | Repr::Select { bits, .. } => *bits,
+            Repr::Vector(v) => v.bits,
             Repr::Parts(_) => 0,
         }
     }
@@ -254,6 +581,7 @@ impl Composite {
     fn element_count(&self) -> u64 {
         match &self.repr {
             Repr::Extend { count, .. } | Repr::Select { count, .. } => *count,
+            Repr::Vector(v) => v.count,
             Repr::Parts(p) => p.len() as u64,
         }
     }
@@ -293,6 +621,16 @@ impl Composite {
                 let src = if mask.bit(n as u64) { l1 } else { l0 };
                 let start = n * u128::from(*bits);
                 Ok((start, *bits, src.first(), start))
+            }
+            Repr::Vector(v) => {
+                let n = div_u128(pos, v.bits.max(1));
+                if n >= u128::from(v.count) {
+                    return Err(oob());
+                }
+                let src = vector_src(&v.srcs, &v.planes, n as u64);
+                let start = n * u128::from(v.bits);
+                let add = if src.stride { start } else { 0 };
+                Ok((start, v.bits, src.loc.first(), add))
             }
         }
     }
@@ -339,8 +677,144 @@ impl Composite {
                 })?;
                 Ok((n * u128::from(*bits), *bits, PartLoc::Owned(l)))
             }
+            Repr::Vector(v) => {
+                let bits = &v.bits;
+                let n = div_u128(pos, (*bits).max(1));
+                if n >= u128::from(v.count) {
+                    return Err(oob());
+                }
+                let src = vector_src(&v.srcs, &v.planes, n as u64);
+                if !src.stride {
+                    return Ok((n * u128::from(*bits), *bits, PartLoc::Borrowed(&src.loc)));
+                }
+                let d = (n * u128::from(*bits)) as i128;
+                let l = src.loc.map(|s| match s.storage {
+                    Storage::Undefined => Ok(s.clone()),
+                    _ => Ok(Single {
+                        storage: s.storage.clone(),
+                        offset: (s.offset as i128 + d) as u128,
+                    }),
+                })?;
+                Ok((n * u128::from(*bits), *bits, PartLoc::Owned(l)))
+            }
         }
     }
+}
+
+/// Source of element `n` of a vector.
+fn vector_src<'a>(srcs: &'a [Src; VECTOR_SOURCES], planes: &[u64; 2], n: u64) -> &'a Src {
+    let i = (planes[0] >> n & 1) | (planes[1] >> n & 1) << 1;
+    srcs.get(i as usize).unwrap_or(&EMPTY_SRC)
+}
+
+/// The vector composite `l` is, when its elements line up with `bits` x `count`
+/// elements (offset 0, same element size and count).
+fn as_vector(l: &Loc, bits: u64, count: u64) -> Option<&Composite> {
+    match l {
+        Loc::One(Single {
+            storage: Storage::Composite(c),
+            offset: 0,
+        }) => match &c.repr {
+            Repr::Vector(v) if v.bits == bits && v.count == count => Some(c),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// How many sources `l` brings to a select of `bits` x `count` elements as a vector
+/// (`None`: it is one strided source).
+fn vector_sources(l: &Loc, bits: u64, count: u64) -> Option<usize> {
+    match &as_vector(l, bits, count)?.repr {
+        Repr::Vector(v) => Some(usize::from(v.nsrc)),
+        _ => None,
+    }
+}
+
+/// Builds the select of `l0` and `l1` under mask `m` as one vector composite (the caller
+/// checked that the sources fit), in `l0`'s node when nothing else holds it. Element `n`
+/// of the select is `l0` or `l1` offset by `n` elements; for a matching vector operand
+/// that is its element `n`, so its sources and selection carry over.
+fn select_vector(
+    l0: VecOperand,
+    l1: VecOperand,
+    m: u64,
+    bits: u64,
+    count: u64,
+    depth: u16,
+) -> Result<Arc<Composite>, ErrorKind> {
+    match l0 {
+        VecOperand::Loc(Loc::One(Single {
+            storage: Storage::Composite(c),
+            offset: 0,
+        })) if matches!(&c.repr, Repr::Vector(v) if v.bits == bits && v.count == count) => {
+            let mut node = c;
+            let comp = Arc::make_mut(&mut node);
+            comp.parts = std::sync::OnceLock::new();
+            comp.depth = depth;
+            if let Repr::Vector(v) = &mut comp.repr {
+                merge_select(v, l1, m, bits, count)?;
+            }
+            Ok(node)
+        }
+        l0 => {
+            let mut v = Box::new(VectorRepr {
+                srcs: [EMPTY_SRC; VECTOR_SOURCES],
+                nsrc: 1,
+                planes: [0; 2],
+                bits,
+                count,
+            });
+            l0.write_src(&mut v.srcs[0], bits, count)?;
+            merge_select(&mut v, l1, m, bits, count)?;
+            Ok(Arc::new(Composite {
+                repr: Repr::Vector(v),
+                parts: std::sync::OnceLock::new(),
+                depth,
+            }))
+        }
+    }
+}
+
+/// Selects `l1`'s elements into `v` where mask `m` is set: `l1`'s sources are added
+/// after `v`'s (the caller checked that they fit).
+fn merge_select(
+    v: &mut VectorRepr,
+    l1: VecOperand,
+    m: u64,
+    bits: u64,
+    count: u64,
+) -> Result<(), ErrorKind> {
+    let n0 = usize::from(v.nsrc);
+    let v1 = match &l1 {
+        VecOperand::Loc(l) => as_vector(l, bits, count).map(|c1| &c1.repr),
+        VecOperand::Extended(_) => None,
+    };
+    let (p1, n1) = match v1 {
+        Some(Repr::Vector(v1)) => {
+            let n1 = usize::from(v1.nsrc);
+            for (d, s) in v.srcs.iter_mut().skip(n0).zip(&v1.srcs[..n1]) {
+                *d = s.clone();
+            }
+            (v1.planes, n1)
+        }
+        _ => {
+            if let Some(d) = v.srcs.get_mut(n0) {
+                l1.write_src(d, bits, count)?;
+            }
+            ([0; 2], 1)
+        }
+    };
+    // Renumber the second operand's selection after the first's sources (two-bit
+    // numbers held in two planes: add n0 with a carry from plane 0 into plane 1).
+    let k0 = if n0 & 1 != 0 { u64::MAX } else { 0 };
+    let k1 = if n0 & 2 != 0 { u64::MAX } else { 0 };
+    let lo = p1[0] ^ k0;
+    let hi = p1[1] ^ k1 ^ (p1[0] & k0);
+    v.planes[0] = (v.planes[0] & !m) | (lo & m);
+    v.planes[1] = (v.planes[1] & !m) | (hi & m);
+    v.nsrc = (n0 + n1) as u8;
+    Ok(())
 }
 
 /// `a / b`, with a 64-bit division when `a` fits (128-bit division is a slow library call).
@@ -426,7 +900,7 @@ impl Single {
     }
 
     /// An implicit location holding `bytes`.
-    pub fn implicit(bytes: impl Into<Arc<[u8]>>) -> Self {
+    pub fn implicit(bytes: impl Into<ImplicitBytes>) -> Self {
         Single {
             storage: Storage::Implicit(bytes.into()),
             offset: 0,
@@ -482,7 +956,7 @@ impl Single {
             (Storage::Undefined, Storage::Undefined) => true,
             (Storage::Memory(a), Storage::Memory(b)) => a == b,
             (Storage::Register(a), Storage::Register(b)) => a == b,
-            (Storage::Implicit(a), Storage::Implicit(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Storage::Implicit(a), Storage::Implicit(b)) => a == b,
             _ => false,
         }
     }
@@ -579,6 +1053,52 @@ pub fn push_part(parts: &mut Vec<Part>, loc: Loc, bits: u64) -> Result<(), Error
         }
         return Ok(());
     }
+    match loc {
+        Loc::One(single) => push_leaf(parts, start, single, bits),
+        many => {
+            parts.push(Part {
+                start,
+                bits,
+                loc: many,
+            });
+            Ok(())
+        }
+    }
+}
+
+/// [`push_part`] of a single location description that is not a composite (the
+/// pieces of the evaluator's fast path): inlined, so the location is formed in place.
+#[inline(always)]
+pub(crate) fn push_single(
+    parts: &mut Vec<Part>,
+    single: Single,
+    bits: u64,
+) -> Result<(), ErrorKind> {
+    if let Storage::Composite(_) = single.storage {
+        return push_part(parts, Loc::One(single), bits);
+    }
+    if bits == 0 {
+        return Ok(());
+    }
+    let start = parts
+        .last()
+        .map(|p| p.start + u128::from(p.bits))
+        .unwrap_or(0);
+    if start + u128::from(bits) > MAX_COMPOSITE_BITS {
+        return Err(ErrorKind::CompositeTooLarge);
+    }
+    push_leaf(parts, start, single, bits)
+}
+
+/// The end of [`push_part`] for a non-composite single starting at `start`: bounds, then
+/// merging (rule 3) or appending.
+#[inline(always)]
+fn push_leaf(
+    parts: &mut Vec<Part>,
+    start: u128,
+    single: Single,
+    bits: u64,
+) -> Result<(), ErrorKind> {
     // Bounds: all bits of the part must be within its storage.
     if let Some(size) = single.storage_bits()
         && single.offset + u128::from(bits) > size
@@ -592,7 +1112,7 @@ pub fn push_part(parts: &mut Vec<Part>, loc: Loc, bits: u64) -> Result<(), Error
     // Rule 3: merge with the previous part when contiguous in the same storage.
     if let Some(last) = parts.last_mut()
         && let Loc::One(ls) = &last.loc
-        && ls.same_storage(single)
+        && ls.same_storage(&single)
         && (matches!(single.storage, Storage::Undefined)
             || ls.offset + u128::from(last.bits) == single.offset)
         && let Some(sum) = last.bits.checked_add(bits)
@@ -600,7 +1120,11 @@ pub fn push_part(parts: &mut Vec<Part>, loc: Loc, bits: u64) -> Result<(), Error
         last.bits = sum;
         return Ok(());
     }
-    parts.push(Part { start, bits, loc });
+    parts.push(Part {
+        start,
+        bits,
+        loc: Loc::One(single),
+    });
     Ok(())
 }
 
@@ -738,14 +1262,24 @@ pub fn read_bytes_aligned<T: Target + ?Sized>(
     loc: &Single,
     out: &mut [u8],
 ) -> Option<Result<(), ErrorKind>> {
-    if loc.offset % 8 != 0 {
+    read_aligned_in(t, &loc.storage, loc.offset, out)
+}
+
+/// [`read_bytes_aligned`] of `storage` at bit `offset`.
+fn read_aligned_in<T: Target + ?Sized>(
+    t: &T,
+    storage: &Storage,
+    offset: u128,
+    out: &mut [u8],
+) -> Option<Result<(), ErrorKind>> {
+    if offset % 8 != 0 {
         return None;
     }
     let nbits = out.len() as u128 * 8;
     let check = |size: u128| {
-        if loc.offset + nbits > size {
+        if offset + nbits > size {
             Err(ErrorKind::AccessOutOfRange {
-                offset: loc.offset,
+                offset,
                 bits: nbits,
                 size,
             })
@@ -753,8 +1287,8 @@ pub fn read_bytes_aligned<T: Target + ?Sized>(
             Ok(())
         }
     };
-    let start = loc.offset / 8;
-    Some(match &loc.storage {
+    let start = offset / 8;
+    Some(match storage {
         Storage::Memory(space) => check((u128::from(space.address_mask()) + 1) * 8)
             .and_then(|()| read_aspace(t, *space, start as u64, out).map_err(ErrorKind::from)),
         Storage::Register(r) => check(u128::from(register_size(u64::from(*r)).unwrap_or(0)) * 8)
@@ -777,24 +1311,34 @@ pub fn read_bytes<T: Target + ?Sized>(
     loc: &Single,
     out: &mut [u8],
 ) -> Option<Result<(), ErrorKind>> {
-    let Storage::Composite(c) = &loc.storage else {
-        return read_bytes_aligned(t, loc, out);
+    read_bytes_in(t, &loc.storage, loc.offset, out)
+}
+
+/// [`read_bytes`] of `storage` at bit `offset` (walks composites by reference).
+fn read_bytes_in<T: Target + ?Sized>(
+    t: &T,
+    storage: &Storage,
+    offset: u128,
+    out: &mut [u8],
+) -> Option<Result<(), ErrorKind>> {
+    let Storage::Composite(c) = storage else {
+        return read_aligned_in(t, storage, offset, out);
     };
-    if loc.offset % 8 != 0 {
+    if offset % 8 != 0 {
         return None;
     }
-    let end = loc.offset + out.len() as u128 * 8;
+    let end = offset + out.len() as u128 * 8;
     if end > c.bits() {
         return Some(Err(ErrorKind::AccessOutOfRange {
-            offset: loc.offset,
+            offset,
             bits: out.len() as u128 * 8,
             size: c.bits(),
         }));
     }
-    let mut pos = loc.offset;
+    let mut pos = offset;
     let mut done = 0usize;
     while pos < end {
-        let (pstart, pbits, ploc) = match c.part_at(pos) {
+        let (pstart, pbits, ps, add) = match c.part_ref(pos) {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         };
@@ -803,16 +1347,16 @@ pub fn read_bytes<T: Target + ?Sized>(
         if within % 8 != 0 || take % 8 != 0 {
             return None;
         }
-        let ps = ploc.loc().first();
         if let Storage::Undefined = ps.storage {
             return Some(Err(ErrorKind::ReadUndefined));
         }
-        let sub = Single {
-            storage: ps.storage.clone(),
-            offset: ps.offset + within,
-        };
         let n = (take / 8) as usize;
-        match read_bytes(t, &sub, &mut out[done..done + n])? {
+        match read_bytes_in(
+            t,
+            &ps.storage,
+            ps.offset + add + within,
+            &mut out[done..done + n],
+        )? {
             Ok(()) => {}
             Err(e) => return Some(Err(e)),
         }
@@ -1151,6 +1695,149 @@ mod tests {
             let mut defined = bitvec![u8, Lsb0; 1; n];
             read_bits(&t, &l, 0, &mut data, Some(&mut defined)).unwrap();
             assert_eq!(fast, ReadBits { data, defined }, "{start} {n}");
+        }
+    }
+
+    /// The parts DW_OP_LLVM_select_bit_piece's definition gives, element by element, built
+    /// with `push_part` alone (the reference for the flattened vector form).
+    fn select_reference(l0: &Loc, l1: &Loc, mask: u64, bits: u64, count: u64) -> Vec<Part> {
+        let mut parts = Vec::new();
+        for n in 0..count {
+            let src = if n < 64 && mask >> n & 1 == 1 { l1 } else { l0 };
+            let s = src.first();
+            let single = match s.storage {
+                Storage::Undefined => s.clone(),
+                _ => Single {
+                    storage: s.storage.clone(),
+                    offset: s.offset + u128::from(n) * u128::from(bits),
+                },
+            };
+            push_part(&mut parts, Loc::One(single), bits).unwrap();
+        }
+        parts
+    }
+
+    fn extend_reference(pl: &Loc, bits: u64, count: u64) -> Loc {
+        let mut parts = Vec::new();
+        for _ in 0..count {
+            push_part(&mut parts, pl.clone(), bits).unwrap();
+        }
+        Loc::One(composite(parts))
+    }
+
+    #[test]
+    fn flattened_vector_selects_equal_their_definition() {
+        let mut t = MemTarget::new(64, 0);
+        t.set_pc(0x4100);
+        t.set_sgpr(10, 0xffff_ffff);
+        t.map(MemorySpace::Global, 0x2000, (0..=255).collect());
+        let (bits, count) = (64u64, 64u64);
+        let ext = |l: Loc| {
+            Loc::One(Single {
+                storage: Storage::Composite(Arc::new(Composite::extend(l, bits, count).unwrap())),
+                offset: 0,
+            })
+        };
+        let undef = Loc::One(Single::undefined());
+        let pc = Loc::One(Single::register(16));
+        let imp = Loc::One(Single::implicit(&0x4000u64.to_le_bytes()));
+        let mem = Loc::One(Single::memory(AddressSpace::Global, 0x2000));
+        // The lane_pc nest: select(select(extend undef, extend imp), extend pc), and
+        // selects with a plain (strided) source and with sources that do not fit.
+        let masks = [
+            0x0000_ffff_ffff_ffffu64,
+            0x0000_00ff_00ff_00ff,
+            0x8000_0000_0000_0001,
+        ];
+        let inner = Composite::select_shared(
+            ext(undef.clone()),
+            ext(imp.clone()),
+            Mask::Small(masks[0]),
+            bits,
+            count,
+        )
+        .unwrap();
+        let inner_ref = select_reference(
+            &extend_reference(&undef, bits, count),
+            &extend_reference(&imp, bits, count),
+            masks[0],
+            bits,
+            count,
+        );
+        assert_eq!(inner.parts(), &inner_ref[..]);
+        let inner_loc = Loc::One(Single {
+            storage: Storage::Composite(inner.clone()),
+            offset: 0,
+        });
+        let inner_ref_loc = Loc::One(composite(inner_ref));
+        let outer = Composite::select_shared(
+            inner_loc.clone(),
+            ext(pc.clone()),
+            Mask::Small(masks[1]),
+            bits,
+            count,
+        )
+        .unwrap();
+        let outer_ref = select_reference(
+            &inner_ref_loc,
+            &extend_reference(&pc, bits, count),
+            masks[1],
+            bits,
+            count,
+        );
+        assert_eq!(outer.parts(), &outer_ref[..]);
+        // The shared inner node was not changed by the select that used it.
+        assert_eq!(
+            inner.parts(),
+            match &inner_ref_loc.first().storage {
+                Storage::Composite(c) => c.parts(),
+                _ => &[],
+            }
+        );
+        // A plain memory source (element n at n * bits), then a fifth source (no longer
+        // flattened).
+        let outer_loc = Loc::One(Single {
+            storage: Storage::Composite(outer),
+            offset: 0,
+        });
+        let outer_ref_loc = Loc::One(composite(outer_ref));
+        let third =
+            Composite::select_shared(outer_loc, mem.clone(), Mask::Small(masks[2]), bits, count)
+                .unwrap();
+        let third_ref = select_reference(&outer_ref_loc, &mem, masks[2], bits, count);
+        assert_eq!(third.parts(), &third_ref[..]);
+        let third_loc = Loc::One(Single {
+            storage: Storage::Composite(third),
+            offset: 0,
+        });
+        let third_ref_loc = Loc::One(composite(third_ref.clone()));
+        let fifth = Composite::select_shared(
+            third_loc.clone(),
+            ext(Loc::One(Single::register(17))),
+            Mask::Small(!0),
+            bits,
+            count,
+        )
+        .unwrap();
+        let fifth_ref = select_reference(
+            &third_ref_loc,
+            &extend_reference(&Loc::One(Single::register(17)), bits, count),
+            !0,
+            bits,
+            count,
+        );
+        assert_eq!(fifth.parts(), &fifth_ref[..]);
+        // Reads through the flattened form equal reads through the reference parts.
+        for (start, n) in [(0u128, 64usize), (64 * 16, 64 * 8), (64 * 40 + 8, 48)] {
+            let mut a = third_loc.first().clone();
+            a.offset = start;
+            let mut b = third_ref_loc.first().clone();
+            b.offset = start;
+            assert_eq!(
+                read_object(&t, &Loc::One(a), n),
+                read_object(&t, &Loc::One(b), n),
+                "{start} {n}"
+            );
         }
     }
 }

@@ -180,6 +180,7 @@ pub enum Register {
 
 impl Register {
     /// Decodes a DWARF register number. `None` for reserved numbers.
+    #[inline]
     pub fn from_dwarf(num: u64) -> Option<Register> {
         let n = u16::try_from(num).ok()?;
         Some(match n {
@@ -269,9 +270,18 @@ impl Register {
     }
 }
 
-/// Size in bytes of a DWARF register, or `None` for a reserved number.
+/// Size in bytes of a DWARF register, or `None` for a reserved number (the numbers of
+/// [`Register::from_dwarf`], sized as [`Register::size`]; computed directly, as every
+/// register operation asks it).
+#[inline]
 pub fn register_size(num: u64) -> Option<u64> {
-    Register::from_dwarf(num).map(Register::size)
+    match num {
+        0 | 1 | 32..=95 | 1088..=1129 => Some(4),
+        16 | 17 => Some(8),
+        1536..=1791 | 2048..=2303 => Some(32 * 4),
+        2560..=2815 | 3072..=3327 => Some(64 * 4),
+        _ => None,
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -653,6 +663,11 @@ mod tests {
             if let Some(r) = Register::from_dwarf(n) {
                 assert_eq!(u64::from(r.dwarf()), n);
             }
+            assert_eq!(
+                register_size(n),
+                Register::from_dwarf(n).map(Register::size),
+                "{n}"
+            );
         }
         assert_eq!(register_size(2560), Some(256));
         assert_eq!(register_size(1536), Some(128));
