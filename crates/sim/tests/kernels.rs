@@ -72,6 +72,30 @@ fn read_u64s(dev: &Device, a: u64, n: usize) -> Vec<u64> {
         .collect()
 }
 
+/// Runs a `(global const uint *in, global uint *out, uint n)` kernel over
+/// `grid` work-items in groups of `group` and returns `out[0..n]`.
+fn run_in_out(
+    target: &str,
+    file: &str,
+    kernel: &str,
+    input: &[u32],
+    grid: u32,
+    group: u32,
+) -> Result<Vec<u32>, String> {
+    let mut dev = Device::new();
+    let m = load(&mut dev, target, file);
+    let n = input.len() as u32;
+    let pin = dev.alloc_bytes(&u32s(input)).map_err(|e| e.to_string())?;
+    let pout = dev.alloc(n as u64 * 4).map_err(|e| e.to_string())?;
+    let cfg = LaunchConfig::new_1d(
+        grid,
+        group,
+        vec![ArgValue::Ptr(pin), ArgValue::Ptr(pout), ArgValue::U32(n)],
+    );
+    dev.dispatch(&m, kernel, cfg).map_err(|e| e.to_string())?;
+    Ok(read_u32s(&dev, pout, n as usize))
+}
+
 /// Runs `f` for every target and reports all failures together.
 fn all_targets(f: impl Fn(&str) -> Result<(), String>) {
     let mut failures = Vec::new();
@@ -212,22 +236,11 @@ fn reduce_sum() {
 #[test]
 fn divergence() {
     all_builds("divergence", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
         let n = 500u32;
         let group = 64u32;
         let mut g = Gen(5);
         let input: Vec<u32> = (0..n).map(|_| g.u32()).collect();
-        let pin = dev.alloc_bytes(&u32s(&input)).map_err(|e| e.to_string())?;
-        let pout = dev.alloc(n as u64 * 4).map_err(|e| e.to_string())?;
-        let cfg = LaunchConfig::new_1d(
-            512,
-            group,
-            vec![ArgValue::Ptr(pin), ArgValue::Ptr(pout), ArgValue::U32(n)],
-        );
-        dev.dispatch(&m, "divergence", cfg)
-            .map_err(|e| e.to_string())?;
-        let got = read_u32s(&dev, pout, n as usize);
+        let got = run_in_out(t, file, "divergence", &input, 512, group)?;
         let want: Vec<u32> = (0..n)
             .map(|gid| {
                 let lid = gid % group;
@@ -269,22 +282,11 @@ fn divergence() {
 #[test]
 fn private_array() {
     all_builds("private_array", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
         let n = 200u32;
         let group = 64u32;
         let mut g = Gen(9);
         let input: Vec<u32> = (0..n).map(|_| g.u32()).collect();
-        let pin = dev.alloc_bytes(&u32s(&input)).map_err(|e| e.to_string())?;
-        let pout = dev.alloc(n as u64 * 4).map_err(|e| e.to_string())?;
-        let cfg = LaunchConfig::new_1d(
-            256,
-            group,
-            vec![ArgValue::Ptr(pin), ArgValue::Ptr(pout), ArgValue::U32(n)],
-        );
-        dev.dispatch(&m, "private_array", cfg)
-            .map_err(|e| e.to_string())?;
-        let got = read_u32s(&dev, pout, n as usize);
+        let got = run_in_out(t, file, "private_array", &input, 256, group)?;
         let want: Vec<u32> = (0..n)
             .map(|gid| {
                 let lid = gid % group;
