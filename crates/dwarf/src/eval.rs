@@ -299,6 +299,12 @@ pub struct Evaluator<'a, T: Target + ?Sized, C: Context + ?Sized> {
     frames: Vec<(Option<Code<'a>>, usize)>,
     fault: Option<usize>,
     pending: Option<Code<'a>>,
+    /// The pieces of a variable's location read right where the fast path built them
+    /// (see [`Evaluator::call_deref`]); kept for its allocation.
+    part_buf: Vec<Part>,
+    /// Whether `part_buf` holds the pieces of the last [`Evaluator::fast_inline`] of kind
+    /// `KEEP`.
+    parts_kept: bool,
 }
 
 /// A location operation's result on the fast path, waiting for the piece that consumes
@@ -376,6 +382,8 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             frames: Vec::new(),
             fault: None,
             pending: None,
+            part_buf: Vec::new(),
+            parts_kept: false,
         }
     }
 
@@ -427,7 +435,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     #[inline(always)]
     fn fast_path(&mut self, expr: &Expr, kind: ResultKind, initial: &[Entry]) -> Option<Outcome> {
         if initial.is_empty() && self.opts.fast_path && expr.is_fast() {
-            self.fast_inline(expr, kind, 0)
+            self.fast_inline::<false>(expr, kind, 0)
         } else {
             None
         }
@@ -471,7 +479,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     /// default address space). A plain address is returned, so nothing large is copied.
     #[inline(never)]
     fn fast_frame_base(&mut self, fb: &Expr, depth: u32) -> Option<u64> {
-        match self.fast_inline(fb, ResultKind::Location, depth)? {
+        match self.fast_inline::<false>(fb, ResultKind::Location, depth)? {
             Outcome::Location(Loc::One(Single {
                 storage: Storage::Register(r),
                 offset: 0,
@@ -491,12 +499,19 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
 
     #[inline(never)]
     fn fast(&mut self, expr: &Expr, kind: ResultKind, depth: u32) -> Option<Outcome> {
-        self.fast_inline(expr, kind, depth)
+        self.fast_inline::<false>(expr, kind, depth)
     }
 
     /// [`Evaluator::fast`], inlined where the result is used (so it is built in place).
+    /// With `KEEP`, a composite result's pieces are left in `part_buf` (`parts_kept` set,
+    /// the outcome then an undefined placeholder) instead of being built.
     #[inline(always)]
-    fn fast_inline(&mut self, expr: &Expr, kind: ResultKind, depth: u32) -> Option<Outcome> {
+    fn fast_inline<const KEEP: bool>(
+        &mut self,
+        expr: &Expr,
+        kind: ResultKind,
+        depth: u32,
+    ) -> Option<Outcome> {
         use Op::*;
         const N: usize = 16;
         let mut st = [0u64; N];
@@ -755,7 +770,15 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                         // piece starts a second composite, which only the general path holds.
                         return None;
                     }
-                    let p = parts.get_or_insert_with(|| Vec::with_capacity(4));
+                    let p = parts.get_or_insert_with(|| {
+                        if KEEP {
+                            let mut v = std::mem::take(&mut self.part_buf);
+                            v.clear();
+                            v
+                        } else {
+                            Vec::with_capacity(4)
+                        }
+                    });
                     crate::location::push_single(p, pl, nbits).ok()?;
                 }
                 _ => return None,
@@ -766,6 +789,11 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             return None;
         }
         Some(match (kind, sp > floor, parts) {
+            (ResultKind::Location, false, Some(p)) if KEEP => {
+                self.part_buf = p;
+                self.parts_kept = true;
+                Outcome::Location(Loc::One(Single::undefined()))
+            }
             (ResultKind::Location, false, Some(p)) => Outcome::Location(Loc::One(composite(p))),
             (ResultKind::Location, false, None) => Outcome::Location(Loc::One(Single::undefined())),
             (ResultKind::Location, true, _) => Outcome::Location(Loc::One(Single::memory(
@@ -1121,7 +1149,15 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 self.fault.get_or_insert(offset);
                 break Err(k);
             }
-            match self.step(&d.op, pc) {
+            let stepped = match (&d.op, ops.get(pc + 1)) {
+                (Op::Call2(_) | Op::Call4(_) | Op::CallRef(_), Some(nd))
+                    if matches!(nd.op, Op::Deref | Op::DerefType { .. }) =>
+                {
+                    self.call_deref(&d.op, &nd.op, pc)
+                }
+                _ => self.step(&d.op, pc),
+            };
+            match stepped {
                 Ok(next) => match self.pending.take() {
                     Some(callee) => {
                         if self.depth + 1 > self.opts.max_call_depth {
@@ -1291,11 +1327,20 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                             size: u128::from(rsize) * 8,
                         });
                     }
-                    let mut buf = vec![0u8; size as usize];
+                    // Registers are at most 256 bytes (a wave64 vector register), and
+                    // `size` is at most the register's size: a buffer on the stack.
+                    let mut buf = [0u8; 256];
+                    let buf = buf
+                        .get_mut(..size as usize)
+                        .ok_or(ErrorKind::AccessOutOfRange {
+                            offset: 0,
+                            bits: u128::from(size) * 8,
+                            size: 256 * 8,
+                        })?;
                     self.target
-                        .read_register(*reg as u32, 0, &mut buf)
+                        .read_register(*reg as u32, 0, buf)
                         .map_err(ErrorKind::from)?;
-                    Value::from_bytes(ty, &buf)
+                    Value::from_bytes(ty, buf)
                 };
                 self.push_value(v)?;
             }
@@ -1721,6 +1766,68 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 "the frame base is not a memory location",
             )),
         }
+    }
+
+    /// DW_OP_call* (`op`) directly followed by DW_OP_deref or DW_OP_deref_type (`next`):
+    /// when the callee is a variable whose location the fast path evaluates to a composite
+    /// of whole-byte pieces, reads the value straight from the pieces without building the
+    /// composite (the call pushes the variable's location description, DWARF 5 section
+    /// 2.5.1.5 as the AMDGPU extension reads it; the dereference pops it and reads from
+    /// it, section 2.5.1.3). Both operations count as iterations. In
+    /// every other case (and on any failure) the operations run one by one, so results and
+    /// errors are the same.
+    fn call_deref(&mut self, op: &Op, next: &Op, pc: usize) -> R<usize> {
+        let die = match op {
+            Op::Call2(o) => DieRef::Unit(u64::from(*o)),
+            Op::Call4(o) => DieRef::Unit(u64::from(*o)),
+            Op::CallRef(o) => DieRef::Info(*o),
+            _ => return self.step(op, pc),
+        };
+        if !self.opts.fast_path
+            || self.nesting >= self.opts.max_nesting
+            || self.iterations >= self.opts.max_iterations
+        {
+            return self.step(op, pc);
+        }
+        let ctx: &'a C = self.ctx;
+        let e = match ctx.callee_ref(die) {
+            Some(c) if !c.procedure => match &c.exprs[..] {
+                [e] if e.is_fast() => e,
+                _ => return self.step(op, pc),
+            },
+            _ => return self.step(op, pc),
+        };
+        let (ty, size) = match next {
+            Op::Deref => (ValueType::Generic, usize::from(self.addr_size)),
+            Op::DerefType { size, die } if *size <= 8 => {
+                match self.typed_size(*size, *die, "DW_OP_deref_type") {
+                    Ok(ty) => (ty, usize::from(*size)),
+                    Err(_) => return self.step(op, pc),
+                }
+            }
+            _ => return self.step(op, pc),
+        };
+        self.parts_kept = false;
+        let l = match self.fast_inline::<true>(e, ResultKind::Location, 0) {
+            Some(Outcome::Location(l)) => l,
+            _ => return self.step(op, pc),
+        };
+        if !std::mem::take(&mut self.parts_kept) {
+            // Not a composite of pieces: the call's result, as DW_OP_call* pushes it.
+            self.push(Entry::Loc(l))?;
+            return Ok(pc + 1);
+        }
+        let mut buf = [0u8; 8];
+        let out = buf.get_mut(..size).unwrap_or_default();
+        if crate::location::read_parts_bytes(self.target, &self.part_buf, out).is_some() {
+            // The dereference's iteration (the call's was counted; the check above left room).
+            self.iterations += 1;
+            self.push_value(Value::from_bytes(ty, out))?;
+            return Ok(pc + 2);
+        }
+        let parts = std::mem::take(&mut self.part_buf);
+        self.push_loc(composite(parts))?;
+        Ok(pc + 1)
     }
 
     fn call(&mut self, die: DieRef, op: &'static str) -> R<()> {

@@ -1366,6 +1366,34 @@ fn read_bytes_in<T: Target + ?Sized>(
     Some(Ok(()))
 }
 
+/// [`read_bytes`] of the first `out.len()` bytes of a composite made of `parts` (canonical,
+/// as [`push_part`] builds them), without building the composite. `None` unless every part
+/// met is whole bytes and reads without error: the caller then takes the general way
+/// (which reports any error).
+pub(crate) fn read_parts_bytes<T: Target + ?Sized>(
+    t: &T,
+    parts: &[Part],
+    out: &mut [u8],
+) -> Option<()> {
+    let mut done = 0usize;
+    for p in parts {
+        if done >= out.len() {
+            break;
+        }
+        if p.start != done as u128 * 8 || p.bits % 8 != 0 {
+            return None;
+        }
+        let s = p.loc.first();
+        if let Storage::Undefined = s.storage {
+            return None;
+        }
+        let n = usize::try_from(p.bits / 8).ok()?.min(out.len() - done);
+        read_bytes_in(t, &s.storage, s.offset, out.get_mut(done..done + n)?)?.ok()?;
+        done += n;
+    }
+    (done == out.len()).then_some(())
+}
+
 /// Writes `src` at `loc`'s offset plus `extra` bits (read-modify-write for partial bytes).
 pub fn write_bits<T: Target + ?Sized>(
     t: &mut T,

@@ -450,3 +450,78 @@ fn simd_width_line_register_with_an_opt_in_opcode() {
     let off = Program::load(sections, ProgramOptions::default()).unwrap();
     assert_eq!(off.simd_width_at(0x1018).unwrap(), None, "opt-in only");
 }
+
+#[test]
+fn dereferencing_a_called_variable_reads_its_pieces_as_the_general_path_does() {
+    let t = wave();
+    let mut c = MapContext::default();
+    c.base_types
+        .insert(0x30, BaseType::scalar(ate::UNSIGNED, 8));
+    c.base_types
+        .insert(0x31, BaseType::scalar(ate::UNSIGNED, 4));
+    let vars = [
+        "DW_OP_regx SGPR0, DW_OP_piece 0x4, DW_OP_regx SGPR1, DW_OP_piece 0x4",
+        "DW_OP_regx SGPR0, DW_OP_piece 0x2, DW_OP_regx SGPR1, DW_OP_piece 0x2",
+        "DW_OP_regx SGPR0, DW_OP_bit_piece 0xc 0x0, DW_OP_regx SGPR1, DW_OP_bit_piece 0x34 0x0",
+        "DW_OP_piece 0x4, DW_OP_regx SGPR1, DW_OP_piece 0x4",
+        "DW_OP_addr 0x1008, DW_OP_piece 0x3, DW_OP_addr 0x1020, DW_OP_piece 0x5",
+        "DW_OP_lit5, DW_OP_stack_value, DW_OP_piece 0x4, DW_OP_implicit_value 0x4 0x01 0x02 0x03 0x04, DW_OP_piece 0x4",
+        "DW_OP_regx SGPR1",
+        "DW_OP_addr 0x1010",
+    ];
+    for (i, v) in vars.iter().enumerate() {
+        c.variable(0x100 + i as u64 * 0x10, expr(v));
+    }
+    let fast = eval_opts();
+    let slow = EvalOptions {
+        fast_path: false,
+        ..eval_opts()
+    };
+    let mut checked = 0;
+    for i in 0..vars.len() as u64 {
+        let die = 0x100 + i * 0x10;
+        for d in [
+            "DW_OP_deref",
+            "DW_OP_deref_type 0x8 (0x30)",
+            "DW_OP_deref_type 0x4 (0x31)",
+            "DW_OP_deref_type 0x8 (0x31)",
+        ] {
+            let text = format!("DW_OP_lit1, DW_OP_drop, DW_OP_call_ref {die:#x}, {d}");
+            let e = expr(&text);
+            let a = Evaluator::new(&t, &c, fast.clone()).value(&e);
+            let b = Evaluator::new(&t, &c, slow.clone()).value(&e);
+            assert_eq!(format!("{a:?}"), format!("{b:?}"), "{text}");
+            let e = expr(&format!(
+                "{text}, DW_OP_lit2, DW_OP_plus, DW_OP_stack_value"
+            ));
+            let a = Evaluator::new(&t, &c, fast.clone()).location(&e);
+            let b = Evaluator::new(&t, &c, slow.clone()).location(&e);
+            assert_eq!(format!("{a:?}"), format!("{b:?}"), "{text}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 32);
+    // The whole-byte register pieces read as one 8-byte value: SGPR0 then SGPR1.
+    let mut lo = [0u8; 4];
+    let mut hi = [0u8; 4];
+    use amdgpu_dwarf::Target;
+    t.read_register(Register::sgpr(0), 0, &mut lo).unwrap();
+    t.read_register(Register::sgpr(1), 0, &mut hi).unwrap();
+    let want = u64::from(u32::from_le_bytes(lo)) | u64::from(u32::from_le_bytes(hi)) << 32;
+    let v = Evaluator::new(&t, &c, fast.clone())
+        .value(&expr("DW_OP_call_ref 0x100, DW_OP_deref"))
+        .unwrap();
+    assert_eq!(v, Value::Generic(want));
+    // Too short a composite, and an undefined piece: typed errors at the dereference.
+    for (die, kind) in [(0x110, "AccessOutOfRange"), (0x130, "ReadUndefined")] {
+        let err = Evaluator::new(&t, &c, fast.clone())
+            .value(&expr(&format!("DW_OP_call_ref {die:#x}, DW_OP_deref")))
+            .unwrap_err();
+        assert_eq!(err.offset, 5, "{die:#x}");
+        assert!(
+            format!("{:?}", err.kind).starts_with(kind),
+            "{:?}",
+            err.kind
+        );
+    }
+}
