@@ -128,3 +128,20 @@ impl fmt::Display for Inst {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Programs hold one `Inst` per instruction: its size is what decoding a
+    /// program writes per instruction, so it must not grow unnoticed.
+    #[test]
+    fn inst_stays_small() {
+        assert!(
+            std::mem::size_of::<Inst>() <= 112,
+            "{}",
+            std::mem::size_of::<Inst>()
+        );
+        assert!(std::mem::size_of::<AluMods>() <= 16);
+    }
+}

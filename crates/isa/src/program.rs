@@ -17,6 +17,27 @@ pub struct Program {
 /// Number of entries of the decode memo of [`Program::decode`] (a power of two).
 const MEMO_SIZE: usize = 1024;
 
+/// One entry of the decode memo of [`Program::decode`]: the first two dwords
+/// and the size of a remembered valid instruction, and its index.
+#[derive(Clone, Copy)]
+struct MemoEntry {
+    w0: u32,
+    w1: u32,
+    index: u32,
+    /// 0 for an empty entry (no instruction is 0 bytes long), else 4 or 8.
+    size: u8,
+}
+
+impl MemoEntry {
+    /// An entry that matches nothing.
+    const EMPTY: MemoEntry = MemoEntry {
+        w0: 0,
+        w1: 0,
+        index: 0,
+        size: 0,
+    };
+}
+
 /// The memo slot of an instruction whose first dword is `w0` (a multiplicative
 /// hash: opcode and operand bits all reach its top ten bits).
 #[inline(always)]
@@ -32,8 +53,8 @@ impl Program {
     /// direct-mapped memo, keyed by the first dword, remembers the index of an
     /// instruction decoded before: a repeat is copied from there instead of
     /// being decoded again. The remembered [`Inst`] is used only when it is the
-    /// same instruction: its raw words ([`Inst::words`]) equal the first dword,
-    /// and the second too unless it is 4 bytes long (a valid 4-byte
+    /// same instruction: the dwords it was decoded from (kept in the memo entry)
+    /// equal the first dword, and the second too unless it is 4 bytes long (a valid 4-byte
     /// instruction is decoded from its first dword alone). Invalid words are
     /// not remembered: an 8-byte encoding can be invalid because of its second
     /// dword, and its invalid `Inst` keeps only the first. Only instructions
@@ -48,7 +69,13 @@ impl Program {
         let mut insts: Vec<Inst> = Vec::with_capacity(most);
         let mut addrs: Vec<u64> = Vec::with_capacity(most);
         let mut slot = vec![u32::MAX; most];
-        let mut memo = [u32::MAX; MEMO_SIZE];
+        // The memo keeps the key of each remembered instruction beside its
+        // index, so that a lookup reads only this (small, cache-resident)
+        // table and touches `insts` just to copy a hit.
+        let mut memo = [MemoEntry::EMPTY; MEMO_SIZE];
+        // Misses are decoded here and then pushed: each new element of
+        // `insts` is written once, and its size is read back from the stack.
+        let mut scratch = Inst::default();
         let mut off = 0usize;
         let mut rest = bytes;
         while !rest.is_empty() {
@@ -58,43 +85,42 @@ impl Program {
                 let w1 = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
                 (w0, w1)
             });
-            let mut reused = false;
+            let mut size = 0usize;
             if let Some((w0, w1)) = head {
-                let m = memo.get(memo_slot(w0)).copied().unwrap_or(u32::MAX) as usize;
-                if let Some(prev) = insts.get(m) {
-                    let [p0, p1, _] = prev.words;
-                    if p0 == w0
-                        && !prev.is_invalid()
-                        && (prev.size == 4 || (prev.size == 8 && p1 == w1))
-                    {
-                        // `m` indexes an element: the range is in bounds.
-                        insts.extend_from_within(m..m + 1);
-                        reused = true;
-                    }
-                }
-            }
-            if !reused {
-                insts.push(Inst::default());
-                let Some(inst) = insts.last_mut() else {
-                    break;
-                };
-                if dec.decode_into(rest, inst).is_err() {
-                    // Truncated tail: keep what is there as an invalid entry.
-                    let n = rest.len().min(4);
-                    let mut w = [0u8; 4];
-                    w[..n].copy_from_slice(&rest[..n]);
-                    *inst = Inst::invalid(u32::from_le_bytes(w));
-                    inst.size = n as u8;
-                }
-                if let (Some((w0, _)), Ok(i)) = (head, u32::try_from(index)) {
-                    if inst.size <= 8 && !inst.is_invalid() {
-                        if let Some(m) = memo.get_mut(memo_slot(w0)) {
-                            *m = i;
+                if let Some(e) = memo.get(memo_slot(w0)) {
+                    if e.w0 == w0 && (e.size == 4 || (e.size == 8 && e.w1 == w1)) {
+                        if let Some(prev) = insts.get(e.index as usize) {
+                            let copy = *prev;
+                            insts.push(copy);
+                            size = e.size as usize;
                         }
                     }
                 }
             }
-            let size = insts.last().map_or(4, |i| i.size_bytes().max(1));
+            if size == 0 {
+                if dec.decode_into(rest, &mut scratch).is_err() {
+                    // Truncated tail: keep what is there as an invalid entry.
+                    let n = rest.len().min(4);
+                    let mut w = [0u8; 4];
+                    w[..n].copy_from_slice(&rest[..n]);
+                    scratch = Inst::invalid(u32::from_le_bytes(w));
+                    scratch.size = n as u8;
+                }
+                insts.push(scratch);
+                size = scratch.size_bytes().max(1);
+                if let (Some((w0, w1)), Ok(i)) = (head, u32::try_from(index)) {
+                    if scratch.size <= 8 && !scratch.is_invalid() {
+                        if let Some(m) = memo.get_mut(memo_slot(w0)) {
+                            *m = MemoEntry {
+                                w0,
+                                w1,
+                                index: i,
+                                size: scratch.size,
+                            };
+                        }
+                    }
+                }
+            }
             if let Some(s) = slot.get_mut(off / 4) {
                 *s = index as u32;
             }

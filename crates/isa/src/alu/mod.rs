@@ -176,14 +176,8 @@ impl AluForm {
 pub struct AluMods {
     /// The table entry (mnemonic and operand shape) the instruction came from.
     pub(crate) entry: u16,
-    /// Decoded for a GFX10 GPU (some immediates print differently).
-    pub(crate) gfx10: bool,
-    /// Decoded for gfx90a (DPP `row_newbcast`).
-    pub(crate) gfx90a: bool,
-    /// Decoded for gfx1030 (hardware register and `s_waitcnt_depctr` names).
-    pub(crate) gfx1030: bool,
-    /// DPP8 with `fi:1` (src0 marker 0xea).
-    pub(crate) dpp8_fi: bool,
+    /// [`mods_bit`] flags, in one byte to keep [`Inst`](crate::Inst) small.
+    pub(crate) bits: u8,
     /// The encoding variant.
     pub form: AluForm,
     /// `|x|` on sources.
@@ -208,7 +202,31 @@ pub struct AluMods {
     pub ctrl: u32,
 }
 
+/// Bits of [`AluMods::bits`].
+pub(crate) mod mods_bit {
+    /// Decoded for a GFX10 GPU (some immediates print differently).
+    pub const GFX10: u8 = 1 << 0;
+    /// Decoded for gfx90a (DPP `row_newbcast`).
+    pub const GFX90A: u8 = 1 << 1;
+    /// Decoded for gfx1030 (hardware register and `s_waitcnt_depctr` names).
+    pub const GFX1030: u8 = 1 << 2;
+    /// DPP8 with `fi:1` (src0 marker 0xea).
+    pub const DPP8_FI: u8 = 1 << 3;
+}
+
 impl AluMods {
+    /// Decoded for a GFX10 GPU.
+    pub(crate) fn gfx10(&self) -> bool {
+        self.bits & mods_bit::GFX10 != 0
+    }
+    /// Decoded for gfx90a.
+    pub(crate) fn gfx90a(&self) -> bool {
+        self.bits & mods_bit::GFX90A != 0
+    }
+    /// Decoded for gfx1030.
+    pub(crate) fn gfx1030(&self) -> bool {
+        self.bits & mods_bit::GFX1030 != 0
+    }
     /// SDWA destination select (0-3 bytes, 4-5 words, 6 dword).
     pub fn sdwa_dst_sel(&self) -> u8 {
         ((self.ctrl >> 8) & 7) as u8
@@ -269,8 +287,8 @@ impl AluMods {
     /// GFX10 DPP `fi` (fetch inactive lanes); for DPP8 the `fi:1` form.
     pub fn dpp_fi(&self) -> bool {
         match self.form {
-            AluForm::DppVop1 | AluForm::DppVop2 => self.gfx10 && (self.ctrl >> 18) & 1 != 0,
-            AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2 => self.dpp8_fi,
+            AluForm::DppVop1 | AluForm::DppVop2 => self.gfx10() && (self.ctrl >> 18) & 1 != 0,
+            AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2 => self.bits & mods_bit::DPP8_FI != 0,
             _ => false,
         }
     }
@@ -1011,10 +1029,23 @@ fn mods(
     }
     AluMods {
         entry: idx,
-        gfx10: gpu.generation() == Gen::Gfx10,
-        gfx90a: gpu == Gpu::Gfx90a,
-        gfx1030: gpu == Gpu::Gfx1030,
-        dpp8_fi: matches!(form, AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2) && w0 & 0x1ff == 0xea,
+        bits: if gpu.generation() == Gen::Gfx10 {
+            mods_bit::GFX10
+        } else {
+            0
+        } | if gpu == Gpu::Gfx90a {
+            mods_bit::GFX90A
+        } else {
+            0
+        } | if gpu == Gpu::Gfx1030 {
+            mods_bit::GFX1030
+        } else {
+            0
+        } | if matches!(form, AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2) && w0 & 0x1ff == 0xea {
+            mods_bit::DPP8_FI
+        } else {
+            0
+        },
         form,
         abs,
         neg,

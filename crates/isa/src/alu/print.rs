@@ -310,7 +310,7 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             }
             field::SIMM => {
                 let v = (w0 & 0xffff) as u16;
-                super::raw::write_sopk_imm(f, mnem, v, m.gfx10, m.gfx1030)?;
+                super::raw::write_sopk_imm(f, mnem, v, m.gfx10(), m.gfx1030())?;
             }
             field::ATTR => {
                 let (attr, chan) = if form == AluForm::Vintrp {
@@ -464,11 +464,11 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         }
         AluForm::DppVop1 | AluForm::DppVop2 => {
             f.write_char(' ')?;
-            let dp_alu = m.gfx90a && shape.iter().any(|s| s.width >= 2);
+            let dp_alu = m.gfx90a() && shape.iter().any(|s| s.width >= 2);
             if dp_alu && !(0x150..=0x15f).contains(&m.dpp_ctrl()) {
                 f.write_str(" /* DP ALU dpp only supports row_newbcast */")?;
             } else {
-                write_dpp_ctrl(f, m.dpp_ctrl(), m.gfx10, m.gfx90a)?;
+                write_dpp_ctrl(f, m.dpp_ctrl(), m.gfx10(), m.gfx90a())?;
             }
             write!(
                 f,
@@ -479,7 +479,7 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             if m.dpp_bound_ctrl() {
                 f.write_str(" bound_ctrl:1")?;
             }
-            if m.gfx10 && (m.ctrl >> 18) & 1 != 0 {
+            if m.gfx10() && (m.ctrl >> 18) & 1 != 0 {
                 f.write_str(" fi:1")?;
             }
         }

@@ -249,10 +249,10 @@ pub(super) fn write_gpr_idx<W: Write>(f: &mut W, v: u16) -> fmt::Result {
 /// The operands of a SOPP instruction (its shape is printed by rule).
 pub(super) fn fmt_raw(inst: &Inst, mnem: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let v = (inst.words[0] & 0xffff) as u16;
-    let gfx10 = inst.alu.gfx10;
+    let gfx10 = inst.alu.gfx10();
     match mnem {
         "s_waitcnt" => write_waitcnt(f, v, gfx10),
-        "s_waitcnt_depctr" => write_depctr(f, v, inst.alu.gfx1030),
+        "s_waitcnt_depctr" => write_depctr(f, v, inst.alu.gfx1030()),
         "s_sendmsg" | "s_sendmsghalt" => write_sendmsg(f, v, gfx10),
         "s_endpgm"
         | "s_endpgm_saved"
