@@ -856,7 +856,9 @@ impl Expr {
     /// Decodes `bytes` completely. Errors carry the offset of the offending operation.
     pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Expr> {
         let mut r = Rd::new(bytes, LittleEndian);
-        let mut ops = Vec::new();
+        // Every operation takes at least one byte: reserving for the common short
+        // expressions up front avoids regrowing the vector while decoding.
+        let mut ops = Vec::with_capacity(bytes.len().min(32));
         let mut branches = Vec::new();
         while !r.is_empty() {
             let offset = bytes.len() - r.len();
