@@ -1163,6 +1163,19 @@ impl ReadBits {
     }
 }
 
+/// The first bit of an access of `nbits` at `extra` bits past `loc`, checked
+/// against the size of the storage (a part must lie within its storage).
+fn checked_start(loc: &Single, extra: u128, nbits: u128) -> Result<u128, ErrorKind> {
+    let start = loc.offset + extra;
+    match loc.storage_bits() {
+        Some(size) if start + nbits > size => Err(ErrorKind::AccessOutOfRange {
+            offset: start,
+            bits: nbits,
+            size,
+        }),
+        _ => Ok(start),
+    }
+}
 /// Reads `nbits` bits starting at `loc`'s offset plus `extra` bits. With `defined`
 /// given, undefined bits are recorded there instead of being an error.
 pub fn read_bits<T: Target + ?Sized>(
@@ -1176,16 +1189,7 @@ pub fn read_bits<T: Target + ?Sized>(
     if nbits == 0 {
         return Ok(());
     }
-    let start = loc.offset + extra;
-    if let Some(size) = loc.storage_bits()
-        && start + nbits > size
-    {
-        return Err(ErrorKind::AccessOutOfRange {
-            offset: start,
-            bits: nbits,
-            size,
-        });
-    }
+    let start = checked_start(loc, extra, nbits)?;
     match &loc.storage {
         Storage::Undefined => match defined {
             Some(d) => {
@@ -1405,16 +1409,7 @@ pub fn write_bits<T: Target + ?Sized>(
     if nbits == 0 {
         return Ok(());
     }
-    let start = loc.offset + extra;
-    if let Some(size) = loc.storage_bits()
-        && start + nbits > size
-    {
-        return Err(ErrorKind::AccessOutOfRange {
-            offset: start,
-            bits: nbits,
-            size,
-        });
-    }
+    let start = checked_start(loc, extra, nbits)?;
     match &loc.storage {
         Storage::Undefined => Err(ErrorKind::ReadOnly("undefined storage")),
         Storage::Implicit(_) => Err(ErrorKind::ReadOnly("implicit storage")),
