@@ -50,15 +50,24 @@ fn bench_decode(c: &mut Criterion) {
     let corpus = corpus();
     let insts: usize = corpus
         .iter()
-        .map(|(d, b, a)| d.decode_program(b, *a).insts().len())
+        .map(|(d, b, a)| d.decode_program(b, *a).len())
         .sum();
+    let stored: usize = corpus
+        .iter()
+        .map(|(d, b, a)| d.decode_program(b, *a).stored())
+        .sum();
+    eprintln!(
+        "corpus: {} kernels, {insts} instructions, {stored} decoded forms stored ({:.1}% repeats)",
+        corpus.len(),
+        100.0 * (insts - stored) as f64 / insts.max(1) as f64
+    );
     let mut g = c.benchmark_group("decode");
     g.throughput(Throughput::Elements(insts as u64));
     g.bench_function("amdsim_decode_program", |b| {
         b.iter(|| {
             let mut n = 0;
             for (d, bytes, addr) in &corpus {
-                n += d.decode_program(black_box(bytes), *addr).insts().len();
+                n += d.decode_program(black_box(bytes), *addr).len();
             }
             n
         })

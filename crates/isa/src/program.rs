@@ -4,13 +4,19 @@ use crate::{Decoder, Inst};
 
 /// A decoded code region: every instruction, in order, with its address.
 ///
-/// Lookup by address is O(1): `slot` maps each dword offset from the base to the
-/// index of the instruction that starts there (or `u32::MAX` inside an instruction).
+/// Code repeats itself (waits, moves of constants, spills, padding), and the
+/// decoded form of an instruction depends only on its bytes, so a program
+/// keeps each decoded [`Inst`] once and refers to it from every place the same
+/// instruction occurs: `which` gives, per instruction in address order, its
+/// decoded form, and `slot` maps each dword offset from the base to the decoded
+/// form of the instruction that starts there (or `u32::MAX` inside an
+/// instruction). Lookup by address ([`Program::at`]) is O(1).
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     base: u64,
-    insts: Vec<Inst>,
+    decoded: Vec<Inst>,
     addrs: Vec<u64>,
+    which: Vec<u32>,
     slot: Vec<u32>,
 }
 
@@ -18,7 +24,7 @@ pub struct Program {
 const MEMO_SIZE: usize = 1024;
 
 /// One entry of the decode memo of [`Program::decode`]: the first two dwords
-/// and the size of a remembered valid instruction, and its index.
+/// and the size of a remembered valid instruction, and its index in `decoded`.
 #[derive(Clone, Copy)]
 struct MemoEntry {
     w0: u32,
@@ -48,90 +54,94 @@ fn memo_slot(w0: u32) -> usize {
 impl Program {
     /// Decodes `bytes` (the code at `base`) instruction by instruction.
     ///
-    /// Code repeats itself (waits, moves of constants, spills, padding), and the
-    /// decoded form of an instruction depends only on its bytes. So a small
-    /// direct-mapped memo, keyed by the first dword, remembers the index of an
-    /// instruction decoded before: a repeat is copied from there instead of
-    /// being decoded again. The remembered [`Inst`] is used only when it is the
-    /// same instruction: the dwords it was decoded from (kept in the memo entry)
-    /// equal the first dword, and the second too unless it is 4 bytes long (a valid 4-byte
-    /// instruction is decoded from its first dword alone). Invalid words are
-    /// not remembered: an 8-byte encoding can be invalid because of its second
-    /// dword, and its invalid `Inst` keeps only the first. Only instructions
-    /// of at most 8 bytes are remembered, and only while 8 bytes remain (the
-    /// one case where the decoder looks at the input length: a VOP1 SDWA/DPP
-    /// marker at the very end), so the memo never changes a result (the
-    /// `memo_never_changes_a_result` test checks it).
+    /// A small direct-mapped memo, keyed by the first dword, remembers where
+    /// an instruction decoded before is kept: a repeat refers to it instead of
+    /// being decoded and stored again. The remembered [`Inst`] is used only
+    /// when it is the same instruction: the dwords it was decoded from (kept in
+    /// the memo entry) equal the first dword, and the second too unless it is 4
+    /// bytes long (a valid 4-byte instruction is decoded from its first dword
+    /// alone). Invalid words are not remembered: an 8-byte encoding can be
+    /// invalid because of its second dword, and its invalid `Inst` keeps only
+    /// the first. Only instructions of at most 8 bytes are remembered, and only
+    /// while 8 bytes remain (the one case where the decoder looks at the input
+    /// length: a VOP1 SDWA/DPP marker at the very end), so the memo never
+    /// changes a result (the `memo_never_changes_a_result` test checks it). A
+    /// repeat evicted from the memo is decoded and stored again.
     pub(crate) fn decode(dec: &Decoder, bytes: &[u8], base: u64) -> Program {
         // Every instruction but a truncated tail is at least 4 bytes long, so
-        // this capacity is never exceeded (no reallocation while decoding).
+        // these capacities are never exceeded (no reallocation while decoding).
         let most = bytes.len().div_ceil(4);
-        let mut insts: Vec<Inst> = Vec::with_capacity(most);
+        let mut decoded: Vec<Inst> = Vec::with_capacity(most);
         let mut addrs: Vec<u64> = Vec::with_capacity(most);
+        let mut which: Vec<u32> = Vec::with_capacity(most);
         let mut slot = vec![u32::MAX; most];
         // The memo keeps the key of each remembered instruction beside its
         // index, so that a lookup reads only this (small, cache-resident)
-        // table and touches `insts` just to copy a hit.
+        // table.
         let mut memo = [MemoEntry::EMPTY; MEMO_SIZE];
-        // Misses are decoded here and then pushed: each new element of
-        // `insts` is written once, and its size is read back from the stack.
-        let mut scratch = Inst::default();
         let mut off = 0usize;
         let mut rest = bytes;
         while !rest.is_empty() {
-            let index = insts.len();
             let head = rest.first_chunk::<8>().map(|b| {
                 let w0 = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 let w1 = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
                 (w0, w1)
             });
-            let mut size = 0usize;
+            let mut found = None;
             if let Some((w0, w1)) = head {
                 if let Some(e) = memo.get(memo_slot(w0)) {
                     if e.w0 == w0 && (e.size == 4 || (e.size == 8 && e.w1 == w1)) {
-                        if let Some(prev) = insts.get(e.index as usize) {
-                            let copy = *prev;
-                            insts.push(copy);
-                            size = e.size as usize;
-                        }
+                        found = Some((e.index, e.size as usize));
                     }
                 }
             }
-            if size == 0 {
-                if dec.decode_into(rest, &mut scratch).is_err() {
-                    // Truncated tail: keep what is there as an invalid entry.
-                    let n = rest.len().min(4);
-                    let mut w = [0u8; 4];
-                    w[..n].copy_from_slice(&rest[..n]);
-                    scratch = Inst::invalid(u32::from_le_bytes(w));
-                    scratch.size = n as u8;
-                }
-                insts.push(scratch);
-                size = scratch.size_bytes().max(1);
-                if let (Some((w0, w1)), Ok(i)) = (head, u32::try_from(index)) {
-                    if scratch.size <= 8 && !scratch.is_invalid() {
-                        if let Some(m) = memo.get_mut(memo_slot(w0)) {
-                            *m = MemoEntry {
-                                w0,
-                                w1,
-                                index: i,
-                                size: scratch.size,
-                            };
+            let (index, size) = match found {
+                Some(hit) => hit,
+                None => {
+                    // Decoded in place: the new element is written once,
+                    // field by field, and never copied.
+                    let index = u32::try_from(decoded.len()).unwrap_or(u32::MAX);
+                    decoded.push(Inst::default());
+                    let Some(inst) = decoded.last_mut() else {
+                        break;
+                    };
+                    if dec.decode_into(rest, inst).is_err() {
+                        // Truncated tail: keep what is there as an invalid entry.
+                        let n = rest.len().min(4);
+                        let mut w = [0u8; 4];
+                        w[..n].copy_from_slice(&rest[..n]);
+                        *inst = Inst::invalid(u32::from_le_bytes(w));
+                        inst.size = n as u8;
+                    }
+                    let size = inst.size;
+                    if let Some((w0, w1)) = head {
+                        if size <= 8 && !inst.is_invalid() && index != u32::MAX {
+                            if let Some(m) = memo.get_mut(memo_slot(w0)) {
+                                *m = MemoEntry {
+                                    w0,
+                                    w1,
+                                    index,
+                                    size,
+                                };
+                            }
                         }
                     }
+                    (index, (size as usize).max(1))
                 }
-            }
+            };
             if let Some(s) = slot.get_mut(off / 4) {
-                *s = index as u32;
+                *s = index;
             }
+            which.push(index);
             addrs.push(base.wrapping_add(off as u64));
             off += size;
             rest = rest.get(size..).unwrap_or(&[]);
         }
         Program {
             base,
-            insts,
+            decoded,
             addrs,
+            which,
             slot,
         }
     }
@@ -141,31 +151,56 @@ impl Program {
         self.base
     }
 
+    /// Number of instructions.
+    pub fn len(&self) -> usize {
+        self.which.len()
+    }
+
+    /// Whether the program has no instruction.
+    pub fn is_empty(&self) -> bool {
+        self.which.is_empty()
+    }
+
+    /// Number of decoded forms stored: instructions that repeat one decoded
+    /// before share its form, so this is at most [`Program::len`].
+    pub fn stored(&self) -> usize {
+        self.decoded.len()
+    }
+
+    /// Instruction number `index` (in address order).
+    pub fn get(&self, index: usize) -> Option<&Inst> {
+        self.decoded.get(*self.which.get(index)? as usize)
+    }
+
     /// All instructions in address order.
-    pub fn insts(&self) -> &[Inst] {
-        &self.insts
+    pub fn insts(&self) -> impl Iterator<Item = &Inst> {
+        self.which
+            .iter()
+            .filter_map(|&i| self.decoded.get(i as usize))
     }
 
     /// Instructions with their addresses.
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Inst)> {
-        self.addrs.iter().copied().zip(self.insts.iter())
+        self.addrs.iter().copied().zip(self.insts())
     }
 
-    /// The index of the instruction that starts at `addr`, if one does.
+    /// The number of the instruction that starts at `addr`, if one does.
     pub fn index_of(&self, addr: u64) -> Option<usize> {
+        self.at(addr)?;
+        self.addrs.binary_search(&addr).ok()
+    }
+
+    /// The instruction that starts at `addr`, if one does.
+    #[inline]
+    pub fn at(&self, addr: u64) -> Option<&Inst> {
         let off = addr.checked_sub(self.base)?;
         if off % 4 != 0 {
             return None;
         }
-        match *self.slot.get((off / 4) as usize)? {
+        match *self.slot.get(usize::try_from(off / 4).ok()?)? {
             u32::MAX => None,
-            i => Some(i as usize),
+            i => self.decoded.get(i as usize),
         }
-    }
-
-    /// The instruction that starts at `addr`, if one does.
-    pub fn at(&self, addr: u64) -> Option<&Inst> {
-        self.index_of(addr).and_then(|i| self.insts.get(i))
     }
 
     /// The address of instruction number `index`.
@@ -251,9 +286,35 @@ mod tests {
     fn truncated_tail_is_kept() {
         let d = Decoder::new(Gpu::Gfx900, true);
         let p = d.decode_program(&[0, 0, 0x81, 0xbf, 0x12, 0x34], 0x100);
-        assert_eq!(p.insts().len(), 2);
+        assert_eq!(p.len(), 2);
+        assert_eq!(p.insts().count(), 2);
         assert_eq!(p.index_of(0x104), Some(1));
         assert_eq!(p.index_of(0x102), None);
         assert_eq!(p.at(0x104).map(|i| i.size_bytes()), Some(2));
+    }
+
+    #[test]
+    fn repeats_share_one_decoded_form() {
+        // s_nop 0 three times, s_mov_b32 s0, 1, s_nop 0, s_endpgm.
+        let words: [u32; 6] = [
+            0xbf80_0000,
+            0xbf80_0000,
+            0xbf80_0000,
+            0xbe80_0081,
+            0xbf80_0000,
+            0xbf81_0000,
+        ];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let d = Decoder::new(Gpu::Gfx900, true);
+        let p = d.decode_program(&bytes, 0x100);
+        assert_eq!(p.len(), 6);
+        assert_eq!(p.stored(), 3);
+        assert!(std::ptr::eq(p.at(0x100).unwrap(), p.at(0x110).unwrap()));
+        assert_eq!(p.index_of(0x110), Some(4));
+        assert_eq!(p.get(3), p.at(0x10c));
+        assert_eq!(p.address(5), Some(0x114));
+        let names: Vec<String> = p.insts().map(|i| i.to_string()).collect();
+        assert_eq!(names[3], "s_mov_b32 s0, 1");
+        assert_eq!(names[5], "s_endpgm");
     }
 }
