@@ -1128,53 +1128,63 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         let base = frames.len();
         let mut cur: Option<Code<'a>> = None;
         let mut pc = 0usize;
-        let r = loop {
+        // The outer loop switches frames; the inner one runs the operations of one frame
+        // until it ends or calls, with its operation slice looked up once.
+        let r = 'frames: loop {
             let ops = match &cur {
                 Some(a) => a.ops(),
                 None => &expr.ops[..],
             };
-            let Some(d) = ops.get(pc) else {
-                match (frames.len() > base).then(|| frames.pop()).flatten() {
+            let called = loop {
+                let Some(d) = ops.get(pc) else {
+                    break None;
+                };
+                let offset = d.offset;
+                if let Err(k) = self.tick() {
+                    self.fault.get_or_insert(offset);
+                    break 'frames Err(k);
+                }
+                let stepped = match &d.op {
+                    Op::Call2(_) | Op::Call4(_) | Op::CallRef(_) => match ops.get(pc + 1) {
+                        Some(nd) if matches!(nd.op, Op::Deref | Op::DerefType { .. }) => {
+                            self.call_deref(&d.op, &nd.op, pc)
+                        }
+                        _ => self.step(&d.op, pc),
+                    },
+                    op => self.step(op, pc),
+                };
+                match stepped {
+                    Ok(next) => {
+                        pc = next;
+                        if let Some(callee) = self.pending.take() {
+                            if self.depth + 1 > self.opts.max_call_depth {
+                                self.fault.get_or_insert(offset);
+                                break 'frames fail(ErrorKind::CallDepth(self.opts.max_call_depth));
+                            }
+                            break Some(callee);
+                        }
+                    }
+                    Err(k) => {
+                        self.fault.get_or_insert(offset);
+                        break 'frames Err(k);
+                    }
+                }
+            };
+            match called {
+                Some(callee) => {
+                    frames.push((cur.take(), pc));
+                    cur = Some(callee);
+                    pc = 0;
+                    self.depth += 1;
+                }
+                None => match (frames.len() > base).then(|| frames.pop()).flatten() {
                     Some((c, p)) => {
                         cur = c;
                         pc = p;
                         self.depth -= 1;
-                        continue;
                     }
                     None => break Ok(()),
-                }
-            };
-            let offset = d.offset;
-            if let Err(k) = self.tick() {
-                self.fault.get_or_insert(offset);
-                break Err(k);
-            }
-            let stepped = match (&d.op, ops.get(pc + 1)) {
-                (Op::Call2(_) | Op::Call4(_) | Op::CallRef(_), Some(nd))
-                    if matches!(nd.op, Op::Deref | Op::DerefType { .. }) =>
-                {
-                    self.call_deref(&d.op, &nd.op, pc)
-                }
-                _ => self.step(&d.op, pc),
-            };
-            match stepped {
-                Ok(next) => match self.pending.take() {
-                    Some(callee) => {
-                        if self.depth + 1 > self.opts.max_call_depth {
-                            self.fault.get_or_insert(offset);
-                            break fail(ErrorKind::CallDepth(self.opts.max_call_depth));
-                        }
-                        frames.push((cur.take(), next));
-                        cur = Some(callee);
-                        pc = 0;
-                        self.depth += 1;
-                    }
-                    None => pc = next,
                 },
-                Err(k) => {
-                    self.fault.get_or_insert(offset);
-                    break Err(k);
-                }
             }
         };
         self.depth = saved_depth;
@@ -1990,6 +2000,13 @@ impl std::hash::Hasher for FastHasher {
     }
     fn write_u64(&mut self, v: u64) {
         self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    // Enum discriminants (of `DieRef`) are hashed as `isize`: one step, not eight.
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+    fn write_isize(&mut self, v: isize) {
+        self.write_u64(v as u64);
     }
 }
 

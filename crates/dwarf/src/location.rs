@@ -390,6 +390,17 @@ impl Extended {
 
     /// The checks of [`Extended::new`] (those of [`Composite::extend`]).
     pub(crate) fn check(pl: &Loc, bits: u64) -> Result<(), ErrorKind> {
+        if let Loc::One(s) = pl {
+            // The usual case, in one look at the storage.
+            let depth = match &s.storage {
+                Storage::Undefined => return Ok(()),
+                Storage::Composite(c) => c.depth,
+                _ => 0,
+            };
+            check_single_range(s, 0, bits)?;
+            nested_depth(depth)?;
+            return Ok(());
+        }
         check_range(pl, 0, bits)?;
         nested_depth(loc_depth(pl))?;
         Ok(())
@@ -825,18 +836,25 @@ fn div_u128(a: u128, b: u64) -> u128 {
     }
 }
 
+/// Checks that `[offset + extra, + bits)` of `s` lies within its storage.
+#[inline]
+fn check_single_range(s: &Single, extra: u128, bits: u64) -> Result<(), ErrorKind> {
+    if let Some(size) = s.storage_bits()
+        && s.offset + extra + u128::from(bits) > size
+    {
+        return Err(ErrorKind::AccessOutOfRange {
+            offset: s.offset + extra,
+            bits: u128::from(bits),
+            size,
+        });
+    }
+    Ok(())
+}
+
 /// Checks that `[offset + extra, + bits)` of every single of `l` lies within its storage.
 fn check_range(l: &Loc, extra: u128, bits: u64) -> Result<(), ErrorKind> {
     for s in l.singles() {
-        if let Some(size) = s.storage_bits()
-            && s.offset + extra + u128::from(bits) > size
-        {
-            return Err(ErrorKind::AccessOutOfRange {
-                offset: s.offset + extra,
-                bits: u128::from(bits),
-                size,
-            });
-        }
+        check_single_range(s, extra, bits)?;
     }
     Ok(())
 }
