@@ -1,7 +1,8 @@
 //! Evaluations per second of the lane_pc expression of the seed's IF/THEN/ELSE example
 //! over a wave64 (through its DWARF procedures), and of a set of DWARF 5 expressions:
-//! `cargo run --release -p amdgpu-dwarf --example eval_rate -- [lane_pc|set|gimli_set] [N]`
-//! (`gimli_set`: the same DWARF 5 set through `gimli::read::Evaluation`; `set:I` and
+//! `cargo run --release -p amdgpu-dwarf --example eval_rate -- [lane_pc|set|decode_set|gimli_set] [N]`
+//! (`decode_set`: the set decoded before each evaluation; `gimli_set`: the same DWARF 5
+//! set through `gimli::read::Evaluation`; `set:I` and
 //! `gimli_set:I`: only expression I of the set).
 //!
 //! Instruction counts per evaluation do not depend on the load of the machine: run it
@@ -122,6 +123,31 @@ fn main() {
         for _ in 0..n {
             for b in &bytes {
                 black_box(gimli_eval(black_box(b), &t));
+            }
+        }
+        let dt = start.elapsed().as_secs_f64();
+        let evals = n as f64 * bytes.len() as f64;
+        println!(
+            "{what}: {evals} evaluations in {dt:.3} s: {:.0} per second",
+            evals / dt
+        );
+        return;
+    }
+    if what == "decode_set" {
+        // Decoding and evaluating each time, as `dwarf5_set/amdsim_decode_and_eval` does.
+        let o = DecodeOptions::default();
+        let bytes: Vec<Vec<u8>> = set_text
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(_, s)| assemble(s, 64, &o).expect("assembles"))
+            .collect();
+        let mut ev = Evaluator::new(&t, &ctx, EvalOptions::default());
+        let start = Instant::now();
+        for _ in 0..n {
+            for b in &bytes {
+                let e = Expr::decode(black_box(b), &o).expect("decodes");
+                black_box(ev.location(&e).expect("evaluates"));
             }
         }
         let dt = start.elapsed().as_secs_f64();
