@@ -102,6 +102,10 @@ struct Fde {
 
 type Rd<'a> = EndianSlice<'a, LittleEndian>;
 
+/// Most states DW_CFA_remember_state may hold at once (compilers nest them one or two
+/// deep; gimli allows a handful).
+pub const MAX_REMEMBERED: usize = 64;
+
 impl<'d> DebugFrame<'d> {
     /// Parses every CIE and FDE of a `.debug_frame` section; `address_size` is used for
     /// CIEs of version 1 and 3 (which do not state it).
@@ -311,7 +315,14 @@ impl<'d> DebugFrame<'d> {
                     let other = r.read_uleb128().map_err(t)?;
                     st.regs.insert(reg, RegisterRule::Register(other));
                 }
-                (_, 0x0a) => st.stack.push((st.cfa.clone(), st.regs.clone())),
+                (_, 0x0a) => {
+                    // Each remembered state copies the rules: bounded, so that a hostile
+                    // program cannot make the copying quadratic.
+                    if st.stack.len() >= MAX_REMEMBERED {
+                        return Err(CfiError::IllFormed("remember_state nested too deeply"));
+                    }
+                    st.stack.push((st.cfa.clone(), st.regs.clone()));
+                }
                 (_, 0x0b) => {
                     let (cfa, regs) = st
                         .stack
@@ -484,5 +495,27 @@ mod tests {
         for cut in 0..sec.len() {
             let _ = DebugFrame::parse(&sec[..cut], 8).and_then(|f| f.row_at(0x108));
         }
+    }
+
+    #[test]
+    fn remembered_states_are_bounded() {
+        let mut cie = vec![0xff, 0xff, 0xff, 0xff, 4, 0, 8, 0, 4, 4, 16];
+        cie.extend_from_slice(&[0x0c, 64, 0]);
+        let fde_with = |n: usize| {
+            let mut sec = entry(&cie);
+            let mut fde = 0u32.to_le_bytes().to_vec();
+            fde.extend_from_slice(&0x100u64.to_le_bytes());
+            fde.extend_from_slice(&0x100u64.to_le_bytes());
+            fde.extend(std::iter::repeat_n(0x0a, n));
+            sec.extend(entry(&fde));
+            sec
+        };
+        let ok = fde_with(MAX_REMEMBERED);
+        assert!(DebugFrame::parse(&ok, 8).unwrap().row_at(0x104).is_ok());
+        let deep = fde_with(MAX_REMEMBERED + 1);
+        assert_eq!(
+            DebugFrame::parse(&deep, 8).unwrap().row_at(0x104),
+            Err(CfiError::IllFormed("remember_state nested too deeply"))
+        );
     }
 }
