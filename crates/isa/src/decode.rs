@@ -53,10 +53,33 @@ pub(crate) enum Family {
     Exp,
 }
 
+impl Family {
+    /// Every family, by number (`Family as u8`).
+    const ALL: [Family; 18] = {
+        use Family::*;
+        let t = [
+            Sop1, Sopc, Sopp, Sopk, Sop2, Smem, Vop2, Vop1, Vopc, Vop3, Vop3p, Vintrp, Ds, Flat,
+            Mubuf, Mtbuf, Mimg, Exp,
+        ];
+        let mut i = 0;
+        while i < t.len() {
+            assert!(t[i] as usize == i, "Family::ALL is indexed by number");
+            i += 1;
+        }
+        t
+    };
+
+    /// The family numbered `n` (`Family as u8`); numbers are checked when the
+    /// per-family decoders are compiled, so this never sees another value.
+    pub(crate) const fn from_number(n: u8) -> Family {
+        Family::ALL[n as usize % 18]
+    }
+}
+
 /// Classifies `word` for `gen`; `None` for a prefix no family uses. Every
 /// prefix in the table above lies within the top nine bits, so this is one
 /// lookup in a table built at compile time by [`classify_slow`].
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn classify(generation: Gen, word: u32) -> Option<Family> {
     let table = match generation {
         Gen::Gfx9 => &CLASSIFY[0],
@@ -67,6 +90,7 @@ pub(crate) fn classify(generation: Gen, word: u32) -> Option<Family> {
 }
 
 /// [`classify`]'s table: the family of each 9-bit prefix, per generation.
+#[cfg(test)]
 static CLASSIFY: [[Option<Family>; 512]; 2] = {
     let mut t = [[None; 512]; 2];
     let mut p = 0;
@@ -147,24 +171,73 @@ pub(crate) fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
     }
 }
 
+/// A decoder for one family (or for a prefix no family uses): the first
+/// dword `w0`, the bytes from the instruction's start, and the destination.
+type Handler = fn(&Decoder, u32, &[u8], &mut Inst) -> Result<(), DecodeError>;
+
+/// The handler of `family` (`None`: a prefix no family uses). Each ALU family
+/// has its own compiled decoder, as has each memory family.
+const fn handler(family: Option<Family>) -> Handler {
+    use crate::alu::{AluForm, decode_plain};
+    use Family::*;
+    let Some(family) = family else {
+        return decode_invalid;
+    };
+    match family {
+        Sop1 => decode_plain::<{ AluForm::Sop1 as u8 }>,
+        Sopc => decode_plain::<{ AluForm::Sopc as u8 }>,
+        Sopp => decode_plain::<{ AluForm::Sopp as u8 }>,
+        Sopk => decode_plain::<{ AluForm::Sopk as u8 }>,
+        Sop2 => decode_plain::<{ AluForm::Sop2 as u8 }>,
+        Vop2 => decode_plain::<{ AluForm::Vop2 as u8 }>,
+        Vop1 => decode_plain::<{ AluForm::Vop1 as u8 }>,
+        Vopc => decode_plain::<{ AluForm::Vopc as u8 }>,
+        Vop3 => decode_plain::<{ AluForm::Vop3 as u8 }>,
+        Vop3p => decode_plain::<{ AluForm::Vop3p as u8 }>,
+        Vintrp => decode_plain::<{ AluForm::Vintrp as u8 }>,
+        Smem => crate::mem::decode_family::<{ Smem as u8 }>,
+        Ds => crate::mem::decode_family::<{ Ds as u8 }>,
+        Flat => crate::mem::decode_family::<{ Flat as u8 }>,
+        Mubuf => crate::mem::decode_family::<{ Mubuf as u8 }>,
+        Mtbuf => crate::mem::decode_family::<{ Mtbuf as u8 }>,
+        Mimg => crate::mem::decode_family::<{ Mimg as u8 }>,
+        Exp => crate::mem::decode_family::<{ Exp as u8 }>,
+    }
+}
+
+/// The decoder of each 9-bit prefix, per generation ([`classify_slow`] then
+/// [`handler`]): one lookup and one call per instruction.
+static DISPATCH: [[Handler; 512]; 2] = {
+    let mut t: [[Handler; 512]; 2] = [[decode_invalid as Handler; 512]; 2];
+    let mut p = 0;
+    while p < 512 {
+        t[0][p] = handler(classify_slow(Gen::Gfx9, (p as u32) << 23));
+        t[1][p] = handler(classify_slow(Gen::Gfx10, (p as u32) << 23));
+        p += 1;
+    }
+    t
+};
+
+/// The handler of a prefix no family uses: an invalid 4-byte instruction.
+fn decode_invalid(_: &Decoder, w0: u32, _: &[u8], out: &mut Inst) -> Result<(), DecodeError> {
+    *out = Inst::invalid(w0);
+    Ok(())
+}
+
 /// Decodes the instruction at the start of `bytes` into `out`, which is
 /// overwritten whole. Writing in place spares the copies of the large [`Inst`]
 /// that returning it by value (inside a `Result`) costs.
 #[inline]
 pub(crate) fn decode_into(dec: &Decoder, bytes: &[u8], out: &mut Inst) -> Result<(), DecodeError> {
     let w0 = dword(bytes, 0)?;
-    let Some(family) = classify(dec.gpu().generation(), w0) else {
-        *out = Inst::invalid(w0);
-        return Ok(());
+    let table = match dec.gpu().generation() {
+        Gen::Gfx9 => &DISPATCH[0],
+        Gen::Gfx10 => &DISPATCH[1],
     };
-    use Family::*;
-    match family {
-        Sop1 | Sopc | Sopp | Sopk | Sop2 | Vop2 | Vop1 | Vopc | Vop3 | Vop3p | Vintrp => {
-            crate::alu::decode(dec, family, w0, bytes, out)
-        }
-        Smem | Ds | Flat | Mubuf | Mtbuf | Mimg | Exp => {
-            crate::mem::decode(dec, family, w0, bytes, out)
-        }
+    // `w0 >> 23` is below 512: the lookup cannot miss.
+    match table.get((w0 >> 23) as usize) {
+        Some(h) => h(dec, w0, bytes, out),
+        None => decode_invalid(dec, w0, bytes, out),
     }
 }
 

@@ -95,12 +95,26 @@ pub struct Inst {
 }
 
 impl Inst {
+    /// [`Inst::default`] as a constant: storage filled from it is written
+    /// with immediate stores (or copied from read-only data), never through
+    /// a value assembled on the stack first.
+    pub(crate) const DEFAULT: Inst = Inst {
+        op: Op::Invalid,
+        encoding: Encoding::Invalid,
+        size: 0,
+        words: [0; 3],
+        dst: [Operand::None; 2],
+        src: [Operand::None; 4],
+        alu: AluMods::DEFAULT,
+        mem: MemFields::DEFAULT,
+    };
+
     /// An invalid 4-byte instruction holding `word`.
     pub fn invalid(word: u32) -> Inst {
         Inst {
             size: 4,
             words: [word, 0, 0],
-            ..Inst::default()
+            ..Inst::DEFAULT
         }
     }
 
@@ -135,6 +149,13 @@ mod tests {
 
     /// Programs hold one `Inst` per instruction: its size is what decoding a
     /// program writes per instruction, so it must not grow unnoticed.
+    #[test]
+    fn the_default_constant_is_the_default() {
+        assert_eq!(Inst::DEFAULT, Inst::default());
+        assert_eq!(AluMods::DEFAULT, AluMods::default());
+        assert_eq!(MemFields::DEFAULT, MemFields::default());
+    }
+
     #[test]
     fn inst_stays_small() {
         assert!(

@@ -79,7 +79,7 @@ impl Gpu {
 
     /// The instruction-set generation of this GPU.
     #[inline(always)]
-    pub fn generation(self) -> Gen {
+    pub const fn generation(self) -> Gen {
         // The GFX10 GPUs are declared last: one comparison of the discriminant
         // (this sits on the decoder's hot path).
         if (self as u8) >= (Gpu::Gfx1010 as u8) {
@@ -176,7 +176,7 @@ impl Decoder {
     /// of 4 bytes; only too-short input is an error.
     #[inline]
     pub fn decode(&self, bytes: &[u8]) -> Result<Inst, DecodeError> {
-        let mut inst = Inst::default();
+        let mut inst = Inst::DEFAULT;
         decode::decode_into(self, bytes, &mut inst)?;
         Ok(inst)
     }

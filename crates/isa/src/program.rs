@@ -90,7 +90,11 @@ impl Program {
             let mut found = None;
             if let Some((w0, w1)) = head {
                 if let Some(e) = memo.get(memo_slot(w0)) {
-                    if e.w0 == w0 && (e.size == 4 || (e.size == 8 && e.w1 == w1)) {
+                    // One test of the whole key (non-short-circuit `&`/`|`):
+                    // whether it hits is unpredictable, so one branch rather
+                    // than a chain of them.
+                    let w1_ok = (e.size == 4) | ((e.size == 8) & (e.w1 == w1));
+                    if (e.w0 == w0) & w1_ok {
                         found = Some((e.index, e.size as usize));
                     }
                 }
@@ -101,7 +105,7 @@ impl Program {
                     // Decoded in place: the new element is written once,
                     // field by field, and never copied.
                     let index = u32::try_from(decoded.len()).unwrap_or(u32::MAX);
-                    decoded.push(Inst::default());
+                    decoded.push(Inst::DEFAULT);
                     let Some(inst) = decoded.last_mut() else {
                         break;
                     };

@@ -9,6 +9,12 @@
 //! that must keep fixed values. Field layouts follow the ISA guides' chapter
 //! "Microcode Formats" (Vega ISA section 12, RDNA ISA section 13).
 //!
+//! The shapes are turned at compile time into recipes (the slot stored at
+//! each operand place, with widths resolved per wave size), and each family
+//! has its own compiled decoder in which every place keeps only the
+//! extractions its form can need: decoding an instruction is a few lookups
+//! and straight-line code, with no walk over a slot list.
+//!
 //! Where the operands of an ALU [`Inst`] are:
 //!
 //! - `dst[0]`: the destination field (vdst, sdst; the VOPC mask destination,
@@ -40,7 +46,7 @@ use crate::inst::{Encoding, Op};
 use crate::mem::MemFields;
 use crate::operand::{Operand, SpecialReg};
 use crate::{DecodeError, Decoder, Gen, Gpu, Inst};
-use shape::{Entry, Slot, field, file, kind};
+use shape::{Entry, field, file, kind};
 use std::fmt;
 
 /// Identity of an ALU operation, shared by every encoding that carries it:
@@ -215,6 +221,22 @@ pub(crate) mod mods_bit {
 }
 
 impl AluMods {
+    /// [`AluMods::default`] as a constant.
+    pub(crate) const DEFAULT: AluMods = AluMods {
+        entry: 0,
+        bits: 0,
+        form: AluForm::Sop2,
+        abs: 0,
+        neg: 0,
+        neg_hi: 0,
+        op_sel: 0,
+        op_sel_hi: 0,
+        sext: 0,
+        clamp: false,
+        omod: 0,
+        ctrl: 0,
+    };
+
     /// Decoded for a GFX10 GPU.
     pub(crate) fn gfx10(&self) -> bool {
         self.bits & mods_bit::GFX10 != 0
@@ -472,22 +494,38 @@ fn sdwa_selects_valid(form: AluForm, w1: u32) -> bool {
     }
 }
 
-/// A scalar operand of `width` dwords, by table lookup for the usual widths.
+/// The one-dword scalar operand of source code `code` (below 256) for `gpu`,
+/// by table lookup: the same as [`crate::operand::decode_src`] with one
+/// dword, except that code 125 is `null` on GFX9 too (a test checks it).
 #[inline(always)]
-fn scalar(gpu: Gpu, code: u32, width: u8) -> Option<Operand> {
+pub(crate) fn scalar_dword(gpu: Gpu, code: u32) -> Option<Operand> {
+    // SGPRs and inline integers, the common cases, are built directly.
+    if code <= 101 {
+        return Some(Operand::Sgpr {
+            index: code as u8,
+            count: 1,
+        });
+    }
+    if (128..=208).contains(&code) {
+        let v = if code <= 192 {
+            code as i32 - 128
+        } else {
+            192 - code as i32
+        };
+        return Some(Operand::InlineInt(v as i8));
+    }
     let g = (gpu.generation() == Gen::Gfx10) as usize;
-    // The table row of each width, by lookup rather than a jump.
-    const ROW: [u8; 17] = [0, 0, 1, 5, 2, 5, 5, 5, 3, 5, 5, 5, 5, 5, 5, 5, 4];
-    let w = ROW.get(width as usize).copied().unwrap_or(5) as usize;
-    match SCALAR.get(g).and_then(|t| t.get(w)) {
-        Some(t) => t.get(code as usize).copied().flatten(),
-        None => scalar_slow(gpu, code, width),
+    match SCALAR[g][0][code as usize & 255] {
+        Operand::None => None,
+        o => Some(o),
     }
 }
 
-/// Scalar operands for codes 0-255, by generation and width (1, 2, 4, 8, 16).
-static SCALAR: [[[Option<Operand>; 256]; 5]; 2] = {
-    let mut t = [[[None; 256]; 5]; 2];
+/// Scalar operands for codes 0-255, by generation and width (1, 2, 4, 8, 16);
+/// `Operand::None` where the code names no operand of the width (plain
+/// operands rather than `Option`s: one 8-byte load each).
+static SCALAR: [[[Operand; 256]; 5]; 2] = {
+    let mut t = [[[Operand::None; 256]; 5]; 2];
     let widths = [1u8, 2, 4, 8, 16];
     let mut g = 0;
     while g < 2 {
@@ -495,7 +533,9 @@ static SCALAR: [[[Option<Operand>; 256]; 5]; 2] = {
         while w < 5 {
             let mut code = 0;
             while code < 256 {
-                t[g][w][code] = scalar_const(g == 0, code as u32, widths[w]);
+                if let Some(o) = scalar_const(g == 0, code as u32, widths[w]) {
+                    t[g][w][code] = o;
+                }
                 code += 1;
             }
             w += 1;
@@ -595,20 +635,18 @@ const fn scalar_const(gfx9: bool, code: u32, width: u8) -> Option<Operand> {
     }
 }
 
-/// A vector (or accumulation) register tuple; `None` when it would run past
-/// register 255.
+/// A vector (or accumulation) register tuple of `width` dwords from `code`.
+/// The flag is `false` for a tuple that would run past register 255.
 #[inline(always)]
-fn vector(code: u32, f: u8, width: u8) -> Option<Operand> {
+fn vector(code: u32, f: u8, width: u8) -> (Operand, bool) {
     let index = code as u8;
     let count = width.max(1);
-    if index as u32 + count as u32 > 256 {
-        return None;
-    }
-    Some(if f == file::A {
+    let o = if f == file::A {
         Operand::Agpr { index, count }
     } else {
         Operand::Vgpr { index, count }
-    })
+    };
+    (o, index as u32 + count as u32 <= 256)
 }
 
 /// [`SHAPE_INFO`] bit: the shape has an `sdst` in bits `[7:0]` (VOP3 compares).
@@ -616,7 +654,7 @@ const SHAPE_SDST0: u8 = 8;
 
 /// Per shape, what the literal check needs without walking the slots: bit `i`
 /// (0-2) when a slot reads source field `i`, and [`SHAPE_SDST0`].
-static SHAPE_INFO: [u8; tables::SHAPES.len()] = {
+const SHAPE_INFO: [u8; tables::SHAPES.len()] = {
     let mut t = [0u8; tables::SHAPES.len()];
     let mut i = 0;
     while i < t.len() {
@@ -648,9 +686,89 @@ fn invalid(out: &mut Inst, w0: u32) -> Result<(), DecodeError> {
     Ok(())
 }
 
-/// Decodes an ALU-family instruction whose first dword is `w0` into `out`.
-#[inline]
-pub(crate) fn decode(
+/// Decodes an instruction of ALU family whose plain form is `FORM` (an
+/// [`AluForm`] number: SOP*, VOP1/2/C, VOP3, VOP3P, VINTRP) and whose first
+/// dword is `w0` into `out`. Compiled once per family: the opcode field, the
+/// table and the operand extractions are constants of the family's code.
+/// VOP1/VOP2/VOPC words with an SDWA/DPP/DPP8 marker in src0 go to
+/// [`decode_extended`].
+pub(crate) fn decode_plain<const FORM: u8>(
+    dec: &Decoder,
+    w0: u32,
+    bytes: &[u8],
+    out: &mut Inst,
+) -> Result<(), DecodeError> {
+    let ff = const { plain_form(FORMS[FORM as usize % 18]) };
+    let gpu = dec.gpu();
+    if let Some(family) = ff.vop_family {
+        // VOP1/VOP2/VOPC with src0 = 0xf9 are SDWA, 0xfa DPP, and on GFX10
+        // 0xe9/0xea DPP8.
+        let src0 = w0 & 0x1ff;
+        if src0 == 0xf9
+            || src0 == 0xfa
+            || (gpu.generation() == Gen::Gfx10 && (src0 == 0xe9 || src0 == 0xea))
+        {
+            return decode_extended(dec, family, w0, bytes, out);
+        }
+    }
+    let opnum = (w0 >> ff.shift) & ff.mask as u32;
+    let idx = tables::TABLES[FORM as usize % 18]
+        .get(gpu_index(gpu))
+        .and_then(|t| t.get(opnum as usize))
+        .copied()
+        .unwrap_or(0);
+    let Some(entry) = tables::ENTRIES.get(idx as usize).filter(|_| idx != 0) else {
+        return invalid(out, w0);
+    };
+    decode_form::<FORM>(dec, w0, bytes, out, entry, idx)
+}
+
+/// What [`decode_plain`] needs of a plain form: where its opcode number sits
+/// in the first dword, and for VOP1/VOP2/VOPC the family (which has SDWA and
+/// DPP variants).
+struct PlainForm {
+    shift: u8,
+    mask: u16,
+    vop_family: Option<Family>,
+}
+
+/// The [`PlainForm`] of `form` (the same numbers as [`FAMILY_FORMS`]).
+const fn plain_form(form: AluForm) -> PlainForm {
+    use AluForm::*;
+    let family = match form {
+        Sop2 => Family::Sop2,
+        Sop1 => Family::Sop1,
+        Sopk => Family::Sopk,
+        Sopc => Family::Sopc,
+        Sopp => Family::Sopp,
+        Vop1 => Family::Vop1,
+        Vop2 => Family::Vop2,
+        Vopc => Family::Vopc,
+        Vop3 => Family::Vop3,
+        Vop3p => Family::Vop3p,
+        Vintrp => Family::Vintrp,
+        _ => panic!("not a plain form"),
+    };
+    let Some(d) = FAMILY_FORMS[family as usize] else {
+        panic!("an ALU family has a form");
+    };
+    assert!(d.form as u8 == form as u8, "FAMILY_FORMS agrees");
+    PlainForm {
+        shift: d.shift,
+        mask: d.mask,
+        vop_family: match form {
+            Vop1 | Vop2 | Vopc => Some(family),
+            _ => None,
+        },
+    }
+}
+
+/// Decodes an ALU-family instruction whose first dword is `w0` into `out`, for
+/// any form: the path of SDWA, DPP and DPP8 words (and their fall-back to the
+/// plain VOP1 form).
+#[cold]
+#[inline(never)]
+fn decode_extended(
     dec: &Decoder,
     family: Family,
     w0: u32,
@@ -698,24 +816,24 @@ pub(crate) fn decode(
     // to a constant, and each form's code keeps only what the form needs.
     use AluForm::*;
     let body = match form {
-        Sop2 => decode_form::<{ Sop2 as u8 }>,
-        Sop1 => decode_form::<{ Sop1 as u8 }>,
-        Sopk => decode_form::<{ Sopk as u8 }>,
-        Sopc => decode_form::<{ Sopc as u8 }>,
-        Sopp => decode_form::<{ Sopp as u8 }>,
-        Vop1 => decode_form::<{ Vop1 as u8 }>,
-        Vop2 => decode_form::<{ Vop2 as u8 }>,
-        Vopc => decode_form::<{ Vopc as u8 }>,
-        Vop3 => decode_form::<{ Vop3 as u8 }>,
-        Vop3p => decode_form::<{ Vop3p as u8 }>,
-        Vintrp => decode_form::<{ Vintrp as u8 }>,
-        SdwaVop1 => decode_form::<{ SdwaVop1 as u8 }>,
-        SdwaVop2 => decode_form::<{ SdwaVop2 as u8 }>,
-        SdwaVopc => decode_form::<{ SdwaVopc as u8 }>,
-        DppVop1 => decode_form::<{ DppVop1 as u8 }>,
-        DppVop2 => decode_form::<{ DppVop2 as u8 }>,
-        Dpp8Vop1 => decode_form::<{ Dpp8Vop1 as u8 }>,
-        Dpp8Vop2 => decode_form::<{ Dpp8Vop2 as u8 }>,
+        Sop2 => decode_form_outlined::<{ Sop2 as u8 }>,
+        Sop1 => decode_form_outlined::<{ Sop1 as u8 }>,
+        Sopk => decode_form_outlined::<{ Sopk as u8 }>,
+        Sopc => decode_form_outlined::<{ Sopc as u8 }>,
+        Sopp => decode_form_outlined::<{ Sopp as u8 }>,
+        Vop1 => decode_form_outlined::<{ Vop1 as u8 }>,
+        Vop2 => decode_form_outlined::<{ Vop2 as u8 }>,
+        Vopc => decode_form_outlined::<{ Vopc as u8 }>,
+        Vop3 => decode_form_outlined::<{ Vop3 as u8 }>,
+        Vop3p => decode_form_outlined::<{ Vop3p as u8 }>,
+        Vintrp => decode_form_outlined::<{ Vintrp as u8 }>,
+        SdwaVop1 => decode_form_outlined::<{ SdwaVop1 as u8 }>,
+        SdwaVop2 => decode_form_outlined::<{ SdwaVop2 as u8 }>,
+        SdwaVopc => decode_form_outlined::<{ SdwaVopc as u8 }>,
+        DppVop1 => decode_form_outlined::<{ DppVop1 as u8 }>,
+        DppVop2 => decode_form_outlined::<{ DppVop2 as u8 }>,
+        Dpp8Vop1 => decode_form_outlined::<{ Dpp8Vop1 as u8 }>,
+        Dpp8Vop2 => decode_form_outlined::<{ Dpp8Vop2 as u8 }>,
     };
     body(dec, w0, bytes, out, entry, idx)
 }
@@ -731,33 +849,6 @@ const FORMS: [AluForm; 18] = {
     while i < t.len() {
         assert!(t[i] as usize == i, "FORMS is indexed by form number");
         i += 1;
-    }
-    t
-};
-
-/// Per form, the slot [`kind`]s any of its operations uses (bit `k` for kind
-/// `k`), from the generated tables. [`decode_form`] compiles only these cases.
-const FORM_KINDS: [u16; 18] = {
-    let mut t = [0u16; 18];
-    let mut form = 0;
-    while form < 18 {
-        let mut g = 0;
-        while g < 6 {
-            let column = tables::TABLES[form][g];
-            let mut op = 0;
-            while op < column.len() {
-                let shape = tables::SHAPES[tables::ENTRIES[column[op] as usize].shape as usize];
-                let mut k = 0;
-                while k < shape.len() {
-                    assert!(shape[k].kind < 16, "slot kinds fit a 16-bit set");
-                    t[form] |= 1 << shape[k].kind;
-                    k += 1;
-                }
-                op += 1;
-            }
-            g += 1;
-        }
-        form += 1;
     }
     t
 };
@@ -783,9 +874,297 @@ const FORM_MFMA: [bool; 18] = {
     t
 };
 
+/// One place of a [`Recipe`]: the shape slot stored there, reduced to what
+/// its extraction needs ([`kind::SKIP`] for an empty place).
+#[derive(Clone, Copy)]
+#[repr(C, align(4))]
+struct Step {
+    /// The [`kind`] of extraction.
+    kind: u8,
+    /// Width in dwords (wave masks resolved for the wave size).
+    width: u8,
+    /// The [`SCALAR`] row of the width (5: none).
+    row: u8,
+    /// The [`file`] of register slots (bits 0-1), and the slot's
+    /// [`shape::flag`] bits from bit 2.
+    file_flags: u8,
+}
+
+/// The [`field`] a slot of extraction kind `k` reads, where the MFMA register
+/// file choice needs it (the recipe build checks the tables agree).
+#[inline(always)]
+const fn kind_field(k: u8) -> u8 {
+    match k {
+        kind::SRC0 => field::SRC0,
+        kind::SRC1 => field::SRC1,
+        kind::SRC2 => field::SRC2,
+        _ => field::DST,
+    }
+}
+
+/// Per shape, the slot stored at each place of an instruction: `dst[0..2]`
+/// then `src[0..4]` (the `target` of the slots; no two slots of a shape share
+/// one, which the table build checks).
+///
+/// The shape's [`SHAPE_INFO`] rides along, to be read with the steps.
+#[derive(Clone, Copy)]
+struct Recipe {
+    steps: [Step; 6],
+    info: u8,
+}
+
+/// The recipe of a shape without operands.
+const EMPTY_RECIPE: Recipe = Recipe {
+    steps: [Step {
+        kind: kind::SKIP,
+        width: 0,
+        row: 5,
+        file_flags: 0,
+    }; 6],
+    info: 0,
+};
+
+/// The [`SCALAR`] row of each width (5: no row).
+const SCALAR_ROW: [u8; 17] = [5, 0, 1, 5, 2, 5, 5, 5, 3, 5, 5, 5, 5, 5, 5, 5, 4];
+
+/// [`Recipe`]s by wave size (wave32, wave64) and shape number, built from
+/// the generated shapes; wave-mask widths are resolved for the wave size.
+static RECIPES: [[Recipe; tables::SHAPES.len()]; 2] = {
+    let mut t = [[EMPTY_RECIPE; tables::SHAPES.len()]; 2];
+    let mut wave = 0;
+    while wave < 2 {
+        let mut i = 0;
+        while i < t[wave].len() {
+            let shape = tables::SHAPES[i];
+            let mut k = 0;
+            while k < shape.len() {
+                let s = &shape[k];
+                let place = s.target as usize;
+                if s.kind != kind::SKIP {
+                    assert!(place < 6, "a decoded slot has a place");
+                    assert!(
+                        t[wave][i].steps[place].kind == kind::SKIP,
+                        "two slots of a shape share a place"
+                    );
+                    if matches!(s.kind, kind::VDST0 | kind::SRC0 | kind::SRC1 | kind::SRC2) {
+                        assert!(
+                            s.field == kind_field(s.kind),
+                            "a register slot reads the field of its kind"
+                        );
+                    }
+                    if matches!(s.kind, kind::SRC0 | kind::SRC1 | kind::SRC2) {
+                        assert!(
+                            place == (s.kind - kind::SRC0) as usize + 2,
+                            "source n is stored in src[n]"
+                        );
+                    }
+                    assert!(s.file < 4 && s.flags < 64, "file and flags share a byte");
+                    // Width 0 marks a wave-mask operand: one dword in wave32,
+                    // two in wave64.
+                    let width = if s.width == 0 {
+                        wave as u8 + 1
+                    } else {
+                        s.width
+                    };
+                    t[wave][i].steps[place] = Step {
+                        kind: s.kind,
+                        width,
+                        row: if (width as usize) < SCALAR_ROW.len() {
+                            SCALAR_ROW[width as usize]
+                        } else {
+                            5
+                        },
+                        file_flags: s.file | s.flags << 2,
+                    };
+                }
+                k += 1;
+            }
+            t[wave][i].info = SHAPE_INFO[i];
+            i += 1;
+        }
+        wave += 1;
+    }
+    t
+};
+
+/// Per form and place, the slot [`kind`]s any of its operations stores there
+/// (bit `k` for kind `k`). [`place_operand`] compiles only these cases.
+const PLACE_KINDS: [[u16; 6]; 18] = {
+    let mut t = [[0u16; 6]; 18];
+    let mut form = 0;
+    while form < 18 {
+        let mut g = 0;
+        while g < 6 {
+            let column = tables::TABLES[form][g];
+            let mut op = 0;
+            while op < column.len() {
+                let recipe = RECIPES[0][tables::ENTRIES[column[op] as usize].shape as usize];
+                let mut p = 0;
+                while p < 6 {
+                    assert!(recipe.steps[p].kind < 16, "slot kinds fit a 16-bit set");
+                    t[form][p] |= 1 << recipe.steps[p].kind;
+                    p += 1;
+                }
+                op += 1;
+            }
+            g += 1;
+        }
+        form += 1;
+    }
+    t
+};
+
+/// What the operand extractions of one instruction read.
+struct Ctx {
+    gpu: Gpu,
+    /// The scalar operands of the generation ([`SCALAR`]).
+    scalars: &'static [[Operand; 256]; 5],
+    w0: u32,
+    w1: u32,
+    /// The literal constant (0 without one).
+    lit: u32,
+    /// The raw source codes ([`src_codes`]).
+    codes: [u16; 3],
+    /// Dwords of a wave mask: 1 in wave32, 2 in wave64.
+    wave: u8,
+    /// The operation is an MFMA (register files chosen by bits).
+    mfma: bool,
+}
+
+impl Ctx {
+    /// The scalar operand `code` (below 256) of `width` dwords, whose
+    /// [`SCALAR`] row is `row` (5 for other widths), and whether the code
+    /// names an operand of that width at all.
+    #[inline(always)]
+    fn scalar(&self, code: u32, width: u8, row: u8) -> (Operand, bool) {
+        // SGPR tuples of 1, 2 or 4 dwords, the common case, are built
+        // directly (the same values as the table's: the index aligned down
+        // to the tuple size, and the tuple within s0-s105).
+        if code <= 101 && row < 3 {
+            let index = code as u8 & !((1u8 << row) - 1);
+            return (
+                Operand::Sgpr {
+                    index,
+                    count: width,
+                },
+                true,
+            );
+        }
+        // Inline integers are the same for every width.
+        if (128..=208).contains(&code) {
+            let v = if code <= 192 {
+                code as i32 - 128
+            } else {
+                192 - code as i32
+            };
+            return (Operand::InlineInt(v as i8), true);
+        }
+        let o = match self.scalars.get(row as usize) {
+            Some(t) => t[code as usize & 255],
+            None => scalar_slow(self.gpu, code, width).unwrap_or(Operand::None),
+        };
+        (o, !matches!(o, Operand::None))
+    }
+}
+
+/// The operand at place `P` (0-1 `dst`, 2-5 `src`) of an instruction of form
+/// `FORM` whose recipe step there is `s`: `Operand::None` for an empty place.
+/// Sets `bad` when the field's value makes the instruction invalid (a flag
+/// rather than an `Option`: the operand then travels as one 8-byte value).
+#[inline(always)]
+fn place_operand<const FORM: u8, const P: usize>(s: Step, c: &Ctx, bad: &mut bool) -> Operand {
+    let form = FORMS[FORM as usize % 18];
+    // Whether operations of this form store kind `k` here (a constant).
+    let has = |k: u8| (const { PLACE_KINDS[FORM as usize % 18][P % 6] } >> (k & 15)) & 1 != 0;
+    let (w0, w1) = (c.w0, c.w1);
+    let (width, row) = (s.width, s.row);
+    let file = s.file_flags & 3;
+    let wave_mask = |reg: SpecialReg| Operand::Special {
+        reg,
+        count: c.wave,
+        part: 0,
+    };
+    let scalar = |code: u32| c.scalar(code, width, row);
+    let ok = |o: Operand| (o, true);
+    let (o, good) = match s.kind {
+        kind::SDST16 if has(kind::SDST16) => scalar((w0 >> 16) & 0x7f),
+        kind::VDST17 if has(kind::VDST17) => vector((w0 >> 17) & 0xff, file, width),
+        kind::SDST17 if has(kind::SDST17) => scalar((w0 >> 17) & 0xff),
+        kind::VDST0 if has(kind::VDST0) => {
+            let f = if c.mfma {
+                mfma_file(c.gpu, kind_field(s.kind), w0, w1)
+            } else {
+                file
+            };
+            vector(w0 & 0xff, f, width)
+        }
+        kind::SDST0 if has(kind::SDST0) => match w0 & 0xff {
+            // LLVM reads a literal even for a destination.
+            255 => ok(Operand::Literal(c.lit)),
+            254 => (Operand::None, false),
+            code => scalar(code),
+        },
+        kind::VDST18 if has(kind::VDST18) => vector((w0 >> 18) & 0xff, file, width),
+        kind::SDST8 if has(kind::SDST8) => scalar((w0 >> 8) & 0x7f),
+        kind::SRC0 | kind::SRC1 | kind::SRC2
+            if has(kind::SRC0) || has(kind::SRC1) || has(kind::SRC2) =>
+        {
+            // Source n sits at place n + 2 (checked when the recipes are built).
+            let code = c.codes[P.wrapping_sub(2) % 3] as u32;
+            if code >= 256 {
+                let f = if c.mfma {
+                    mfma_file(
+                        c.gpu,
+                        (P as u8).wrapping_sub(2).wrapping_add(field::SRC0),
+                        w0,
+                        w1,
+                    )
+                } else {
+                    file
+                };
+                vector(code - 256, f, width)
+            } else if code == 255 && !form.is_sdwa() {
+                ok(Operand::Literal(c.lit))
+            } else {
+                let (o, good) = scalar(code);
+                let lds_bad = code == 254 && (s.file_flags >> 2) & shape::flag::LDS_BAD != 0;
+                (o, good && !lds_bad)
+            }
+        }
+        kind::LIT if has(kind::LIT) => ok(Operand::Literal(c.lit)),
+        kind::VCC if has(kind::VCC) => ok(wave_mask(SpecialReg::Vcc)),
+        kind::VCC_SDWA if has(kind::VCC_SDWA) => {
+            if (w1 >> 15) & 1 != 0 {
+                c.scalar((w1 >> 8) & 0x7f, c.wave, c.wave - 1)
+            } else {
+                ok(wave_mask(SpecialReg::Vcc))
+            }
+        }
+        kind::EXEC if has(kind::EXEC) => ok(wave_mask(SpecialReg::Exec)),
+        kind::SIMM_SOPC if has(kind::SIMM_SOPC) => ok(Operand::Imm(((w0 >> 8) & 0xff) as i32)),
+        _ => ok(Operand::None),
+    };
+    *bad |= !good;
+    o
+}
+
+/// [`decode_form`] as a function of its own, for [`decode_extended`] (which
+/// is rarely taken: the common families inline their form).
+#[inline(never)]
+fn decode_form_outlined<const FORM: u8>(
+    dec: &Decoder,
+    w0: u32,
+    bytes: &[u8],
+    out: &mut Inst,
+    entry: &Entry,
+    idx: u16,
+) -> Result<(), DecodeError> {
+    decode_form::<FORM>(dec, w0, bytes, out, entry, idx)
+}
+
 /// Decodes an instruction of form `FORM` (an [`AluForm`] number) whose table
 /// entry is `entry` (number `idx`).
-#[inline(never)]
+#[inline(always)]
 fn decode_form<const FORM: u8>(
     dec: &Decoder,
     w0: u32,
@@ -795,8 +1174,6 @@ fn decode_form<const FORM: u8>(
     idx: u16,
 ) -> Result<(), DecodeError> {
     let form = FORMS[FORM as usize % 18];
-    // Whether operations of this form have slots of kind `k` (a constant).
-    let has = |k: u8| (const { FORM_KINDS[FORM as usize % 18] } >> (k & 15)) & 1 != 0;
     let gpu = dec.gpu();
     let generation = gpu.generation();
     let nwords = form.base_words();
@@ -808,10 +1185,6 @@ fn decode_form<const FORM: u8>(
     if form.is_sdwa() && !sdwa_selects_valid(form, w1) {
         return invalid(out, w0);
     }
-    let shape: &[Slot] = tables::SHAPES
-        .get(entry.shape as usize)
-        .copied()
-        .unwrap_or(&[]);
     let mut size = (nwords * 4) as u8;
     let mut words = [w0, w1, 0];
     // Folds to `false` in the code of forms without MFMA operations.
@@ -820,7 +1193,10 @@ fn decode_form<const FORM: u8>(
     // A literal constant follows when a source field holds 255.
     let codes = src_codes(form, w0, w1);
     let sdwa = form.is_sdwa();
-    let info = SHAPE_INFO.get(entry.shape as usize).copied().unwrap_or(0);
+    let recipe = RECIPES[dec.wave64() as usize]
+        .get(entry.shape as usize)
+        .unwrap_or(&EMPTY_RECIPE);
+    let info = recipe.info;
     let lit_srcs =
         (codes[0] == 255) as u8 | ((codes[1] == 255) as u8) << 1 | ((codes[2] == 255) as u8) << 2;
     let mut has_lit = entry.flags & shape::eflag::LIT != 0 || (!sdwa && lit_srcs & info != 0);
@@ -840,85 +1216,31 @@ fn decode_form<const FORM: u8>(
         }
     }
 
-    let wave = if dec.wave64() { 2 } else { 1 };
-    let wave_mask = |reg: SpecialReg| Operand::Special {
-        reg,
-        count: wave,
-        part: 0,
+    let ctx = Ctx {
+        gpu,
+        scalars: &SCALAR[(generation == Gen::Gfx10) as usize],
+        w0,
+        w1,
+        lit,
+        codes,
+        wave: if dec.wave64() { 2 } else { 1 },
+        mfma,
     };
-    // Operands go straight to their place in `out` (which is overwritten whole
-    // on every path): no temporary to copy from afterwards.
-    out.dst = [Operand::None; 2];
-    out.src = [Operand::None; 4];
-    for s in shape {
-        // Width 0 marks a wave-mask operand: one dword in wave32, two in wave64.
-        let width = if s.width == 0 { wave } else { s.width };
-        let operand = match s.kind {
-            kind::SDST16 if has(kind::SDST16) => scalar(gpu, (w0 >> 16) & 0x7f, width),
-            kind::VDST17 if has(kind::VDST17) => vector((w0 >> 17) & 0xff, s.file, width),
-            kind::SDST17 if has(kind::SDST17) => scalar(gpu, (w0 >> 17) & 0xff, width),
-            kind::VDST0 if has(kind::VDST0) => {
-                let f = if mfma {
-                    mfma_file(gpu, s.field, w0, w1)
-                } else {
-                    s.file
-                };
-                vector(w0 & 0xff, f, width)
-            }
-            kind::SDST0 if has(kind::SDST0) => match w0 & 0xff {
-                // LLVM reads a literal even for a destination.
-                255 => Some(Operand::Literal(lit)),
-                254 => None,
-                code => scalar(gpu, code, width),
-            },
-            kind::VDST18 if has(kind::VDST18) => vector((w0 >> 18) & 0xff, s.file, width),
-            kind::SDST8 if has(kind::SDST8) => scalar(gpu, (w0 >> 8) & 0x7f, width),
-            kind::SRC0 | kind::SRC1 | kind::SRC2
-                if has(kind::SRC0) || has(kind::SRC1) || has(kind::SRC2) =>
-            {
-                let code = codes[(s.kind - kind::SRC0) as usize % 3];
-                if code >= 256 {
-                    let f = if mfma {
-                        mfma_file(gpu, s.field, w0, w1)
-                    } else {
-                        s.file
-                    };
-                    vector(code as u32 - 256, f, width)
-                } else if code == 255 && !sdwa {
-                    Some(Operand::Literal(lit))
-                } else if code == 254 && s.flags & shape::flag::LDS_BAD != 0 {
-                    None
-                } else {
-                    scalar(gpu, code as u32, width)
-                }
-            }
-            kind::LIT if has(kind::LIT) => Some(Operand::Literal(lit)),
-            kind::VCC if has(kind::VCC) => Some(wave_mask(SpecialReg::Vcc)),
-            kind::VCC_SDWA if has(kind::VCC_SDWA) => {
-                if (w1 >> 15) & 1 != 0 {
-                    scalar(gpu, (w1 >> 8) & 0x7f, wave)
-                } else {
-                    Some(wave_mask(SpecialReg::Vcc))
-                }
-            }
-            kind::EXEC if has(kind::EXEC) => Some(wave_mask(SpecialReg::Exec)),
-            kind::SIMM_SOPC if has(kind::SIMM_SOPC) => {
-                Some(Operand::Imm(((w0 >> 8) & 0xff) as i32))
-            }
-            _ => continue,
-        };
-        let Some(operand) = operand else {
-            return invalid(out, w0);
-        };
-        let t = s.target as usize;
-        let place = if t < 2 {
-            out.dst.get_mut(t)
-        } else {
-            out.src.get_mut(t.wrapping_sub(2))
-        };
-        if let Some(place) = place {
-            *place = operand;
-        }
+    // Each place takes the operand its shape's recipe names, with only the
+    // extractions the form can put there compiled in: straight-line code,
+    // no walk over the slot list.
+    let r = &recipe.steps;
+    // Each operand goes straight to its place in `out` (which is overwritten
+    // whole on every path, the invalid one included): nothing is held back.
+    let mut bad = false;
+    out.dst[0] = place_operand::<FORM, 0>(r[0], &ctx, &mut bad);
+    out.dst[1] = place_operand::<FORM, 1>(r[1], &ctx, &mut bad);
+    out.src[0] = place_operand::<FORM, 2>(r[2], &ctx, &mut bad);
+    out.src[1] = place_operand::<FORM, 3>(r[3], &ctx, &mut bad);
+    out.src[2] = place_operand::<FORM, 4>(r[4], &ctx, &mut bad);
+    out.src[3] = place_operand::<FORM, 5>(r[5], &ctx, &mut bad);
+    if bad {
+        return invalid(out, w0);
     }
     if matches!(form, AluForm::Sopp | AluForm::Sopk) {
         out.src[0] = Operand::Imm((w0 & 0xffff) as u16 as i16 as i32);
@@ -929,7 +1251,7 @@ fn decode_form<const FORM: u8>(
     out.size = size;
     out.words = words;
     out.alu = mods(form, entry, (w0, w1), (idx, gpu, mfma, interp));
-    out.mem = MemFields::default();
+    out.mem = MemFields::DEFAULT;
     Ok(())
 }
 
@@ -945,6 +1267,27 @@ fn mfma_file(gpu: Gpu, f: u8, w0: u32, w1: u32) -> u8 {
         _ => pick(acc_cd),
     }
 }
+
+/// The [`mods_bit`] flags each GPU sets (by [`gpu_index`]).
+const GPU_MODS_BITS: [u8; 6] = {
+    let mut t = [0u8; 6];
+    let mut i = 0;
+    while i < 6 {
+        let gpu = Gpu::ALL[i];
+        assert!(gpu as usize == i, "Gpu::ALL is in declaration order");
+        if matches!(gpu.generation(), Gen::Gfx10) {
+            t[i] |= mods_bit::GFX10;
+        }
+        if matches!(gpu, Gpu::Gfx90a) {
+            t[i] |= mods_bit::GFX90A;
+        }
+        if matches!(gpu, Gpu::Gfx1030) {
+            t[i] |= mods_bit::GFX1030;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// The modifiers of an instruction, built in one go (field-by-field stores
 /// followed by a whole-struct copy would stall store forwarding).
@@ -1029,23 +1372,12 @@ fn mods(
     }
     AluMods {
         entry: idx,
-        bits: if gpu.generation() == Gen::Gfx10 {
-            mods_bit::GFX10
-        } else {
-            0
-        } | if gpu == Gpu::Gfx90a {
-            mods_bit::GFX90A
-        } else {
-            0
-        } | if gpu == Gpu::Gfx1030 {
-            mods_bit::GFX1030
-        } else {
-            0
-        } | if matches!(form, AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2) && w0 & 0x1ff == 0xea {
-            mods_bit::DPP8_FI
-        } else {
-            0
-        },
+        bits: GPU_MODS_BITS[gpu_index(gpu) % 6]
+            | if matches!(form, AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2) && w0 & 0x1ff == 0xea {
+                mods_bit::DPP8_FI
+            } else {
+                0
+            },
         form,
         abs,
         neg,

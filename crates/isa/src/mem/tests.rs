@@ -347,3 +347,24 @@ fn throughput() {
     }
     assert!(total > 0);
 }
+
+/// The table lookup used for buffer `soffset` gives what `decode_src` gives
+/// for every code but 125 (`null`, which the buffer decoder handles first).
+#[test]
+fn scalar_dword_lookup_agrees_with_decode_src() {
+    for gpu in Gpu::ALL {
+        let mut checked = 0;
+        for code in 0..256u32 {
+            if code == 125 {
+                continue;
+            }
+            assert_eq!(
+                crate::alu::scalar_dword(gpu, code),
+                crate::operand::decode_src(gpu, code as u16, 1),
+                "{gpu} code {code}"
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 255);
+    }
+}
