@@ -948,7 +948,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let r: L32 = std::array::from_fn(|l| {
                 let v = a[l].mul_add(b[l], c[l]);
                 let v = if (vcc >> l) & 1 != 0 {
-                    ldexp32(v, 64)
+                    ldexp32(v, div_fmas_scale_f32(c[l]))
                 } else {
                     v
                 };
@@ -966,7 +966,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let r: L64 = std::array::from_fn(|l| {
                 let v = a[l].mul_add(b[l], c[l]);
                 let v = if (vcc >> l) & 1 != 0 {
-                    ldexp64(v, 128)
+                    ldexp64(v, div_fmas_scale_f64(c[l]))
                 } else {
                     v
                 };
