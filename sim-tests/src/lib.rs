@@ -1,1 +1,25 @@
-//! Integration and differential tests of amdsim (see `tests/`).
+//! Integration and differential tests of amdsim (see `tests/`), and what the tests share.
+
+use std::path::PathBuf;
+
+/// Every target the committed kernels and vectors are built for (`kernels/bin/<target>`):
+/// the six GPUs, and the two GFX10 ones again in wave64.
+pub const TARGETS: [&str; 8] = [
+    "gfx900",
+    "gfx906",
+    "gfx908",
+    "gfx90a",
+    "gfx1010",
+    "gfx1030",
+    "gfx1010-w64",
+    "gfx1030-w64",
+];
+
+/// A path below the repository root, from its components.
+pub fn repo_path(parts: &[&str]) -> PathBuf {
+    let mut p: PathBuf = [env!("CARGO_MANIFEST_DIR"), ".."].iter().collect();
+    for part in parts {
+        p.push(part);
+    }
+    p
+}

@@ -25,22 +25,12 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use amdgpu_isa::{DecodeError, Decoder, Gpu};
+use amdsim_sim_tests::TARGETS;
 
 /// Share of LLVM-accepted vectors that must print identically, per target.
 const MIN_IDENTICAL: f64 = 0.995;
 /// Mismatches shown per family on stderr.
 const SHOWN_PER_FAMILY: usize = 20;
-/// The targets the generator writes; each has its own `#[test]`.
-const TARGETS: [&str; 8] = [
-    "gfx900",
-    "gfx906",
-    "gfx908",
-    "gfx90a",
-    "gfx1010",
-    "gfx1030",
-    "gfx1010-w64",
-    "gfx1030-w64",
-];
 
 /// One line of a vector file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,484 @@
+#!/usr/bin/env python3
+"""Runs the OpenCL kernels of kernels/src on PoCL and writes reference files.
+
+Usage: gen.py [--check]
+
+Builds the OpenCL host program (host.c, gcc, -lOpenCL), writes one launch
+specification per kernel (deterministic inputs: fixed seeds, fixed special
+values), runs the host on PoCL's CPU device and writes
+kernels/pocl/ref/<kernel>.txt: the launches, every input buffer, the
+initial contents of every output buffer and PoCL's results.
+sim-tests/tests/pocl_differential.rs replays these launches on the
+simulator and compares the results.
+
+--check regenerates into a temporary directory and exits 1 if anything
+differs from the committed files. Needs gcc, ocl-icd-opencl-dev and
+pocl-opencl-icd (apt-get install -y gcc ocl-icd-opencl-dev pocl-opencl-icd).
+"""
+
+import difflib
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+POCL_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(POCL_DIR))
+REF_DIR = os.path.join(POCL_DIR, "ref")
+
+# The AMDGPU objects are built with -cl-std=CL2.0 (kernels/tools/build.py).
+# PoCL 3.1 rejects vload_half/vstore_half at CL2.0, and at CL1.2 the global
+# size must be a multiple of the local size, which every case below keeps;
+# so all kernels are built at CL1.2 here. The other clang flags of the
+# AMDGPU build (-O2/-O0, -g, -Wall -Werror, path maps) do not change the
+# results an OpenCL implementation may produce. Floating-point contraction
+# is left at its OpenCL default on both sides (clang: -ffp-contract=on,
+# i.e. within one expression); see the test for where it could matter.
+OPTIONS = "-cl-std=CL1.2"
+
+SENTINEL32 = 0xDEADBEEF
+
+# The C compiler for host.c (chosen in main).
+C_COMPILER = "gcc"
+
+
+class Gen:
+    """xorshift64: a small deterministic generator."""
+
+    def __init__(self, seed):
+        self.s = seed
+
+    def next(self):
+        s = self.s
+        s ^= (s << 13) & 0xFFFFFFFFFFFFFFFF
+        s ^= s >> 7
+        s ^= (s << 17) & 0xFFFFFFFFFFFFFFFF
+        self.s = s
+        return s
+
+    def u32(self):
+        return (self.next() >> 16) & 0xFFFFFFFF
+
+    def unit(self):
+        return (self.next() >> 11) / float(1 << 53)
+
+    def uniform(self, lo, hi):
+        return lo + (hi - lo) * self.unit()
+
+
+def f32_bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def f64_bits(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def f16_bits(x):
+    return struct.unpack("<H", struct.pack("<e", x))[0]
+
+
+def with_specials(values, specials):
+    """values with its first len(specials) elements replaced."""
+    out = list(values)
+    out[:len(specials)] = specials
+    return out
+
+
+# f32 bit patterns worth adding: signed zeros, infinities, a quiet NaN,
+# denormals (smallest, largest), the largest finite value, 1 and its
+# neighbours, values whose sum is a rounding tie.
+F32_SPECIALS = [
+    0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
+    0x00000001, 0x807FFFFF, 0x7F7FFFFF, 0x3F800000, 0x3F800001,
+    0x3F7FFFFF, 0x4B800001, 0x33800000, 0xFF7FFFFF, 0x00800000,
+    0x80800001,
+]
+
+
+class Case:
+    def __init__(self, label, global_size, local_size):
+        self.label = label
+        self.global_size = global_size
+        self.local_size = local_size
+        self.buffers = []  # (name, type, count, dir, values or ("fill", v))
+        self.args = []  # ("buf", name) or (type, bits)
+
+    def buffer(self, name, typ, direction, values):
+        self.buffers.append((name, typ, len(values), direction, values))
+        self.args.append(("buf", name))
+        return self
+
+    def out(self, name, typ, count, fill, direction="out"):
+        self.buffers.append((name, typ, count, direction, ("fill", fill)))
+        self.args.append(("buf", name))
+        return self
+
+    def scalar(self, typ, bits):
+        self.args.append((typ, bits))
+        return self
+
+    def render(self):
+        width = {"u16": 4, "f16": 4, "u32": 8, "i32": 8, "f32": 8,
+                 "u64": 16, "f64": 16}
+        lines = ["case " + self.label,
+                 "global " + " ".join(map(str, self.global_size)),
+                 "local " + " ".join(map(str, self.local_size))]
+        for name, typ, count, direction, values in self.buffers:
+            w = width[typ]
+            if isinstance(values, tuple):
+                lines.append("buffer %s %s %d %s fill %0*x" %
+                             (name, typ, count, direction, w, values[1]))
+            else:
+                lines.append("buffer %s %s %d %s init" %
+                             (name, typ, count, direction))
+                per = 32 // (w // 2)
+                for i in range(0, count, per):
+                    lines.append(" ".join("%0*x" % (w, v)
+                                          for v in values[i:i + per]))
+        for a in self.args:
+            if a[0] == "buf":
+                lines.append("arg buf " + a[1])
+            else:
+                lines.append("arg %s %0*x" % (a[0], width[a[0]], a[1]))
+        lines.append("end")
+        return "\n".join(lines) + "\n"
+
+
+def rounded_up(n, m):
+    return (n + m - 1) // m * m
+
+
+# ---- the kernels ----------------------------------------------------------
+
+def vector_add():
+    cases = []
+    for label, n, local, seed in [("tail_l128", 1000, 128, 1),
+                                  ("partial_waves_l48", 70, 48, 2),
+                                  ("groups_of_one", 5, 1, 3)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        a = [f32_bits(g.uniform(-100, 100)) for _ in range(n)]
+        b = [f32_bits(g.uniform(-100, 100)) for _ in range(n)]
+        if n >= 2 * len(F32_SPECIALS):
+            # every special against every special in the first 256 lanes
+            k = len(F32_SPECIALS)
+            a = with_specials(a, [F32_SPECIALS[i // k] for i in range(k * k)])
+            b = with_specials(b, [F32_SPECIALS[i % k] for i in range(k * k)])
+        c = Case(label, [glob], [local])
+        c.buffer("a", "f32", "in", a).buffer("b", "f32", "in", b)
+        # c spans the whole grid: the tail lanes must leave it alone
+        c.out("c", "f32", glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    # arbitrary bit patterns (all exponents, denormals, NaN payloads), and
+    # near-cancelling pairs (b close to -a)
+    g = Gen(4)
+    n = 600
+    a = [g.u32() for _ in range(n)]
+    b = [g.u32() for _ in range(n)]
+    for i in range(300, n):
+        x = g.uniform(-1e3, 1e3)
+        a[i] = f32_bits(x)
+        b[i] = f32_bits(-x * (1.0 + g.uniform(-1e-6, 1e-6)))
+    c = Case("bits_and_cancellation_l256", [768], [256])
+    c.buffer("a", "f32", "in", a).buffer("b", "f32", "in", b)
+    c.out("c", "f32", 768, SENTINEL32)
+    c.scalar("u32", n)
+    cases.append(c)
+    return cases
+
+
+def saxpy():
+    cases = []
+    for label, a, n, local, seed, xr, yr in [
+            ("a1_75_l64", 1.75, 300, 64, 11, 2000.0, 500.0),
+            ("a_m0_3_l128", -0.3, 200, 128, 12, 1e6, 1e3),
+            ("a_m0_l32", -0.0, 60, 32, 13, 5000.0, 5000.0),
+            ("specials_y_l16", 1.75, 16, 16, 14, 0.0, 0.0),
+            ("log_uniform_l256", 0.8125, 1500, 256, 15, 0.0, 0.0)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        x = [f32_bits(g.uniform(-xr, xr)) for _ in range(n)]
+        y = [f32_bits(g.uniform(-yr, yr)) for _ in range(n)]
+        if seed == 11:
+            # special x: y becomes infinite, NaN, ...; m is clamped
+            x = with_specials(x, F32_SPECIALS)
+        if seed == 15:
+            # magnitudes spread over 1e-6 .. 1e3 (both signs), so that
+            # sqrt, floor and the division see many binades
+            x = [f32_bits(g.uniform(-1, 1)) for _ in range(n)]
+            y = [f32_bits((1 if g.u32() & 1 else -1) *
+                          10.0 ** g.uniform(-6, 3)) for _ in range(n)]
+        if seed == 14:
+            # x = 0: y keeps the special values, so m / (1 + |a|) meets
+            # zeros, denormal quotients and the clamp limits
+            y = list(reversed(F32_SPECIALS))
+        if seed == 12:
+            # small magnitudes: m / (1 + |a|) and sqrt of denormals/tiny values
+            for i in range(0, 40):
+                x[i] = f32_bits(g.uniform(-1e-30, 1e-30))
+                y[i] = f32_bits(g.uniform(-1e-36, 1e-36))
+        c = Case(label, [glob], [local])
+        c.scalar("f32", f32_bits(a))
+        c.buffer("x", "f32", "in", x)
+        c.buffer("y", "f32", "inout", y)
+        c.out("z", "f32", glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def reduce_sum():
+    cases = []
+    for label, n, local, seed in [("l256", 1000, 256, 3),
+                                  ("l64", 300, 64, 4),
+                                  ("l16", 100, 16, 5),
+                                  ("l2", 9, 2, 6)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        # full-range values: the sums wrap around
+        data = [g.u32() for _ in range(n)]
+        c = Case(label, [glob], [local])
+        c.buffer("in", "u32", "in", data)
+        c.out("partial", "u32", glob // local + 2, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def in_out_cases(seed0, shapes, specials):
+    cases = []
+    for i, (label, n, local) in enumerate(shapes):
+        g = Gen(seed0 + i)
+        glob = rounded_up(n, local)
+        data = with_specials([g.u32() for _ in range(n)], specials)
+        c = Case(label, [glob], [local])
+        c.buffer("in", "u32", "in", data)
+        c.out("out", "u32", glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def divergence():
+    # 27 and 255: long Collatz runs (the 40-step cap); 0: acc = 1 at once.
+    specials = [0, 1, 2, 27, 255, 0xFFFFFFFF, 0x80000000, 97, 12, 13]
+    return in_out_cases(5, [("l64", 500, 64), ("l32", 90, 32),
+                            ("l100", 299, 100)], specials)
+
+
+def private_array():
+    specials = [0, 1, 79, 80, 0xFFFFFFFF, 0x80000000]
+    return in_out_cases(9, [("l64", 200, 64), ("l20", 57, 20)], specials)
+
+
+def atomics():
+    cases = []
+    for label, n, local, nbins, seed, mod in [
+            ("bins37_l128", 700, 128, 37, 13, 1000000),
+            ("bins64_l48", 230, 48, 64, 14, None),
+            ("bins1_l256", 200, 256, 1, 15, None),
+            ("bins5_l8", 60, 8, 5, 16, 100)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        data = [g.u32() for _ in range(n)]
+        if mod:
+            data = [v % mod for v in data]
+        c = Case(label, [glob], [local])
+        c.buffer("in", "u32", "in", data)
+        # zeroed as the kernel requires; 3 words past nbins must stay zero
+        c.out("bins", "u32", nbins + 3, 0)
+        c.out("stats", "u32", 2, 0)
+        c.scalar("u32", nbins)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def bitops64():
+    specials = [0, 0xFFFFFFFFFFFFFFFF, 1 << 63, 1, 0x00000000FFFFFFFF,
+                0xFFFFFFFF00000000, 1000003, 2000006, 0x7FFFFFFFFFFFFFFF,
+                0x8000000080000000, 0x0123456789ABCDEF]
+    cases = []
+    for label, n, local, seed in [("l64", 150, 64, 17), ("l32", 33, 32, 18)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        data = with_specials([g.next() for _ in range(n)], specials)
+        c = Case(label, [glob], [local])
+        c.buffer("in", "u64", "in", data)
+        c.out("out", "u64", 2 * glob, 0xDEADBEEFDEADBEEF)
+        c.out("out32", "u32", glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def fp64_half():
+    cases = []
+    for label, n, local, seed in [("l64", 130, 64, 19), ("l32", 40, 32, 20),
+                                  ("wide_l256", 1000, 256, 21)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        a = [g.uniform(-1e4, 1e4) * 1.37 for _ in range(n)]
+        h = [f16_bits(g.uniform(-300.0, 300.0)) for _ in range(n)]
+        if seed == 21:
+            # a over many binades (|a * 3| < 2^31), h any finite half
+            a = [(1 if g.u32() & 1 else -1) * 10.0 ** g.uniform(-12, 8.3)
+                 for _ in range(n)]
+            h = []
+            while len(h) < n:
+                v = g.u32() & 0xFFFF
+                if v & 0x7C00 != 0x7C00:
+                    h.append(v)
+        if seed == 20:
+            # signed zeros, tiny and denormal doubles, values near int
+            # conversion boundaries, half denormals and the largest half
+            # (the last four: y = 1.5 x is tiny or denormal, and so is
+            # the quotient)
+            a = with_specials(a, [0.0, -0.0, 5e-324, -1e-300, 2.5e-8, 0.1,
+                                  -0.5, 1.0 / 3.0, 7e8, -7e8, 65504.0 / 1.5,
+                                  1e-5, -2.9e-5, 1e-310, -2e-308, 3e-300,
+                                  5e-324])
+            h = with_specials(h, [0x0000, 0x8000, 0x0001, 0x83FF, 0x7BFF,
+                                  0xFBFF, 0x3C00, 0x3555, 0x0400, 0xC000,
+                                  0x0200, 0x8001, 0x7000, 0x0000, 0x8000,
+                                  0x0000, 0x8000])
+        c = Case(label, [glob], [local])
+        c.buffer("a", "f64", "in", [f64_bits(v) for v in a])
+        c.buffer("h", "f16", "in", h)
+        c.out("out", "f64", glob, 0xDEADBEEFDEADBEEF)
+        c.out("hout", "f16", glob, 0xDEAD)
+        c.out("iout", "i32", glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def transpose():
+    cases = []
+    for label, rows, cols, seed in [("r37_c50", 37, 50, 23),
+                                    ("r16_c16", 16, 16, 24),
+                                    ("r1_c40", 1, 40, 25),
+                                    ("r33_c17", 33, 17, 26)]:
+        g = Gen(seed)
+        # arbitrary bit patterns (NaNs included): a transpose moves bits
+        data = [g.u32() for _ in range(rows * cols)]
+        c = Case(label, [rounded_up(cols, 16), rounded_up(rows, 16)],
+                 [16, 16])
+        c.buffer("in", "f32", "in", data)
+        c.out("out", "f32", rows * cols + 16, SENTINEL32)
+        c.scalar("u32", rows)
+        c.scalar("u32", cols)
+        cases.append(c)
+    return cases
+
+
+KERNELS = {
+    "atomics": atomics,
+    "bitops64": bitops64,
+    "divergence": divergence,
+    "fp64_half": fp64_half,
+    "private_array": private_array,
+    "reduce_sum": reduce_sum,
+    "saxpy": saxpy,
+    "transpose": transpose,
+    "vector_add": vector_add,
+}
+
+
+def fail(msg):
+    sys.stderr.write("gen.py: %s\n" % msg)
+    sys.exit(1)
+
+
+def run(cmd, env=None):
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                          env=env)
+    if proc.returncode != 0:
+        fail("command failed (exit %d): %s\n%s%s" % (
+            proc.returncode, " ".join(cmd), proc.stdout, proc.stderr))
+
+
+def generate(out_dir, work):
+    sources = sorted(f[:-3] for f in os.listdir(os.path.join(ROOT, "kernels",
+                                                             "src"))
+                     if f.endswith(".cl"))
+    if sources != sorted(KERNELS):
+        fail("kernels/src/*.cl (%s) and the kernels of gen.py (%s) differ" %
+             (", ".join(sources), ", ".join(sorted(KERNELS))))
+    host = os.path.join(work, "pocl_host")
+    run([C_COMPILER, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror",
+         os.path.join(POCL_DIR, "host.c"), "-lOpenCL", "-o", host])
+    cache = os.path.join(work, "pocl-cache")
+    os.mkdir(cache)
+    env = dict(os.environ, LC_ALL="C", POCL_CACHE_DIR=cache)
+    env.pop("POCL_DEVICES", None)
+    for name in sorted(KERNELS):
+        spec = os.path.join(work, name + ".spec")
+        with open(spec, "w") as f:
+            f.write("kernel %s\nsource kernels/src/%s.cl\noptions %s\n" %
+                    (name, name, OPTIONS))
+            for c in KERNELS[name]():
+                f.write("\n" + c.render())
+        run([host, spec, os.path.join(out_dir, name + ".txt")], env)
+
+
+def main(argv):
+    check = argv == ["--check"]
+    if argv and not check:
+        fail("usage: gen.py [--check]")
+    global C_COMPILER
+    C_COMPILER = next((c for c in ["gcc", "cc", "clang-19"] if shutil.which(c)),
+                      None)
+    if not C_COMPILER:
+        fail("no C compiler (gcc, cc, clang-19) found; apt-get install -y "
+             "gcc ocl-icd-opencl-dev pocl-opencl-icd")
+    if not os.path.exists("/usr/include/CL/cl.h"):
+        fail("OpenCL headers not found; apt-get install -y ocl-icd-opencl-dev "
+             "pocl-opencl-icd")
+    with tempfile.TemporaryDirectory(prefix="amdsim-pocl-") as work:
+        out = os.path.join(work, "ref")
+        os.mkdir(out)
+        generate(out, work)
+        if not check:
+            if os.path.isdir(REF_DIR):
+                shutil.rmtree(REF_DIR)
+            shutil.copytree(out, REF_DIR)
+            print("wrote %s (%d files)" % (os.path.relpath(REF_DIR, ROOT),
+                                           len(os.listdir(out))))
+            return 0
+        new = sorted(os.listdir(out))
+        old = sorted(os.listdir(REF_DIR)) if os.path.isdir(REF_DIR) else []
+        bad = 0
+        for name in sorted(set(new) | set(old)):
+            if name not in old:
+                print("missing from %s: %s" % (REF_DIR, name))
+                bad += 1
+                continue
+            if name not in new:
+                print("extra file in %s: %s" % (REF_DIR, name))
+                bad += 1
+                continue
+            with open(os.path.join(out, name)) as f:
+                a = f.read().splitlines(keepends=True)
+            with open(os.path.join(REF_DIR, name)) as f:
+                b = f.read().splitlines(keepends=True)
+            if a != b:
+                if not bad:
+                    sys.stdout.writelines(list(difflib.unified_diff(
+                        b, a, "committed/" + name, "regenerated/" + name))[:60])
+                print("differs: %s" % name)
+                bad += 1
+        if bad:
+            print("kernels/pocl/ref is out of date (%d files); run "
+                  "kernels/pocl/gen.py" % bad)
+            return 1
+        print("kernels/pocl/ref is up to date (%d files)" % len(new))
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
