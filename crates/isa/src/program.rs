@@ -7,17 +7,22 @@ use crate::{Decoder, Inst};
 /// Code repeats itself (waits, moves of constants, spills, padding), and the
 /// decoded form of an instruction depends only on its bytes, so a program
 /// keeps each decoded [`Inst`] once and refers to it from every place the same
-/// instruction occurs: `which` gives, per instruction in address order, its
-/// decoded form, and `slot` maps each dword offset from the base to the decoded
-/// form of the instruction that starts there (or `u32::MAX` inside an
-/// instruction). Lookup by address ([`Program::at`]) is O(1).
+/// instruction occurs: `slot` maps each dword offset from the base to the
+/// decoded form of the instruction that starts there (or `u32::MAX` inside an
+/// instruction). Lookup by address ([`Program::at`]) is O(1), and so is
+/// walking the instructions in order ([`Program::iter`]). Lookup by
+/// instruction number ([`Program::get`], [`Program::address`],
+/// [`Program::index_of`]) uses an index of instruction starts built on first
+/// use. Instructions start at dword offsets (every size but a truncated
+/// tail's is a multiple of four), and a region holds fewer than 2^32 of them.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     base: u64,
     decoded: Vec<Inst>,
-    addrs: Vec<u64>,
-    which: Vec<u32>,
     slot: Vec<u32>,
+    len: usize,
+    /// Dword offset of each instruction's start, in order (built on first use).
+    starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 /// Number of entries of the decode memo of [`Program::decode`] (a power of two).
@@ -72,9 +77,8 @@ impl Program {
         // these capacities are never exceeded (no reallocation while decoding).
         let most = bytes.len().div_ceil(4);
         let mut decoded: Vec<Inst> = Vec::with_capacity(most);
-        let mut addrs: Vec<u64> = Vec::with_capacity(most);
-        let mut which: Vec<u32> = Vec::with_capacity(most);
         let mut slot = vec![u32::MAX; most];
+        let mut len = 0usize;
         // The memo keeps the key of each remembered instruction beside its
         // index, so that a lookup reads only this (small, cache-resident)
         // table.
@@ -135,19 +139,33 @@ impl Program {
             };
             if let Some(s) = slot.get_mut(off / 4) {
                 *s = index;
+                len += usize::from(index != u32::MAX);
             }
-            which.push(index);
-            addrs.push(base.wrapping_add(off as u64));
             off += size;
             rest = rest.get(size..).unwrap_or(&[]);
         }
         Program {
             base,
             decoded,
-            addrs,
-            which,
             slot,
+            len,
+            starts: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The dword offsets of the instruction starts, in order.
+    fn starts(&self) -> &[u32] {
+        self.starts.get_or_init(|| {
+            let mut v = Vec::with_capacity(self.len);
+            v.extend(
+                self.slot
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| **s != u32::MAX)
+                    .map(|(k, _)| k as u32),
+            );
+            v
+        })
     }
 
     /// The address of the first byte.
@@ -157,12 +175,12 @@ impl Program {
 
     /// Number of instructions.
     pub fn len(&self) -> usize {
-        self.which.len()
+        self.len
     }
 
     /// Whether the program has no instruction.
     pub fn is_empty(&self) -> bool {
-        self.which.is_empty()
+        self.len == 0
     }
 
     /// Number of decoded forms stored: instructions that repeat one decoded
@@ -173,25 +191,28 @@ impl Program {
 
     /// Instruction number `index` (in address order).
     pub fn get(&self, index: usize) -> Option<&Inst> {
-        self.decoded.get(*self.which.get(index)? as usize)
+        let k = *self.starts().get(index)?;
+        self.decoded.get(*self.slot.get(k as usize)? as usize)
+    }
+
+    /// Instructions with their addresses, in address order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &Inst)> {
+        self.slot.iter().enumerate().filter_map(|(k, &i)| {
+            let inst = self.decoded.get(i as usize)?;
+            Some((self.base.wrapping_add(4 * k as u64), inst))
+        })
     }
 
     /// All instructions in address order.
     pub fn insts(&self) -> impl Iterator<Item = &Inst> {
-        self.which
-            .iter()
-            .filter_map(|&i| self.decoded.get(i as usize))
-    }
-
-    /// Instructions with their addresses.
-    pub fn iter(&self) -> impl Iterator<Item = (u64, &Inst)> {
-        self.addrs.iter().copied().zip(self.insts())
+        self.iter().map(|(_, i)| i)
     }
 
     /// The number of the instruction that starts at `addr`, if one does.
     pub fn index_of(&self, addr: u64) -> Option<usize> {
         self.at(addr)?;
-        self.addrs.binary_search(&addr).ok()
+        let k = u32::try_from(addr.wrapping_sub(self.base) / 4).ok()?;
+        self.starts().binary_search(&k).ok()
     }
 
     /// The instruction that starts at `addr`, if one does.
@@ -209,7 +230,8 @@ impl Program {
 
     /// The address of instruction number `index`.
     pub fn address(&self, index: usize) -> Option<u64> {
-        self.addrs.get(index).copied()
+        let k = *self.starts().get(index)?;
+        Some(self.base.wrapping_add(4 * u64::from(k)))
     }
 }
 
@@ -282,6 +304,15 @@ mod tests {
             let d = Decoder::new(Gpu::ALL[gpu], wave64);
             let p = d.decode_program(&bytes, 0x1000);
             let got: Vec<(u64, Inst)> = p.iter().map(|(a, i)| (a, *i)).collect();
+            // Lookups by number and by address agree with the walk.
+            prop_assert_eq!(p.len(), got.len());
+            for (n, (addr, inst)) in got.iter().enumerate() {
+                prop_assert_eq!(p.get(n), Some(inst));
+                prop_assert_eq!(p.address(n), Some(*addr));
+                prop_assert_eq!(p.index_of(*addr), Some(n));
+                prop_assert_eq!(p.at(*addr), Some(inst));
+            }
+            prop_assert_eq!(p.get(got.len()), None);
             prop_assert_eq!(got, naive(&d, &bytes, 0x1000));
         }
     }
