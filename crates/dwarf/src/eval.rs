@@ -833,7 +833,19 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         if self.stack.len() >= self.opts.max_stack {
             return fail(ErrorKind::StackOverflow(self.opts.max_stack));
         }
-        self.stack.push(e);
+        // `Vec::push` is not inlined here, and its copy of the 80-byte entry (built
+        // just before with narrow stores, read back with wide loads) stalls on store
+        // forwarding; written in place, the entry is built where it lands.
+        if self.stack.len() == self.stack.capacity() {
+            self.stack.reserve(16);
+        }
+        let len = self.stack.len();
+        if let Some(slot) = self.stack.spare_capacity_mut().first_mut() {
+            slot.write(e);
+            // SAFETY: the element at `len`, the first of the spare capacity, was
+            // initialised just above, and `len + 1` is within the capacity.
+            unsafe { self.stack.set_len(len + 1) };
+        }
         Ok(())
     }
 
