@@ -111,82 +111,59 @@ fn main() {
         "DW_OP_implicit_value 0x4 0x01 0x02 0x03 0x04",
         "DW_OP_regx SGPR5_LO16",
     ];
-    if what == "gimli_set" {
-        let o = DecodeOptions::default();
-        let bytes: Vec<Vec<u8>> = set_text
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| keep(*i))
-            .map(|(_, s)| assemble(s, 64, &o).expect("assembles"))
-            .collect();
-        let start = Instant::now();
-        for _ in 0..n {
-            for b in &bytes {
-                black_box(gimli_eval(black_box(b), &t));
-            }
-        }
-        let dt = start.elapsed().as_secs_f64();
-        let evals = n as f64 * bytes.len() as f64;
-        println!(
-            "{what}: {evals} evaluations in {dt:.3} s: {:.0} per second",
-            evals / dt
-        );
-        return;
-    }
-    if what == "decode_set" {
-        // Decoding and evaluating each time, as `dwarf5_set/amdsim_decode_and_eval` does.
-        let o = DecodeOptions::default();
-        let bytes: Vec<Vec<u8>> = set_text
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| keep(*i))
-            .map(|(_, s)| assemble(s, 64, &o).expect("assembles"))
-            .collect();
-        let mut ev = Evaluator::new(&t, &ctx, EvalOptions::default());
-        let start = Instant::now();
-        for _ in 0..n {
-            for b in &bytes {
-                let e = Expr::decode(black_box(b), &o).expect("decodes");
-                black_box(ev.location(&e).expect("evaluates"));
-            }
-        }
-        let dt = start.elapsed().as_secs_f64();
-        let evals = n as f64 * bytes.len() as f64;
-        println!(
-            "{what}: {evals} evaluations in {dt:.3} s: {:.0} per second",
-            evals / dt
-        );
-        return;
-    }
-    let exprs: Vec<Expr> = match what {
-        "set" => [
-            "DW_OP_fbreg +16",
-            "DW_OP_bregx SGPR4_LO16+8, DW_OP_deref",
-            "DW_OP_lit7, DW_OP_lit5, DW_OP_mul, DW_OP_constu 0x1000, DW_OP_plus, DW_OP_stack_value",
-            "DW_OP_regx SGPR3_LO16, DW_OP_piece 0x4, DW_OP_bregx SGPR0_LO16+16, DW_OP_piece 0x4",
-            "DW_OP_constu 0x1010, DW_OP_deref_size 0x4, DW_OP_lit3, DW_OP_shl, DW_OP_lit1, DW_OP_or, DW_OP_stack_value",
-            "DW_OP_lit5, DW_OP_lit3, DW_OP_over, DW_OP_over, DW_OP_gt, DW_OP_bra +1, DW_OP_swap, DW_OP_drop, DW_OP_stack_value",
-            "DW_OP_implicit_value 0x4 0x01 0x02 0x03 0x04",
-            "DW_OP_regx SGPR5_LO16",
-        ]
+    let o = DecodeOptions::default();
+    let bytes: Vec<Vec<u8>> = set_text
         .iter()
         .enumerate()
         .filter(|(i, _)| keep(*i))
-        .map(|(_, s)| asm(s))
-        .collect(),
-        _ => vec![asm("DW_OP_call_ref 0x120, DW_OP_call_ref 0x100")],
+        .map(|(_, s)| assemble(s, 64, &o).expect("assembles"))
+        .collect();
+    let report = |evals: f64, start: Instant| {
+        let dt = start.elapsed().as_secs_f64();
+        println!(
+            "{what}: {evals} evaluations in {dt:.3} s: {:.0} per second",
+            evals / dt
+        );
     };
     let mut ev = Evaluator::new(&t, &ctx, EvalOptions::default());
-    let start = Instant::now();
-    for _ in 0..n {
-        for e in &exprs {
-            black_box(ev.location(black_box(e)).expect("evaluates"));
+    match what {
+        "gimli_set" => {
+            let start = Instant::now();
+            for _ in 0..n {
+                for b in &bytes {
+                    black_box(gimli_eval(black_box(b), &t));
+                }
+            }
+            report(n as f64 * bytes.len() as f64, start);
+        }
+        "decode_set" => {
+            // Decoding and evaluating each time, as `dwarf5_set/amdsim_decode_and_eval`
+            // does.
+            let start = Instant::now();
+            for _ in 0..n {
+                for b in &bytes {
+                    let e = Expr::decode(black_box(b), &o).expect("decodes");
+                    black_box(ev.location(&e).expect("evaluates"));
+                }
+            }
+            report(n as f64 * bytes.len() as f64, start);
+        }
+        _ => {
+            let exprs: Vec<Expr> = if what == "set" {
+                bytes
+                    .iter()
+                    .map(|b| Expr::decode(b, &o).expect("decodes"))
+                    .collect()
+            } else {
+                vec![asm("DW_OP_call_ref 0x120, DW_OP_call_ref 0x100")]
+            };
+            let start = Instant::now();
+            for _ in 0..n {
+                for e in &exprs {
+                    black_box(ev.location(black_box(e)).expect("evaluates"));
+                }
+            }
+            report(n as f64 * exprs.len() as f64, start);
         }
     }
-    let dt = start.elapsed().as_secs_f64();
-    let evals = n as f64 * exprs.len() as f64;
-    println!(
-        "{what}: {evals} evaluations in {dt:.3} s: {:.0} per second",
-        evals / dt
-    );
 }

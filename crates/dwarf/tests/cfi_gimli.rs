@@ -17,19 +17,8 @@ use gimli::write::{
 use gimli::{LittleEndian, Register, UnwindSection};
 use std::collections::BTreeMap;
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod common;
+use common::Rng;
 
 const START: u64 = 0x1000;
 const LEN: u32 = 0x400;

@@ -18,21 +18,8 @@ use amdgpu_dwarf::value::{BaseType, ate};
 use gimli::{EndianSlice, LittleEndian};
 use std::sync::Arc;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn chance(&mut self, pct: u64) -> bool {
-        self.below(100) < pct
-    }
-}
+mod common;
+use common::Rng;
 
 const MEM_BASE: u64 = 0x1000;
 const MEM_LEN: u64 = 0x100;

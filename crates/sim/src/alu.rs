@@ -430,28 +430,52 @@ fn quiet32(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
 
-    /// LLVM's f32 division sequence (div_scale, reciprocal refinement,
-    /// div_fmas, div_fixup) with these helpers: the quotient within 1 ulp of
-    /// the correctly rounded one, also when it is denormal or the denominator
+    /// LLVM's division sequence (div_scale of denominator and numerator,
+    /// reciprocal refinement, div_fmas, div_fixup) with these helpers.
+    macro_rules! divide {
+        ($t:ty, $scale:ident, $fmas:ident, $ldexp:ident, $fixup:ident) => {
+            |a: $t, b: $t| {
+                let (den, _) = $scale(b, b, a);
+                let (num, vcc) = $scale(a, b, a);
+                let mut r = 1.0 / den;
+                let e = (-den).mul_add(r, 1.0);
+                r = e.mul_add(r, r);
+                let mut q = num * r;
+                let e2 = (-den).mul_add(q, num);
+                q = e2.mul_add(r, q);
+                let e3 = (-den).mul_add(q, num);
+                let mut f = e3.mul_add(r, q);
+                if vcc {
+                    f = $ldexp(f, $fmas(q));
+                }
+                $fixup(f, b, a)
+            }
+        };
+    }
+
+    /// Checks `divide` against Rust's correctly rounded division.
+    macro_rules! within_one_ulp {
+        ($divide:ident, $cases:ident) => {
+            for (a, b) in $cases {
+                let (got, want) = ($divide(a, b), a / b);
+                let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
+                assert!(ulps <= 1, "{a:e} / {b:e}: got {got:e}, want {want:e}");
+            }
+        };
+    }
+
+    /// The division sequence gives the quotient within 1 ulp of the
+    /// correctly rounded one, also when it is denormal or the denominator
     /// tiny (both prescaled paths).
     #[test]
     fn f32_division_sequence_undoes_the_scaling() {
-        let divide = |a: f32, b: f32| {
-            let (den, _) = div_scale_f32(b, b, a);
-            let (num, vcc) = div_scale_f32(a, b, a);
-            let mut r = 1.0 / den;
-            let e = (-den).mul_add(r, 1.0);
-            r = e.mul_add(r, r);
-            let mut q = num * r;
-            let e2 = (-den).mul_add(q, num);
-            q = e2.mul_add(r, q);
-            let e3 = (-den).mul_add(q, num);
-            let mut f = e3.mul_add(r, q);
-            if vcc {
-                f = ldexp32(f, div_fmas_scale_f32(q));
-            }
-            div_fixup_f32(f, b, a)
-        };
+        let divide = divide!(
+            f32,
+            div_scale_f32,
+            div_fmas_scale_f32,
+            ldexp32,
+            div_fixup_f32
+        );
         let cases: [(f32, f32); 7] = [
             (-1.175_494_5e-38, 2.75),
             (1.0e-40, 3.0),
@@ -461,33 +485,19 @@ mod tests {
             (1.0, 3.0),
             (-5.5, 0.125),
         ];
-        for (a, b) in cases {
-            let got = divide(a, b);
-            let want = a / b;
-            let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
-            assert!(ulps <= 1, "{a:e} / {b:e}: got {got:e}, want {want:e}");
-        }
+        within_one_ulp!(divide, cases);
     }
 
     /// The same for f64 (the 2^128 scale of `v_div_fmas_f64`).
     #[test]
     fn f64_division_sequence_undoes_the_scaling() {
-        let divide = |a: f64, b: f64| {
-            let (den, _) = div_scale_f64(b, b, a);
-            let (num, vcc) = div_scale_f64(a, b, a);
-            let mut r = 1.0 / den;
-            let e = (-den).mul_add(r, 1.0);
-            r = e.mul_add(r, r);
-            let mut q = num * r;
-            let e2 = (-den).mul_add(q, num);
-            q = e2.mul_add(r, q);
-            let e3 = (-den).mul_add(q, num);
-            let mut f = e3.mul_add(r, q);
-            if vcc {
-                f = ldexp64(f, div_fmas_scale_f64(q));
-            }
-            div_fixup_f64(f, b, a)
-        };
+        let divide = divide!(
+            f64,
+            div_scale_f64,
+            div_fmas_scale_f64,
+            ldexp64,
+            div_fixup_f64
+        );
         let cases: [(f64, f64); 6] = [
             (-2.2e-308, 2.75),
             (4.0e-320, 3.0),
@@ -496,12 +506,7 @@ mod tests {
             (1.0, 3.0),
             (-5.5, 0.125),
         ];
-        for (a, b) in cases {
-            let got = divide(a, b);
-            let want = a / b;
-            let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
-            assert!(ulps <= 1, "{a:e} / {b:e}: got {got:e}, want {want:e}");
-        }
+        within_one_ulp!(divide, cases);
     }
     use super::*;
     use proptest::prelude::*;
