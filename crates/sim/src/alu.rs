@@ -215,76 +215,64 @@ fn exp_f64(x: f64) -> i32 {
     ((x.to_bits() >> 52) & 0x7ff) as i32
 }
 
-/// `v_div_scale_f64` (Vega ISA, VOP3b): prescales the numerator or
-/// denominator `s0` of `s2 / s1` so that the Newton-Raphson division that
-/// follows neither overflows nor underflows. Returns `(value, vcc)`; `vcc` asks
-/// `v_div_fmas_f64` to undo the scaling.
-pub fn div_scale_f64(s0: f64, s1: f64, s2: f64) -> (f64, bool) {
-    if s2 == 0.0 || s1 == 0.0 || s1.is_nan() || s2.is_nan() || s1.is_infinite() {
-        return (f64::NAN, false);
-    }
-    let (e1, e2) = (exp_f64(s1), exp_f64(s2));
-    let mut vcc = false;
-    let mut d = s0;
-    if e2 - e1 >= 768 {
-        vcc = true;
-        if s0 == s1 {
-            d = ldexp64(s0, 128);
-        }
-    } else if e1 == 0 {
-        d = ldexp64(s0, 128);
-    } else if exp_f64(1.0 / s1) == 0 && exp_f64(s2 / s1) != 0 {
-        vcc = true;
-        if s0 == s1 {
-            d = ldexp64(s0, 128);
-        }
-    } else if exp_f64(1.0 / s1) == 0 {
-        d = ldexp64(s0, -128);
-    } else if exp_f64(s2 / s1) == 0 {
-        vcc = true;
-        if s0 == s2 {
-            d = ldexp64(s0, 128);
-        }
-    } else if e2 <= 53 {
-        d = ldexp64(s0, 128);
-    }
-    (d, vcc)
+/// The exponent field of an f32 (biased).
+fn exp_f32(x: f32) -> i32 {
+    ((x.to_bits() >> 23) & 0xff) as i32
 }
 
-/// `v_div_scale_f32`, as [`div_scale_f64`] with f32 limits (96 instead of
-/// 768, 64 instead of 128, 23 instead of 53).
-pub fn div_scale_f32(s0: f32, s1: f32, s2: f32) -> (f32, bool) {
-    if s2 == 0.0 || s1 == 0.0 || s1.is_nan() || s2.is_nan() || s1.is_infinite() {
-        return (f32::NAN, false);
-    }
-    let ef = |x: f32| ((x.to_bits() >> 23) & 0xff) as i32;
-    let (e1, e2) = (ef(s1), ef(s2));
-    let mut vcc = false;
-    let mut d = s0;
-    if e2 - e1 >= 96 {
-        vcc = true;
-        if s0 == s1 {
-            d = ldexp32(s0, 64);
+/// Defines `v_div_scale` for one precision: `$far` is the exponent gap
+/// beyond which the quotient would overflow, `$scale` the power of two
+/// applied, `$mant` the mantissa width.
+macro_rules! div_scale {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $exp:ident, $ldexp:ident, $far:expr, $scale:expr, $mant:expr) => {
+        $(#[$doc])*
+        pub fn $name(s0: $t, s1: $t, s2: $t) -> ($t, bool) {
+            if s2 == 0.0 || s1 == 0.0 || s1.is_nan() || s2.is_nan() || s1.is_infinite() {
+                return (<$t>::NAN, false);
+            }
+            let (e1, e2) = ($exp(s1), $exp(s2));
+            let mut vcc = false;
+            let mut d = s0;
+            if e2 - e1 >= $far {
+                vcc = true;
+                if s0 == s1 {
+                    d = $ldexp(s0, $scale);
+                }
+            } else if e1 == 0 {
+                d = $ldexp(s0, $scale);
+            } else if $exp(1.0 / s1) == 0 && $exp(s2 / s1) != 0 {
+                vcc = true;
+                if s0 == s1 {
+                    d = $ldexp(s0, $scale);
+                }
+            } else if $exp(1.0 / s1) == 0 {
+                d = $ldexp(s0, -$scale);
+            } else if $exp(s2 / s1) == 0 {
+                vcc = true;
+                if s0 == s2 {
+                    d = $ldexp(s0, $scale);
+                }
+            } else if e2 <= $mant {
+                d = $ldexp(s0, $scale);
+            }
+            (d, vcc)
         }
-    } else if e1 == 0 {
-        d = ldexp32(s0, 64);
-    } else if ef(1.0 / s1) == 0 && ef(s2 / s1) != 0 {
-        vcc = true;
-        if s0 == s1 {
-            d = ldexp32(s0, 64);
-        }
-    } else if ef(1.0 / s1) == 0 {
-        d = ldexp32(s0, -64);
-    } else if ef(s2 / s1) == 0 {
-        vcc = true;
-        if s0 == s2 {
-            d = ldexp32(s0, 64);
-        }
-    } else if e2 <= 23 {
-        d = ldexp32(s0, 64);
-    }
-    (d, vcc)
+    };
 }
+
+div_scale!(
+    /// `v_div_scale_f64` (Vega ISA, VOP3b): prescales the numerator or
+    /// denominator `s0` of `s2 / s1` so that the Newton-Raphson division that
+    /// follows neither overflows nor underflows. Returns `(value, vcc)`; `vcc`
+    /// asks `v_div_fmas_f64` to undo the scaling.
+    div_scale_f64, f64, exp_f64, ldexp64, 768, 128, 53
+);
+
+div_scale!(
+    /// `v_div_scale_f32`, as [`div_scale_f64`] with f32 limits (96 instead of
+    /// 768, 64 instead of 128, 23 instead of 53).
+    div_scale_f32, f32, exp_f32, ldexp32, 96, 64, 23
+);
 
 /// The power of two `v_div_fmas_f32` applies when VCC is set, undoing the
 /// prescaling `v_div_scale_f32` flagged: `s2` is the scaled quotient. When the
@@ -295,11 +283,7 @@ pub fn div_scale_f32(s0: f32, s1: f32, s2: f32) -> (f32, bool) {
 /// Scaled quotients from `v_div_scale_f32` are at least 2^32 or below 2^-62,
 /// so where between them the split lies does not change a division.
 pub fn div_fmas_scale_f32(s2: f32) -> i32 {
-    if (s2.to_bits() >> 23) & 0xff >= 127 {
-        64
-    } else {
-        -64
-    }
+    if exp_f32(s2) >= 127 { 64 } else { -64 }
 }
 
 /// As [`div_fmas_scale_f32`] for `v_div_fmas_f64` (scale 2^128 either way).
