@@ -2073,6 +2073,15 @@ impl MapContext {
     }
 }
 
+/// The error of a [`MapContext`] lookup that found nothing.
+fn missing<T>(
+    found: Option<T>,
+    op: &'static str,
+    what: &'static str,
+) -> std::result::Result<T, ErrorKind> {
+    found.ok_or(ErrorKind::Unavailable { op, what })
+}
+
 impl Context for MapContext {
     fn callee_ref(&self, die: DieRef) -> Option<&Callee> {
         self.callees.get(&die)
@@ -2081,73 +2090,61 @@ impl Context for MapContext {
         self.frame_base.as_deref()
     }
     fn callee(&self, die: DieRef) -> std::result::Result<Callee, ErrorKind> {
-        self.callees
-            .get(&die)
-            .cloned()
-            .ok_or(ErrorKind::Unavailable {
-                op: "DW_OP_call*",
-                what: "the called DIE",
-            })
+        missing(
+            self.callees.get(&die).cloned(),
+            "DW_OP_call*",
+            "the called DIE",
+        )
     }
     fn base_type(&self, die: u64) -> std::result::Result<BaseType, ErrorKind> {
-        self.base_types
-            .get(&die)
-            .copied()
-            .ok_or(ErrorKind::Unavailable {
-                op: "typed operation",
-                what: "the base type DIE",
-            })
+        missing(
+            self.base_types.get(&die).copied(),
+            "typed operation",
+            "the base type DIE",
+        )
     }
     fn frame_base(&self) -> std::result::Result<Arc<Expr>, ErrorKind> {
-        self.frame_base.clone().ok_or(ErrorKind::Unavailable {
-            op: "DW_OP_fbreg",
-            what: "a frame base",
-        })
+        missing(self.frame_base.clone(), "DW_OP_fbreg", "a frame base")
     }
     fn call_frame_cfa(&self) -> std::result::Result<Loc, ErrorKind> {
-        self.cfa.clone().ok_or(ErrorKind::Unavailable {
-            op: "DW_OP_call_frame_cfa",
-            what: "call frame information",
-        })
+        missing(
+            self.cfa.clone(),
+            "DW_OP_call_frame_cfa",
+            "call frame information",
+        )
     }
     fn entry_register(&self, reg: u64) -> std::result::Result<Loc, ErrorKind> {
-        self.entry_registers
-            .get(&reg)
-            .cloned()
-            .ok_or(ErrorKind::Unavailable {
-                op: "DW_OP_LLVM_call_frame_entry_reg",
-                what: "the register's entry rule",
-            })
+        missing(
+            self.entry_registers.get(&reg).cloned(),
+            "DW_OP_LLVM_call_frame_entry_reg",
+            "the register's entry rule",
+        )
     }
     fn address(&self, index: u64) -> std::result::Result<u64, ErrorKind> {
-        usize::try_from(index)
+        let entry = usize::try_from(index)
             .ok()
-            .and_then(|i| self.addresses.get(i))
-            .map(|a| a.wrapping_add(self.load_bias))
-            .ok_or(ErrorKind::Unavailable {
-                op: "DW_OP_addrx",
-                what: "the .debug_addr entry",
-            })
+            .and_then(|i| self.addresses.get(i));
+        missing(
+            entry.map(|a| a.wrapping_add(self.load_bias)),
+            "DW_OP_addrx",
+            "the .debug_addr entry",
+        )
     }
     fn relocate(&self, addr: u64) -> u64 {
         addr.wrapping_add(self.load_bias)
     }
     fn pointer_target(&self, die: u64) -> std::result::Result<PointerTarget, ErrorKind> {
-        self.pointers
-            .get(&die)
-            .cloned()
-            .ok_or(ErrorKind::Unavailable {
-                op: "implicit pointer",
-                what: "the pointed-to DIE",
-            })
+        missing(
+            self.pointers.get(&die).cloned(),
+            "implicit pointer",
+            "the pointed-to DIE",
+        )
     }
     fn object_map(&self, die: u64) -> std::result::Result<ObjectMap, ErrorKind> {
-        self.object_maps
-            .get(&die)
-            .cloned()
-            .ok_or(ErrorKind::Unavailable {
-                op: "DW_OP_object_map",
-                what: "the object map DIE",
-            })
+        missing(
+            self.object_maps.get(&die).cloned(),
+            "DW_OP_object_map",
+            "the object map DIE",
+        )
     }
 }
