@@ -833,9 +833,9 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         if self.stack.len() >= self.opts.max_stack {
             return fail(ErrorKind::StackOverflow(self.opts.max_stack));
         }
-        // `Vec::push` is not inlined here, and its copy of the 80-byte entry (built
-        // just before with narrow stores, read back with wide loads) stalls on store
-        // forwarding; written in place, the entry is built where it lands.
+        // `Vec::push` is not inlined here, and its copy of the entry (built just before
+        // with narrow stores, read back with wide loads) stalled on store forwarding;
+        // written in place, the entry is built where it lands.
         if self.stack.len() == self.stack.capacity() {
             self.stack.reserve(16);
         }
@@ -861,26 +861,50 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         self.to_value(e, op)
     }
 
+    #[inline(always)]
     fn pop_loc(&mut self, op: &'static str) -> R<Loc> {
+        // The usual case inline (the location moves straight from its stack slot to
+        // where it is used); conversions and errors out of line.
         match self.stack.pop() {
             Some(Entry::Loc(l)) => Ok(l),
+            e => self.pop_loc_slow(e, op),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pop_loc_slow(&mut self, e: Option<Entry>, op: &'static str) -> R<Loc> {
+        match e {
             Some(e) => self.loc_of(e, op),
             None => fail(ErrorKind::StackUnderflow(op)),
         }
     }
 
     /// Pops an operand of DW_OP_LLVM_select_bit_piece (an unbuilt extend stays so).
+    #[inline(always)]
     fn pop_operand(&mut self, op: &'static str) -> R<crate::location::VecOperand> {
         match self.stack.pop() {
             Some(Entry::Extended(x)) => Ok(crate::location::VecOperand::Extended(x)),
             Some(Entry::Loc(l)) => Ok(crate::location::VecOperand::Loc(l)),
-            Some(e) => Ok(crate::location::VecOperand::Loc(self.loc_of(e, op)?)),
-            None => fail(ErrorKind::StackUnderflow(op)),
+            e => Ok(crate::location::VecOperand::Loc(self.pop_loc_slow(e, op)?)),
         }
     }
 
+    #[inline(always)]
     fn pop_integral(&mut self, op: &'static str) -> R<Value> {
-        let v = self.pop_value(op)?;
+        match self.stack.pop() {
+            Some(Entry::Value(v)) if v.is_integral() => Ok(v),
+            e => self.pop_integral_slow(e, op),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pop_integral_slow(&mut self, e: Option<Entry>, op: &'static str) -> R<Value> {
+        let v = match e {
+            Some(e) => self.to_value(e, op)?,
+            None => return fail(ErrorKind::StackUnderflow(op)),
+        };
         if !v.is_integral() {
             return fail(ErrorKind::IntegralRequired(op));
         }
