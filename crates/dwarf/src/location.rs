@@ -48,8 +48,18 @@ pub struct ImplicitBytes(BytesRepr);
 
 #[derive(Clone)]
 enum BytesRepr {
-    Inline(u8, [u8; INLINE_IMPLICIT_BYTES]),
+    Inline(InlineBytes),
     Shared(Arc<[u8]>),
+}
+
+/// Inline bytes, aligned so that they start on a word of their storage: locations are
+/// copied in wide words, and a payload starting right after the enum's tag byte made
+/// each copy straddle the stores that wrote it (a store-forwarding stall per move).
+#[derive(Clone, Copy)]
+#[repr(C, align(8))]
+struct InlineBytes {
+    data: [u8; INLINE_IMPLICIT_BYTES],
+    len: u8,
 }
 
 impl ImplicitBytes {
@@ -58,7 +68,10 @@ impl ImplicitBytes {
         if bytes.len() <= INLINE_IMPLICIT_BYTES {
             let mut data = [0u8; INLINE_IMPLICIT_BYTES];
             data[..bytes.len()].copy_from_slice(bytes);
-            ImplicitBytes(BytesRepr::Inline(bytes.len() as u8, data))
+            ImplicitBytes(BytesRepr::Inline(InlineBytes {
+                data,
+                len: bytes.len() as u8,
+            }))
         } else {
             ImplicitBytes(BytesRepr::Shared(bytes.into()))
         }
@@ -69,7 +82,10 @@ impl ImplicitBytes {
     pub fn from_le_u64(v: u64, n: usize) -> Self {
         let mut data = [0u8; INLINE_IMPLICIT_BYTES];
         data[..8].copy_from_slice(&v.to_le_bytes());
-        ImplicitBytes(BytesRepr::Inline(n.min(8) as u8, data))
+        ImplicitBytes(BytesRepr::Inline(InlineBytes {
+            data,
+            len: n.min(8) as u8,
+        }))
     }
 }
 
@@ -77,7 +93,7 @@ impl std::ops::Deref for ImplicitBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
         match &self.0 {
-            BytesRepr::Inline(n, data) => &data[..usize::from(*n).min(INLINE_IMPLICIT_BYTES)],
+            BytesRepr::Inline(b) => &b.data[..usize::from(b.len).min(INLINE_IMPLICIT_BYTES)],
             BytesRepr::Shared(b) => b,
         }
     }
