@@ -218,6 +218,14 @@ const EMPTY_SRC: Src = Src {
     stride: false,
 };
 
+const EMPTY_VECTOR: VectorRepr = VectorRepr {
+    srcs: [EMPTY_SRC; VECTOR_SOURCES],
+    nsrc: 0,
+    planes: [0; 2],
+    bits: 0,
+    count: 0,
+};
+
 /// See [`Repr::Vector`] (boxed, so composites of pieces stay small).
 #[derive(Debug, Clone)]
 struct VectorRepr {
@@ -785,13 +793,12 @@ fn select_vector(
             Ok(node)
         }
         l0 => {
-            let mut v = Box::new(VectorRepr {
-                srcs: [EMPTY_SRC; VECTOR_SOURCES],
-                nsrc: 1,
-                planes: [0; 2],
-                bits,
-                count,
-            });
+            // Filled in place from a constant: built on the stack and then moved into
+            // its box, the 300-byte node was copied with wide loads of narrow stores.
+            let mut v = Box::new(EMPTY_VECTOR);
+            v.nsrc = 1;
+            v.bits = bits;
+            v.count = count;
             l0.write_src(&mut v.srcs[0], bits, count)?;
             merge_select(&mut v, l1, m, bits, count)?;
             Ok(Arc::new(Composite {
