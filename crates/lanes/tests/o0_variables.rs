@@ -10,7 +10,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use amdgpu_lanes::{Debugger, Event, Image};
-use amdgpu_sim::{ArgValue, Device, LaunchConfig};
+use amdgpu_sim::{ArgValue, Device, Launch, LaunchConfig, Module};
 use std::path::PathBuf;
 
 const TARGETS: [&str; 8] = [
@@ -32,27 +32,86 @@ fn kernels() -> PathBuf {
         .collect()
 }
 
-fn co_bytes(target: &str, name: &str) -> Result<Vec<u8>, String> {
-    let p = kernels()
-        .join("bin")
-        .join(target)
-        .join(format!("{name}.O0g.co"));
-    std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
+/// A committed `-O0 -g` kernel of a target (`kernels/bin/<target>/<name>.O0g.co`, kernel
+/// `name`, source `kernels/src/<name>.cl`) loaded on a fresh device: a test allocates its
+/// buffers, launches it under a debugger and sets breakpoints at source lines.
+struct Kernel {
+    name: &'static str,
+    bytes: Vec<u8>,
+    dev: Device,
+    module: Module,
 }
 
-/// The 1-based line of `kernels/src/<name>.cl` containing `text` (exactly one).
-fn line_of(name: &str, text: &str) -> Result<u64, String> {
-    let p = kernels().join("src").join(format!("{name}.cl"));
-    let src = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-    let hits: Vec<usize> = src
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(text))
-        .map(|(i, _)| i + 1)
-        .collect();
-    match hits.as_slice() {
-        [l] => Ok(*l as u64),
-        _ => Err(format!("`{text}` is on lines {hits:?} of {name}.cl")),
+impl Kernel {
+    fn load(target: &str, name: &'static str) -> Result<Kernel, String> {
+        let p = kernels()
+            .join("bin")
+            .join(target)
+            .join(format!("{name}.O0g.co"));
+        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let mut dev = Device::new();
+        let module = dev.load(&bytes).map_err(|e| e.to_string())?;
+        Ok(Kernel {
+            name,
+            bytes,
+            dev,
+            module,
+        })
+    }
+
+    /// A device buffer holding `bytes`.
+    fn alloc(&mut self, bytes: &[u8]) -> Result<u64, String> {
+        self.dev.alloc_bytes(bytes).map_err(|e| e.to_string())
+    }
+
+    /// A zeroed device buffer of `size` bytes.
+    fn alloc_zeroed(&mut self, size: u64) -> Result<u64, String> {
+        self.dev.alloc(size).map_err(|e| e.to_string())
+    }
+
+    /// The code object, for a debugger.
+    fn image(&self) -> Result<Image<'_>, String> {
+        Image::parse(&self.bytes).map_err(|e| e.to_string())
+    }
+
+    /// Launches the kernel over `n` work-items in groups of [`GROUP`] with `args`
+    /// (nothing runs before a debugger resumes it).
+    fn launch(&mut self, n: u32, args: Vec<ArgValue>) -> Result<Launch, String> {
+        self.launch_with(LaunchConfig::new_1d(n, GROUP, args))
+    }
+
+    /// [`Kernel::launch`] with a configuration of the test's own.
+    fn launch_with(&mut self, cfg: LaunchConfig) -> Result<Launch, String> {
+        self.dev
+            .launch(&self.module, self.name, cfg)
+            .map_err(|e| e.to_string())
+    }
+
+    /// A debugger of `launch`.
+    fn debugger<'a>(&'a self, image: &'a Image<'a>, launch: Launch) -> Debugger<'a, 'a> {
+        Debugger::new(image, &self.dev, &self.module, launch)
+    }
+
+    /// The 1-based line of the kernel's source containing `text` (exactly one).
+    fn line(&self, text: &str) -> Result<u64, String> {
+        let p = kernels().join("src").join(format!("{}.cl", self.name));
+        let src = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let hits: Vec<usize> = src
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(text))
+            .map(|(i, _)| i + 1)
+            .collect();
+        match hits.as_slice() {
+            [l] => Ok(*l as u64),
+            _ => Err(format!("`{text}` is on lines {hits:?} of {}.cl", self.name)),
+        }
+    }
+
+    /// A breakpoint at `line` of the kernel's source: the addresses it was set at.
+    fn break_at(&self, d: &mut Debugger, line: u64) -> Result<Vec<u64>, String> {
+        d.break_at_line(&format!("{}.cl", self.name), line)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -175,35 +234,27 @@ fn divergence_step(acc: u32, k: u32, v: u32) -> u32 {
 #[test]
 fn vector_add_index_pointers_and_a_write() {
     all_targets(|t| {
-        let bytes = co_bytes(t, "vector_add")?;
-        let image = Image::parse(&bytes).map_err(|e| e.to_string())?;
-        let mut dev = Device::new();
-        let module = dev.load(&bytes).map_err(|e| e.to_string())?;
+        let mut k = Kernel::load(t, "vector_add")?;
         let n = 150u32;
         let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5 + 1.0).collect();
         let b: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32 * 3.0).collect();
         let fb = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-        let pa = dev.alloc_bytes(&fb(&a)).map_err(|e| e.to_string())?;
-        let pb = dev.alloc_bytes(&fb(&b)).map_err(|e| e.to_string())?;
-        let pcbuf = dev.alloc(u64::from(n) * 4).map_err(|e| e.to_string())?;
-        let cfg = LaunchConfig::new_1d(
+        let pa = k.alloc(&fb(&a))?;
+        let pb = k.alloc(&fb(&b))?;
+        let pcbuf = k.alloc_zeroed(u64::from(n) * 4)?;
+        let launch = k.launch(
             n,
-            GROUP,
             vec![
                 ArgValue::Ptr(pa),
                 ArgValue::Ptr(pb),
                 ArgValue::Ptr(pcbuf),
                 ArgValue::U32(n),
             ],
-        );
-        let launch = dev
-            .launch(&module, "vector_add", cfg)
-            .map_err(|e| e.to_string())?;
-        let mut d = Debugger::new(&image, &dev, &module, launch);
-        let line = line_of("vector_add", "c[i] = a[i] + b[i];")?;
-        let addrs = d
-            .break_at_line("vector_add.cl", line)
-            .map_err(|e| e.to_string())?;
+        )?;
+        let image = k.image()?;
+        let mut d = k.debugger(&image, launch);
+        let line = k.line("c[i] = a[i] + b[i];")?;
+        let addrs = k.break_at(&mut d, line)?;
         let mut seen = vec![0u32; n as usize];
         let mut stops = 0;
         loop {
@@ -242,7 +293,10 @@ fn vector_add_index_pointers_and_a_write() {
         if let Some(i) = seen.iter().position(|&c| c == 0) {
             return Err(format!("work-item {i} was never seen at the breakpoint"));
         }
-        let out = dev.read(pcbuf, n as usize * 4).map_err(|e| e.to_string())?;
+        let out = k
+            .dev
+            .read(pcbuf, n as usize * 4)
+            .map_err(|e| e.to_string())?;
         for i in 0..n as usize {
             let got =
                 f32::from_le_bytes([out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3]]);
@@ -262,32 +316,22 @@ fn vector_add_index_pointers_and_a_write() {
 #[test]
 fn divergence_values_loop_counter_and_a_write() {
     all_targets(|t| {
-        let bytes = co_bytes(t, "divergence")?;
-        let image = Image::parse(&bytes).map_err(|e| e.to_string())?;
-        let mut dev = Device::new();
-        let module = dev.load(&bytes).map_err(|e| e.to_string())?;
+        let mut k = Kernel::load(t, "divergence")?;
         let n = 120u32;
         let mut g = Gen(0x5eed);
         let input: Vec<u32> = (0..n).map(|_| g.u32()).collect();
-        let pin = dev.alloc_bytes(&u32s(&input)).map_err(|e| e.to_string())?;
-        let pout = dev.alloc(u64::from(n) * 4).map_err(|e| e.to_string())?;
-        let cfg = LaunchConfig::new_1d(
+        let pin = k.alloc(&u32s(&input))?;
+        let pout = k.alloc_zeroed(u64::from(n) * 4)?;
+        let launch = k.launch(
             128,
-            GROUP,
             vec![ArgValue::Ptr(pin), ArgValue::Ptr(pout), ArgValue::U32(n)],
-        );
-        let launch = dev
-            .launch(&module, "divergence", cfg)
-            .map_err(|e| e.to_string())?;
-        let mut d = Debugger::new(&image, &dev, &module, launch);
-        let if_line = line_of("divergence", "if (lid & 1u) {")?;
-        let loop_body = line_of("divergence", "if ((k ^ v) & 2u)")?;
-        let if_addrs = d
-            .break_at_line("divergence.cl", if_line)
-            .map_err(|e| e.to_string())?;
-        let body_addrs = d
-            .break_at_line("divergence.cl", loop_body)
-            .map_err(|e| e.to_string())?;
+        )?;
+        let image = k.image()?;
+        let mut d = k.debugger(&image, launch);
+        let if_line = k.line("if (lid & 1u) {")?;
+        let loop_body = k.line("if ((k ^ v) & 2u)")?;
+        let if_addrs = k.break_at(&mut d, if_line)?;
+        let body_addrs = k.break_at(&mut d, loop_body)?;
         // The work-item whose `v` is overwritten, and the value written.
         let (victim_gid, new_v) = (70u32, 0x1234_5677u32);
         let mut written = false;
@@ -349,7 +393,7 @@ fn divergence_values_loop_counter_and_a_write() {
                 "written {written}, {if_lanes} lanes seen at the if, {body_stops} loop stops"
             ));
         }
-        let out = read_u32s(&dev, pout, n as usize)?;
+        let out = read_u32s(&k.dev, pout, n as usize)?;
         for gid in 0..n {
             let v = if gid == victim_gid {
                 new_v
@@ -388,27 +432,20 @@ fn private_array_host(v: u32, lid: u32) -> (Vec<u32>, u32, u32, u32) {
 #[test]
 fn private_array_whole_array_and_a_write() {
     all_targets(|t| {
-        let bytes = co_bytes(t, "private_array")?;
-        let image = Image::parse(&bytes).map_err(|e| e.to_string())?;
-        let mut dev = Device::new();
-        let module = dev.load(&bytes).map_err(|e| e.to_string())?;
+        let mut k = Kernel::load(t, "private_array")?;
         let n = 100u32;
         let mut g = Gen(0xa11a);
         let input: Vec<u32> = (0..n).map(|_| g.u32()).collect();
-        let pin = dev.alloc_bytes(&u32s(&input)).map_err(|e| e.to_string())?;
-        let pout = dev.alloc(u64::from(n) * 4).map_err(|e| e.to_string())?;
-        let cfg = LaunchConfig::new_1d(
+        let pin = k.alloc(&u32s(&input))?;
+        let pout = k.alloc_zeroed(u64::from(n) * 4)?;
+        let launch = k.launch(
             n,
-            GROUP,
             vec![ArgValue::Ptr(pin), ArgValue::Ptr(pout), ArgValue::U32(n)],
-        );
-        let launch = dev
-            .launch(&module, "private_array", cfg)
-            .map_err(|e| e.to_string())?;
-        let mut d = Debugger::new(&image, &dev, &module, launch);
-        let line = line_of("private_array", "out[gid] = a + 3u * b + 7u * c;")?;
-        d.break_at_line("private_array.cl", line)
-            .map_err(|e| e.to_string())?;
+        )?;
+        let image = k.image()?;
+        let mut d = k.debugger(&image, launch);
+        let line = k.line("out[gid] = a + 3u * b + 7u * c;")?;
+        k.break_at(&mut d, line)?;
         let (victim, new_c) = (37u32, 0x0bad_f00du32);
         let mut written = false;
         let mut seen = 0u32;
@@ -453,7 +490,7 @@ fn private_array_whole_array_and_a_write() {
         if !written || seen != n {
             return Err(format!("written {written}, {seen} lanes seen"));
         }
-        let out = read_u32s(&dev, pout, n as usize)?;
+        let out = read_u32s(&k.dev, pout, n as usize)?;
         for gid in 0..n {
             let (_, a, b, c) = private_array_host(input[gid as usize], gid % GROUP);
             let c = if gid == victim { new_c } else { c };
@@ -507,34 +544,27 @@ fn bitops64_host(x: u64, gid: u32) -> Vec<(&'static str, u64)> {
 #[test]
 fn bitops64_wide_values_and_a_write() {
     all_targets(|t| {
-        let bytes = co_bytes(t, "bitops64")?;
-        let image = Image::parse(&bytes).map_err(|e| e.to_string())?;
-        let mut dev = Device::new();
-        let module = dev.load(&bytes).map_err(|e| e.to_string())?;
+        let mut k = Kernel::load(t, "bitops64")?;
         let n = 70u32;
         let mut g = Gen(0xb175);
         let input: Vec<u64> = (0..n).map(|_| g.next()).collect();
         let inb: Vec<u8> = input.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let pin = dev.alloc_bytes(&inb).map_err(|e| e.to_string())?;
-        let pout = dev.alloc(u64::from(n) * 16).map_err(|e| e.to_string())?;
-        let pout32 = dev.alloc(u64::from(n) * 4).map_err(|e| e.to_string())?;
-        let cfg = LaunchConfig::new_1d(
+        let pin = k.alloc(&inb)?;
+        let pout = k.alloc_zeroed(u64::from(n) * 16)?;
+        let pout32 = k.alloc_zeroed(u64::from(n) * 4)?;
+        let launch = k.launch(
             n,
-            GROUP,
             vec![
                 ArgValue::Ptr(pin),
                 ArgValue::Ptr(pout),
                 ArgValue::Ptr(pout32),
                 ArgValue::U32(n),
             ],
-        );
-        let launch = dev
-            .launch(&module, "bitops64", cfg)
-            .map_err(|e| e.to_string())?;
-        let mut d = Debugger::new(&image, &dev, &module, launch);
-        let line = line_of("bitops64", "out[2 * gid] = q ^ sh;")?;
-        d.break_at_line("bitops64.cl", line)
-            .map_err(|e| e.to_string())?;
+        )?;
+        let image = k.image()?;
+        let mut d = k.debugger(&image, launch);
+        let line = k.line("out[2 * gid] = q ^ sh;")?;
+        k.break_at(&mut d, line)?;
         let (victim, new_q) = (66u32, 0x0123_4567_89ab_cdefu64);
         let mut seen = 0;
         loop {
@@ -567,7 +597,10 @@ fn bitops64_wide_values_and_a_write() {
         if seen != n {
             return Err(format!("{seen} lanes seen"));
         }
-        let out = dev.read(pout, n as usize * 16).map_err(|e| e.to_string())?;
+        let out = k
+            .dev
+            .read(pout, n as usize * 16)
+            .map_err(|e| e.to_string())?;
         for gid in 0..n {
             let vals = bitops64_host(input[gid as usize], gid);
             let get = |k: &str| vals.iter().find(|(n, _)| *n == k).map(|v| v.1).unwrap_or(0);
@@ -593,31 +626,21 @@ fn bitops64_wide_values_and_a_write() {
 #[test]
 fn reduce_sum_lds_array_and_loop_counter() {
     all_targets(|t| {
-        let bytes = co_bytes(t, "reduce_sum")?;
-        let image = Image::parse(&bytes).map_err(|e| e.to_string())?;
-        let mut dev = Device::new();
-        let module = dev.load(&bytes).map_err(|e| e.to_string())?;
+        let mut k = Kernel::load(t, "reduce_sum")?;
         let n = 100u32;
         let input: Vec<u32> = (0..n).map(|i| i * 7 + 3).collect();
-        let pin = dev.alloc_bytes(&u32s(&input)).map_err(|e| e.to_string())?;
-        let pout = dev.alloc(8).map_err(|e| e.to_string())?;
-        let cfg = LaunchConfig::new_1d(
+        let pin = k.alloc(&u32s(&input))?;
+        let pout = k.alloc_zeroed(8)?;
+        let launch = k.launch(
             128,
-            GROUP,
             vec![ArgValue::Ptr(pin), ArgValue::Ptr(pout), ArgValue::U32(n)],
-        );
-        let launch = dev
-            .launch(&module, "reduce_sum", cfg)
-            .map_err(|e| e.to_string())?;
-        let mut d = Debugger::new(&image, &dev, &module, launch);
-        let store = line_of("reduce_sum", "tile[lid] = gid < n ? in[gid] : 0u;")?;
-        let barrier = d
-            .break_at_line("reduce_sum.cl", store + 1)
-            .map_err(|e| e.to_string())?;
-        let step = line_of("reduce_sum", "if (lid < s) {")?;
-        let step_addrs = d
-            .break_at_line("reduce_sum.cl", step)
-            .map_err(|e| e.to_string())?;
+        )?;
+        let image = k.image()?;
+        let mut d = k.debugger(&image, launch);
+        let store = k.line("tile[lid] = gid < n ? in[gid] : 0u;")?;
+        let barrier = k.break_at(&mut d, store + 1)?;
+        let step = k.line("if (lid < s) {")?;
+        let step_addrs = k.break_at(&mut d, step)?;
         let mut iteration: std::collections::HashMap<([u32; 3], u32), u32> = Default::default();
         let (mut barrier_stops, mut step_stops) = (0, 0);
         loop {
@@ -665,7 +688,7 @@ fn reduce_sum_lds_array_and_loop_counter() {
                 "{barrier_stops} barrier stops, {step_stops} loop stops"
             ));
         }
-        let out = read_u32s(&dev, pout, 2)?;
+        let out = read_u32s(&k.dev, pout, 2)?;
         let sum = |g: u32| {
             (g * GROUP..(g + 1) * GROUP)
                 .filter(|&i| i < n)
@@ -685,15 +708,12 @@ fn reduce_sum_lds_array_and_loop_counter() {
 #[test]
 fn a_moved_frame_base_is_read_wave_scaled() {
     all_targets(|t| {
-        let bytes = co_bytes(t, "vector_add")?;
-        let image = Image::parse(&bytes).map_err(|e| e.to_string())?;
-        let mut dev = Device::new();
-        let module = dev.load(&bytes).map_err(|e| e.to_string())?;
+        let mut k = Kernel::load(t, "vector_add")?;
         let n = 64u32;
         let a: Vec<u32> = (0..n).map(|i| 0x4000_0000 + i).collect();
-        let pa = dev.alloc_bytes(&u32s(&a)).map_err(|e| e.to_string())?;
-        let pb = dev.alloc_bytes(&u32s(&a)).map_err(|e| e.to_string())?;
-        let pc = dev.alloc(u64::from(n) * 4).map_err(|e| e.to_string())?;
+        let pa = k.alloc(&u32s(&a))?;
+        let pb = k.alloc(&u32s(&a))?;
+        let pc = k.alloc_zeroed(u64::from(n) * 4)?;
         let mut cfg = LaunchConfig::new_1d(
             n,
             GROUP,
@@ -705,17 +725,13 @@ fn a_moved_frame_base_is_read_wave_scaled() {
             ],
         );
         cfg.extra_private = 64;
-        let launch = dev
-            .launch(&module, "vector_add", cfg)
-            .map_err(|e| e.to_string())?;
-        let mut d = Debugger::new(&image, &dev, &module, launch);
-        let first = line_of("vector_add", "size_t i = get_global_id(0);")?;
-        let inside = line_of("vector_add", "c[i] = a[i] + b[i];")?;
-        let first_addrs = d
-            .break_at_line("vector_add.cl", first)
-            .map_err(|e| e.to_string())?;
-        d.break_at_line("vector_add.cl", inside)
-            .map_err(|e| e.to_string())?;
+        let launch = k.launch_with(cfg)?;
+        let image = k.image()?;
+        let mut d = k.debugger(&image, launch);
+        let first = k.line("size_t i = get_global_id(0);")?;
+        let inside = k.line("c[i] = a[i] + b[i];")?;
+        let first_addrs = k.break_at(&mut d, first)?;
+        k.break_at(&mut d, inside)?;
         const SHIFT: u32 = 16;
         let mut moved = 0;
         let mut checked = 0;
@@ -787,7 +803,7 @@ fn a_moved_frame_base_is_read_wave_scaled() {
         if moved == 0 || checked != n {
             return Err(format!("{moved} frames moved, {checked} lanes checked"));
         }
-        let out = read_u32s(&dev, pc, n as usize)?;
+        let out = read_u32s(&k.dev, pc, n as usize)?;
         for i in 0..n as usize {
             let want = (f32::from_bits(a[i]) + f32::from_bits(a[i])).to_bits();
             check(&format!("c[{i}]"), u64::from(out[i]), u64::from(want))?;
