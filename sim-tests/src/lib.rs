@@ -23,3 +23,10 @@ pub fn repo_path(parts: &[&str]) -> PathBuf {
     }
     p
 }
+
+/// The bytes of the committed code object `kernels/bin/<target>/<file>`; the error names
+/// the path.
+pub fn read_kernel(target: &str, file: &str) -> Result<Vec<u8>, String> {
+    let p = repo_path(&["kernels", "bin", target, file]);
+    std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
+}

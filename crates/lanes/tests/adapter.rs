@@ -14,16 +14,10 @@ use amdgpu_dwarf::{DecodeOptions, EvalOptions, Evaluator, Expr, Loc, NoContext, 
 use amdgpu_lanes::{Debugger, Event, Image, WaveTarget, WaveTargetError};
 use amdgpu_sim::memory::{PRIVATE_BASE, SHARED_BASE};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig, Space};
-use std::path::PathBuf;
+use amdsim_sim_tests::{read_kernel, repo_path};
 
 const TARGETS: [&str; 3] = ["gfx900", "gfx1030", "gfx1030-w64"];
 const N: u32 = 64;
-
-fn kernels() -> PathBuf {
-    [env!("CARGO_MANIFEST_DIR"), "..", "..", "kernels"]
-        .iter()
-        .collect()
-}
 
 fn expr(text: &str, ws: u32) -> Expr {
     let o = DecodeOptions::default();
@@ -56,8 +50,7 @@ fn with_stopped(
     target: &str,
     f: impl FnOnce(&mut Debugger, &Device, u64, u64) -> Result<(), String>,
 ) -> Result<(), String> {
-    let p = kernels().join("bin").join(target).join("reduce_sum.O0g.co");
-    let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let bytes = read_kernel(target, "reduce_sum.O0g.co")?;
     let image = Image::parse(&bytes).map_err(|e| e.to_string())?;
     let mut dev = Device::new();
     let module = dev.load(&bytes).map_err(|e| e.to_string())?;
@@ -75,8 +68,8 @@ fn with_stopped(
         .launch(&module, "reduce_sum", cfg)
         .map_err(|e| e.to_string())?;
     let mut d = Debugger::new(&image, &dev, &module, launch);
-    let src =
-        std::fs::read_to_string(kernels().join("src/reduce_sum.cl")).map_err(|e| e.to_string())?;
+    let src = std::fs::read_to_string(repo_path(&["kernels", "src", "reduce_sum.cl"]))
+        .map_err(|e| e.to_string())?;
     let store = src
         .lines()
         .position(|l| l.contains("tile[lid] = gid < n"))

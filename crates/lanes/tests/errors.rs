@@ -3,21 +3,10 @@
 use amdgpu_dwarf::{EvalOptions, Evaluator, Expr};
 use amdgpu_lanes::{Debugger, Error, Event, Image};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig};
-use std::path::PathBuf;
+use amdsim_sim_tests::read_kernel;
 
 fn co(target: &str, file: &str) -> Vec<u8> {
-    let p: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "kernels",
-        "bin",
-        target,
-        file,
-    ]
-    .iter()
-    .collect();
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    read_kernel(target, file).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

@@ -11,26 +11,9 @@
 
 use amdgpu_lanes::{Debugger, Event, Image};
 use amdgpu_sim::{ArgValue, Device, Launch, LaunchConfig, Module};
-use std::path::PathBuf;
-
-const TARGETS: [&str; 8] = [
-    "gfx900",
-    "gfx906",
-    "gfx908",
-    "gfx90a",
-    "gfx1010",
-    "gfx1030",
-    "gfx1010-w64",
-    "gfx1030-w64",
-];
+use amdsim_sim_tests::{TARGETS, read_kernel, repo_path};
 
 const GROUP: u32 = 64;
-
-fn kernels() -> PathBuf {
-    [env!("CARGO_MANIFEST_DIR"), "..", "..", "kernels"]
-        .iter()
-        .collect()
-}
 
 /// A committed `-O0 -g` kernel of a target (`kernels/bin/<target>/<name>.O0g.co`, kernel
 /// `name`, source `kernels/src/<name>.cl`) loaded on a fresh device: a test allocates its
@@ -44,11 +27,7 @@ struct Kernel {
 
 impl Kernel {
     fn load(target: &str, name: &'static str) -> Result<Kernel, String> {
-        let p = kernels()
-            .join("bin")
-            .join(target)
-            .join(format!("{name}.O0g.co"));
-        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let bytes = read_kernel(target, &format!("{name}.O0g.co"))?;
         let mut dev = Device::new();
         let module = dev.load(&bytes).map_err(|e| e.to_string())?;
         Ok(Kernel {
@@ -94,7 +73,7 @@ impl Kernel {
 
     /// The 1-based line of the kernel's source containing `text` (exactly one).
     fn line(&self, text: &str) -> Result<u64, String> {
-        let p = kernels().join("src").join(format!("{}.cl", self.name));
+        let p = repo_path(&["kernels", "src", &format!("{}.cl", self.name)]);
         let src = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
         let hits: Vec<usize> = src
             .lines()

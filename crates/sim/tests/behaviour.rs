@@ -5,23 +5,12 @@
 
 use amdgpu_sim::debug::{Session, Stop};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig, Module, SimError, Space, WaveStatus};
-use std::path::PathBuf;
+use amdsim_sim_tests::read_kernel;
 
 fn load(dev: &mut Device, target: &str, file: &str) -> Module {
-    let p: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "kernels",
-        "bin",
-        target,
-        file,
-    ]
-    .iter()
-    .collect();
-    let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let bytes = read_kernel(target, file).unwrap_or_else(|e| panic!("{e}"));
     dev.load(&bytes)
-        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .unwrap_or_else(|e| panic!("{target}/{file}: {e}"))
 }
 
 fn f32s(v: &[f32]) -> Vec<u8> {

@@ -4,34 +4,12 @@
 #![allow(clippy::needless_range_loop)]
 
 use amdgpu_sim::{ArgValue, Device, LaunchConfig, Module};
-use std::path::PathBuf;
-
-const TARGETS: [&str; 8] = [
-    "gfx900",
-    "gfx906",
-    "gfx908",
-    "gfx90a",
-    "gfx1010",
-    "gfx1030",
-    "gfx1010-w64",
-    "gfx1030-w64",
-];
+use amdsim_sim_tests::{TARGETS, read_kernel};
 
 fn load(dev: &mut Device, target: &str, file: &str) -> Module {
-    let p: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "kernels",
-        "bin",
-        target,
-        file,
-    ]
-    .iter()
-    .collect();
-    let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let bytes = read_kernel(target, file).unwrap_or_else(|e| panic!("{e}"));
     dev.load(&bytes)
-        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .unwrap_or_else(|e| panic!("{target}/{file}: {e}"))
 }
 
 /// A small deterministic generator (xorshift).
