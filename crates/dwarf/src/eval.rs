@@ -58,16 +58,18 @@ pub struct ObjectMap {
     pub element_count: u64,
 }
 
+/// The default answer of [`Context`]'s methods: `what`, which `op` needs, is not there.
+fn unavailable<T>(op: &'static str, what: &'static str) -> std::result::Result<T, ErrorKind> {
+    Err(ErrorKind::Unavailable { op, what })
+}
+
 /// Program data an evaluation may need. Every method has a default that reports the
 /// data as unavailable, so a caller implements only what its expressions use.
 pub trait Context {
     /// The callee of DW_OP_call2/call4/call_ref.
     fn callee(&self, die: DieRef) -> std::result::Result<Callee, ErrorKind> {
         let _ = die;
-        Err(ErrorKind::Unavailable {
-            op: "DW_OP_call*",
-            what: "DWARF procedures",
-        })
+        unavailable("DW_OP_call*", "DWARF procedures")
     }
     /// The callee of DW_OP_call2/call4/call_ref when the context holds it and can lend
     /// it for the evaluator's lifetime (saves reference counting on every call).
@@ -80,10 +82,7 @@ pub trait Context {
     /// reinterpret).
     fn base_type(&self, die: u64) -> std::result::Result<BaseType, ErrorKind> {
         let _ = die;
-        Err(ErrorKind::Unavailable {
-            op: "typed operation",
-            what: "base types",
-        })
+        unavailable("typed operation", "base types")
     }
     /// The current function's DW_AT_frame_base expression when the context holds it and
     /// can lend it for the evaluator's lifetime. Default: `None`, and
@@ -93,35 +92,23 @@ pub trait Context {
     }
     /// The current function's DW_AT_frame_base expression for the current PC.
     fn frame_base(&self) -> std::result::Result<Arc<Expr>, ErrorKind> {
-        Err(ErrorKind::Unavailable {
-            op: "DW_OP_fbreg",
-            what: "a frame base",
-        })
+        unavailable("DW_OP_fbreg", "a frame base")
     }
     /// The CFA of the current frame (from CFI).
     fn call_frame_cfa(&self) -> std::result::Result<Loc, ErrorKind> {
-        Err(ErrorKind::Unavailable {
-            op: "DW_OP_call_frame_cfa",
-            what: "call frame information",
-        })
+        unavailable("DW_OP_call_frame_cfa", "call frame information")
     }
     /// Where register `reg` was on entry to the current subprogram (from CFI): an
     /// undefined location for the undefined rule, the register itself for same-value.
     fn entry_register(&self, reg: u64) -> std::result::Result<Loc, ErrorKind> {
         let _ = reg;
-        Err(ErrorKind::Unavailable {
-            op: "DW_OP_LLVM_call_frame_entry_reg",
-            what: "call frame information",
-        })
+        unavailable("DW_OP_LLVM_call_frame_entry_reg", "call frame information")
     }
     /// Entry `index` of .debug_addr from the unit's DW_AT_addr_base (DW_OP_addrx,
     /// DW_OP_constx), relocated.
     fn address(&self, index: u64) -> std::result::Result<u64, ErrorKind> {
         let _ = index;
-        Err(ErrorKind::Unavailable {
-            op: "DW_OP_addrx",
-            what: ".debug_addr",
-        })
+        unavailable("DW_OP_addrx", ".debug_addr")
     }
     /// Relocates a DW_OP_addr operand (code object load bias). Default: unchanged.
     fn relocate(&self, addr: u64) -> u64 {
@@ -130,27 +117,18 @@ pub trait Context {
     /// What an implicit pointer's DIE holds.
     fn pointer_target(&self, die: u64) -> std::result::Result<PointerTarget, ErrorKind> {
         let _ = die;
-        Err(ErrorKind::Unavailable {
-            op: "implicit pointer",
-            what: "DIEs",
-        })
+        unavailable("implicit pointer", "DIEs")
     }
     /// DW_OP_object_map's DIE.
     fn object_map(&self, die: u64) -> std::result::Result<ObjectMap, ErrorKind> {
         let _ = die;
-        Err(ErrorKind::Unavailable {
-            op: "DW_OP_object_map",
-            what: "DW_TAG_object_map entries",
-        })
+        unavailable("DW_OP_object_map", "DW_TAG_object_map entries")
     }
     /// Evaluates `expr` as if at entry to the current subprogram (DW_OP_entry_value of a
     /// non-register expression). Default: unavailable.
     fn entry_value(&self, expr: &Expr) -> std::result::Result<Value, ErrorKind> {
         let _ = expr;
-        Err(ErrorKind::Unavailable {
-            op: "DW_OP_entry_value",
-            what: "entry state",
-        })
+        unavailable("DW_OP_entry_value", "entry state")
     }
 }
 
