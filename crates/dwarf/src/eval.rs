@@ -1655,12 +1655,25 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 if u128::from(*bits) * u128::from(*count) > crate::location::MAX_COMPOSITE_BITS {
                     return fail(ErrorKind::CompositeTooLarge);
                 }
-                let pl = self.pop_loc(name)?;
-                self.tick_n(*count)?;
-                crate::location::Extended::check(&pl, *bits)?;
-                self.push(Entry::Extended(crate::location::Extended::checked(
-                    pl, *bits, *count,
-                )))?;
+                if matches!(self.stack.last(), Some(Entry::Loc(_))) {
+                    // The usual case, a location on top: extended where it lies.
+                    self.tick_n(*count)?;
+                    if let Some(top) = self.stack.last_mut()
+                        && let Entry::Loc(pl) = top
+                    {
+                        crate::location::Extended::check(pl, *bits)?;
+                        let pl = std::mem::replace(pl, Loc::One(Single::undefined()));
+                        *top =
+                            Entry::Extended(crate::location::Extended::checked(pl, *bits, *count));
+                    }
+                } else {
+                    let pl = self.pop_loc(name)?;
+                    self.tick_n(*count)?;
+                    crate::location::Extended::check(&pl, *bits)?;
+                    self.push(Entry::Extended(crate::location::Extended::checked(
+                        pl, *bits, *count,
+                    )))?;
+                }
             }
             SelectBitPiece { bits, count } => {
                 let name = "DW_OP_LLVM_select_bit_piece";
