@@ -10,29 +10,6 @@ fn text(gpu: Gpu, words: &[u32]) -> String {
     }
 }
 
-/// Batch printer used while developing against llvm-mc: reads lines
-/// `<gpu> <hex dword>...` from `$MEM_DIFF_IN` and writes one text per line to
-/// `$MEM_DIFF_OUT`.
-#[test]
-#[ignore]
-fn batch_print() {
-    let (Ok(inp), Ok(out)) = (std::env::var("MEM_DIFF_IN"), std::env::var("MEM_DIFF_OUT")) else {
-        panic!("set MEM_DIFF_IN and MEM_DIFF_OUT");
-    };
-    let src = std::fs::read_to_string(inp).expect("read input");
-    let mut res = String::new();
-    for line in src.lines() {
-        let mut it = line.split_whitespace();
-        let gpu: Gpu = it.next().expect("gpu").parse().expect("gpu name");
-        let words: Vec<u32> = it
-            .map(|w| u32::from_str_radix(w, 16).expect("hex word"))
-            .collect();
-        res.push_str(&text(gpu, &words));
-        res.push('\n');
-    }
-    std::fs::write(out, res).expect("write output");
-}
-
 /// (gpu, words, llvm-mc-19 text) recorded from `llvm-mc-19 --disassemble`.
 const VECTORS: &[(Gpu, &[u32], &str)] = &[
     // SMEM
@@ -311,41 +288,6 @@ mod fuzz {
             }
         }
     }
-}
-
-/// Decode throughput over memory instructions, per recorded vector (run with
-/// `cargo test --release -p amdgpu-isa mem::tests::throughput -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn throughput() {
-    println!("size_of::<Inst>() = {}", std::mem::size_of::<crate::Inst>());
-    let mut total = 0u64;
-    let floor: &[(Gpu, &[u32], &str)] = &[(Gpu::Gfx900, &[0xffff_ffff, 0xffff_ffff], "invalid")];
-    for (gpu, words, text) in floor.iter().chain(VECTORS) {
-        let one: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let code: Vec<u8> = one
-            .iter()
-            .copied()
-            .cycle()
-            .take(one.len() * 10_000)
-            .collect();
-        let d = Decoder::new(*gpu, true);
-        let start = std::time::Instant::now();
-        let mut n = 0u64;
-        let mut check = 0u64;
-        for _ in 0..50 {
-            let mut off = 0;
-            while let Ok(i) = d.decode(&code[off..]) {
-                check = check.wrapping_add(i.mem.offset as u64 + i.size as u64);
-                off += i.size_bytes();
-                n += 1;
-            }
-        }
-        let secs = start.elapsed().as_secs_f64();
-        println!("{:>7.1} M/s  {gpu} {text} ({check})", n as f64 / secs / 1e6);
-        total += n;
-    }
-    assert!(total > 0);
 }
 
 /// The table lookup used for buffer `soffset` gives what `decode_src` gives
