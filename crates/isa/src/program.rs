@@ -4,142 +4,59 @@ use crate::{Decoder, Inst};
 
 /// A decoded code region: every instruction, in order, with its address.
 ///
-/// Code repeats itself (waits, moves of constants, spills, padding), and the
-/// decoded form of an instruction depends only on its bytes, so a program
-/// keeps each decoded [`Inst`] once and refers to it from every place the same
-/// instruction occurs: `slot` maps each dword offset from the base to the
-/// decoded form of the instruction that starts there (or `u32::MAX` inside an
-/// instruction). Lookup by address ([`Program::at`]) is O(1), and so is
-/// walking the instructions in order ([`Program::iter`]). Lookup by
-/// instruction number ([`Program::get`], [`Program::address`],
-/// [`Program::index_of`]) uses an index of instruction starts built on first
-/// use. Instructions start at dword offsets (every size but a truncated
-/// tail's is a multiple of four), and a region holds fewer than 2^32 of them.
+/// `decoded` holds the instructions in address order, and `slot` maps each
+/// dword offset from the base to the number of the instruction that starts
+/// there (or `u32::MAX` inside an instruction). Lookup by address
+/// ([`Program::at`]) and by instruction number ([`Program::get`]) are O(1),
+/// and so is walking the instructions in order ([`Program::iter`]).
+/// [`Program::address`] and [`Program::index_of`] use an index of
+/// instruction starts built on first use. Instructions start at dword
+/// offsets (every size but a truncated tail's is a multiple of four), and a
+/// region holds fewer than 2^32 of them.
+///
+/// Every instruction is decoded and stored, repeats included: decoding is
+/// cheaper than looking a repeat up (whether an instruction repeats one
+/// decoded before is unpredictable, and a mispredicted lookup costs more than
+/// the decoding it saves). Storage for the most instructions a region can
+/// hold (one per dword) is reserved up front, so decoding never reallocates.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     base: u64,
     decoded: Vec<Inst>,
     slot: Vec<u32>,
-    len: usize,
     /// Dword offset of each instruction's start, in order (built on first use).
     starts: std::sync::OnceLock<Vec<u32>>,
 }
 
-/// Number of entries of the decode memo of [`Program::decode`] (a power of two).
-const MEMO_SIZE: usize = 1024;
-
-/// One entry of the decode memo of [`Program::decode`]: the first two dwords
-/// and the size of a remembered valid instruction, and its index in `decoded`.
-#[derive(Clone, Copy)]
-struct MemoEntry {
-    w0: u32,
-    w1: u32,
-    index: u32,
-    /// 0 for an empty entry (no instruction is 0 bytes long), else 4 or 8.
-    size: u8,
-}
-
-impl MemoEntry {
-    /// An entry that matches nothing.
-    const EMPTY: MemoEntry = MemoEntry {
-        w0: 0,
-        w1: 0,
-        index: 0,
-        size: 0,
-    };
-}
-
-/// The memo slot of an instruction whose first dword is `w0` (a multiplicative
-/// hash: opcode and operand bits all reach its top ten bits).
-#[inline(always)]
-fn memo_slot(w0: u32) -> usize {
-    (w0.wrapping_mul(0x9e37_79b1) >> 22) as usize % MEMO_SIZE
-}
-
 impl Program {
-    /// Decodes `bytes` (the code at `base`) instruction by instruction.
-    ///
-    /// A small direct-mapped memo, keyed by the first dword, remembers where
-    /// an instruction decoded before is kept: a repeat refers to it instead of
-    /// being decoded and stored again. The remembered [`Inst`] is used only
-    /// when it is the same instruction: the dwords it was decoded from (kept in
-    /// the memo entry) equal the first dword, and the second too unless it is 4
-    /// bytes long (a valid 4-byte instruction is decoded from its first dword
-    /// alone). Invalid words are not remembered: an 8-byte encoding can be
-    /// invalid because of its second dword, and its invalid `Inst` keeps only
-    /// the first. Only instructions of at most 8 bytes are remembered, and only
-    /// while 8 bytes remain (the one case where the decoder looks at the input
-    /// length: a VOP1 SDWA/DPP marker at the very end), so the memo never
-    /// changes a result (the `memo_never_changes_a_result` test checks it). A
-    /// repeat evicted from the memo is decoded and stored again.
+    /// Decodes `bytes` (the code at `base`) instruction by instruction, each
+    /// decoded in place into its element of `decoded`.
     pub(crate) fn decode(dec: &Decoder, bytes: &[u8], base: u64) -> Program {
         // Every instruction but a truncated tail is at least 4 bytes long, so
         // these capacities are never exceeded (no reallocation while decoding).
         let most = bytes.len().div_ceil(4);
         let mut decoded: Vec<Inst> = Vec::with_capacity(most);
         let mut slot = vec![u32::MAX; most];
-        let mut len = 0usize;
-        // The memo keeps the key of each remembered instruction beside its
-        // index, so that a lookup reads only this (small, cache-resident)
-        // table.
-        let mut memo = [MemoEntry::EMPTY; MEMO_SIZE];
         let mut off = 0usize;
         let mut rest = bytes;
         while !rest.is_empty() {
-            let head = rest.first_chunk::<8>().map(|b| {
-                let w0 = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                let w1 = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
-                (w0, w1)
-            });
-            let mut found = None;
-            if let Some((w0, w1)) = head {
-                if let Some(e) = memo.get(memo_slot(w0)) {
-                    // One test of the whole key (non-short-circuit `&`/`|`):
-                    // whether it hits is unpredictable, so one branch rather
-                    // than a chain of them.
-                    let w1_ok = (e.size == 4) | ((e.size == 8) & (e.w1 == w1));
-                    if (e.w0 == w0) & w1_ok {
-                        found = Some((e.index, e.size as usize));
-                    }
-                }
-            }
-            let (index, size) = match found {
-                Some(hit) => hit,
-                None => {
-                    // Decoded in place: the new element is written once,
-                    // field by field, and never copied.
-                    let index = u32::try_from(decoded.len()).unwrap_or(u32::MAX);
-                    decoded.push(Inst::DEFAULT);
-                    let Some(inst) = decoded.last_mut() else {
-                        break;
-                    };
-                    if dec.decode_into(rest, inst).is_err() {
-                        // Truncated tail: keep what is there as an invalid entry.
-                        let n = rest.len().min(4);
-                        let mut w = [0u8; 4];
-                        w[..n].copy_from_slice(&rest[..n]);
-                        *inst = Inst::invalid(u32::from_le_bytes(w));
-                        inst.size = n as u8;
-                    }
-                    let size = inst.size;
-                    if let Some((w0, w1)) = head {
-                        if size <= 8 && !inst.is_invalid() && index != u32::MAX {
-                            if let Some(m) = memo.get_mut(memo_slot(w0)) {
-                                *m = MemoEntry {
-                                    w0,
-                                    w1,
-                                    index,
-                                    size,
-                                };
-                            }
-                        }
-                    }
-                    (index, (size as usize).max(1))
-                }
+            let index = u32::try_from(decoded.len()).unwrap_or(u32::MAX);
+            // Decoded in place: the new element is written where it stays.
+            decoded.push(Inst::DEFAULT);
+            let Some(inst) = decoded.last_mut() else {
+                break;
             };
+            if dec.decode_into(rest, inst).is_err() {
+                // Truncated tail: keep what is there as an invalid entry.
+                let n = rest.len().min(4);
+                let mut w = [0u8; 4];
+                w[..n].copy_from_slice(&rest[..n]);
+                *inst = Inst::invalid(u32::from_le_bytes(w));
+                inst.size = n as u8;
+            }
+            let size = (inst.size as usize).max(1);
             if let Some(s) = slot.get_mut(off / 4) {
                 *s = index;
-                len += usize::from(index != u32::MAX);
             }
             off += size;
             rest = rest.get(size..).unwrap_or(&[]);
@@ -148,7 +65,6 @@ impl Program {
             base,
             decoded,
             slot,
-            len,
             starts: std::sync::OnceLock::new(),
         }
     }
@@ -156,7 +72,7 @@ impl Program {
     /// The dword offsets of the instruction starts, in order.
     fn starts(&self) -> &[u32] {
         self.starts.get_or_init(|| {
-            let mut v = Vec::with_capacity(self.len);
+            let mut v = Vec::with_capacity(self.decoded.len());
             v.extend(
                 self.slot
                     .iter()
@@ -175,24 +91,23 @@ impl Program {
 
     /// Number of instructions.
     pub fn len(&self) -> usize {
-        self.len
+        self.decoded.len()
     }
 
     /// Whether the program has no instruction.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.decoded.is_empty()
     }
 
-    /// Number of decoded forms stored: instructions that repeat one decoded
-    /// before share its form, so this is at most [`Program::len`].
+    /// Number of decoded forms stored: one per instruction (repeats are
+    /// decoded and stored again), so this equals [`Program::len`].
     pub fn stored(&self) -> usize {
         self.decoded.len()
     }
 
     /// Instruction number `index` (in address order).
     pub fn get(&self, index: usize) -> Option<&Inst> {
-        let k = *self.starts().get(index)?;
-        self.decoded.get(*self.slot.get(k as usize)? as usize)
+        self.decoded.get(index)
     }
 
     /// Instructions with their addresses, in address order.
@@ -205,7 +120,7 @@ impl Program {
 
     /// All instructions in address order.
     pub fn insts(&self) -> impl Iterator<Item = &Inst> {
-        self.iter().map(|(_, i)| i)
+        self.decoded.iter()
     }
 
     /// The number of the instruction that starts at `addr`, if one does.
@@ -240,7 +155,7 @@ mod tests {
     use crate::{Decoder, Gpu, Inst};
     use proptest::prelude::*;
 
-    /// The program decoded without the memo: one `decode` after another.
+    /// The program decoded one `decode` after another.
     fn naive(d: &Decoder, bytes: &[u8], base: u64) -> Vec<(u64, Inst)> {
         let mut out = Vec::new();
         let mut off = 0;
@@ -263,10 +178,10 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
         /// Programs built from a few distinct dwords (so that instructions
-        /// repeat, share first dwords and collide in the memo) decode exactly as
+        /// repeat and share first dwords) decode exactly as
         /// instruction-by-instruction decoding does.
         #[test]
-        fn memo_never_changes_a_result(
+        fn programs_decode_like_one_instruction_after_another(
             pool in proptest::collection::vec(any::<u32>(), 1..6),
             prefixes in proptest::collection::vec(0usize..10, 6),
             picks in proptest::collection::vec(0usize..6, 1..80),
@@ -329,7 +244,7 @@ mod tests {
     }
 
     #[test]
-    fn repeats_share_one_decoded_form() {
+    fn repeats_are_stored_in_order() {
         // s_nop 0 three times, s_mov_b32 s0, 1, s_nop 0, s_endpgm.
         let words: [u32; 6] = [
             0xbf80_0000,
@@ -343,8 +258,9 @@ mod tests {
         let d = Decoder::new(Gpu::Gfx900, true);
         let p = d.decode_program(&bytes, 0x100);
         assert_eq!(p.len(), 6);
-        assert_eq!(p.stored(), 3);
-        assert!(std::ptr::eq(p.at(0x100).unwrap(), p.at(0x110).unwrap()));
+        assert_eq!(p.stored(), 6);
+        assert_eq!(p.at(0x100), p.at(0x110));
+        assert!(std::ptr::eq(p.at(0x110).unwrap(), p.get(4).unwrap()));
         assert_eq!(p.index_of(0x110), Some(4));
         assert_eq!(p.get(3), p.at(0x10c));
         assert_eq!(p.address(5), Some(0x114));
