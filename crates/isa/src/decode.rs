@@ -159,11 +159,32 @@ const fn classify_slow(generation: Gen, word: u32) -> Option<Family> {
     }
 }
 
-/// Reads the little-endian dword at `index` (in dwords) of `bytes`.
+/// What the decoders of the families return: `Err(needed)` when the input
+/// ends inside the instruction, `needed` being the bytes it takes.
+/// [`decode_into`] makes that a [`DecodeError::Truncated`] (whose
+/// `available` is always the length of the input): one register rather
+/// than a 24-byte result in memory, so a decoder that ends by calling
+/// another one jumps to it.
+pub(crate) type Decoded = Result<(), u32>;
+
+/// [`dword`] for the family decoders: the error is the bytes needed (see
+/// [`Decoded`]).
+#[inline(always)]
+pub(crate) fn word(bytes: &[u8], index: usize) -> Result<u32, u32> {
+    let start = index * 4;
+    match bytes.get(start..).and_then(|b| b.first_chunk::<4>()) {
+        Some(b) => Ok(u32::from_le_bytes(*b)),
+        None => Err((start + 4) as u32),
+    }
+}
+
+/// Reads the little-endian dword at `index` (in dwords) of `bytes` (as one
+/// 4-byte chunk: the compiler then emits one load, where a value assembled
+/// from four indexed bytes may become several narrower loads).
 pub(crate) fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
     let start = index * 4;
-    match bytes.get(start..start + 4) {
-        Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+    match bytes.get(start..).and_then(|b| b.first_chunk::<4>()) {
+        Some(b) => Ok(u32::from_le_bytes(*b)),
         None => Err(DecodeError::Truncated {
             needed: start + 4,
             available: bytes.len(),
@@ -173,7 +194,7 @@ pub(crate) fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
 
 /// A decoder for one family (or for a prefix no family uses): the first
 /// dword `w0`, the bytes from the instruction's start, and the destination.
-type Handler = fn(&Decoder, u32, &[u8], &mut Inst) -> Result<(), DecodeError>;
+type Handler = fn(&Decoder, u32, &[u8], &mut Inst) -> Decoded;
 
 /// The handler of `family` (`None`: a prefix no family uses). Each ALU family
 /// has its own compiled decoder, as has each memory family.
@@ -219,7 +240,7 @@ static DISPATCH: [[Handler; 512]; 2] = {
 };
 
 /// The handler of a prefix no family uses: an invalid 4-byte instruction.
-fn decode_invalid(_: &Decoder, w0: u32, _: &[u8], out: &mut Inst) -> Result<(), DecodeError> {
+fn decode_invalid(_: &Decoder, w0: u32, _: &[u8], out: &mut Inst) -> Decoded {
     *out = Inst::invalid(w0);
     Ok(())
 }
@@ -235,10 +256,14 @@ pub(crate) fn decode_into(dec: &Decoder, bytes: &[u8], out: &mut Inst) -> Result
         Gen::Gfx10 => &DISPATCH[1],
     };
     // `w0 >> 23` is below 512: the lookup cannot miss.
-    match table.get((w0 >> 23) as usize) {
+    let r = match table.get((w0 >> 23) as usize) {
         Some(h) => h(dec, w0, bytes, out),
         None => decode_invalid(dec, w0, bytes, out),
-    }
+    };
+    r.map_err(|needed| DecodeError::Truncated {
+        needed: needed as usize,
+        available: bytes.len(),
+    })
 }
 
 #[cfg(test)]

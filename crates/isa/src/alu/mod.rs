@@ -41,11 +41,11 @@ mod shape;
 #[rustfmt::skip]
 mod tables;
 
-use crate::decode::{Family, dword};
+use crate::decode::{Decoded, Family, word};
 use crate::inst::{Encoding, Op};
 use crate::mem::MemFields;
 use crate::operand::{Operand, SpecialReg};
-use crate::{DecodeError, Decoder, Gen, Gpu, Inst};
+use crate::{Decoder, Gen, Gpu, Inst};
 use shape::{Entry, field, file, kind};
 use std::fmt;
 
@@ -681,23 +681,24 @@ const SHAPE_INFO: [u8; tables::SHAPES.len()] = {
 /// Makes `out` the invalid instruction holding `w0` (a successful decode: an
 /// invalid word is not an error).
 #[cold]
-fn invalid(out: &mut Inst, w0: u32) -> Result<(), DecodeError> {
+fn invalid(out: &mut Inst, w0: u32) -> Decoded {
     *out = Inst::invalid(w0);
     Ok(())
 }
 
 /// Decodes an instruction of ALU family whose plain form is `FORM` (an
 /// [`AluForm`] number: SOP*, VOP1/2/C, VOP3, VOP3P, VINTRP) and whose first
-/// dword is `w0` into `out`. Compiled once per family: the opcode field, the
-/// table and the operand extractions are constants of the family's code.
-/// VOP1/VOP2/VOPC words with an SDWA/DPP/DPP8 marker in src0 go to
-/// [`decode_extended`].
+/// dword is `w0` into `out`. Compiled once per family: the opcode field and
+/// the table are constants of the family's code. The operands are decoded by
+/// the decoder compiled for the operation's shape ([`decode_shape`], found
+/// in [`OP_FNS`]). VOP1/VOP2/VOPC words with an SDWA/DPP/DPP8 marker in src0
+/// go to [`decode_extended`].
 pub(crate) fn decode_plain<const FORM: u8>(
     dec: &Decoder,
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
-) -> Result<(), DecodeError> {
+) -> Decoded {
     let ff = const { plain_form(FORMS[FORM as usize % 18]) };
     let gpu = dec.gpu();
     if let Some(family) = ff.vop_family {
@@ -717,10 +718,272 @@ pub(crate) fn decode_plain<const FORM: u8>(
         .and_then(|t| t.get(opnum as usize))
         .copied()
         .unwrap_or(0);
-    let Some(entry) = tables::ENTRIES.get(idx as usize).filter(|_| idx != 0) else {
+    let single = const { SINGLE_SHAPE[FORM as usize % 11] };
+    if single < N_SHAPES {
+        let Some(entry) = tables::ENTRIES.get(idx as usize).filter(|_| idx != 0) else {
+            return invalid(out, w0);
+        };
+        // A form with one shape (SOPP) decodes it here, without a second call.
+        let recipe = if dec.wave64() {
+            const { RECIPE_TABLE[1][SINGLE_SHAPE[FORM as usize % 11] % N_SHAPES] }
+        } else {
+            const { RECIPE_TABLE[0][SINGLE_SHAPE[FORM as usize % 11] % N_SHAPES] }
+        };
+        return decode_form::<FORM>(dec, w0, bytes, out, entry, idx, recipe, dec.wave64(), true);
+    }
+    // The decoder compiled for this form, the operation's shape and the
+    // wave size, found from the opcode number alone (one load, independent
+    // of the entry number's); the entry number rides in the high half of the
+    // key, so that every argument travels in a register.
+    let len = const { OP_LEN[FORM as usize % 11] };
+    let row = gpu_index(gpu) * 2 + dec.wave64() as usize;
+    let body = OP_FNS
+        .get(FORM as usize)
+        .and_then(|t| t.get(row * len + opnum as usize))
+        .copied()
+        .unwrap_or(decode_invalid_entry);
+    body(dec, w0 as u64 | (idx as u64) << 32, bytes, out)
+}
+
+/// The [`BodyFn`] of opcode numbers without an operation: an invalid
+/// instruction.
+fn decode_invalid_entry(_: &Decoder, key: u64, _: &[u8], out: &mut Inst) -> Decoded {
+    invalid(out, key as u32)
+}
+
+/// Per plain form, the length of its longest opcode table (over the GPUs).
+const OP_LEN: [usize; 11] = {
+    let mut t = [0; 11];
+    let mut form = 0;
+    while form < 11 {
+        let mut g = 0;
+        while g < 6 {
+            if tables::TABLES[form][g].len() > t[form] {
+                t[form] = tables::TABLES[form][g].len();
+            }
+            g += 1;
+        }
+        form += 1;
+    }
+    t
+};
+
+/// The [`BodyFn`]s of one plain form by GPU, wave size and opcode number
+/// (row `gpu * 2 + wave64`, each row [`OP_LEN`] long): the form's
+/// [`SHAPE_FNS`] entry of each operation's shape, [`decode_invalid_entry`]
+/// where there is no operation.
+macro_rules! op_fns {
+    ($form:expr) => {{
+        const F: usize = $form as usize;
+        const LEN: usize = OP_LEN[F];
+        static T: [BodyFn; 12 * LEN] = {
+            let mut t = [decode_invalid_entry as BodyFn; 12 * LEN];
+            let mut g = 0;
+            while g < 6 {
+                let column = tables::TABLES[F][g];
+                let mut op = 0;
+                while op < column.len() {
+                    let idx = column[op] as usize;
+                    if idx != 0 {
+                        let shape = tables::ENTRIES[idx].shape as usize;
+                        t[(g * 2) * LEN + op] = SHAPE_FNS[F][0][shape];
+                        t[(g * 2 + 1) * LEN + op] = SHAPE_FNS[F][1][shape];
+                    }
+                    op += 1;
+                }
+                g += 1;
+            }
+            t
+        };
+        &T
+    }};
+}
+
+/// [`op_fns`] of every plain form.
+static OP_FNS: [&[BodyFn]; 11] = {
+    use AluForm::*;
+    [
+        op_fns!(Sop2),
+        op_fns!(Sop1),
+        op_fns!(Sopk),
+        op_fns!(Sopc),
+        op_fns!(Sopp),
+        op_fns!(Vop1),
+        op_fns!(Vop2),
+        op_fns!(Vopc),
+        op_fns!(Vop3),
+        op_fns!(Vop3p),
+        op_fns!(Vintrp),
+    ]
+};
+
+/// A decoder of one form for one table entry: the decoder, the first dword
+/// with the number of the table entry (in [`tables::ENTRIES`]) in bits
+/// 32-47, the bytes from the instruction's start and the destination.
+type BodyFn = fn(&Decoder, u64, &[u8], &mut Inst) -> Decoded;
+
+/// Number of operand shapes.
+const N_SHAPES: usize = tables::SHAPES.len();
+
+/// Per plain form (SOP2 .. VINTRP) and shape, whether an operation of the
+/// form (on any GPU) has the shape.
+const SHAPE_USED: [[bool; N_SHAPES]; 11] = {
+    let mut t = [[false; N_SHAPES]; 11];
+    let mut form = 0;
+    while form < 11 {
+        let mut g = 0;
+        while g < 6 {
+            let column = tables::TABLES[form][g];
+            let mut op = 0;
+            while op < column.len() {
+                if column[op] != 0 {
+                    t[form][tables::ENTRIES[column[op] as usize].shape as usize] = true;
+                }
+                op += 1;
+            }
+            g += 1;
+        }
+        form += 1;
+    }
+    t
+};
+
+/// Per plain form and shape, whether an MFMA operation of the form (on any
+/// GPU) has the shape.
+const SHAPE_MFMA: [[bool; N_SHAPES]; 11] = {
+    let mut t = [[false; N_SHAPES]; 11];
+    let mut form = 0;
+    while form < 11 {
+        let mut g = 0;
+        while g < 6 {
+            let column = tables::TABLES[form][g];
+            let mut op = 0;
+            while op < column.len() {
+                let e = tables::ENTRIES[column[op] as usize];
+                if column[op] != 0 && tables::MFMA_OPS.0 <= e.op && e.op <= tables::MFMA_OPS.1 {
+                    t[form][e.shape as usize] = true;
+                }
+                op += 1;
+            }
+            g += 1;
+        }
+        form += 1;
+    }
+    t
+};
+
+/// Per plain form, its only shape if all its operations share one (else
+/// [`N_SHAPES`]).
+const SINGLE_SHAPE: [usize; 11] = {
+    let mut t = [N_SHAPES; 11];
+    let mut form = 0;
+    while form < 11 {
+        let mut n = 0;
+        let mut s = 0;
+        while s < N_SHAPES {
+            if SHAPE_USED[form][s] {
+                n += 1;
+                t[form] = s;
+            }
+            s += 1;
+        }
+        if n != 1 {
+            t[form] = N_SHAPES;
+        }
+        form += 1;
+    }
+    t
+};
+
+/// Calls `$m!($form; 0 1 2 ...)` with every shape number.
+macro_rules! with_shape_numbers {
+    ($m:ident, $form:expr) => {
+        $m!($form;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
+            30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56
+            57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83
+            84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107
+            108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126 127
+            128 129 130 131 132 133 134 135 136 137 138 139 140 141 142 143 144 145 146 147
+            148 149 150 151 152 153 154 155 156 157 158 159 160 161 162 163 164 165 166 167)
+    };
+}
+
+/// The decoders of one plain form by wave size and shape: the shape's own
+/// decoder ([`decode_shape`]) where the form has the shape, else the generic
+/// one.
+macro_rules! shape_row {
+    ($form:expr; $($s:literal)*) => {{
+        let mut row: [[BodyFn; N_SHAPES]; 2] =
+            [[decode_generic::<{ $form as u8 }> as BodyFn; N_SHAPES]; 2];
+        let mut count = 0;
+        $(
+            count += 1;
+            if SHAPE_USED[$form as usize][$s] {
+                row[0][$s] = decode_shape::<{ $form as u8 }, $s, false>;
+                row[1][$s] = decode_shape::<{ $form as u8 }, $s, true>;
+            }
+        )*
+        assert!(count == N_SHAPES, "with_shape_numbers lists every shape");
+        row
+    }};
+}
+
+/// [`BodyFn`]s by plain form, wave size (wave32, wave64) and shape: every
+/// operand extraction of a shape's decoder is a constant of its code (no
+/// test of the slot kinds at run time).
+static SHAPE_FNS: [[[BodyFn; N_SHAPES]; 2]; 11] = {
+    use AluForm::*;
+    let t = [
+        with_shape_numbers!(shape_row, Sop2),
+        with_shape_numbers!(shape_row, Sop1),
+        with_shape_numbers!(shape_row, Sopk),
+        with_shape_numbers!(shape_row, Sopc),
+        with_shape_numbers!(shape_row, Sopp),
+        with_shape_numbers!(shape_row, Vop1),
+        with_shape_numbers!(shape_row, Vop2),
+        with_shape_numbers!(shape_row, Vopc),
+        with_shape_numbers!(shape_row, Vop3),
+        with_shape_numbers!(shape_row, Vop3p),
+        with_shape_numbers!(shape_row, Vintrp),
+    ];
+    assert!(Vintrp as usize == 10, "the plain forms are numbered 0-10");
+    t
+};
+
+/// Decodes an instruction of form `FORM` (first dword and table entry
+/// number in `key`, as in [`BodyFn`]) whose shape is `SHAPE`, for wave64
+/// (`WAVE64`) or wave32: the recipe is a constant, so each place's
+/// extraction is known when this is compiled.
+fn decode_shape<const FORM: u8, const SHAPE: usize, const WAVE64: bool>(
+    dec: &Decoder,
+    key: u64,
+    bytes: &[u8],
+    out: &mut Inst,
+) -> Decoded {
+    let (w0, idx) = (key as u32, (key >> 32) as u16);
+    let Some(entry) = tables::ENTRIES.get(idx as usize) else {
         return invalid(out, w0);
     };
-    decode_form::<FORM>(dec, w0, bytes, out, entry, idx)
+    let recipe = const { RECIPE_TABLE[WAVE64 as usize][SHAPE % N_SHAPES] };
+    let mfma_shape = const { SHAPE_MFMA[FORM as usize % 11][SHAPE % N_SHAPES] };
+    decode_form::<FORM>(dec, w0, bytes, out, entry, idx, recipe, WAVE64, mfma_shape)
+}
+
+/// Decodes an instruction of form `FORM` (first dword and table entry
+/// number in `key`) whatever its shape (the recipe read at run time).
+#[inline(never)]
+fn decode_generic<const FORM: u8>(
+    dec: &Decoder,
+    key: u64,
+    bytes: &[u8],
+    out: &mut Inst,
+) -> Decoded {
+    let (w0, idx) = (key as u32, (key >> 32) as u16);
+    let Some(entry) = tables::ENTRIES.get(idx as usize) else {
+        return invalid(out, w0);
+    };
+    decode_form_outlined::<FORM>(dec, w0, bytes, out, entry, idx)
 }
 
 /// What [`decode_plain`] needs of a plain form: where its opcode number sits
@@ -774,7 +1037,7 @@ fn decode_extended(
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
-) -> Result<(), DecodeError> {
+) -> Decoded {
     let gpu = dec.gpu();
     let generation = gpu.generation();
     let Some((form, opnum)) = form_of(generation, family, w0) else {
@@ -929,7 +1192,7 @@ const SCALAR_ROW: [u8; 17] = [5, 0, 1, 5, 2, 5, 5, 5, 3, 5, 5, 5, 5, 5, 5, 5, 4]
 
 /// [`Recipe`]s by wave size (wave32, wave64) and shape number, built from
 /// the generated shapes; wave-mask widths are resolved for the wave size.
-static RECIPES: [[Recipe; tables::SHAPES.len()]; 2] = {
+const RECIPE_TABLE: [[Recipe; tables::SHAPES.len()]; 2] = {
     let mut t = [[EMPTY_RECIPE; tables::SHAPES.len()]; 2];
     let mut wave = 0;
     while wave < 2 {
@@ -987,6 +1250,10 @@ static RECIPES: [[Recipe; tables::SHAPES.len()]; 2] = {
     t
 };
 
+/// [`RECIPE_TABLE`] in memory, for the decoders that read a recipe at run
+/// time.
+static RECIPES: [[Recipe; tables::SHAPES.len()]; 2] = RECIPE_TABLE;
+
 /// Per form and place, the slot [`kind`]s any of its operations stores there
 /// (bit `k` for kind `k`). [`place_operand`] compiles only these cases.
 const PLACE_KINDS: [[u16; 6]; 18] = {
@@ -1037,28 +1304,8 @@ impl Ctx {
     /// names an operand of that width at all.
     #[inline(always)]
     fn scalar(&self, code: u32, width: u8, row: u8) -> (Operand, bool) {
-        // SGPR tuples of 1, 2 or 4 dwords, the common case, are built
-        // directly (the same values as the table's: the index aligned down
-        // to the tuple size, and the tuple within s0-s105).
-        if code <= 101 && row < 3 {
-            let index = code as u8 & !((1u8 << row) - 1);
-            return (
-                Operand::Sgpr {
-                    index,
-                    count: width,
-                },
-                true,
-            );
-        }
-        // Inline integers are the same for every width.
-        if (128..=208).contains(&code) {
-            let v = if code <= 192 {
-                code as i32 - 128
-            } else {
-                192 - code as i32
-            };
-            return (Operand::InlineInt(v as i8), true);
-        }
+        // One lookup for every code (no test of the code's range: which
+        // kind of operand a source holds is unpredictable).
         let o = match self.scalars.get(row as usize) {
             Some(t) => t[code as usize & 255],
             None => scalar_slow(self.gpu, code, width).unwrap_or(Operand::None),
@@ -1158,13 +1405,20 @@ fn decode_form_outlined<const FORM: u8>(
     out: &mut Inst,
     entry: &Entry,
     idx: u16,
-) -> Result<(), DecodeError> {
-    decode_form::<FORM>(dec, w0, bytes, out, entry, idx)
+) -> Decoded {
+    let recipe = RECIPES[dec.wave64() as usize]
+        .get(entry.shape as usize)
+        .copied()
+        .unwrap_or(EMPTY_RECIPE);
+    decode_form::<FORM>(dec, w0, bytes, out, entry, idx, recipe, dec.wave64(), true)
 }
 
 /// Decodes an instruction of form `FORM` (an [`AluForm`] number) whose table
-/// entry is `entry` (number `idx`).
+/// entry is `entry` (number `idx`) and whose shape's recipe (for the wave
+/// size `wave64`) is `recipe`; `mfma_shape` is `false` when no MFMA of the
+/// form has that shape (a constant in the per-shape decoders).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn decode_form<const FORM: u8>(
     dec: &Decoder,
     w0: u32,
@@ -1172,12 +1426,15 @@ fn decode_form<const FORM: u8>(
     out: &mut Inst,
     entry: &Entry,
     idx: u16,
-) -> Result<(), DecodeError> {
+    recipe: Recipe,
+    wave64: bool,
+    mfma_shape: bool,
+) -> Decoded {
     let form = FORMS[FORM as usize % 18];
     let gpu = dec.gpu();
     let generation = gpu.generation();
     let nwords = form.base_words();
-    let w1 = if nwords == 2 { dword(bytes, 1)? } else { 0 };
+    let w1 = if nwords == 2 { word(bytes, 1)? } else { 0 };
     let bits = w0 as u64 | (w1 as u64) << 32;
     if bits & entry.fixed_mask != entry.fixed_val {
         return invalid(out, w0);
@@ -1188,14 +1445,11 @@ fn decode_form<const FORM: u8>(
     let mut size = (nwords * 4) as u8;
     let mut words = [w0, w1, 0];
     // Folds to `false` in the code of forms without MFMA operations.
-    let mfma = const { FORM_MFMA[FORM as usize % 18] } && AluOp(entry.op).is_mfma();
+    let mfma = const { FORM_MFMA[FORM as usize % 18] } && mfma_shape && AluOp(entry.op).is_mfma();
 
     // A literal constant follows when a source field holds 255.
     let codes = src_codes(form, w0, w1);
     let sdwa = form.is_sdwa();
-    let recipe = RECIPES[dec.wave64() as usize]
-        .get(entry.shape as usize)
-        .unwrap_or(&EMPTY_RECIPE);
     let info = recipe.info;
     let lit_srcs =
         (codes[0] == 255) as u8 | ((codes[1] == 255) as u8) << 1 | ((codes[2] == 255) as u8) << 2;
@@ -1209,7 +1463,7 @@ fn decode_form<const FORM: u8>(
         if nwords == 2 && generation == Gen::Gfx9 {
             return invalid(out, w0);
         }
-        lit = dword(bytes, nwords)?;
+        lit = word(bytes, nwords)?;
         size += 4;
         if let Some(w) = words.get_mut(nwords) {
             *w = lit;
@@ -1223,7 +1477,7 @@ fn decode_form<const FORM: u8>(
         w1,
         lit,
         codes,
-        wave: if dec.wave64() { 2 } else { 1 },
+        wave: if wave64 { 2 } else { 1 },
         mfma,
     };
     // Each place takes the operand its shape's recipe names, with only the

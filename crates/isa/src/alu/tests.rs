@@ -343,3 +343,75 @@ fn source_field_table_matches_the_cases() {
         }
     }
 }
+
+/// Every per-shape decoder, as found by opcode number, gives what the generic
+/// decoder (recipe read at run time) gives, for every operation of every plain form, GPU and wave
+/// size, on words that keep the operation's fixed bits (so most decode to
+/// valid instructions) with random operand fields, with and without room for
+/// a literal.
+#[test]
+fn shape_decoders_agree_with_the_generic_one() {
+    use super::{BodyFn, N_SHAPES, OP_FNS, OP_LEN, decode_generic, tables};
+    use crate::{Inst, inst::Op};
+    use AluForm::*;
+    let generic: [BodyFn; 11] = [
+        decode_generic::<{ Sop2 as u8 }>,
+        decode_generic::<{ Sop1 as u8 }>,
+        decode_generic::<{ Sopk as u8 }>,
+        decode_generic::<{ Sopc as u8 }>,
+        decode_generic::<{ Sopp as u8 }>,
+        decode_generic::<{ Vop1 as u8 }>,
+        decode_generic::<{ Vop2 as u8 }>,
+        decode_generic::<{ Vopc as u8 }>,
+        decode_generic::<{ Vop3 as u8 }>,
+        decode_generic::<{ Vop3p as u8 }>,
+        decode_generic::<{ Vintrp as u8 }>,
+    ];
+    use super::AluForm;
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut checked, mut valid) = (0usize, 0usize);
+    for (form, gen_fn) in generic.iter().enumerate() {
+        for (g, gpu) in Gpu::ALL.into_iter().enumerate() {
+            for (opnum, &idx) in tables::TABLES[form][g].iter().enumerate() {
+                if idx == 0 {
+                    continue;
+                }
+                let e = &tables::ENTRIES[idx as usize];
+                assert!((e.shape as usize) < N_SHAPES);
+                for wave64 in [false, true] {
+                    let dec = Decoder::new(gpu, wave64);
+                    // The decoder `decode_plain` calls for this opcode number.
+                    let row = g * 2 + dec.wave64() as usize;
+                    let body = OP_FNS[form][row * OP_LEN[form] + opnum];
+                    for round in 0..24 {
+                        let r = next();
+                        let bits = (r & !e.fixed_mask) | e.fixed_val;
+                        let (w0, w1) = (bits as u32, (bits >> 32) as u32);
+                        let lit = next() as u32;
+                        let words = [w0, w1, lit];
+                        let n = [4, 8, 12][round % 3];
+                        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                        let key = w0 as u64 | (idx as u64) << 32;
+                        let (mut a, mut b) = (Inst::DEFAULT, Inst::DEFAULT);
+                        let ra = body(&dec, key, &bytes[..n], &mut a);
+                        let rb = gen_fn(&dec, key, &bytes[..n], &mut b);
+                        assert_eq!(ra, rb, "{gpu} form {form} entry {idx} {words:x?}");
+                        if ra.is_ok() {
+                            assert_eq!(a, b, "{gpu} form {form} entry {idx} {words:x?}");
+                            valid += usize::from(a.op != Op::Invalid);
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    // The test means something only if most words decode.
+    assert!(valid * 2 > checked, "{valid} of {checked} valid");
+}

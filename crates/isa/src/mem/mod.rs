@@ -36,10 +36,10 @@
 mod print;
 mod tables;
 
-use crate::decode::Family;
+use crate::decode::{Decoded, Family};
 use crate::inst::{Encoding, Op};
 use crate::operand::{Operand, SpecialReg, decode_src};
-use crate::{DecodeError, Decoder, Gen, Gpu, Inst};
+use crate::{Decoder, Gen, Gpu, Inst};
 use std::fmt;
 
 /// Identity of a memory operation: an index into the table of memory mnemonics,
@@ -264,21 +264,15 @@ pub(crate) fn decode_family<const FAMILY: u8>(
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
-) -> Result<(), DecodeError> {
+) -> Decoded {
     let family = const { Family::from_number(FAMILY) };
     decode(dec, family, w0, bytes, out)
 }
 
 /// Decodes a memory-family instruction whose first dword is `w0` into `out`.
 #[inline(always)]
-fn decode(
-    dec: &Decoder,
-    family: Family,
-    w0: u32,
-    bytes: &[u8],
-    out: &mut Inst,
-) -> Result<(), DecodeError> {
-    let w1 = crate::decode::dword(bytes, 1)?;
+fn decode(dec: &Decoder, family: Family, w0: u32, bytes: &[u8], out: &mut Inst) -> Decoded {
+    let w1 = crate::decode::word(bytes, 1)?;
     let gpu = dec.gpu();
     // GFX10 image instructions with non-sequential addresses (NSA) carry 1-3
     // further dwords of address register numbers.
@@ -289,7 +283,7 @@ fn decode(
             .enumerate()
             .take(field(w0, 1, 2) as usize)
         {
-            *slot = crate::decode::dword(bytes, 2 + k)?;
+            *slot = crate::decode::word(bytes, 2 + k)?;
         }
     }
     // The instruction is built in place: it is large, and copies of it cost more
@@ -317,7 +311,7 @@ fn decode(
     }
     // A literal offset (MUBUF/MTBUF soffset = 255 on GFX10) follows as a third dword.
     if let Operand::Literal(_) = out.src[2] {
-        let w2 = crate::decode::dword(bytes, 2)?;
+        let w2 = crate::decode::word(bytes, 2)?;
         out.src[2] = Operand::Literal(w2);
         out.words[2] = w2;
         out.size = 12;
@@ -740,7 +734,8 @@ fn flat(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
 
 // ---------------------------------------------------------------- MUBUF / MTBUF
 
-/// Fields shared by MUBUF and MTBUF: w0 offset[11:0], offen[12], idxen[13],
+/// Fields shared by MUBUF and MTBUF (for MTBUF; [`mubuf`] decodes them the
+/// same way inline): w0 offset[11:0], offen[12], idxen[13],
 /// glc[14] (GFX10 dlc[15]); w1 vaddr[7:0], vdata[15:8], srsrc[20:16] (SGPR quad / 4),
 /// slc[22] (GFX10, and MTBUF), tfe[23] (gfx90a: acc), soffset[31:24].
 #[inline(always)]
@@ -822,46 +817,119 @@ fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bo
     Some(())
 }
 
+/// The MUBUF opcode tables by GPU (the order of [`Gpu::ALL`]).
+static MUBUF_TABLES: [&[Row]; 6] = [
+    tables::MUBUF_GFX900,
+    tables::MUBUF_GFX906,
+    tables::MUBUF_GFX908,
+    tables::MUBUF_GFX90A,
+    tables::MUBUF_GFX1010,
+    tables::MUBUF_GFX1030,
+];
+
 /// Untyped buffer access: op[24:18] (+ op[7] at [25] on GFX10), lds[16], GFX9
-/// slc[17], gfx90a scc[15].
+/// slc[17], gfx90a scc[15]; the fields shared with MTBUF as in
+/// [`buffer_common`], here with the flags gathered in a register and stored
+/// once (MUBUF is by far the most frequent buffer encoding).
 #[inline(always)]
 fn mubuf(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
-    let op = if gpu.generation() == Gen::Gfx10 {
+    let g10 = gpu.generation() == Gen::Gfx10;
+    let op = if g10 {
         field(w0, 18, 8) as usize
     } else {
         field(w0, 18, 7) as usize
     };
-    let table: &[Row] = match gpu {
-        Gpu::Gfx900 => tables::MUBUF_GFX900,
-        Gpu::Gfx906 => tables::MUBUF_GFX906,
-        Gpu::Gfx908 => tables::MUBUF_GFX908,
-        Gpu::Gfx90a => tables::MUBUF_GFX90A,
-        Gpu::Gfx1010 => tables::MUBUF_GFX1010,
-        Gpu::Gfx1030 => tables::MUBUF_GFX1030,
-    };
-    let row = table.get(op)?;
+    let row = MUBUF_TABLES.get(gpu as usize)?.get(op)?;
     if !row.accepts(w0, w1) {
         return None;
     }
     init(i, Encoding::Mubuf, row.name);
-    let atomic = row.is(kind::ATOMIC);
-    if bit(w0, 16) {
-        i.mem.flags |= flags::LDS;
-    }
-    if gpu == Gpu::Gfx90a && bit(w0, 15) {
-        i.mem.flags |= flags::SCC;
-    }
-    buffer_common(gpu, i, row, w0, w1, atomic)?;
-    if i.mem.has(flags::NO_OPERANDS) {
+    if row.w[2] == 0 {
+        // Cache controls (`buffer_wbinvl1`, `buffer_gl0_inv`, ...) have no
+        // operands (nor any other flag).
+        i.mem.flags = flags::NO_OPERANDS;
         return Some(());
     }
-    if i.mem.has(flags::LDS) && bit(w1, 23) {
+    let lds = bit(w0, 16);
+    let tfe_bit = bit(w1, 23);
+    if lds && tfe_bit {
         // LDS loads have neither TFE nor AGPR data (bit 23 of the second dword).
         return None;
     }
-    if i.mem.has(flags::LDS) {
-        i.dst[0] = Operand::None;
+    let mut fl = 0;
+    if lds {
+        fl |= flags::LDS;
     }
+    if gpu == Gpu::Gfx90a && bit(w0, 15) {
+        fl |= flags::SCC;
+    }
+    if bit(w0, 12) {
+        fl |= flags::OFFEN;
+    }
+    if bit(w0, 13) {
+        fl |= flags::IDXEN;
+    }
+    if bit(w0, 14) {
+        fl |= flags::GLC;
+        if row.is(kind::ATOMIC) {
+            fl |= flags::RETURN;
+        }
+    }
+    let slc = if g10 { bit(w1, 22) } else { bit(w0, 17) };
+    if slc {
+        fl |= flags::SLC;
+    }
+    if g10 && bit(w0, 15) {
+        fl |= flags::DLC;
+    }
+    let acc = gpu == Gpu::Gfx90a && tfe_bit;
+    if acc {
+        fl |= flags::ACC;
+    } else if tfe_bit {
+        fl |= flags::TFE;
+    }
+    i.mem.offset = field(w0, 0, 12) as i32;
+    let na = (bit(w0, 12) as u8) + (bit(w0, 13) as u8);
+    let vaddr = field(w1, 0, 8);
+    if row.w[0] == 0 {
+        // No address VGPR at all (`buffer_store_lds_dword`).
+        fl |= flags::SADDR_OFF;
+    } else if na != 0 {
+        if !vreg_ok(vaddr, na) {
+            return None;
+        }
+        i.src[0] = vreg(vaddr, na, false);
+    }
+    let mut dw = row.w[1];
+    if fl & flags::TFE != 0 && dw != 0 {
+        dw += 1;
+    }
+    if dw != 0 {
+        let d = field(w1, 8, 8);
+        if !vreg_ok(d, dw) {
+            return None;
+        }
+        // With LDS the data goes to LDS: no data register (the field is
+        // still checked, as LLVM does).
+        if !lds {
+            i.dst[0] = vreg(d, dw, acc);
+        }
+    }
+    i.src[1] = sreg(gpu, field(w1, 16, 5) << 2, 4)?;
+    let so = field(w1, 24, 8);
+    i.src[2] = match so {
+        125 => Operand::Special {
+            reg: SpecialReg::Null,
+            count: 1,
+            part: 0,
+        },
+        // GFX10 accepts a literal constant as the offset (a third dword).
+        255 if g10 => Operand::Literal(0),
+        // (125 is handled above: the lookup agrees with `decode_src` on
+        // every other code.)
+        _ => crate::alu::scalar_dword(gpu, so)?,
+    };
+    i.mem.flags = fl;
     Some(())
 }
 
