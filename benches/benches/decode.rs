@@ -52,15 +52,7 @@ fn bench_decode(c: &mut Criterion) {
         .iter()
         .map(|(d, b, a)| d.decode_program(b, *a).len())
         .sum();
-    let stored: usize = corpus
-        .iter()
-        .map(|(d, b, a)| d.decode_program(b, *a).stored())
-        .sum();
-    eprintln!(
-        "corpus: {} kernels, {insts} instructions, {stored} decoded forms stored ({:.1}% repeats)",
-        corpus.len(),
-        100.0 * (insts - stored) as f64 / insts.max(1) as f64
-    );
+    eprintln!("corpus: {} kernels, {insts} instructions", corpus.len());
     let mut g = c.benchmark_group("decode");
     g.throughput(Throughput::Elements(insts as u64));
     g.bench_function("amdsim_decode_program", |b| {

@@ -99,12 +99,6 @@ impl Program {
         self.decoded.is_empty()
     }
 
-    /// Number of decoded forms stored: one per instruction (repeats are
-    /// decoded and stored again), so this equals [`Program::len`].
-    pub fn stored(&self) -> usize {
-        self.decoded.len()
-    }
-
     /// Instruction number `index` (in address order).
     pub fn get(&self, index: usize) -> Option<&Inst> {
         self.decoded.get(index)
@@ -258,7 +252,6 @@ mod tests {
         let d = Decoder::new(Gpu::Gfx900, true);
         let p = d.decode_program(&bytes, 0x100);
         assert_eq!(p.len(), 6);
-        assert_eq!(p.stored(), 6);
         assert_eq!(p.at(0x100), p.at(0x110));
         assert!(std::ptr::eq(p.at(0x110).unwrap(), p.get(4).unwrap()));
         assert_eq!(p.index_of(0x110), Some(4));
