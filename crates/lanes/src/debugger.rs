@@ -373,6 +373,16 @@ impl<'a, 'd> Debugger<'a, 'd> {
         })
     }
 
+    /// Writes `data` through a location (from [`Debugger::location`]) as lane `lane` of the
+    /// stopped wave sees it: for objects whose DWARF type has no size, or parts of objects.
+    pub fn write_location(&mut self, loc: &Loc, lane: u32, data: &[u8]) -> Result<(), Error> {
+        let mut t = self.target_mut(lane)?;
+        write_object(&mut t, loc, data).map_err(|error| Error::Access {
+            name: String::from("<location>"),
+            error,
+        })
+    }
+
     /// Writes a variable by name (see [`Debugger::write_variable`]).
     pub fn write(&mut self, name: &str, lane: u32, data: &[u8]) -> Result<(), Error> {
         let v = self.variable(name)?;

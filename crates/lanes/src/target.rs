@@ -339,11 +339,14 @@ impl Target for WaveTarget<'_, '_> {
                 let w = self.wave_mut()?;
                 w.scratch.write_backing(addr, data).map_err(|_| unmapped())
             }
-            MemorySpace::Local => Err(TargetError::Other(
-                "writing LDS is not possible: the simulator's Session gives no mutable \
-                 access to the current work-group's LDS"
-                    .into(),
-            )),
+            MemorySpace::Local => match &mut self.session {
+                SessionRef::Shared(_) => Err(TargetError::ReadOnly),
+                SessionRef::Exclusive(s) => s
+                    .lds_mut()
+                    .ok_or_else(unmapped)?
+                    .write(addr, data)
+                    .map_err(|_| unmapped()),
+            },
             MemorySpace::Region => Err(TargetError::Other(
                 "region (GDS) memory is not modelled by the simulator".into(),
             )),

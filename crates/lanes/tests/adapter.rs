@@ -319,8 +319,12 @@ fn each_address_space_and_the_swizzle() {
                     return Err("unmapped global memory was readable".into());
                 }
             }
-            // Writes: the focused lane's private view, the wave view, global; LDS refused.
+            // Writes: the focused lane's private view, the wave view, global, LDS.
             let lane = 2;
+            let lds_before = d
+                .session()
+                .read_memory(Space::Lds, 0, lane, 4, 6)
+                .map_err(|e| e.to_string())?;
             let mut tw = d.target_mut(lane).map_err(|e| e.to_string())?;
             let l = locate(&tw, &form(a, 5))?;
             write_object(&mut tw, &l, &0xabad_cafeu32.to_le_bytes()).map_err(|e| e.to_string())?;
@@ -329,11 +333,15 @@ fn each_address_space_and_the_swizzle() {
             write_object(&mut tw, &l, &[1, 2, 3, 4]).map_err(|e| e.to_string())?;
             let l = locate(&tw, &form(pglobal + 40, 0))?;
             write_object(&mut tw, &l, &[9, 8, 7]).map_err(|e| e.to_string())?;
-            let l = locate(&tw, &form(0, 3))?;
-            if write_object(&mut tw, &l, &[1]).is_ok() {
-                return Err("an LDS write reported success".into());
-            }
+            let l = locate(&tw, &form(6, 3))?;
+            write_object(&mut tw, &l, &[0x5a, 0xa5]).map_err(|e| e.to_string())?;
             let s = d.session();
+            let got = s
+                .read_memory(Space::Lds, 0, lane, 4, 6)
+                .map_err(|e| e.to_string())?;
+            let mut want = lds_before;
+            want[2..4].copy_from_slice(&[0x5a, 0xa5]);
+            eq("LDS write lands at its address only", &got, &want)?;
             let got = s
                 .read_memory(Space::Private, 0, lane, a, 4)
                 .map_err(|e| e.to_string())?;

@@ -601,9 +601,11 @@ fn bitops64_wide_values_and_a_write() {
 /// reduce_sum: `gid`, `lid`, `lsize`, the LDS array `tile` (clang-19 describes it with
 /// `DW_OP_addrx, DW_OP_lit2, DW_OP_swap, DW_OP_xderef`: address space 2 is local in clang's
 /// numbering) after the waves stored `tile[lid]`, and the loop counter `s` at each step of
-/// the tree reduction.
+/// the tree reduction. Writing `tile[5]` through its LDS location before the reduction
+/// reads it changes group 0's sum by as much.
 #[test]
-fn reduce_sum_lds_array_and_loop_counter() {
+fn reduce_sum_lds_array_loop_counter_and_a_write() {
+    const LDS_BUMP: u32 = 1000;
     all_targets(|t| {
         let mut k = Kernel::load(t, "reduce_sum")?;
         let n = 100u32;
@@ -648,9 +650,20 @@ fn reduce_sum_lds_array_and_loop_counter() {
                     .map_err(|e| e.to_string())?;
                 for lid in 0..stored {
                     let gid = group[0] as usize * GROUP as usize + lid;
-                    let want = input.get(gid).copied().unwrap_or(0);
+                    let mut want = input.get(gid).copied().unwrap_or(0);
+                    if gid == 5 && wave > 0 {
+                        // Written below when wave 0 stopped here.
+                        want += LDS_BUMP;
+                    }
                     let v = le(&got[4 * lid..4 * lid + 4]);
                     check(&format!("tile[{lid}]"), v, u64::from(want))?;
+                }
+                // A write through the array's LDS location before the reduction reads it:
+                // group 0's sum grows by the change (tile[5], stored by wave 0).
+                if group[0] == 0 && wave == 0 {
+                    let mut t5 = got[..24].to_vec();
+                    t5[20..24].copy_from_slice(&(input[5] + LDS_BUMP).to_le_bytes());
+                    d.write_location(&loc, 0, &t5).map_err(|e| e.to_string())?;
                 }
             } else if step_addrs.contains(&pc) {
                 step_stops += 1;
@@ -674,7 +687,11 @@ fn reduce_sum_lds_array_and_loop_counter() {
                 .map(|i| input[i as usize])
                 .sum::<u32>()
         };
-        check("partial[0]", u64::from(out[0]), u64::from(sum(0)))?;
+        check(
+            "partial[0]",
+            u64::from(out[0]),
+            u64::from(sum(0) + LDS_BUMP),
+        )?;
         check("partial[1]", u64::from(out[1]), u64::from(sum(1)))?;
         Ok(())
     });

@@ -9,6 +9,7 @@
 use crate::dispatch::{Device, Launch, Workgroup};
 use crate::error::{FaultKind, MemFault, SimError, Space};
 use crate::exec::{self, Ctx};
+use crate::memory::Bytes;
 use crate::wave::{Wave, WaveStatus};
 use std::collections::{BTreeSet, VecDeque};
 
@@ -113,6 +114,12 @@ impl<'d> Session<'d> {
     /// EXEC, PC) before resuming.
     pub fn wave_mut(&mut self, n: u32) -> Option<&mut Wave> {
         self.current.as_mut()?.waves.get_mut(n as usize)
+    }
+
+    /// The current work-group's LDS, for changing it before resuming (a debugger
+    /// writing a `__local` variable).
+    pub fn lds_mut(&mut self) -> Option<&mut Bytes> {
+        self.current.as_mut().map(|g| &mut g.lds)
     }
 
     fn ensure_group(&mut self) -> Result<bool, SimError> {
