@@ -159,13 +159,15 @@ const fn classify_slow(generation: Gen, word: u32) -> Option<Family> {
     }
 }
 
-/// What the decoders of the families return: `Err(needed)` when the input
-/// ends inside the instruction, `needed` being the bytes it takes.
-/// [`decode_into`] makes that a [`DecodeError::Truncated`] (whose
-/// `available` is always the length of the input): one register rather
-/// than a 24-byte result in memory, so a decoder that ends by calling
-/// another one jumps to it.
-pub(crate) type Decoded = Result<(), u32>;
+/// What the decoders of the families return: `Ok(size)`, the size in bytes
+/// of the instruction written (the same as its [`Inst::size`], handed back
+/// in a register so that a caller stepping to the next instruction need not
+/// read it back from memory), or `Err(needed)` when the input ends inside
+/// the instruction, `needed` being the bytes it takes. [`decode_into`]
+/// makes that a [`DecodeError::Truncated`] (whose `available` is always the
+/// length of the input): registers rather than a 24-byte result in memory,
+/// so a decoder that ends by calling another one jumps to it.
+pub(crate) type Decoded = Result<u32, u32>;
 
 /// [`dword`] for the family decoders: the error is the bytes needed (see
 /// [`Decoded`]).
@@ -196,45 +198,80 @@ pub(crate) fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
 /// dword `w0`, the bytes from the instruction's start, and the destination.
 type Handler = fn(&Decoder, u32, &[u8], &mut Inst) -> Decoded;
 
-/// The handler of `family` (`None`: a prefix no family uses). Each ALU family
-/// has its own compiled decoder, as has each memory family.
-const fn handler(family: Option<Family>) -> Handler {
-    use crate::alu::{AluForm, decode_plain};
+/// The handler of `family` (`None`: a prefix no family uses) on GPU number
+/// `gpu` (the order of [`crate::Gpu::ALL`]). Each ALU family has a decoder
+/// compiled per GPU (its opcode tables are then constants), as have the
+/// frequent memory families (SMEM, DS, FLAT, MUBUF: their GPU tests fold
+/// away); the rare ones (MTBUF, MIMG, EXP) have one per family.
+const fn handler(family: Option<Family>, gpu: usize) -> Handler {
+    use crate::alu::AluForm;
     use Family::*;
     let Some(family) = family else {
         return decode_invalid;
     };
     match family {
-        Sop1 => decode_plain::<{ AluForm::Sop1 as u8 }>,
-        Sopc => decode_plain::<{ AluForm::Sopc as u8 }>,
-        Sopp => decode_plain::<{ AluForm::Sopp as u8 }>,
-        Sopk => decode_plain::<{ AluForm::Sopk as u8 }>,
-        Sop2 => decode_plain::<{ AluForm::Sop2 as u8 }>,
-        Vop2 => decode_plain::<{ AluForm::Vop2 as u8 }>,
-        Vop1 => decode_plain::<{ AluForm::Vop1 as u8 }>,
-        Vopc => decode_plain::<{ AluForm::Vopc as u8 }>,
-        Vop3 => decode_plain::<{ AluForm::Vop3 as u8 }>,
-        Vop3p => decode_plain::<{ AluForm::Vop3p as u8 }>,
-        Vintrp => decode_plain::<{ AluForm::Vintrp as u8 }>,
-        Smem => crate::mem::decode_family::<{ Smem as u8 }>,
-        Ds => crate::mem::decode_family::<{ Ds as u8 }>,
-        Flat => crate::mem::decode_family::<{ Flat as u8 }>,
-        Mubuf => crate::mem::decode_family::<{ Mubuf as u8 }>,
+        Sop1 => alu::<{ AluForm::Sop1 as u8 }>(gpu),
+        Sopc => alu::<{ AluForm::Sopc as u8 }>(gpu),
+        Sopp => alu::<{ AluForm::Sopp as u8 }>(gpu),
+        Sopk => alu::<{ AluForm::Sopk as u8 }>(gpu),
+        Sop2 => alu::<{ AluForm::Sop2 as u8 }>(gpu),
+        Vop2 => alu::<{ AluForm::Vop2 as u8 }>(gpu),
+        Vop1 => alu::<{ AluForm::Vop1 as u8 }>(gpu),
+        Vopc => alu::<{ AluForm::Vopc as u8 }>(gpu),
+        Vop3 => alu::<{ AluForm::Vop3 as u8 }>(gpu),
+        Vop3p => alu::<{ AluForm::Vop3p as u8 }>(gpu),
+        Vintrp => alu::<{ AluForm::Vintrp as u8 }>(gpu),
+        Smem => mem::<{ Smem as u8 }>(gpu),
+        Ds => mem::<{ Ds as u8 }>(gpu),
+        Flat => mem::<{ Flat as u8 }>(gpu),
+        Mubuf => mem::<{ Mubuf as u8 }>(gpu),
         Mtbuf => crate::mem::decode_family::<{ Mtbuf as u8 }>,
         Mimg => crate::mem::decode_family::<{ Mimg as u8 }>,
         Exp => crate::mem::decode_family::<{ Exp as u8 }>,
     }
 }
 
-/// The decoder of each 9-bit prefix, per generation ([`classify_slow`] then
+/// The decoder of ALU plain form `FORM` compiled for GPU number `gpu`.
+const fn alu<const FORM: u8>(gpu: usize) -> Handler {
+    use crate::alu::decode_plain;
+    match gpu {
+        0 => decode_plain::<FORM, 0>,
+        1 => decode_plain::<FORM, 1>,
+        2 => decode_plain::<FORM, 2>,
+        3 => decode_plain::<FORM, 3>,
+        4 => decode_plain::<FORM, 4>,
+        _ => decode_plain::<FORM, 5>,
+    }
+}
+
+/// The decoder of memory family `FAMILY` compiled for GPU number `gpu`.
+const fn mem<const FAMILY: u8>(gpu: usize) -> Handler {
+    use crate::mem::decode_family_gpu;
+    match gpu {
+        0 => decode_family_gpu::<FAMILY, 0>,
+        1 => decode_family_gpu::<FAMILY, 1>,
+        2 => decode_family_gpu::<FAMILY, 2>,
+        3 => decode_family_gpu::<FAMILY, 3>,
+        4 => decode_family_gpu::<FAMILY, 4>,
+        _ => decode_family_gpu::<FAMILY, 5>,
+    }
+}
+
+/// The decoder of each 9-bit prefix, per GPU (the order of
+/// [`crate::Gpu::ALL`]; [`classify_slow`] for its generation, then
 /// [`handler`]): one lookup and one call per instruction.
-static DISPATCH: [[Handler; 512]; 2] = {
-    let mut t: [[Handler; 512]; 2] = [[decode_invalid as Handler; 512]; 2];
-    let mut p = 0;
-    while p < 512 {
-        t[0][p] = handler(classify_slow(Gen::Gfx9, (p as u32) << 23));
-        t[1][p] = handler(classify_slow(Gen::Gfx10, (p as u32) << 23));
-        p += 1;
+static DISPATCH: [[Handler; 512]; 6] = {
+    let mut t: [[Handler; 512]; 6] = [[decode_invalid as Handler; 512]; 6];
+    let mut g = 0;
+    while g < 6 {
+        let gpu = crate::Gpu::ALL[g];
+        assert!(gpu as usize == g, "Gpu::ALL is indexed by number");
+        let mut p = 0;
+        while p < 512 {
+            t[g][p] = handler(classify_slow(gpu.generation(), (p as u32) << 23), g);
+            p += 1;
+        }
+        g += 1;
     }
     t
 };
@@ -242,28 +279,44 @@ static DISPATCH: [[Handler; 512]; 2] = {
 /// The handler of a prefix no family uses: an invalid 4-byte instruction.
 fn decode_invalid(_: &Decoder, w0: u32, _: &[u8], out: &mut Inst) -> Decoded {
     *out = Inst::invalid(w0);
-    Ok(())
+    Ok(4)
 }
 
-/// Decodes the instruction at the start of `bytes` into `out`, which is
-/// overwritten whole. Writing in place spares the copies of the large [`Inst`]
-/// that returning it by value (inside a `Result`) costs.
+/// Decodes the instruction at the start of `bytes` into `out`, which must
+/// hold [`Inst::DEFAULT`] on entry: the family decoders write only the fields
+/// that differ from it (an invalid word overwrites `out` whole). Both callers
+/// start from that value anyway ([`Decoder::decode`] and
+/// [`crate::Program`]'s new element), and [`Decoder::decode_into`] resets
+/// its argument first. Writing in place spares the copies of the large
+/// [`Inst`] that returning it by value (inside a `Result`) costs. Returns the
+/// instruction's size in bytes (see [`Decoded`]).
 #[inline]
-pub(crate) fn decode_into(dec: &Decoder, bytes: &[u8], out: &mut Inst) -> Result<(), DecodeError> {
+pub(crate) fn decode_into(
+    dec: &Decoder,
+    bytes: &[u8],
+    out: &mut Inst,
+) -> Result<usize, DecodeError> {
     let w0 = dword(bytes, 0)?;
-    let table = match dec.gpu().generation() {
-        Gen::Gfx9 => &DISPATCH[0],
-        Gen::Gfx10 => &DISPATCH[1],
-    };
-    // `w0 >> 23` is below 512: the lookup cannot miss.
-    let r = match table.get((w0 >> 23) as usize) {
+    // `w0 >> 23` is below 512 and there is a table per GPU: the lookup
+    // cannot miss.
+    let r = match DISPATCH
+        .get(dec.gpu() as usize)
+        .and_then(|t| t.get((w0 >> 23) as usize))
+    {
         Some(h) => h(dec, w0, bytes, out),
         None => decode_invalid(dec, w0, bytes, out),
     };
-    r.map_err(|needed| DecodeError::Truncated {
-        needed: needed as usize,
-        available: bytes.len(),
-    })
+    match r {
+        Ok(size) => {
+            // Checked by every test build: callers step on by this value.
+            debug_assert_eq!(size as usize, out.size_bytes(), "returned size");
+            Ok(size as usize)
+        }
+        Err(needed) => Err(DecodeError::Truncated {
+            needed: needed as usize,
+            available: bytes.len(),
+        }),
+    }
 }
 
 #[cfg(test)]

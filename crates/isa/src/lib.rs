@@ -177,17 +177,21 @@ impl Decoder {
     #[inline]
     pub fn decode(&self, bytes: &[u8]) -> Result<Inst, DecodeError> {
         let mut inst = Inst::DEFAULT;
-        decode::decode_into(self, bytes, &mut inst)?;
+        let size = decode::decode_into(self, bytes, &mut inst)?;
+        // The size the decoder wrote, stored again from the register it came
+        // back in: a caller stepping on by `size_bytes()` then need not wait
+        // for the decoder's store to reach its load.
+        inst.size = size as u8;
         Ok(inst)
     }
 
     /// Like [`Decoder::decode`], but writes the instruction into `out` (which is
     /// overwritten whole on success and left unspecified on error) instead of
-    /// returning it: the cheaper call when decoding many instructions into
-    /// existing storage.
+    /// returning it, for decoding into existing storage.
     #[inline]
     pub fn decode_into(&self, bytes: &[u8], out: &mut Inst) -> Result<(), DecodeError> {
-        decode::decode_into(self, bytes, out)
+        *out = Inst::DEFAULT;
+        decode::decode_into(self, bytes, out).map(|_| ())
     }
 
     /// Decodes a whole code region starting at `address` into a [`Program`].
@@ -220,6 +224,46 @@ mod tests {
                 Gen::Gfx9
             };
             assert_eq!(g.generation(), want, "{g}");
+        }
+    }
+
+    /// The family decoders write only what differs from `Inst::DEFAULT`:
+    /// `decode_into` must give the same result whatever `out` held before
+    /// (here another instruction with operands, modifiers, memory fields and
+    /// a literal in every slot that could leak).
+    #[test]
+    fn decode_into_overwrites_what_out_held() {
+        let words: [&[u32]; 8] = [
+            &[0xbf81_0000],              // s_endpgm (SOPP)
+            &[0xbe8a_0001],              // s_mov_b32 (SOP1)
+            &[0x7e02_0200],              // v_mov_b32_e32 (VOP1)
+            &[0xe050_1000, 0x8003_0201], // buffer_load_dword (MUBUF)
+            &[0xd1fe_0000, 0x0002_0101], // VOP3
+            &[0xc002_0000, 0x0000_0010], // s_load_dword (SMEM)
+            &[0xdc50_8000, 0x017f_0002], // global_load_dword (FLAT)
+            &[0xffff_ffff, 0xffff_ffff], // invalid
+        ];
+        // Dirty destinations (GFX10): `v_fma_f32 v5, -|v1|, 0x12345678, v3
+        // clamp` and a MUBUF load with a literal soffset.
+        let dirty_words: [&[u32]; 2] = [
+            &[0xd54b_8105, 0x240d_ff01, 0x1234_5678],
+            &[0xe030_5000, 0xff01_0102, 0x0000_0040],
+        ];
+        let bytes = |w: &[u32]| w.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        for gpu in [Gpu::Gfx900, Gpu::Gfx1030] {
+            for wave64 in [false, true] {
+                let d = Decoder::new(gpu, wave64);
+                let g10 = Decoder::new(Gpu::Gfx1030, false);
+                for w in words {
+                    let want = d.decode(&bytes(w));
+                    for dw in dirty_words {
+                        let mut out = g10.decode(&bytes(dw)).expect("dirty instruction");
+                        assert!(!out.is_invalid(), "{dw:x?}");
+                        let got = d.decode_into(&bytes(w), &mut out).map(|()| out);
+                        assert_eq!(got, want, "{gpu} {w:x?} into {dw:x?}");
+                    }
+                }
+            }
         }
     }
 

@@ -46,15 +46,22 @@ impl Program {
             let Some(inst) = decoded.last_mut() else {
                 break;
             };
-            if dec.decode_into(rest, inst).is_err() {
-                // Truncated tail: keep what is there as an invalid entry.
-                let n = rest.len().min(4);
-                let mut w = [0u8; 4];
-                w[..n].copy_from_slice(&rest[..n]);
-                *inst = Inst::invalid(u32::from_le_bytes(w));
-                inst.size = n as u8;
+            // (The new element holds `Inst::DEFAULT`, as the decoder
+            // requires: no reset needed.)
+            // The size comes back in a register (no read of `inst.size`).
+            let size = match crate::decode::decode_into(dec, rest, inst) {
+                Ok(size) => size,
+                Err(_) => {
+                    // Truncated tail: keep what is there as an invalid entry.
+                    let n = rest.len().min(4);
+                    let mut w = [0u8; 4];
+                    w[..n].copy_from_slice(&rest[..n]);
+                    *inst = Inst::invalid(u32::from_le_bytes(w));
+                    inst.size = n as u8;
+                    n
+                }
             }
-            let size = (inst.size as usize).max(1);
+            .max(1);
             if let Some(s) = slot.get_mut(off / 4) {
                 *s = index;
             }

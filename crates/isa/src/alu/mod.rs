@@ -43,7 +43,6 @@ mod tables;
 
 use crate::decode::{Decoded, Family, word};
 use crate::inst::{Encoding, Op};
-use crate::mem::MemFields;
 use crate::operand::{Operand, SpecialReg};
 use crate::{Decoder, Gen, Gpu, Inst};
 use shape::{Entry, field, file, kind};
@@ -683,24 +682,27 @@ const SHAPE_INFO: [u8; tables::SHAPES.len()] = {
 #[cold]
 fn invalid(out: &mut Inst, w0: u32) -> Decoded {
     *out = Inst::invalid(w0);
-    Ok(())
+    Ok(4)
 }
 
 /// Decodes an instruction of ALU family whose plain form is `FORM` (an
 /// [`AluForm`] number: SOP*, VOP1/2/C, VOP3, VOP3P, VINTRP) and whose first
-/// dword is `w0` into `out`. Compiled once per family: the opcode field and
-/// the table are constants of the family's code. The operands are decoded by
+/// dword is `w0` into `out`, for GPU number `GPU` (the order of
+/// [`Gpu::ALL`]; the decoder's own). Compiled once per family and GPU: the
+/// opcode field and the opcode table are constants of its code. The operands are decoded by
 /// the decoder compiled for the operation's shape ([`decode_shape`], found
 /// in [`OP_FNS`]). VOP1/VOP2/VOPC words with an SDWA/DPP/DPP8 marker in src0
 /// go to [`decode_extended`].
-pub(crate) fn decode_plain<const FORM: u8>(
+pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
     dec: &Decoder,
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
 ) -> Decoded {
     let ff = const { plain_form(FORMS[FORM as usize % 18]) };
-    let gpu = dec.gpu();
+    // The decoder's GPU (this code is compiled per GPU: its tables are
+    // constants).
+    let gpu = const { Gpu::ALL[GPU % 6] };
     if let Some(family) = ff.vop_family {
         // VOP1/VOP2/VOPC with src0 = 0xf9 are SDWA, 0xfa DPP, and on GFX10
         // 0xe9/0xea DPP8.
@@ -1484,15 +1486,30 @@ fn decode_form<const FORM: u8>(
     // extractions the form can put there compiled in: straight-line code,
     // no walk over the slot list.
     let r = &recipe.steps;
-    // Each operand goes straight to its place in `out` (which is overwritten
-    // whole on every path, the invalid one included): nothing is held back.
+    // Each operand goes straight to its place in `out`. `out` holds
+    // [`Inst::DEFAULT`] on entry (see [`crate::decode::decode_into`]), so
+    // only what differs from it is written: an empty place (a constant of
+    // the per-shape decoders) keeps its `Operand::None`, and the memory
+    // fields keep their defaults. The invalid path overwrites `out` whole.
     let mut bad = false;
-    out.dst[0] = place_operand::<FORM, 0>(r[0], &ctx, &mut bad);
-    out.dst[1] = place_operand::<FORM, 1>(r[1], &ctx, &mut bad);
-    out.src[0] = place_operand::<FORM, 2>(r[2], &ctx, &mut bad);
-    out.src[1] = place_operand::<FORM, 3>(r[3], &ctx, &mut bad);
-    out.src[2] = place_operand::<FORM, 4>(r[4], &ctx, &mut bad);
-    out.src[3] = place_operand::<FORM, 5>(r[5], &ctx, &mut bad);
+    if r[0].kind != kind::SKIP {
+        out.dst[0] = place_operand::<FORM, 0>(r[0], &ctx, &mut bad);
+    }
+    if r[1].kind != kind::SKIP {
+        out.dst[1] = place_operand::<FORM, 1>(r[1], &ctx, &mut bad);
+    }
+    if r[2].kind != kind::SKIP {
+        out.src[0] = place_operand::<FORM, 2>(r[2], &ctx, &mut bad);
+    }
+    if r[3].kind != kind::SKIP {
+        out.src[1] = place_operand::<FORM, 3>(r[3], &ctx, &mut bad);
+    }
+    if r[4].kind != kind::SKIP {
+        out.src[2] = place_operand::<FORM, 4>(r[4], &ctx, &mut bad);
+    }
+    if r[5].kind != kind::SKIP {
+        out.src[3] = place_operand::<FORM, 5>(r[5], &ctx, &mut bad);
+    }
     if bad {
         return invalid(out, w0);
     }
@@ -1503,10 +1520,34 @@ fn decode_form<const FORM: u8>(
     out.op = Op::Alu(AluOp(entry.op));
     out.encoding = form.encoding();
     out.size = size;
-    out.words = words;
-    out.alu = mods(form, entry, (w0, w1), (idx, gpu, mfma, interp));
-    out.mem = MemFields::DEFAULT;
-    Ok(())
+    // The words past the instruction stay 0.
+    let [a, b, c] = &mut out.words;
+    *a = w0;
+    if nwords == 2 || has_lit {
+        *b = words[1];
+    }
+    if nwords == 2 && has_lit {
+        *c = words[2];
+    }
+    let m = mods(form, entry, (w0, w1), (idx, gpu, mfma, interp));
+    match form {
+        // Forms without modifiers: the rest of `m` is the default (see
+        // [`mods`]), already in `out`.
+        AluForm::Sop2
+        | AluForm::Sop1
+        | AluForm::Sopk
+        | AluForm::Sopc
+        | AluForm::Sopp
+        | AluForm::Vop1
+        | AluForm::Vop2
+        | AluForm::Vopc => {
+            out.alu.entry = m.entry;
+            out.alu.bits = m.bits;
+            out.alu.form = m.form;
+        }
+        _ => out.alu = m,
+    }
+    Ok(u32::from(size))
 }
 
 /// MFMA register files: on gfx908 the destination and src2 are always AGPRs;

@@ -266,14 +266,29 @@ pub(crate) fn decode_family<const FAMILY: u8>(
     out: &mut Inst,
 ) -> Decoded {
     let family = const { Family::from_number(FAMILY) };
-    decode(dec, family, w0, bytes, out)
+    decode(dec.gpu(), family, w0, bytes, out)
 }
 
-/// Decodes a memory-family instruction whose first dword is `w0` into `out`.
+/// Decodes an instruction of memory family `FAMILY` (a [`Family`] number)
+/// for GPU number `GPU` (the order of [`Gpu::ALL`]) whose first dword is
+/// `w0` into `out`: compiled once per family and GPU, so that the GPU's
+/// tests and table choices are constants of its code.
+pub(crate) fn decode_family_gpu<const FAMILY: u8, const GPU: usize>(
+    _: &Decoder,
+    w0: u32,
+    bytes: &[u8],
+    out: &mut Inst,
+) -> Decoded {
+    let family = const { Family::from_number(FAMILY) };
+    let gpu = const { Gpu::ALL[GPU % 6] };
+    decode(gpu, family, w0, bytes, out)
+}
+
+/// Decodes a memory-family instruction for `gpu` whose first dword is `w0`
+/// into `out`.
 #[inline(always)]
-fn decode(dec: &Decoder, family: Family, w0: u32, bytes: &[u8], out: &mut Inst) -> Decoded {
+fn decode(gpu: Gpu, family: Family, w0: u32, bytes: &[u8], out: &mut Inst) -> Decoded {
     let w1 = crate::decode::word(bytes, 1)?;
-    let gpu = dec.gpu();
     // GFX10 image instructions with non-sequential addresses (NSA) carry 1-3
     // further dwords of address register numbers.
     let mut nsa_words = [0u32; 3];
@@ -287,12 +302,11 @@ fn decode(dec: &Decoder, family: Family, w0: u32, bytes: &[u8], out: &mut Inst) 
         }
     }
     // The instruction is built in place: it is large, and copies of it cost more
-    // than the decoding itself.
-    *out = Inst {
-        size: 8,
-        words: [w0, w1, 0],
-        ..Inst::DEFAULT
-    };
+    // than the decoding itself. `out` holds `Inst::DEFAULT` on entry (see
+    // `crate::decode::decode_into`): only what differs is written.
+    out.size = 8;
+    out.words[0] = w0;
+    out.words[1] = w1;
     out.mem.gfx10 = gpu.generation() == Gen::Gfx10;
     let i = &mut *out;
     let ok = match family {
@@ -307,7 +321,7 @@ fn decode(dec: &Decoder, family: Family, w0: u32, bytes: &[u8], out: &mut Inst) 
     };
     if ok.is_none() {
         *out = Inst::invalid(w0);
-        return Ok(());
+        return Ok(4);
     }
     // A literal offset (MUBUF/MTBUF soffset = 255 on GFX10) follows as a third dword.
     if let Operand::Literal(_) = out.src[2] {
@@ -316,7 +330,7 @@ fn decode(dec: &Decoder, family: Family, w0: u32, bytes: &[u8], out: &mut Inst) 
         out.words[2] = w2;
         out.size = 12;
     }
-    Ok(())
+    Ok(u32::from(out.size))
 }
 
 /// Sets the operation of an instruction being decoded.
