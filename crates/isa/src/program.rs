@@ -4,28 +4,46 @@ use crate::{Decoder, Inst};
 
 /// A decoded code region: every instruction, in order, with its address.
 ///
-/// `decoded` holds the instructions in address order, and `slot` maps each
-/// dword offset from the base to the number of the instruction that starts
-/// there (or `u32::MAX` inside an instruction). Lookup by address
-/// ([`Program::at`]) and by instruction number ([`Program::get`]) are O(1),
-/// and so is walking the instructions in order ([`Program::iter`]).
-/// [`Program::address`] and [`Program::index_of`] use an index of
-/// instruction starts built on first use. Instructions start at dword
-/// offsets (every size but a truncated tail's is a multiple of four), and a
-/// region holds fewer than 2^32 of them.
+/// `decoded` holds the instructions in address order; decoding stores
+/// nothing else. The address of each instruction follows from the sizes of
+/// the ones before it, so the two lookup indexes are built from `decoded` on
+/// first use: `starts` (the dword offset of each instruction's start, for
+/// [`Program::address`] and [`Program::index_of`]) and `slot` (for each
+/// dword offset from the base, the number of the instruction that starts
+/// there, or `u32::MAX` inside an instruction, for [`Program::at`]). Once
+/// built, lookup by address and by instruction number ([`Program::get`]) are
+/// O(1), and so is walking the instructions in order ([`Program::iter`]).
+/// Instructions start at dword offsets (every size but a truncated tail's is
+/// a multiple of four), and a region holds fewer than 2^32 of them.
 ///
 /// Every instruction is decoded and stored, repeats included: decoding is
 /// cheaper than looking a repeat up (whether an instruction repeats one
 /// decoded before is unpredictable, and a mispredicted lookup costs more than
 /// the decoding it saves). Storage for the most instructions a region can
 /// hold (one per dword) is reserved up front, so decoding never reallocates.
+/// The slot map is not filled while decoding: its stores (4 bytes per dword,
+/// on top of each instruction's) would be paid by every decode, and only
+/// lookups by address need it.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     base: u64,
+    /// Length of the region in dwords (a truncated tail counts as one).
+    dwords: usize,
     decoded: Vec<Inst>,
-    slot: Vec<u32>,
+    /// Instruction number starting at each dword offset (built on first use).
+    slot: std::sync::OnceLock<Vec<u32>>,
     /// Dword offset of each instruction's start, in order (built on first use).
     starts: std::sync::OnceLock<Vec<u32>>,
+}
+
+/// The byte offsets of the instructions' starts, from their sizes (as
+/// [`Program::decode`] steps on: by the size, at least one byte).
+fn offsets(decoded: &[Inst]) -> impl Iterator<Item = usize> + '_ {
+    decoded.iter().scan(0usize, |off, inst| {
+        let at = *off;
+        *off = at.saturating_add(inst.size_bytes().max(1));
+        Some(at)
+    })
 }
 
 impl Program {
@@ -33,14 +51,18 @@ impl Program {
     /// decoded in place into its element of `decoded`.
     pub(crate) fn decode(dec: &Decoder, bytes: &[u8], base: u64) -> Program {
         // Every instruction but a truncated tail is at least 4 bytes long, so
-        // these capacities are never exceeded (no reallocation while decoding).
+        // this capacity is never exceeded (no reallocation while decoding).
         let most = bytes.len().div_ceil(4);
         let mut decoded: Vec<Inst> = Vec::with_capacity(most);
-        let mut slot = vec![u32::MAX; most];
-        let mut off = 0usize;
         let mut rest = bytes;
         while !rest.is_empty() {
-            let index = u32::try_from(decoded.len()).unwrap_or(u32::MAX);
+            if decoded.len() == decoded.capacity() {
+                // Never: each instruction takes at least 4 bytes but a
+                // truncated tail, which ends the input. Tested here so that
+                // `push` below cannot reallocate (its growing path is then
+                // dead code and the vector stays in registers).
+                break;
+            }
             // Decoded in place: the new element is written where it stays.
             decoded.push(Inst::DEFAULT);
             let Some(inst) = decoded.last_mut() else {
@@ -62,16 +84,13 @@ impl Program {
                 }
             }
             .max(1);
-            if let Some(s) = slot.get_mut(off / 4) {
-                *s = index;
-            }
-            off += size;
             rest = rest.get(size..).unwrap_or(&[]);
         }
         Program {
             base,
+            dwords: most,
             decoded,
-            slot,
+            slot: std::sync::OnceLock::new(),
             starts: std::sync::OnceLock::new(),
         }
     }
@@ -80,13 +99,21 @@ impl Program {
     fn starts(&self) -> &[u32] {
         self.starts.get_or_init(|| {
             let mut v = Vec::with_capacity(self.decoded.len());
-            v.extend(
-                self.slot
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| **s != u32::MAX)
-                    .map(|(k, _)| k as u32),
-            );
+            v.extend(offsets(&self.decoded).map(|off| (off / 4) as u32));
+            v
+        })
+    }
+
+    /// The slot map: the number of the instruction starting at each dword
+    /// offset, `u32::MAX` where none does.
+    fn slot(&self) -> &[u32] {
+        self.slot.get_or_init(|| {
+            let mut v = vec![u32::MAX; self.dwords];
+            for (n, &k) in self.starts().iter().enumerate() {
+                if let Some(s) = v.get_mut(k as usize) {
+                    *s = u32::try_from(n).unwrap_or(u32::MAX);
+                }
+            }
             v
         })
     }
@@ -113,10 +140,9 @@ impl Program {
 
     /// Instructions with their addresses, in address order.
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Inst)> {
-        self.slot.iter().enumerate().filter_map(|(k, &i)| {
-            let inst = self.decoded.get(i as usize)?;
-            Some((self.base.wrapping_add(4 * k as u64), inst))
-        })
+        offsets(&self.decoded)
+            .zip(&self.decoded)
+            .map(|(off, inst)| (self.base.wrapping_add(4 * (off / 4) as u64), inst))
     }
 
     /// All instructions in address order.
@@ -138,7 +164,7 @@ impl Program {
         if off % 4 != 0 {
             return None;
         }
-        match *self.slot.get(usize::try_from(off / 4).ok()?)? {
+        match *self.slot().get(usize::try_from(off / 4).ok()?)? {
             u32::MAX => None,
             i => self.decoded.get(i as usize),
         }
@@ -230,6 +256,39 @@ mod tests {
             }
             prop_assert_eq!(p.get(got.len()), None);
             prop_assert_eq!(got, naive(&d, &bytes, 0x1000));
+        }
+    }
+
+    #[test]
+    fn lookups_agree_whenever_the_indexes_are_built() {
+        // s_mov_b32 s0, 0x12345678 (with a literal), s_nop 0, s_endpgm.
+        let words: [u32; 4] = [0xbe80_03ff, 0x1234_5678, 0xbf80_0000, 0xbf81_0000];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let d = Decoder::new(Gpu::Gfx1030, false);
+        let fresh = d.decode_program(&bytes, 0x40);
+        // A clone taken before any lookup, one after every index was built.
+        let early = fresh.clone();
+        assert_eq!(
+            fresh.at(0x48).map(|i| i.to_string()).as_deref(),
+            Some("s_nop 0")
+        );
+        assert_eq!(fresh.address(2), Some(0x4c));
+        let late = fresh.clone();
+        for p in [&fresh, &early, &late] {
+            assert_eq!(p.len(), 3);
+            assert_eq!(p.at(0x44), None, "inside the literal");
+            assert_eq!(p.at(0x42), None, "not a dword");
+            assert_eq!(p.at(0x50), None, "past the end");
+            assert_eq!(p.at(0x3c), None, "before the start");
+            assert_eq!(p.index_of(0x4c), Some(2));
+            assert_eq!(p.address(1), Some(0x48));
+            assert_eq!(p.address(3), None);
+            let addrs: Vec<u64> = p.iter().map(|(a, _)| a).collect();
+            assert_eq!(addrs, [0x40, 0x48, 0x4c]);
+            assert_eq!(
+                p.at(0x40).map(|i| i.to_string()).as_deref(),
+                Some("s_mov_b32 s0, 0x12345678")
+            );
         }
     }
 
