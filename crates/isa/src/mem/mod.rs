@@ -748,19 +748,25 @@ fn flat(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
 
 // ---------------------------------------------------------------- MUBUF / MTBUF
 
-/// Fields shared by MUBUF and MTBUF (for MTBUF; [`mubuf`] decodes them the
-/// same way inline): w0 offset[11:0], offen[12], idxen[13],
+/// Fields shared by MUBUF and MTBUF: w0 offset[11:0], offen[12], idxen[13],
 /// glc[14] (GFX10 dlc[15]); w1 vaddr[7:0], vdata[15:8], srsrc[20:16] (SGPR quad / 4),
-/// slc[22] (GFX10, and MTBUF), tfe[23] (gfx90a: acc), soffset[31:24].
+/// tfe[23] (gfx90a: acc), soffset[31:24]. `fl` holds the flags the caller gathered
+/// (all flags are built in a register and stored once), `slc` the bit where the
+/// encoding keeps it, `lds` whether the data goes to LDS (MUBUF only: no data
+/// register then, though its field is still checked, as LLVM does).
 #[inline(always)]
-fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bool) -> Option<()> {
+#[allow(clippy::too_many_arguments)]
+fn buffer_fields(
+    gpu: Gpu,
+    i: &mut Inst,
+    row: &Row,
+    w0: u32,
+    w1: u32,
+    mut fl: u32,
+    slc: bool,
+    lds: bool,
+) -> Option<()> {
     let g10 = gpu.generation() == Gen::Gfx10;
-    if row.w[2] == 0 {
-        // Cache controls (`buffer_wbinvl1`, `buffer_gl0_inv`, ...) have no operands.
-        i.mem.flags = flags::NO_OPERANDS;
-        return Some(());
-    }
-    let mut fl = 0;
     if bit(w0, 12) {
         fl |= flags::OFFEN;
     }
@@ -769,25 +775,21 @@ fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bo
     }
     if bit(w0, 14) {
         fl |= flags::GLC;
-        if atomic {
+        if row.is(kind::ATOMIC) {
             fl |= flags::RETURN;
         }
     }
-    let slc = if g10 || i.encoding == Encoding::Mtbuf {
-        bit(w1, 22)
-    } else {
-        bit(w0, 17)
-    };
     if slc {
         fl |= flags::SLC;
     }
     if g10 && bit(w0, 15) {
         fl |= flags::DLC;
     }
-    let acc = gpu == Gpu::Gfx90a && bit(w1, 23);
+    let tfe_bit = bit(w1, 23);
+    let acc = gpu == Gpu::Gfx90a && tfe_bit;
     if acc {
         fl |= flags::ACC;
-    } else if bit(w1, 23) {
+    } else if tfe_bit {
         fl |= flags::TFE;
     }
     i.mem.offset = field(w0, 0, 12) as i32;
@@ -811,7 +813,9 @@ fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bo
         if !vreg_ok(d, dw) {
             return None;
         }
-        i.dst[0] = vreg(d, dw, acc);
+        if !lds {
+            i.dst[0] = vreg(d, dw, acc);
+        }
     }
     i.src[1] = sreg(gpu, field(w1, 16, 5) << 2, 4)?;
     let so = field(w1, 24, 8);
@@ -827,7 +831,7 @@ fn buffer_common(gpu: Gpu, i: &mut Inst, row: &Row, w0: u32, w1: u32, atomic: bo
         // every other code.)
         _ => crate::alu::scalar_dword(gpu, so)?,
     };
-    i.mem.flags |= fl;
+    i.mem.flags = fl;
     Some(())
 }
 
@@ -842,9 +846,7 @@ static MUBUF_TABLES: [&[Row]; 6] = [
 ];
 
 /// Untyped buffer access: op[24:18] (+ op[7] at [25] on GFX10), lds[16], GFX9
-/// slc[17], gfx90a scc[15]; the fields shared with MTBUF as in
-/// [`buffer_common`], here with the flags gathered in a register and stored
-/// once (MUBUF is by far the most frequent buffer encoding).
+/// slc[17], gfx90a scc[15]; the fields shared with MTBUF in [`buffer_fields`].
 #[inline(always)]
 fn mubuf(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     let g10 = gpu.generation() == Gen::Gfx10;
@@ -877,74 +879,8 @@ fn mubuf(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     if gpu == Gpu::Gfx90a && bit(w0, 15) {
         fl |= flags::SCC;
     }
-    if bit(w0, 12) {
-        fl |= flags::OFFEN;
-    }
-    if bit(w0, 13) {
-        fl |= flags::IDXEN;
-    }
-    if bit(w0, 14) {
-        fl |= flags::GLC;
-        if row.is(kind::ATOMIC) {
-            fl |= flags::RETURN;
-        }
-    }
     let slc = if g10 { bit(w1, 22) } else { bit(w0, 17) };
-    if slc {
-        fl |= flags::SLC;
-    }
-    if g10 && bit(w0, 15) {
-        fl |= flags::DLC;
-    }
-    let acc = gpu == Gpu::Gfx90a && tfe_bit;
-    if acc {
-        fl |= flags::ACC;
-    } else if tfe_bit {
-        fl |= flags::TFE;
-    }
-    i.mem.offset = field(w0, 0, 12) as i32;
-    let na = (bit(w0, 12) as u8) + (bit(w0, 13) as u8);
-    let vaddr = field(w1, 0, 8);
-    if row.w[0] == 0 {
-        // No address VGPR at all (`buffer_store_lds_dword`).
-        fl |= flags::SADDR_OFF;
-    } else if na != 0 {
-        if !vreg_ok(vaddr, na) {
-            return None;
-        }
-        i.src[0] = vreg(vaddr, na, false);
-    }
-    let mut dw = row.w[1];
-    if fl & flags::TFE != 0 && dw != 0 {
-        dw += 1;
-    }
-    if dw != 0 {
-        let d = field(w1, 8, 8);
-        if !vreg_ok(d, dw) {
-            return None;
-        }
-        // With LDS the data goes to LDS: no data register (the field is
-        // still checked, as LLVM does).
-        if !lds {
-            i.dst[0] = vreg(d, dw, acc);
-        }
-    }
-    i.src[1] = sreg(gpu, field(w1, 16, 5) << 2, 4)?;
-    let so = field(w1, 24, 8);
-    i.src[2] = match so {
-        125 => Operand::Special {
-            reg: SpecialReg::Null,
-            count: 1,
-            part: 0,
-        },
-        // GFX10 accepts a literal constant as the offset (a third dword).
-        255 if g10 => Operand::Literal(0),
-        // (125 is handled above: the lookup agrees with `decode_src` on
-        // every other code.)
-        _ => crate::alu::scalar_dword(gpu, so)?,
-    };
-    i.mem.flags = fl;
-    Some(())
+    buffer_fields(gpu, i, row, w0, w1, fl, slc, lds)
 }
 
 /// Typed buffer access: GFX9 op[18:15], dfmt[22:19], nfmt[25:23]; GFX10 op[18:16]
@@ -970,11 +906,17 @@ fn mtbuf(gpu: Gpu, w0: u32, w1: u32, i: &mut Inst) -> Option<()> {
     }
     init(i, Encoding::Mtbuf, row.name);
     i.mem.format = format as u8;
-    if gpu == Gpu::Gfx90a && bit(w1, 21) {
-        i.mem.flags |= flags::SCC;
+    if row.w[2] == 0 {
+        // A row without operands (as MUBUF's cache controls).
+        i.mem.flags = flags::NO_OPERANDS;
+        return Some(());
     }
-    buffer_common(gpu, i, row, w0, w1, false)?;
-    Some(())
+    let fl = if gpu == Gpu::Gfx90a && bit(w1, 21) {
+        flags::SCC
+    } else {
+        0
+    };
+    buffer_fields(gpu, i, row, w0, w1, fl, bit(w1, 22), false)
 }
 
 // ---------------------------------------------------------------- MIMG
