@@ -850,12 +850,12 @@ const SHAPE_USED: [[bool; N_SHAPES]; 11] = {
     t
 };
 
-/// Per plain form and shape, whether an MFMA operation of the form (on any
-/// GPU) has the shape.
-const SHAPE_MFMA: [[bool; N_SHAPES]; 11] = {
-    let mut t = [[false; N_SHAPES]; 11];
+/// Per form and shape, whether an MFMA operation of the form (on any GPU)
+/// has the shape.
+const SHAPE_MFMA: [[bool; N_SHAPES]; 18] = {
+    let mut t = [[false; N_SHAPES]; 18];
     let mut form = 0;
-    while form < 11 {
+    while form < 18 {
         let mut g = 0;
         while g < 6 {
             let column = tables::TABLES[form][g];
@@ -968,7 +968,7 @@ fn decode_shape<const FORM: u8, const SHAPE: usize, const WAVE64: bool>(
         return invalid(out, w0);
     };
     let recipe = const { RECIPE_TABLE[WAVE64 as usize][SHAPE % N_SHAPES] };
-    let mfma_shape = const { SHAPE_MFMA[FORM as usize % 11][SHAPE % N_SHAPES] };
+    let mfma_shape = const { SHAPE_MFMA[FORM as usize % 18][SHAPE % N_SHAPES] };
     decode_form::<FORM>(dec, w0, bytes, out, entry, idx, recipe, WAVE64, mfma_shape)
 }
 
@@ -1123,16 +1123,10 @@ const FORM_MFMA: [bool; 18] = {
     let mut t = [false; 18];
     let mut form = 0;
     while form < 18 {
-        let mut g = 0;
-        while g < 6 {
-            let column = tables::TABLES[form][g];
-            let mut op = 0;
-            while op < column.len() {
-                let id = tables::ENTRIES[column[op] as usize].op;
-                t[form] |= tables::MFMA_OPS.0 <= id && id <= tables::MFMA_OPS.1;
-                op += 1;
-            }
-            g += 1;
+        let mut shape = 0;
+        while shape < N_SHAPES {
+            t[form] |= SHAPE_MFMA[form][shape];
+            shape += 1;
         }
         form += 1;
     }
