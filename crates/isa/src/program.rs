@@ -54,8 +54,11 @@ impl Program {
         // this capacity is never exceeded (no reallocation while decoding).
         let most = bytes.len().div_ceil(4);
         let mut decoded: Vec<Inst> = Vec::with_capacity(most);
-        let mut rest = bytes;
-        while !rest.is_empty() {
+        // Byte offset of the next instruction. Each step moves it on by the
+        // decoded size (at least 4, or the length of a truncated tail);
+        // the capacity test below bounds the loop whatever the sizes.
+        let mut off = 0;
+        while let Some(rest) = bytes.get(off..).filter(|r| !r.is_empty()) {
             if decoded.len() == decoded.capacity() {
                 // Never: each instruction takes at least 4 bytes but a
                 // truncated tail, which ends the input. Tested here so that
@@ -71,7 +74,7 @@ impl Program {
             // (The new element holds `Inst::DEFAULT`, as the decoder
             // requires: no reset needed.)
             // The size comes back in a register (no read of `inst.size`).
-            let size = match crate::decode::decode_into(dec, rest, inst) {
+            off += match crate::decode::decode_into(dec, rest, inst) {
                 Ok(size) => size,
                 Err(_) => {
                     // Truncated tail: keep what is there as an invalid entry.
@@ -82,9 +85,7 @@ impl Program {
                     inst.size = n as u8;
                     n
                 }
-            }
-            .max(1);
-            rest = rest.get(size..).unwrap_or(&[]);
+            };
         }
         Program {
             base,
