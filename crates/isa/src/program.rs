@@ -46,6 +46,19 @@ fn offsets(decoded: &[Inst]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// Stores the truncated tail `rest` (the input ends inside an instruction)
+/// as an invalid entry holding its bytes; returns its length.
+#[cold]
+#[inline(never)]
+fn truncated_tail(rest: &[u8], inst: &mut Inst) -> usize {
+    let n = rest.len().min(4);
+    let mut w = [0u8; 4];
+    w[..n].copy_from_slice(&rest[..n]);
+    *inst = Inst::invalid(u32::from_le_bytes(w));
+    inst.size = n as u8;
+    n
+}
+
 impl Program {
     /// Decodes `bytes` (the code at `base`) instruction by instruction, each
     /// decoded in place into its element of `decoded`.
@@ -76,15 +89,7 @@ impl Program {
             // The size comes back in a register (no read of `inst.size`).
             off += match crate::decode::decode_into(dec, rest, inst) {
                 Ok(size) => size,
-                Err(_) => {
-                    // Truncated tail: keep what is there as an invalid entry.
-                    let n = rest.len().min(4);
-                    let mut w = [0u8; 4];
-                    w[..n].copy_from_slice(&rest[..n]);
-                    *inst = Inst::invalid(u32::from_le_bytes(w));
-                    inst.size = n as u8;
-                    n
-                }
+                Err(_) => truncated_tail(rest, inst),
             };
         }
         Program {
