@@ -711,7 +711,7 @@ pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
             || src0 == 0xfa
             || (gpu.generation() == Gen::Gfx10 && (src0 == 0xe9 || src0 == 0xea))
         {
-            return decode_extended(dec, family, w0, bytes, out);
+            return decode_extended(GpuInfo::of(gpu, dec.wave64()), family, w0, bytes, out);
         }
     }
     let opnum = (w0 >> ff.shift) & ff.mask as u32;
@@ -731,7 +731,8 @@ pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
         } else {
             const { RECIPE_TABLE[0][SINGLE_SHAPE[FORM as usize % 11] % N_SHAPES] }
         };
-        return decode_form::<FORM>(dec, w0, bytes, out, entry, idx, recipe, dec.wave64(), true);
+        let info = GpuInfo::of(gpu, dec.wave64());
+        return decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, info.wave64, true);
     }
     // The decoder compiled for this form, the operation's shape and the
     // wave size, found from the opcode number alone (one load, independent
@@ -744,12 +745,17 @@ pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
         .and_then(|t| t.get(row * len + opnum as usize))
         .copied()
         .unwrap_or(decode_invalid_entry);
-    body(dec, w0 as u64 | (idx as u64) << 32, bytes, out)
+    body(
+        GpuInfo::of(gpu, dec.wave64()),
+        w0 as u64 | (idx as u64) << 32,
+        bytes,
+        out,
+    )
 }
 
 /// The [`BodyFn`] of opcode numbers without an operation: an invalid
 /// instruction.
-fn decode_invalid_entry(_: &Decoder, key: u64, _: &[u8], out: &mut Inst) -> Decoded {
+fn decode_invalid_entry(_: &GpuInfo, key: u64, _: &[u8], out: &mut Inst) -> Decoded {
     invalid(out, key as u32)
 }
 
@@ -822,7 +828,7 @@ static OP_FNS: [&[BodyFn]; 11] = {
 /// A decoder of one form for one table entry: the decoder, the first dword
 /// with the number of the table entry (in [`tables::ENTRIES`]) in bits
 /// 32-47, the bytes from the instruction's start and the destination.
-type BodyFn = fn(&Decoder, u64, &[u8], &mut Inst) -> Decoded;
+type BodyFn = fn(&GpuInfo, u64, &[u8], &mut Inst) -> Decoded;
 
 /// Number of operand shapes.
 const N_SHAPES: usize = tables::SHAPES.len();
@@ -958,7 +964,7 @@ static SHAPE_FNS: [[[BodyFn; N_SHAPES]; 2]; 11] = {
 /// (`WAVE64`) or wave32: the recipe is a constant, so each place's
 /// extraction is known when this is compiled.
 fn decode_shape<const FORM: u8, const SHAPE: usize, const WAVE64: bool>(
-    dec: &Decoder,
+    info: &GpuInfo,
     key: u64,
     bytes: &[u8],
     out: &mut Inst,
@@ -969,14 +975,14 @@ fn decode_shape<const FORM: u8, const SHAPE: usize, const WAVE64: bool>(
     };
     let recipe = const { RECIPE_TABLE[WAVE64 as usize][SHAPE % N_SHAPES] };
     let mfma_shape = const { SHAPE_MFMA[FORM as usize % 18][SHAPE % N_SHAPES] };
-    decode_form::<FORM>(dec, w0, bytes, out, entry, idx, recipe, WAVE64, mfma_shape)
+    decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, WAVE64, mfma_shape)
 }
 
 /// Decodes an instruction of form `FORM` (first dword and table entry
 /// number in `key`) whatever its shape (the recipe read at run time).
 #[inline(never)]
 fn decode_generic<const FORM: u8>(
-    dec: &Decoder,
+    info: &GpuInfo,
     key: u64,
     bytes: &[u8],
     out: &mut Inst,
@@ -985,7 +991,7 @@ fn decode_generic<const FORM: u8>(
     let Some(entry) = tables::ENTRIES.get(idx as usize) else {
         return invalid(out, w0);
     };
-    decode_form_outlined::<FORM>(dec, w0, bytes, out, entry, idx)
+    decode_form_outlined::<FORM>(info, w0, bytes, out, entry, idx)
 }
 
 /// What [`decode_plain`] needs of a plain form: where its opcode number sits
@@ -1034,13 +1040,13 @@ const fn plain_form(form: AluForm) -> PlainForm {
 #[cold]
 #[inline(never)]
 fn decode_extended(
-    dec: &Decoder,
+    info: &GpuInfo,
     family: Family,
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
 ) -> Decoded {
-    let gpu = dec.gpu();
+    let gpu = info.gpu;
     let generation = gpu.generation();
     let Some((form, opnum)) = form_of(generation, family, w0) else {
         return invalid(out, w0);
@@ -1100,7 +1106,7 @@ fn decode_extended(
         Dpp8Vop1 => decode_form_outlined::<{ Dpp8Vop1 as u8 }>,
         Dpp8Vop2 => decode_form_outlined::<{ Dpp8Vop2 as u8 }>,
     };
-    body(dec, w0, bytes, out, entry, idx)
+    body(info, w0, bytes, out, entry, idx)
 }
 
 /// The forms by number, for [`decode_form`].
@@ -1395,18 +1401,18 @@ fn place_operand<const FORM: u8, const P: usize>(s: Step, c: &Ctx, bad: &mut boo
 /// is rarely taken: the common families inline their form).
 #[inline(never)]
 fn decode_form_outlined<const FORM: u8>(
-    dec: &Decoder,
+    info: &GpuInfo,
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
     entry: &Entry,
     idx: u16,
 ) -> Decoded {
-    let recipe = RECIPES[dec.wave64() as usize]
+    let recipe = RECIPES[info.wave64 as usize]
         .get(entry.shape as usize)
         .copied()
         .unwrap_or(EMPTY_RECIPE);
-    decode_form::<FORM>(dec, w0, bytes, out, entry, idx, recipe, dec.wave64(), true)
+    decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, info.wave64, true)
 }
 
 /// Decodes an instruction of form `FORM` (an [`AluForm`] number) whose table
@@ -1416,7 +1422,7 @@ fn decode_form_outlined<const FORM: u8>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn decode_form<const FORM: u8>(
-    dec: &Decoder,
+    gi: &GpuInfo,
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
@@ -1427,8 +1433,8 @@ fn decode_form<const FORM: u8>(
     mfma_shape: bool,
 ) -> Decoded {
     let form = FORMS[FORM as usize % 18];
-    let gpu = dec.gpu();
-    let generation = gpu.generation();
+    let gpu = gi.gpu;
+    let generation = gi.generation;
     let nwords = form.base_words();
     let w1 = if nwords == 2 { word(bytes, 1)? } else { 0 };
     let bits = w0 as u64 | (w1 as u64) << 32;
@@ -1468,7 +1474,7 @@ fn decode_form<const FORM: u8>(
 
     let ctx = Ctx {
         gpu,
-        scalars: &SCALAR[(generation == Gen::Gfx10) as usize],
+        scalars: gi.scalars,
         w0,
         w1,
         lit,
@@ -1523,7 +1529,7 @@ fn decode_form<const FORM: u8>(
     if nwords == 2 && has_lit {
         *c = words[2];
     }
-    let m = mods(form, entry, (w0, w1), (idx, gpu, mfma, interp));
+    let m = mods(form, entry, (w0, w1), (idx, gi.mods_bits, mfma, interp));
     match form {
         // Forms without modifiers: the rest of `m` is the default (see
         // [`mods`]), already in `out`.
@@ -1557,6 +1563,55 @@ fn mfma_file(gpu: Gpu, f: u8, w0: u32, w1: u32) -> u8 {
     }
 }
 
+/// What the ALU decoders need to know of the decoder, and what follows from
+/// it, one constant per GPU and wave size ([`GPU_INFO`]): the shape decoders
+/// take it in place of the [`Decoder`] and read these fields instead of
+/// deriving them.
+pub(crate) struct GpuInfo {
+    gpu: Gpu,
+    generation: Gen,
+    wave64: bool,
+    /// The [`mods_bit`] flags of the GPU.
+    mods_bits: u8,
+    /// The scalar operands of the generation ([`SCALAR`]).
+    scalars: &'static [[Operand; 256]; 5],
+}
+
+impl GpuInfo {
+    /// The constant for `gpu` and the wave size.
+    #[inline(always)]
+    fn of(gpu: Gpu, wave64: bool) -> &'static GpuInfo {
+        &GPU_INFO[gpu_index(gpu) % 6][wave64 as usize]
+    }
+}
+
+/// [`GpuInfo`] by GPU (the order of [`Gpu::ALL`]) and wave size (wave32,
+/// wave64).
+static GPU_INFO: [[GpuInfo; 2]; 6] = {
+    const fn info(g: usize, wave64: bool) -> GpuInfo {
+        let gpu = Gpu::ALL[g];
+        let generation = gpu.generation();
+        GpuInfo {
+            gpu,
+            generation,
+            wave64,
+            mods_bits: GPU_MODS_BITS[g],
+            scalars: match generation {
+                Gen::Gfx9 => &SCALAR[0],
+                Gen::Gfx10 => &SCALAR[1],
+            },
+        }
+    }
+    [
+        [info(0, false), info(0, true)],
+        [info(1, false), info(1, true)],
+        [info(2, false), info(2, true)],
+        [info(3, false), info(3, true)],
+        [info(4, false), info(4, true)],
+        [info(5, false), info(5, true)],
+    ]
+};
+
 /// The [`mods_bit`] flags each GPU sets (by [`gpu_index`]).
 const GPU_MODS_BITS: [u8; 6] = {
     let mut t = [0u8; 6];
@@ -1585,7 +1640,7 @@ fn mods(
     form: AluForm,
     e: &Entry,
     (w0, w1): (u32, u32),
-    (idx, gpu, mfma, interp): (u16, Gpu, bool, bool),
+    (idx, gpu_bits, mfma, interp): (u16, u8, bool, bool),
 ) -> AluMods {
     let bits = w0 as u64 | (w1 as u64) << 32;
     let sb = bits & e.shown;
@@ -1661,7 +1716,7 @@ fn mods(
     }
     AluMods {
         entry: idx,
-        bits: GPU_MODS_BITS[gpu_index(gpu) % 6]
+        bits: gpu_bits
             | if matches!(form, AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2) && w0 & 0x1ff == 0xea {
                 mods_bit::DPP8_FI
             } else {

@@ -386,6 +386,7 @@ fn shape_decoders_agree_with_the_generic_one() {
                 assert!((e.shape as usize) < N_SHAPES);
                 for wave64 in [false, true] {
                     let dec = Decoder::new(gpu, wave64);
+                    let info = super::GpuInfo::of(gpu, dec.wave64());
                     // The decoder `decode_plain` calls for this opcode number.
                     let row = g * 2 + dec.wave64() as usize;
                     let body = OP_FNS[form][row * OP_LEN[form] + opnum];
@@ -399,8 +400,8 @@ fn shape_decoders_agree_with_the_generic_one() {
                         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                         let key = w0 as u64 | (idx as u64) << 32;
                         let (mut a, mut b) = (Inst::DEFAULT, Inst::DEFAULT);
-                        let ra = body(&dec, key, &bytes[..n], &mut a);
-                        let rb = gen_fn(&dec, key, &bytes[..n], &mut b);
+                        let ra = body(info, key, &bytes[..n], &mut a);
+                        let rb = gen_fn(info, key, &bytes[..n], &mut b);
                         assert_eq!(ra, rb, "{gpu} form {form} entry {idx} {words:x?}");
                         if ra.is_ok() {
                             assert_eq!(a, b, "{gpu} form {form} entry {idx} {words:x?}");
