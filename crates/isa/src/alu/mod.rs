@@ -732,7 +732,17 @@ pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
             const { RECIPE_TABLE[0][SINGLE_SHAPE[FORM as usize % 11] % N_SHAPES] }
         };
         let info = GpuInfo::of(gpu, dec.wave64());
-        return decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, info.wave64, true);
+        return decode_form::<FORM>(
+            info,
+            w0,
+            bytes,
+            out,
+            entry,
+            idx,
+            recipe,
+            info.wave64,
+            ShapeFacts::NONE,
+        );
     }
     // The decoder compiled for this form, the operation's shape and the
     // wave size, found from the opcode number alone (one load, independent
@@ -880,6 +890,50 @@ const SHAPE_MFMA: [[bool; N_SHAPES]; 18] = {
     t
 };
 
+/// What is known of every entry of a shape when its decoder is compiled
+/// ([`decode_shape`]): constants there, so the tests they answer fold away.
+#[derive(Clone, Copy)]
+struct ShapeFacts {
+    /// Some MFMA of the form has the shape (else no operation of the shape
+    /// is an MFMA).
+    mfma: bool,
+    /// The [`shape::eflag`] bits every entry of the shape has alike...
+    eflags_mask: u8,
+    /// ... and their values: an entry's flags are
+    /// `entry.flags & !eflags_mask | eflags`.
+    eflags: u8,
+}
+
+impl ShapeFacts {
+    /// Nothing known (a shape read at run time).
+    const NONE: ShapeFacts = ShapeFacts {
+        mfma: true,
+        eflags_mask: 0,
+        eflags: 0,
+    };
+}
+
+/// Per shape, the [`shape::eflag`] bits all its entries share (a mask) and
+/// their values (see [`ShapeFacts`]).
+const SHAPE_EFLAGS: [(u8, u8); N_SHAPES] = {
+    let (mut set, mut clear) = ([0u8; N_SHAPES], [0u8; N_SHAPES]);
+    let mut i = 1;
+    while i < tables::ENTRIES.len() {
+        let e = tables::ENTRIES[i];
+        set[e.shape as usize % N_SHAPES] |= e.flags;
+        clear[e.shape as usize % N_SHAPES] |= !e.flags;
+        i += 1;
+    }
+    let mut t = [(0u8, 0u8); N_SHAPES];
+    let mut s = 0;
+    while s < N_SHAPES {
+        let mask = !(set[s] & clear[s]);
+        t[s] = (mask, set[s] & mask);
+        s += 1;
+    }
+    t
+};
+
 /// Per plain form, its only shape if all its operations share one (else
 /// [`N_SHAPES`]).
 const SINGLE_SHAPE: [usize; 11] = {
@@ -974,8 +1028,15 @@ fn decode_shape<const FORM: u8, const SHAPE: usize, const WAVE64: bool>(
         return invalid(out, w0);
     };
     let recipe = const { RECIPE_TABLE[WAVE64 as usize][SHAPE % N_SHAPES] };
-    let mfma_shape = const { SHAPE_MFMA[FORM as usize % 18][SHAPE % N_SHAPES] };
-    decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, WAVE64, mfma_shape)
+    let facts = const {
+        let (eflags_mask, eflags) = SHAPE_EFLAGS[SHAPE % N_SHAPES];
+        ShapeFacts {
+            mfma: SHAPE_MFMA[FORM as usize % 18][SHAPE % N_SHAPES],
+            eflags_mask,
+            eflags,
+        }
+    };
+    decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, WAVE64, facts)
 }
 
 /// Decodes an instruction of form `FORM` (first dword and table entry
@@ -1412,13 +1473,23 @@ fn decode_form_outlined<const FORM: u8>(
         .get(entry.shape as usize)
         .copied()
         .unwrap_or(EMPTY_RECIPE);
-    decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, info.wave64, true)
+    decode_form::<FORM>(
+        info,
+        w0,
+        bytes,
+        out,
+        entry,
+        idx,
+        recipe,
+        info.wave64,
+        ShapeFacts::NONE,
+    )
 }
 
 /// Decodes an instruction of form `FORM` (an [`AluForm`] number) whose table
 /// entry is `entry` (number `idx`) and whose shape's recipe (for the wave
-/// size `wave64`) is `recipe`; `mfma_shape` is `false` when no MFMA of the
-/// form has that shape (a constant in the per-shape decoders).
+/// size `wave64`) is `recipe`; `facts` says what holds for every entry of
+/// the shape (constants in the per-shape decoders).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn decode_form<const FORM: u8>(
@@ -1430,9 +1501,10 @@ fn decode_form<const FORM: u8>(
     idx: u16,
     recipe: Recipe,
     wave64: bool,
-    mfma_shape: bool,
+    facts: ShapeFacts,
 ) -> Decoded {
     let form = FORMS[FORM as usize % 18];
+    let eflags = entry.flags & !facts.eflags_mask | facts.eflags;
     let gpu = gi.gpu;
     let generation = gi.generation;
     let nwords = form.base_words();
@@ -1447,7 +1519,7 @@ fn decode_form<const FORM: u8>(
     let mut size = (nwords * 4) as u8;
     let mut words = [w0, w1, 0];
     // Folds to `false` in the code of forms without MFMA operations.
-    let mfma = const { FORM_MFMA[FORM as usize % 18] } && mfma_shape && AluOp(entry.op).is_mfma();
+    let mfma = const { FORM_MFMA[FORM as usize % 18] } && facts.mfma && AluOp(entry.op).is_mfma();
 
     // A literal constant follows when a source field holds 255.
     let codes = src_codes(form, w0, w1);
@@ -1455,7 +1527,7 @@ fn decode_form<const FORM: u8>(
     let info = recipe.info;
     let lit_srcs =
         (codes[0] == 255) as u8 | ((codes[1] == 255) as u8) << 1 | ((codes[2] == 255) as u8) << 2;
-    let mut has_lit = entry.flags & shape::eflag::LIT != 0 || (!sdwa && lit_srcs & info != 0);
+    let mut has_lit = eflags & shape::eflag::LIT != 0 || (!sdwa && lit_srcs & info != 0);
     if form == AluForm::Vop3 && w0 & 0xff == 255 && info & SHAPE_SDST0 != 0 {
         has_lit = true;
     }
@@ -1516,7 +1588,7 @@ fn decode_form<const FORM: u8>(
     if matches!(form, AluForm::Sopp | AluForm::Sopk) {
         out.src[0] = Operand::Imm((w0 & 0xffff) as u16 as i16 as i32);
     }
-    let interp = form == AluForm::Vop3 && entry.flags & shape::eflag::INTERP != 0;
+    let interp = form == AluForm::Vop3 && eflags & shape::eflag::INTERP != 0;
     out.op = Op::Alu(AluOp(entry.op));
     out.encoding = form.encoding();
     out.size = size;
@@ -1529,7 +1601,12 @@ fn decode_form<const FORM: u8>(
     if nwords == 2 && has_lit {
         *c = words[2];
     }
-    let m = mods(form, entry, (w0, w1), (idx, gi.mods_bits, mfma, interp));
+    let m = mods(
+        form,
+        (entry.shown, eflags),
+        (w0, w1),
+        (idx, gi.mods_bits, mfma, interp),
+    );
     match form {
         // Forms without modifiers: the rest of `m` is the default (see
         // [`mods`]), already in `out`.
@@ -1638,12 +1715,12 @@ const GPU_MODS_BITS: [u8; 6] = {
 #[inline(always)]
 fn mods(
     form: AluForm,
-    e: &Entry,
+    (shown_bits, eflags): (u64, u8),
     (w0, w1): (u32, u32),
     (idx, gpu_bits, mfma, interp): (u16, u8, bool, bool),
 ) -> AluMods {
     let bits = w0 as u64 | (w1 as u64) << 32;
-    let sb = bits & e.shown;
+    let sb = bits & shown_bits;
     let shown = |b: u32| (sb >> b) & 1 != 0;
     let pick3 = |lo: u32| ((sb >> lo) & 7) as u8;
     let pair = |a: u32, b: u32| (shown(a) as u8) | (shown(b) as u8) << 1;
@@ -1651,7 +1728,7 @@ fn mods(
     let (mut clamp, mut omod, mut ctrl) = (false, 0, 0);
     match form {
         AluForm::Vop3 => {
-            if e.flags & shape::eflag::VOP3B == 0 {
+            if eflags & shape::eflag::VOP3B == 0 {
                 abs = pick3(8);
                 op_sel = pick3(11) | if shown(14) { 8 } else { 0 };
             }
@@ -1672,14 +1749,14 @@ fn mods(
             ctrl = (w0 >> 8) & 7 | ((w0 >> 11) & 0xf) << 3 | ((w1 >> 29) & 7) << 7;
         }
         AluForm::Vop3p => {
-            let mix = e.flags & shape::eflag::MIX != 0;
+            let mix = eflags & shape::eflag::MIX != 0;
             // op_sel_hi: mixed-precision FMAs default to 0, packed math to 1
             // where the operation has no such bit.
             let hi = |b: u32, i: u8| {
                 let set = if mix {
                     shown(b)
                 } else {
-                    (e.shown >> b) & 1 == 0 || (bits >> b) & 1 != 0
+                    (shown_bits >> b) & 1 == 0 || (bits >> b) & 1 != 0
                 };
                 if set { 1u8 << i } else { 0 }
             };
