@@ -28,6 +28,7 @@
 //! with src0 = 0xf9 are SDWA, 0xfa DPP (and on GFX10 0xe9/0xea DPP8); those are
 //! handled by the ALU decoder.
 
+use crate::alu::GpuInfo;
 use crate::{DecodeError, Decoder, Gen, Inst};
 
 /// An encoding family recognised from the prefix of the first dword.
@@ -196,7 +197,7 @@ pub(crate) fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
 
 /// A decoder for one family (or for a prefix no family uses): the first
 /// dword `w0`, the bytes from the instruction's start, and the destination.
-type Handler = fn(&Decoder, u32, &[u8], &mut Inst) -> Decoded;
+type Handler = fn(&GpuInfo, u32, &[u8], &mut Inst) -> Decoded;
 
 /// The handler of `family` (`None`: a prefix no family uses) on GPU number
 /// `gpu` (the order of [`crate::Gpu::ALL`]). Each ALU family has a decoder
@@ -277,7 +278,7 @@ static DISPATCH: [[Handler; 512]; 6] = {
 };
 
 /// The handler of a prefix no family uses: an invalid 4-byte instruction.
-fn decode_invalid(_: &Decoder, w0: u32, _: &[u8], out: &mut Inst) -> Decoded {
+fn decode_invalid(_: &GpuInfo, w0: u32, _: &[u8], out: &mut Inst) -> Decoded {
     *out = Inst::invalid(w0);
     Ok(4)
 }
@@ -303,8 +304,8 @@ pub(crate) fn decode_into(
         .get(dec.gpu() as usize)
         .and_then(|t| t.get((w0 >> 23) as usize))
     {
-        Some(h) => h(dec, w0, bytes, out),
-        None => decode_invalid(dec, w0, bytes, out),
+        Some(h) => h(dec.info(), w0, bytes, out),
+        None => decode_invalid(dec.info(), w0, bytes, out),
     };
     match r {
         Ok(size) => {

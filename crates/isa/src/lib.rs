@@ -145,11 +145,32 @@ pub enum DecodeError {
 }
 
 /// Decodes instructions for one GPU and wave size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Decoder {
     gpu: Gpu,
     wave64: bool,
+    /// What the family decoders read of the GPU and wave size (found once,
+    /// here, rather than for every instruction).
+    info: &'static alu::GpuInfo,
 }
+
+impl fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decoder")
+            .field("gpu", &self.gpu)
+            .field("wave64", &self.wave64)
+            .finish()
+    }
+}
+
+impl PartialEq for Decoder {
+    fn eq(&self, other: &Decoder) -> bool {
+        // `info` follows from the other two.
+        (self.gpu, self.wave64) == (other.gpu, other.wave64)
+    }
+}
+
+impl Eq for Decoder {}
 
 impl Decoder {
     /// A decoder for `gpu` in wave64 (`true`) or wave32 (`false`) mode. GFX9 is
@@ -157,7 +178,11 @@ impl Decoder {
     /// wave-mask operands are named (`vcc` in wave64, `vcc_lo` in wave32).
     pub fn new(gpu: Gpu, wave64: bool) -> Self {
         let wave64 = wave64 || !gpu.supports_wave32();
-        Decoder { gpu, wave64 }
+        Decoder {
+            gpu,
+            wave64,
+            info: alu::GpuInfo::of(gpu, wave64),
+        }
     }
 
     /// The GPU this decoder decodes for.
@@ -168,6 +193,11 @@ impl Decoder {
     /// Whether the decoder names operands for wave64.
     pub fn wave64(&self) -> bool {
         self.wave64
+    }
+
+    /// What the family decoders read of the GPU and wave size.
+    pub(crate) fn info(&self) -> &'static alu::GpuInfo {
+        self.info
     }
 
     /// Decodes the instruction at the start of `bytes`. Returns an [`Inst`] whose

@@ -44,7 +44,7 @@ mod tables;
 use crate::decode::{Decoded, Family, word};
 use crate::inst::{Encoding, Op};
 use crate::operand::{Operand, SpecialReg};
-use crate::{Decoder, Gen, Gpu, Inst};
+use crate::{Gen, Gpu, Inst};
 use shape::{Entry, field, file, kind};
 use std::fmt;
 
@@ -694,7 +694,7 @@ fn invalid(out: &mut Inst, w0: u32) -> Decoded {
 /// in [`OP_FNS`]). VOP1/VOP2/VOPC words with an SDWA/DPP/DPP8 marker in src0
 /// go to [`decode_extended`].
 pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
-    dec: &Decoder,
+    info: &GpuInfo,
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
@@ -711,7 +711,7 @@ pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
             || src0 == 0xfa
             || (gpu.generation() == Gen::Gfx10 && (src0 == 0xe9 || src0 == 0xea))
         {
-            return decode_extended(GpuInfo::of(gpu, dec.wave64()), family, w0, bytes, out);
+            return decode_extended(info, family, w0, bytes, out);
         }
     }
     let opnum = (w0 >> ff.shift) & ff.mask as u32;
@@ -726,12 +726,11 @@ pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
             return invalid(out, w0);
         };
         // A form with one shape (SOPP) decodes it here, without a second call.
-        let recipe = if dec.wave64() {
+        let recipe = if info.wave64 {
             const { RECIPE_TABLE[1][SINGLE_SHAPE[FORM as usize % 11] % N_SHAPES] }
         } else {
             const { RECIPE_TABLE[0][SINGLE_SHAPE[FORM as usize % 11] % N_SHAPES] }
         };
-        let info = GpuInfo::of(gpu, dec.wave64());
         return decode_form::<FORM>(
             info,
             w0,
@@ -749,18 +748,13 @@ pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
     // of the entry number's); the entry number rides in the high half of the
     // key, so that every argument travels in a register.
     let len = const { OP_LEN[FORM as usize % 11] };
-    let row = gpu_index(gpu) * 2 + dec.wave64() as usize;
+    let row = gpu_index(gpu) * 2 + info.wave64 as usize;
     let body = OP_FNS
         .get(FORM as usize)
         .and_then(|t| t.get(row * len + opnum as usize))
         .copied()
         .unwrap_or(decode_invalid_entry);
-    body(
-        GpuInfo::of(gpu, dec.wave64()),
-        w0 as u64 | (idx as u64) << 32,
-        bytes,
-        out,
-    )
+    body(info, w0 as u64 | (idx as u64) << 32, bytes, out)
 }
 
 /// The [`BodyFn`] of opcode numbers without an operation: an invalid
@@ -1645,7 +1639,7 @@ fn mfma_file(gpu: Gpu, f: u8, w0: u32, w1: u32) -> u8 {
 /// take it in place of the [`Decoder`] and read these fields instead of
 /// deriving them.
 pub(crate) struct GpuInfo {
-    gpu: Gpu,
+    pub(crate) gpu: Gpu,
     generation: Gen,
     wave64: bool,
     /// The [`mods_bit`] flags of the GPU.
@@ -1657,7 +1651,7 @@ pub(crate) struct GpuInfo {
 impl GpuInfo {
     /// The constant for `gpu` and the wave size.
     #[inline(always)]
-    fn of(gpu: Gpu, wave64: bool) -> &'static GpuInfo {
+    pub(crate) fn of(gpu: Gpu, wave64: bool) -> &'static GpuInfo {
         &GPU_INFO[gpu_index(gpu) % 6][wave64 as usize]
     }
 }

@@ -36,10 +36,11 @@
 mod print;
 mod tables;
 
+use crate::alu::GpuInfo;
 use crate::decode::{Decoded, Family};
 use crate::inst::{Encoding, Op};
 use crate::operand::{Operand, SpecialReg, decode_src};
-use crate::{Decoder, Gen, Gpu, Inst};
+use crate::{Gen, Gpu, Inst};
 use std::fmt;
 
 /// Identity of a memory operation: an index into the table of memory mnemonics,
@@ -260,13 +261,13 @@ impl Row {
 /// Decodes an instruction of memory family `FAMILY` (a [`Family`] number)
 /// whose first dword is `w0` into `out`: the decoder compiled for one family.
 pub(crate) fn decode_family<const FAMILY: u8>(
-    dec: &Decoder,
+    info: &GpuInfo,
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
 ) -> Decoded {
     let family = const { Family::from_number(FAMILY) };
-    decode(dec.gpu(), family, w0, bytes, out)
+    decode(info.gpu, family, w0, bytes, out)
 }
 
 /// Decodes an instruction of memory family `FAMILY` (a [`Family`] number)
@@ -274,7 +275,7 @@ pub(crate) fn decode_family<const FAMILY: u8>(
 /// `w0` into `out`: compiled once per family and GPU, so that the GPU's
 /// tests and table choices are constants of its code.
 pub(crate) fn decode_family_gpu<const FAMILY: u8, const GPU: usize>(
-    _: &Decoder,
+    _: &GpuInfo,
     w0: u32,
     bytes: &[u8],
     out: &mut Inst,
