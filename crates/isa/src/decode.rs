@@ -277,6 +277,14 @@ static DISPATCH: [[Handler; 512]; 6] = {
     t
 };
 
+/// The family decoders of one GPU, by the top nine bits of the first dword.
+pub(crate) type Dispatch = [Handler; 512];
+
+/// The family decoders of `gpu`.
+pub(crate) fn dispatch(gpu: crate::Gpu) -> &'static Dispatch {
+    &DISPATCH[gpu as usize % 6]
+}
+
 /// The handler of a prefix no family uses: an invalid 4-byte instruction.
 fn decode_invalid(_: &GpuInfo, w0: u32, _: &[u8], out: &mut Inst) -> Decoded {
     *out = Inst::invalid(w0);
@@ -298,12 +306,8 @@ pub(crate) fn decode_into(
     out: &mut Inst,
 ) -> Result<usize, DecodeError> {
     let w0 = dword(bytes, 0)?;
-    // `w0 >> 23` is below 512 and there is a table per GPU: the lookup
-    // cannot miss.
-    let r = match DISPATCH
-        .get(dec.gpu() as usize)
-        .and_then(|t| t.get((w0 >> 23) as usize))
-    {
+    // `w0 >> 23` is below 512: the lookup cannot miss.
+    let r = match dec.dispatch().get((w0 >> 23) as usize) {
         Some(h) => h(dec.info(), w0, bytes, out),
         None => decode_invalid(dec.info(), w0, bytes, out),
     };

@@ -152,6 +152,9 @@ pub struct Decoder {
     /// What the family decoders read of the GPU and wave size (found once,
     /// here, rather than for every instruction).
     info: &'static alu::GpuInfo,
+    /// The family decoders of the GPU, by the top nine bits of the first
+    /// dword.
+    dispatch: &'static decode::Dispatch,
 }
 
 impl fmt::Debug for Decoder {
@@ -182,6 +185,7 @@ impl Decoder {
             gpu,
             wave64,
             info: alu::GpuInfo::of(gpu, wave64),
+            dispatch: decode::dispatch(gpu),
         }
     }
 
@@ -198,6 +202,11 @@ impl Decoder {
     /// What the family decoders read of the GPU and wave size.
     pub(crate) fn info(&self) -> &'static alu::GpuInfo {
         self.info
+    }
+
+    /// The family decoders of the GPU.
+    pub(crate) fn dispatch(&self) -> &'static decode::Dispatch {
+        self.dispatch
     }
 
     /// Decodes the instruction at the start of `bytes`. Returns an [`Inst`] whose
