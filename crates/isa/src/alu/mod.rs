@@ -731,17 +731,9 @@ pub(crate) fn decode_plain<const FORM: u8, const GPU: usize>(
         } else {
             const { RECIPE_TABLE[0][SINGLE_SHAPE[FORM as usize % 11] % N_SHAPES] }
         };
-        return decode_form::<FORM>(
-            info,
-            w0,
-            bytes,
-            out,
-            entry,
-            idx,
-            recipe,
-            info.wave64,
-            ShapeFacts::NONE,
-        );
+        let facts = const { ShapeFacts::of(FORM, SINGLE_SHAPE[FORM as usize % 11]) };
+        let wave64 = info.wave64;
+        return decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, wave64, facts);
     }
     // The decoder compiled for this form, the operation's shape and the
     // wave size, found from the opcode number alone (one load, independent
@@ -899,6 +891,16 @@ struct ShapeFacts {
 }
 
 impl ShapeFacts {
+    /// What holds for shape `shape` of form `form` (an [`AluForm`] number).
+    const fn of(form: u8, shape: usize) -> ShapeFacts {
+        let (eflags_mask, eflags) = SHAPE_EFLAGS[shape % N_SHAPES];
+        ShapeFacts {
+            mfma: SHAPE_MFMA[form as usize % 18][shape % N_SHAPES],
+            eflags_mask,
+            eflags,
+        }
+    }
+
     /// Nothing known (a shape read at run time).
     const NONE: ShapeFacts = ShapeFacts {
         mfma: true,
@@ -1022,14 +1024,7 @@ fn decode_shape<const FORM: u8, const SHAPE: usize, const WAVE64: bool>(
         return invalid(out, w0);
     };
     let recipe = const { RECIPE_TABLE[WAVE64 as usize][SHAPE % N_SHAPES] };
-    let facts = const {
-        let (eflags_mask, eflags) = SHAPE_EFLAGS[SHAPE % N_SHAPES];
-        ShapeFacts {
-            mfma: SHAPE_MFMA[FORM as usize % 18][SHAPE % N_SHAPES],
-            eflags_mask,
-            eflags,
-        }
-    };
+    let facts = const { ShapeFacts::of(FORM, SHAPE) };
     decode_form::<FORM>(info, w0, bytes, out, entry, idx, recipe, WAVE64, facts)
 }
 
