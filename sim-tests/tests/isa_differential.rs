@@ -10,7 +10,9 @@
 //! - print at least 99.5% of the LLVM-accepted vectors identically (same text and
 //!   same size in bytes),
 //! - report every LLVM-rejected first dword as invalid (an invalid instruction, or
-//!   a truncation error when it would need more bytes than LLVM was given), and
+//!   a truncation error when it would need more bytes than LLVM was given),
+//! - agree with LLVM on every hand-picked case (family `golden`, from
+//!   `sim-tests/vectors/golden.txt`), and
 //! - never panic (each decode runs under `catch_unwind`; a panic is a failure).
 //!
 //! The per-family table is printed to stderr with the first mismatches of each
@@ -477,6 +479,15 @@ fn check_target(target: &str) {
         "{target}: {} of {} words LLVM rejects were decoded as instructions",
         total.invalid_disagree, total.llvm_invalid
     );
+    // The hand-picked cases (`golden.txt`) each pin one printing or
+    // validity rule: all of them must agree, whatever the overall rate.
+    if let Some(g) = rep.families.get("golden") {
+        assert_eq!(
+            (g.identical, g.invalid_agree + g.invalid_truncated),
+            (g.valid, g.llvm_invalid),
+            "{target}: the golden cases must all agree with LLVM"
+        );
+    }
     assert!(
         total.identical_rate() >= MIN_IDENTICAL,
         "{target}: {} of {} LLVM-accepted vectors print identically ({:.3}%, need {:.1}%)",

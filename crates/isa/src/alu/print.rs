@@ -346,9 +346,17 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 };
                 let op = op.copied().unwrap_or_default();
                 if s.field == field::LIT {
-                    // The K constant of madmk/madak prints as the raw literal.
                     if let Operand::Literal(v) = op {
-                        write!(f, "0x{v:x}")?;
+                        if form == AluForm::Sopk {
+                            // `s_setreg_imm32_b32`'s value prints like a
+                            // 32-bit source: a value an inline constant can
+                            // hold by that constant's name (`64`, `1.0`).
+                            write_literal(f, v, ty::B32)?;
+                        } else {
+                            // The K constant of madmk/madak prints as the raw
+                            // literal.
+                            write!(f, "0x{v:x}")?;
+                        }
                         continue;
                     }
                 }

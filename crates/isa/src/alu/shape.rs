@@ -50,7 +50,6 @@ pub(crate) mod file {
 /// How constants print in a source slot (LLVM's operand types).
 pub(crate) mod ty {
     /// 32-bit integer or float (the default; printed by value).
-    #[allow(dead_code)]
     pub const B32: u8 = 0;
     /// 16-bit float: literals keep their low half.
     pub const F16: u8 = 1;
