@@ -888,6 +888,9 @@ struct ShapeFacts {
     /// ... and their values: an entry's flags are
     /// `entry.flags & !eflags_mask | eflags`.
     eflags: u8,
+    /// The bits any entry of the shape shows ([`Entry::shown`]): where none
+    /// shows a modifier (`v_readlane_b32`), the modifiers fold to none.
+    shown: u64,
 }
 
 impl ShapeFacts {
@@ -898,6 +901,7 @@ impl ShapeFacts {
             mfma: SHAPE_MFMA[form as usize % 18][shape % N_SHAPES],
             eflags_mask,
             eflags,
+            shown: SHAPE_SHOWN[shape % N_SHAPES],
         }
     }
 
@@ -906,8 +910,25 @@ impl ShapeFacts {
         mfma: true,
         eflags_mask: 0,
         eflags: 0,
+        shown: u64::MAX,
     };
 }
+
+/// Per shape, the bits any of its entries shows (see [`ShapeFacts::shown`]).
+const SHAPE_SHOWN: [u64; N_SHAPES] = {
+    let mut t = [0u64; N_SHAPES];
+    let mut i = 1;
+    while i < tables::ENTRIES.len() {
+        let e = tables::ENTRIES[i];
+        t[e.shape as usize % N_SHAPES] |= e.shown;
+        i += 1;
+    }
+    t
+};
+
+/// The bits of a VOP3 word [`mods`] reads modifiers from: abs (8-10), op_sel
+/// (11-14), clamp (15), omod (59-60), neg (61-63).
+const VOP3_MOD_BITS: u64 = 0xf800_0000_0000_ff00;
 
 /// Per shape, the [`shape::eflag`] bits all its entries share (a mask) and
 /// their values (see [`ShapeFacts`]).
@@ -1592,7 +1613,7 @@ fn decode_form<const FORM: u8>(
     }
     let m = mods(
         form,
-        (entry.shown, eflags),
+        (entry.shown & facts.shown, eflags),
         (w0, w1),
         (idx, gi.mods_bits, mfma, interp),
     );
@@ -1607,6 +1628,13 @@ fn decode_form<const FORM: u8>(
         | AluForm::Vop1
         | AluForm::Vop2
         | AluForm::Vopc => {
+            out.alu.entry = m.entry;
+            out.alu.bits = m.bits;
+            out.alu.form = m.form;
+        }
+        // A VOP3 shape no entry of which shows a modifier (nor is an
+        // interpolation, which sets `ctrl`): the same.
+        AluForm::Vop3 if !interp && facts.shown & VOP3_MOD_BITS == 0 => {
             out.alu.entry = m.entry;
             out.alu.bits = m.bits;
             out.alu.form = m.form;
