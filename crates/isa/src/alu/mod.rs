@@ -891,6 +891,10 @@ struct ShapeFacts {
     /// The bits any entry of the shape shows ([`Entry::shown`]): where none
     /// shows a modifier (`v_readlane_b32`), the modifiers fold to none.
     shown: u64,
+    /// Whether any entry of the shape has fixed bits ([`Entry::fixed_mask`]
+    /// or [`Entry::fixed_val`]); where none has (`s_mov_b32`), the test of
+    /// them goes.
+    fixed: bool,
 }
 
 impl ShapeFacts {
@@ -901,7 +905,8 @@ impl ShapeFacts {
             mfma: SHAPE_MFMA[form as usize % 18][shape % N_SHAPES],
             eflags_mask,
             eflags,
-            shown: SHAPE_SHOWN[shape % N_SHAPES],
+            shown: SHAPE_SHOWN[shape % N_SHAPES].0,
+            fixed: SHAPE_SHOWN[shape % N_SHAPES].1,
         }
     }
 
@@ -911,16 +916,20 @@ impl ShapeFacts {
         eflags_mask: 0,
         eflags: 0,
         shown: u64::MAX,
+        fixed: true,
     };
 }
 
-/// Per shape, the bits any of its entries shows (see [`ShapeFacts::shown`]).
-const SHAPE_SHOWN: [u64; N_SHAPES] = {
-    let mut t = [0u64; N_SHAPES];
+/// Per shape, the bits any of its entries shows and whether any has fixed
+/// bits (see [`ShapeFacts`]).
+const SHAPE_SHOWN: [(u64, bool); N_SHAPES] = {
+    let mut t = [(0u64, false); N_SHAPES];
     let mut i = 1;
     while i < tables::ENTRIES.len() {
         let e = tables::ENTRIES[i];
-        t[e.shape as usize % N_SHAPES] |= e.shown;
+        let s = &mut t[e.shape as usize % N_SHAPES];
+        s.0 |= e.shown;
+        s.1 |= e.fixed_mask | e.fixed_val != 0;
         i += 1;
     }
     t
@@ -1520,7 +1529,7 @@ fn decode_form<const FORM: u8>(
     let nwords = form.base_words();
     let w1 = if nwords == 2 { word(bytes, 1)? } else { 0 };
     let bits = w0 as u64 | (w1 as u64) << 32;
-    if bits & entry.fixed_mask != entry.fixed_val {
+    if facts.fixed && bits & entry.fixed_mask != entry.fixed_val {
         return invalid(out, w0);
     }
     if form.is_sdwa() && !sdwa_selects_valid(form, w1) {
