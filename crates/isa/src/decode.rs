@@ -195,8 +195,9 @@ pub(crate) fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
     }
 }
 
-/// A decoder for one family (or for a prefix no family uses): the first
-/// dword `w0`, the bytes from the instruction's start, and the destination.
+/// A decoder for one family (or for a prefix no family uses): the
+/// decoder's per-GPU constant, the first dword `w0`, the bytes from the
+/// instruction's start, and the destination.
 type Handler = fn(&GpuInfo, u32, &[u8], &mut Inst) -> Decoded;
 
 /// The handler of `family` (`None`: a prefix no family uses) on GPU number

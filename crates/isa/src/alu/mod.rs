@@ -1666,10 +1666,10 @@ fn mfma_file(gpu: Gpu, f: u8, w0: u32, w1: u32) -> u8 {
     }
 }
 
-/// What the ALU decoders need to know of the decoder, and what follows from
-/// it, one constant per GPU and wave size ([`GPU_INFO`]): the shape decoders
-/// take it in place of the [`Decoder`] and read these fields instead of
-/// deriving them.
+/// What the decoders need to know of the [`crate::Decoder`], and what
+/// follows from it, one constant per GPU and wave size ([`GPU_INFO`]): the
+/// family and shape decoders take it in place of the decoder and read these
+/// fields instead of deriving them.
 pub(crate) struct GpuInfo {
     pub(crate) gpu: Gpu,
     generation: Gen,
