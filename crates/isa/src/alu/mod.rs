@@ -900,13 +900,9 @@ struct ShapeFacts {
 impl ShapeFacts {
     /// What holds for shape `shape` of form `form` (an [`AluForm`] number).
     const fn of(form: u8, shape: usize) -> ShapeFacts {
-        let (eflags_mask, eflags) = SHAPE_EFLAGS[shape % N_SHAPES];
         ShapeFacts {
             mfma: SHAPE_MFMA[form as usize % 18][shape % N_SHAPES],
-            eflags_mask,
-            eflags,
-            shown: SHAPE_SHOWN[shape % N_SHAPES].0,
-            fixed: SHAPE_SHOWN[shape % N_SHAPES].1,
+            ..SHAPE_FACTS[shape % N_SHAPES]
         }
     }
 
@@ -920,17 +916,34 @@ impl ShapeFacts {
     };
 }
 
-/// Per shape, the bits any of its entries shows and whether any has fixed
-/// bits (see [`ShapeFacts`]).
-const SHAPE_SHOWN: [(u64, bool); N_SHAPES] = {
-    let mut t = [(0u64, false); N_SHAPES];
+/// Per shape, what its entries share (see [`ShapeFacts`]; `mfma`, which
+/// depends on the form, is set by [`ShapeFacts::of`]), from one walk over
+/// the entries.
+const SHAPE_FACTS: [ShapeFacts; N_SHAPES] = {
+    // Flag bits some entry has set, and some entry has clear.
+    let (mut set, mut clear) = ([0u8; N_SHAPES], [0u8; N_SHAPES]);
+    let mut t = [ShapeFacts {
+        mfma: true,
+        eflags_mask: 0,
+        eflags: 0,
+        shown: 0,
+        fixed: false,
+    }; N_SHAPES];
     let mut i = 1;
     while i < tables::ENTRIES.len() {
         let e = tables::ENTRIES[i];
-        let s = &mut t[e.shape as usize % N_SHAPES];
-        s.0 |= e.shown;
-        s.1 |= e.fixed_mask | e.fixed_val != 0;
+        let k = e.shape as usize % N_SHAPES;
+        set[k] |= e.flags;
+        clear[k] |= !e.flags;
+        t[k].shown |= e.shown;
+        t[k].fixed |= e.fixed_mask | e.fixed_val != 0;
         i += 1;
+    }
+    let mut k = 0;
+    while k < N_SHAPES {
+        t[k].eflags_mask = !(set[k] & clear[k]);
+        t[k].eflags = set[k] & t[k].eflags_mask;
+        k += 1;
     }
     t
 };
@@ -938,27 +951,6 @@ const SHAPE_SHOWN: [(u64, bool); N_SHAPES] = {
 /// The bits of a VOP3 word [`mods`] reads modifiers from: abs (8-10), op_sel
 /// (11-14), clamp (15), omod (59-60), neg (61-63).
 const VOP3_MOD_BITS: u64 = 0xf800_0000_0000_ff00;
-
-/// Per shape, the [`shape::eflag`] bits all its entries share (a mask) and
-/// their values (see [`ShapeFacts`]).
-const SHAPE_EFLAGS: [(u8, u8); N_SHAPES] = {
-    let (mut set, mut clear) = ([0u8; N_SHAPES], [0u8; N_SHAPES]);
-    let mut i = 1;
-    while i < tables::ENTRIES.len() {
-        let e = tables::ENTRIES[i];
-        set[e.shape as usize % N_SHAPES] |= e.flags;
-        clear[e.shape as usize % N_SHAPES] |= !e.flags;
-        i += 1;
-    }
-    let mut t = [(0u8, 0u8); N_SHAPES];
-    let mut s = 0;
-    while s < N_SHAPES {
-        let mask = !(set[s] & clear[s]);
-        t[s] = (mask, set[s] & mask);
-        s += 1;
-    }
-    t
-};
 
 /// Per plain form, its only shape if all its operations share one (else
 /// [`N_SHAPES`]).
