@@ -829,33 +829,11 @@ type BodyFn = fn(&GpuInfo, u64, &[u8], &mut Inst) -> Decoded;
 /// Number of operand shapes.
 const N_SHAPES: usize = tables::SHAPES.len();
 
-/// Per plain form (SOP2 .. VINTRP) and shape, whether an operation of the
-/// form (on any GPU) has the shape.
-const SHAPE_USED: [[bool; N_SHAPES]; 11] = {
-    let mut t = [[false; N_SHAPES]; 11];
-    let mut form = 0;
-    while form < 11 {
-        let mut g = 0;
-        while g < 6 {
-            let column = tables::TABLES[form][g];
-            let mut op = 0;
-            while op < column.len() {
-                if column[op] != 0 {
-                    t[form][tables::ENTRIES[column[op] as usize].shape as usize] = true;
-                }
-                op += 1;
-            }
-            g += 1;
-        }
-        form += 1;
-    }
-    t
-};
-
-/// Per form and shape, whether an MFMA operation of the form (on any GPU)
-/// has the shape.
-const SHAPE_MFMA: [[bool; N_SHAPES]; 18] = {
-    let mut t = [[false; N_SHAPES]; 18];
+/// Per form and shape, from one walk over the opcode tables: whether an
+/// operation of the form (on any GPU) has the shape (`.0`), and whether an
+/// MFMA operation does (`.1`).
+const SHAPE_OPS: [[(bool, bool); N_SHAPES]; 18] = {
+    let mut t = [[(false, false); N_SHAPES]; 18];
     let mut form = 0;
     while form < 18 {
         let mut g = 0;
@@ -863,9 +841,11 @@ const SHAPE_MFMA: [[bool; N_SHAPES]; 18] = {
             let column = tables::TABLES[form][g];
             let mut op = 0;
             while op < column.len() {
-                let e = tables::ENTRIES[column[op] as usize];
-                if column[op] != 0 && tables::MFMA_OPS.0 <= e.op && e.op <= tables::MFMA_OPS.1 {
-                    t[form][e.shape as usize] = true;
+                if column[op] != 0 {
+                    let e = tables::ENTRIES[column[op] as usize];
+                    let k = &mut t[form][e.shape as usize];
+                    k.0 = true;
+                    k.1 |= tables::MFMA_OPS.0 <= e.op && e.op <= tables::MFMA_OPS.1;
                 }
                 op += 1;
             }
@@ -901,7 +881,7 @@ impl ShapeFacts {
     /// What holds for shape `shape` of form `form` (an [`AluForm`] number).
     const fn of(form: u8, shape: usize) -> ShapeFacts {
         ShapeFacts {
-            mfma: SHAPE_MFMA[form as usize % 18][shape % N_SHAPES],
+            mfma: SHAPE_OPS[form as usize % 18][shape % N_SHAPES].1,
             ..SHAPE_FACTS[shape % N_SHAPES]
         }
     }
@@ -961,7 +941,7 @@ const SINGLE_SHAPE: [usize; 11] = {
         let mut n = 0;
         let mut s = 0;
         while s < N_SHAPES {
-            if SHAPE_USED[form][s] {
+            if SHAPE_OPS[form][s].0 {
                 n += 1;
                 t[form] = s;
             }
@@ -999,7 +979,7 @@ macro_rules! shape_row {
         let mut count = 0;
         $(
             count += 1;
-            if SHAPE_USED[$form as usize][$s] {
+            if SHAPE_OPS[$form as usize][$s].0 {
                 row[0][$s] = decode_shape::<{ $form as u8 }, $s, false>;
                 row[1][$s] = decode_shape::<{ $form as u8 }, $s, true>;
             }
@@ -1203,7 +1183,7 @@ const FORM_MFMA: [bool; 18] = {
     while form < 18 {
         let mut shape = 0;
         while shape < N_SHAPES {
-            t[form] |= SHAPE_MFMA[form][shape];
+            t[form] |= SHAPE_OPS[form][shape].1;
             shape += 1;
         }
         form += 1;
