@@ -376,16 +376,59 @@ def transpose():
     return cases
 
 
+def int_sat():
+    # operand pairs at the saturation edges of every width, and random ones
+    edges = [0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x10000,
+             0x7FFFFFFF, 0x80000000, 0xFFFFFFF0, 0xFFFFFFFF, 0x20, 0x0000FFFF,
+             0xFFFF0000, 0x40000000, 0x7FC00000, 0xFF800000, 0xBF000001]
+    cases = []
+    for label, n, local, seed in [("l64", 500, 64, 31), ("l32", 90, 32, 32)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        pairs = [(x, y) for x in edges for y in edges]
+        a = [g.u32() for _ in range(n)]
+        b = [g.u32() for _ in range(n)]
+        if n >= len(pairs):
+            a = with_specials(a, [x for x, _ in pairs])
+            b = with_specials(b, [y for _, y in pairs])
+        c = Case(label, [glob], [local])
+        c.buffer("a", "u32", "in", a).buffer("b", "u32", "in", b)
+        c.out("out", "u32", 16 * glob, SENTINEL32)
+        c.out("fout", "f32", 4 * glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def workitem():
+    # uniform launches only (PoCL runs OpenCL 1.2 here); the non-uniform
+    # ones are checked against an exact host computation in
+    # crates/sim/tests/kernels.rs
+    cases = []
+    for label, glob, local in [("d1_l64", [192], [64]),
+                               ("d2_l8x4", [24, 8], [8, 4]),
+                               ("d3_l4x2x3", [8, 4, 6], [4, 2, 3])]:
+        total = 1
+        for v in glob:
+            total *= v
+        c = Case(label, glob, local)
+        c.out("out", "u32", 21 * total, SENTINEL32)
+        cases.append(c)
+    return cases
+
+
 KERNELS = {
     "atomics": atomics,
     "bitops64": bitops64,
     "divergence": divergence,
     "fp64_half": fp64_half,
+    "int_sat": int_sat,
     "private_array": private_array,
     "reduce_sum": reduce_sum,
     "saxpy": saxpy,
     "transpose": transpose,
     "vector_add": vector_add,
+    "workitem": workitem,
 }
 
 

@@ -111,6 +111,8 @@ struct Case {
     label: String,
     global: [u32; 3],
     local: [u32; 3],
+    /// The work dimension: how many sizes the `global` line gives.
+    dims: u32,
     buffers: Vec<Buffer>,
     args: Vec<Arg>,
 }
@@ -229,6 +231,7 @@ fn parse_ref(file: &str, text: &str) -> Result<RefFile, String> {
                     label: l[1].to_string(),
                     global: [0; 3],
                     local: [0; 3],
+                    dims: 0,
                     buffers: Vec::new(),
                     args: Vec::new(),
                 });
@@ -245,6 +248,7 @@ fn parse_ref(file: &str, text: &str) -> Result<RefFile, String> {
                 let c = cases.last_mut().ok_or_else(|| t.err("no case"))?;
                 if kw == "global" {
                     c.global = v;
+                    c.dims = l.len() as u32 - 1;
                 } else {
                     c.local = v;
                 }
@@ -364,6 +368,9 @@ fn policy(kernel: &str, buffer: &str) -> Policy {
         // conversions, round to nearest even; iout: conversions toward zero
         // and an integer subtraction.
         ("fp64_half", "out") | ("fp64_half", "hout") => Policy::CorrectlyRounded,
+        // fout: conversions of 64-bit integers to f32 (round to nearest
+        // even) and fract (exact, or NaN for NaN and infinite inputs).
+        ("int_sat", "fout") => Policy::CorrectlyRounded,
         // everything else is integer arithmetic or moved bits (transpose)
         _ => Policy::Bits,
     }
@@ -619,6 +626,7 @@ fn run_case(
     }
     let mut cfg = LaunchConfig::new_1d(1, 1, args);
     cfg.grid = case.global;
+    cfg.dimensions = Some(case.dims);
     cfg.group = case.local;
     dev.dispatch(&m, kernel, cfg)
         .map_err(|e| format!("dispatch on {target}: {e}"))?;
@@ -721,11 +729,13 @@ fn every_kernel_has_a_reference() {
         "bitops64",
         "divergence",
         "fp64_half",
+        "int_sat",
         "private_array",
         "reduce_sum",
         "saxpy",
         "transpose",
         "vector_add",
+        "workitem",
     ];
     assert_eq!(
         kernels, tested,
@@ -813,4 +823,14 @@ fn fp64_half() {
 #[test]
 fn transpose() {
     differential("transpose");
+}
+
+#[test]
+fn int_sat() {
+    differential("int_sat");
+}
+
+#[test]
+fn workitem() {
+    differential("workitem");
 }

@@ -403,6 +403,104 @@ pub fn max_f32(a: f32, b: f32) -> f32 {
     a.max(b)
 }
 
+/// `v_min_f64` in IEEE mode, as [`min_f32`]: a NaN operand yields the other
+/// operand (quietened when both are NaN); -0 < +0.
+pub fn min_f64(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        return quiet64(b);
+    }
+    if b.is_nan() {
+        return a;
+    }
+    if a == b {
+        return if a.is_sign_negative() { a } else { b };
+    }
+    a.min(b)
+}
+
+/// `maxNum` counterpart of [`min_f64`].
+pub fn max_f64(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        return quiet64(b);
+    }
+    if b.is_nan() {
+        return a;
+    }
+    if a == b {
+        return if a.is_sign_negative() { b } else { a };
+    }
+    a.max(b)
+}
+
+/// `v_fract_f32` (Vega ISA, VOP1: `D = S0 - floor(S0)`, at most the largest
+/// f32 below 1.0): a NaN input gives that NaN, quietened; an infinity gives NaN.
+pub fn fract_f32(x: f32) -> f32 {
+    if x.is_nan() {
+        quiet32(x)
+    } else if x.is_infinite() {
+        f32::NAN
+    } else {
+        (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
+    }
+}
+
+/// `v_fract_f64`, as [`fract_f32`].
+pub fn fract_f64(x: f64) -> f64 {
+    if x.is_nan() {
+        quiet64(x)
+    } else if x.is_infinite() {
+        f64::NAN
+    } else {
+        (x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
+    }
+}
+
+/// Clamp of a float result to [0, 1] (the `clamp` output modifier): NaN
+/// clamps to +0, as in [`f32_out`].
+pub fn clamp_unit_f64(v: f64) -> f64 {
+    if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
+}
+
+/// `v_ffbh_u32` / `s_flbit_i32_b32`: the number of zero bits above the most
+/// significant one bit; -1 (all ones) when the value is zero.
+pub fn ffbh_u32(a: u32) -> u32 {
+    if a == 0 { u32::MAX } else { a.leading_zeros() }
+}
+
+/// `v_ffbh_u32` of a 64-bit value (`s_flbit_i32_b64`).
+pub fn ffbh_u64(a: u64) -> u32 {
+    if a == 0 { u32::MAX } else { a.leading_zeros() }
+}
+
+/// `v_ffbl_b32` / `s_ff1_i32_b32`: the index of the least significant one
+/// bit; -1 when the value is zero.
+pub fn ffbl_b32(a: u32) -> u32 {
+    if a == 0 { u32::MAX } else { a.trailing_zeros() }
+}
+
+/// `v_ffbh_i32` / `s_flbit_i32` (Vega ISA, VOP1 and SOP1): counting from the
+/// most significant bit (bit 31 is position 0), the position of the first
+/// bit that differs from the sign bit; -1 when every bit equals the sign bit
+/// (0 and -1). `0x0000ffff` gives 16, `0xffff0000` gives 16, `1` gives 31.
+pub fn ffbh_i32(a: u32) -> u32 {
+    let v = if (a as i32) < 0 { !a } else { a };
+    if v == 0 { u32::MAX } else { v.leading_zeros() }
+}
+
+/// `s_flbit_i32_i64`: [`ffbh_i32`] of a 64-bit value.
+pub fn ffbh_i64(a: u64) -> u32 {
+    let v = if (a as i64) < 0 { !a } else { a };
+    if v == 0 { u32::MAX } else { v.leading_zeros() }
+}
+
+fn quiet64(x: f64) -> f64 {
+    if x.is_nan() {
+        f64::from_bits(x.to_bits() | 1 << 51)
+    } else {
+        x
+    }
+}
+
 fn quiet32(x: f32) -> f32 {
     if x.is_nan() {
         f32::from_bits(x.to_bits() | 0x0040_0000)
@@ -612,5 +710,71 @@ mod tests {
         assert_eq!(cvt_u32_f32(5e9), u32::MAX);
         assert_eq!(cvt_i32_f64(-3.7), -3);
         assert_eq!(cvt_i32_f32(-3e10), i32::MIN);
+    }
+
+    /// Vega ISA V_FFBH_I32 pseudo-code: the first bit position, counted from
+    /// the MSB, that differs from the sign bit.
+    #[test]
+    fn find_first_bit_high_signed() {
+        let reference = |a: u32| -> u32 {
+            for i in 1..32 {
+                if (a >> (31 - i)) & 1 != a >> 31 {
+                    return i;
+                }
+            }
+            u32::MAX
+        };
+        for a in [
+            0u32,
+            u32::MAX,
+            1,
+            0xffff,
+            0xffff_0000,
+            0x4000_0000,
+            0x8000_0000,
+            0xbfff_ffff,
+            0x7fff_ffff,
+            0x0000_8000,
+        ] {
+            assert_eq!(ffbh_i32(a), reference(a), "ffbh_i32({a:#x})");
+        }
+        assert_eq!(ffbh_i32(0xffff), 16);
+        assert_eq!(ffbh_i64(1 << 62), 1);
+        assert_eq!(ffbh_i64(u64::MAX), u32::MAX);
+        assert_eq!(ffbh_i64(0xffff_ffff), 32);
+        assert_eq!(ffbh_u32(0xffff), 16);
+        assert_eq!(ffbh_u64(0), u32::MAX);
+        assert_eq!(ffbl_b32(0x100), 8);
+        assert_eq!(ffbl_b32(0), u32::MAX);
+    }
+
+    #[test]
+    fn fract_of_nan_and_infinity() {
+        assert!(fract_f32(f32::NAN).is_nan());
+        assert!(fract_f64(f64::NAN).is_nan());
+        // A signalling NaN comes back quietened, payload kept.
+        assert_eq!(
+            fract_f32(f32::from_bits(0x7f80_0001)).to_bits(),
+            0x7fc0_0001
+        );
+        assert!(fract_f32(f32::INFINITY).is_nan());
+        assert!(fract_f64(f64::NEG_INFINITY).is_nan());
+        assert_eq!(fract_f32(-0.25), 0.75);
+        assert_eq!(fract_f32(-1e-10), f32::from_bits(0x3f7f_ffff));
+        assert_eq!(fract_f64(2.5), 0.5);
+    }
+
+    #[test]
+    fn min_max_f64_nan_and_zero() {
+        assert_eq!(min_f64(f64::NAN, 2.0), 2.0);
+        assert_eq!(max_f64(3.0, f64::NAN), 3.0);
+        assert!(min_f64(-0.0, 0.0).is_sign_negative());
+        assert!(min_f64(0.0, -0.0).is_sign_negative());
+        assert!(max_f64(-0.0, 0.0).is_sign_positive());
+        assert!(max_f64(0.0, -0.0).is_sign_positive());
+        assert!(min_f64(f64::NAN, f64::NAN).is_nan());
+        assert_eq!(clamp_unit_f64(f64::NAN), 0.0);
+        assert_eq!(clamp_unit_f64(-2.0), 0.0);
+        assert_eq!(clamp_unit_f64(7.0), 1.0);
     }
 }

@@ -121,6 +121,10 @@ pub struct LaunchConfig {
     pub extra_private: u32,
     /// Dynamic LDS bytes added to the group segment.
     pub dynamic_lds: u32,
+    /// The work dimension (1-3) the kernel sees (`get_work_dim`, the AQL
+    /// packet's dimensions); `None`: the highest dimension whose grid or
+    /// work-group size exceeds 1.
+    pub dimensions: Option<u32>,
 }
 
 impl LaunchConfig {
@@ -133,6 +137,7 @@ impl LaunchConfig {
             max_instructions: 50_000_000,
             extra_private: 0,
             dynamic_lds: 0,
+            dimensions: None,
         }
     }
 }
@@ -310,15 +315,27 @@ impl Device {
             )));
         }
         let groups: [u32; 3] = std::array::from_fn(|d| config.grid[d].div_ceil(config.group[d]));
-        let dims = if config.grid[2] > 1 || config.group[2] > 1 {
-            3
-        } else if config.grid[1] > 1 || config.group[1] > 1 {
-            2
-        } else {
-            1
+        let dims = match config.dimensions {
+            Some(d @ 1..=3) => d,
+            Some(d) => {
+                return Err(SimError::Dispatch(format!(
+                    "{d} dimensions (a dispatch has 1, 2 or 3)"
+                )));
+            }
+            None if config.grid[2] > 1 || config.group[2] > 1 => 3,
+            None if config.grid[1] > 1 || config.group[1] > 1 => 2,
+            None => 1,
         };
+        for d in dims as usize..3 {
+            if config.grid[d] > 1 || config.group[d] > 1 {
+                return Err(SimError::Dispatch(format!(
+                    "a {dims}-dimensional dispatch with grid {:?} and work-group {:?}",
+                    config.grid, config.group
+                )));
+            }
+        }
         let queue = self.alloc(256)?;
-        let kernarg_bytes = build_kernarg(&k, &config, groups, dims, queue)?;
+        let kernarg_bytes = build_kernarg(&k, &config, dims, queue)?;
         let kernarg = self.alloc_bytes(&kernarg_bytes)?;
         // AQL kernel dispatch packet (hsa_kernel_dispatch_packet_t, 64 bytes).
         let mut p = Vec::with_capacity(64);
@@ -403,7 +420,6 @@ impl Device {
 fn build_kernarg(
     k: &KernelInfo,
     config: &LaunchConfig,
-    groups: [u32; 3],
     dims: u32,
     queue: u64,
 ) -> Result<Vec<u8>, SimError> {
@@ -462,12 +478,17 @@ fn build_kernarg(
         }
         put(a.offset, a.size, &b)?;
     }
+    // Code object V5: `hidden_block_count_*` counts the *full* work-groups
+    // (grid / group, rounded down) and `hidden_remainder_*` the size of the
+    // partial group after them (0 when the grid divides evenly); the device
+    // library derives the local size of the last group and the global size
+    // (`block_count * group_size + remainder`) from the pair.
+    let full: [u32; 3] = std::array::from_fn(|d| config.grid[d] / config.group[d]);
     for a in md.hidden_args() {
-        let d = |i: usize| i;
         let v: Option<u64> = match a.value_kind {
-            ValueKind::HiddenBlockCountX => Some(groups[d(0)] as u64),
-            ValueKind::HiddenBlockCountY => Some(groups[1] as u64),
-            ValueKind::HiddenBlockCountZ => Some(groups[2] as u64),
+            ValueKind::HiddenBlockCountX => Some(full[0] as u64),
+            ValueKind::HiddenBlockCountY => Some(full[1] as u64),
+            ValueKind::HiddenBlockCountZ => Some(full[2] as u64),
             ValueKind::HiddenGroupSizeX => Some(config.group[0] as u64),
             ValueKind::HiddenGroupSizeY => Some(config.group[1] as u64),
             ValueKind::HiddenGroupSizeZ => Some(config.group[2] as u64),
@@ -495,7 +516,7 @@ fn build_kernarg(
 /// argument (printf and hostcall buffers, default queue, completion action,
 /// multigrid sync, heap) is left zero.
 pub const HIDDEN_FILLED: &[&str] = &[
-    "hidden_block_count_x/y/z",
+    "hidden_block_count_x/y/z (full work-groups: grid / group rounded down)",
     "hidden_group_size_x/y/z",
     "hidden_remainder_x/y/z",
     "hidden_global_offset_x/y/z (0)",

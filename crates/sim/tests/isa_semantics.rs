@@ -648,3 +648,210 @@ fn gfx9_packed_16_bit_math() {
         assert_eq!(w.vgpr[5][l], fma, "v_pk_fma_f16 lane {l}");
     }
 }
+
+/// Operand pairs at every saturation edge, one per lane (lanes beyond the
+/// list take mixed values).
+fn sat_operands(l: usize) -> (u32, u32) {
+    const E: [u32; 8] = [
+        0,
+        1,
+        0x7fff,
+        0x8000,
+        0xffff,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_fff0,
+    ];
+    (E[l % 8], E[(l / 8) % 8] ^ if l >= 32 { 0x20 } else { 0 })
+}
+
+/// `clamp` on integer add/sub saturates (Vega ISA §6.3: "clamp ... for
+/// integer operations, saturate"), in every width and signedness, in VOP3,
+/// VOP3b and SDWA forms; the bit scans and fract follow the ISA pseudo-code.
+/// (Before: the clamp bit was ignored — `add_sat(0xfffffff0u, 0x20u)` gave
+/// 0x10 — `v_ffbh_i32(0xffff)` gave 15, and `v_fract_f32(NaN)` 0.99999994.)
+#[test]
+fn gfx9_integer_clamp_bit_scans_and_fract() {
+    let code: Vec<u8> = [
+        &[0x02, 0x80, 0x34, 0xd1, 0x00, 0x03, 0x02, 0x00][..], // v_add_u32_e64 v2, v0, v1 clamp
+        &[0x03, 0x80, 0x35, 0xd1, 0x00, 0x03, 0x02, 0x00],     // v_sub_u32_e64 v3, v0, v1 clamp
+        &[0x04, 0x80, 0x36, 0xd1, 0x00, 0x03, 0x02, 0x00],     // v_subrev_u32_e64 v4, v0, v1 clamp
+        &[0x05, 0x80, 0x9c, 0xd2, 0x00, 0x03, 0x02, 0x00],     // v_add_i32 v5, v0, v1 clamp
+        &[0x06, 0x80, 0x9d, 0xd2, 0x00, 0x03, 0x02, 0x00],     // v_sub_i32 v6, v0, v1 clamp
+        &[0x07, 0x80, 0x26, 0xd1, 0x00, 0x03, 0x02, 0x00],     // v_add_u16_e64 v7, v0, v1 clamp
+        &[0x08, 0x80, 0x27, 0xd1, 0x00, 0x03, 0x02, 0x00],     // v_sub_u16_e64 v8, v0, v1 clamp
+        &[0x09, 0x80, 0x9e, 0xd2, 0x00, 0x03, 0x02, 0x00],     // v_add_i16 v9, v0, v1 clamp
+        &[0x0a, 0x80, 0x9f, 0xd2, 0x00, 0x03, 0x02, 0x00],     // v_sub_i16 v10, v0, v1 clamp
+        &[0x0b, 0x82, 0x19, 0xd1, 0x00, 0x03, 0x02, 0x00], // v_add_co_u32_e64 v11, s[2:3], v0, v1 clamp
+        // v_add_u16_sdwa v12, v0, v1 clamp dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0
+        &[0xf9, 0x02, 0x18, 0x4c, 0x00, 0x35, 0x05, 0x04],
+        &[0x00, 0x5f, 0x1a, 0x7e], // v_ffbh_i32_e32 v13, v0
+        &[0x00, 0x37, 0x1c, 0x7e], // v_fract_f32_e32 v14, v0
+        &[0x0f, 0x80, 0x28, 0xd1, 0x00, 0x03, 0x02, 0x00], // v_subrev_u16_e64 v15, v0, v1 clamp
+        &[0x00, 0x03, 0x20, 0x68], // v_add_u32_e32 v16, v0, v1
+        &[0x11, 0x80, 0xc3, 0xd1, 0x00, 0x03, 0x02, 0x04], // v_mad_u32_u24 v17, v0, v1, v0 clamp
+        &[0x00, 0x14, 0x84, 0xbe], // s_flbit_i32 s4, s0
+        &[0x00, 0x15, 0x85, 0xbe], // s_flbit_i32_i64 s5, s[0:1]
+        &[0x12, 0x80, 0x45, 0xd1, 0x00, 0x01, 0x00, 0x00], // v_cvt_f32_i32_e64 v18, v0 clamp
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    let w = run(Gpu::Gfx900, 64, &code, |w| {
+        w.sgpr[0] = 0x0000_ffff;
+        w.sgpr[1] = 0xffff_ffff;
+        for l in 0..64 {
+            let (a, b) = sat_operands(l);
+            w.vgpr[0][l] = a;
+            w.vgpr[1][l] = b;
+            w.vgpr[12][l] = 0x1234_5678;
+        }
+        w.vgpr[0][63] = 0x7fc0_0000; // a quiet NaN for v_fract_f32
+        w.vgpr[0][62] = 0xff80_0000; // -infinity
+    })
+    .expect("runs");
+    for l in 0..64 {
+        let (a, b) = (w.vgpr[0][l], w.vgpr[1][l]);
+        let (ai, bi) = (a as i32, b as i32);
+        let (ah, bh) = (a as u16, b as u16);
+        let want = [
+            (2, a.saturating_add(b), "v_add_u32 clamp"),
+            (3, a.saturating_sub(b), "v_sub_u32 clamp"),
+            (4, b.saturating_sub(a), "v_subrev_u32 clamp"),
+            (5, ai.saturating_add(bi) as u32, "v_add_i32 clamp"),
+            (6, ai.saturating_sub(bi) as u32, "v_sub_i32 clamp"),
+            (7, ah.saturating_add(bh) as u32, "v_add_u16 clamp"),
+            (8, ah.saturating_sub(bh) as u32, "v_sub_u16 clamp"),
+            (
+                9,
+                (ah as i16).saturating_add(bh as i16) as u16 as u32,
+                "v_add_i16 clamp",
+            ),
+            (
+                10,
+                (ah as i16).saturating_sub(bh as i16) as u16 as u32,
+                "v_sub_i16 clamp",
+            ),
+            (11, a.saturating_add(b), "v_add_co_u32 clamp"),
+            (
+                12,
+                (((a >> 16) as u16).saturating_add(bh) as u32) << 16 | 0x5678,
+                "v_add_u16_sdwa clamp",
+            ),
+            (15, bh.saturating_sub(ah) as u32, "v_subrev_u16 clamp"),
+            (16, a.wrapping_add(b), "v_add_u32 without clamp wraps"),
+            (
+                17,
+                ((a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64 + a as u64).min(u32::MAX as u64)
+                    as u32,
+                "v_mad_u32_u24 clamp",
+            ),
+        ];
+        for (reg, v, what) in want {
+            assert_eq!(w.vgpr[reg][l], v, "{what}: lane {l}, {a:#x}, {b:#x}");
+        }
+        let carry = (w.sgpr[2] as u64 | (w.sgpr[3] as u64) << 32) >> l & 1 == 1;
+        assert_eq!(carry, a.checked_add(b).is_none(), "carry-out lane {l}");
+        // V_FFBH_I32: the first bit, from the MSB, that differs from the sign.
+        let v = if ai < 0 { !a } else { a };
+        let ffbh = if v == 0 { u32::MAX } else { v.leading_zeros() };
+        assert_eq!(w.vgpr[13][l], ffbh, "v_ffbh_i32 lane {l} of {a:#x}");
+        let cvt = (ai as f32).clamp(0.0, 1.0);
+        assert_eq!(w.vgpr[18][l], cvt.to_bits(), "v_cvt_f32_i32 clamp lane {l}");
+    }
+    assert_eq!(w.vgpr[13][2], 17, "v_ffbh_i32(0x7fff)");
+    assert_eq!(w.vgpr[13][4], 16, "v_ffbh_i32(0xffff)");
+    assert!(f32::from_bits(w.vgpr[14][63]).is_nan(), "fract(NaN) is NaN");
+    assert!(
+        f32::from_bits(w.vgpr[14][62]).is_nan(),
+        "fract(-inf) is NaN"
+    );
+    assert!(
+        f32::from_bits(w.vgpr[14][5]).is_nan(),
+        "fract of 0x7fffffff (a NaN)"
+    );
+    assert_eq!(w.vgpr[14][0], 0, "fract(0.0)");
+    assert_eq!(
+        w.vgpr[14][2], 0x7fff,
+        "fract of a positive denormal (kept) is itself"
+    );
+    assert_eq!(w.sgpr[4], 16, "s_flbit_i32(0xffff)");
+    assert_eq!(
+        w.sgpr[5], 32,
+        "s_flbit_i32_i64 of 0xffffffff_0000ffff: bit 31 is the first 0"
+    );
+}
+
+/// The GFX10 `_nc_` integer forms with clamp, v_ffbh_i32 and v_fract of NaN.
+#[test]
+fn gfx10_integer_clamp_bit_scans_and_fract() {
+    let code: Vec<u8> = [
+        &[0x02, 0x80, 0x25, 0xd5, 0x00, 0x03, 0x02, 0x00][..], // v_add_nc_u32_e64 v2, v0, v1 clamp
+        &[0x03, 0x80, 0x26, 0xd5, 0x00, 0x03, 0x02, 0x00],     // v_sub_nc_u32_e64 v3, v0, v1 clamp
+        &[0x04, 0x80, 0x27, 0xd5, 0x00, 0x03, 0x02, 0x00], // v_subrev_nc_u32_e64 v4, v0, v1 clamp
+        &[0x05, 0x80, 0x7f, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_add_nc_i32 v5, v0, v1 clamp
+        &[0x06, 0x80, 0x76, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_sub_nc_i32 v6, v0, v1 clamp
+        &[0x07, 0x80, 0x03, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_add_nc_u16 v7, v0, v1 clamp
+        &[0x08, 0x80, 0x04, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_sub_nc_u16 v8, v0, v1 clamp
+        &[0x09, 0x80, 0x0d, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_add_nc_i16 v9, v0, v1 clamp
+        &[0x0a, 0x80, 0x0e, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_sub_nc_i16 v10, v0, v1 clamp
+        &[0x00, 0x77, 0x1a, 0x7e],                         // v_ffbh_i32_e32 v13, v0
+        &[0x00, 0x41, 0x1c, 0x7e],                         // v_fract_f32_e32 v14, v0
+        &[0x16, 0x7d, 0x28, 0x7e],                         // v_fract_f64_e32 v[20:21], v[22:23]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for size in [32, 64] {
+        let w = run(Gpu::Gfx1030, size, &code, |w| {
+            for l in 0..64 {
+                let (a, b) = sat_operands(l);
+                w.vgpr[0][l] = a;
+                w.vgpr[1][l] = b;
+                // The 16-bit forms keep the high half of the destination.
+                for r in 7..=10 {
+                    w.vgpr[r][l] = 0xabcd_0000;
+                }
+                w.vgpr[22][l] = 0;
+                w.vgpr[23][l] = 0x7ff8_0000 | l as u32; // quiet NaNs
+            }
+            w.vgpr[0][1] = 0x7f80_0001; // a signalling NaN
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let (a, b) = (w.vgpr[0][l], w.vgpr[1][l]);
+            let (ai, bi) = (a as i32, b as i32);
+            let (ah, bh) = (a as u16, b as u16);
+            let want = [
+                (2, a.saturating_add(b)),
+                (3, a.saturating_sub(b)),
+                (4, b.saturating_sub(a)),
+                (5, ai.saturating_add(bi) as u32),
+                (6, ai.saturating_sub(bi) as u32),
+                (7, 0xabcd_0000 | ah.saturating_add(bh) as u32),
+                (8, 0xabcd_0000 | ah.saturating_sub(bh) as u32),
+                (
+                    9,
+                    0xabcd_0000 | (ah as i16).saturating_add(bh as i16) as u16 as u32,
+                ),
+                (
+                    10,
+                    0xabcd_0000 | (ah as i16).saturating_sub(bh as i16) as u16 as u32,
+                ),
+            ];
+            for (reg, v) in want {
+                assert_eq!(
+                    w.vgpr[reg][l], v,
+                    "wave{size} v{reg} lane {l}: {a:#x}, {b:#x}"
+                );
+            }
+            let v = if ai < 0 { !a } else { a };
+            let ffbh = if v == 0 { u32::MAX } else { v.leading_zeros() };
+            assert_eq!(w.vgpr[13][l], ffbh, "v_ffbh_i32 lane {l}");
+            let d = f64::from_bits(w.vgpr[20][l] as u64 | (w.vgpr[21][l] as u64) << 32);
+            assert!(d.is_nan(), "v_fract_f64(NaN) lane {l}");
+        }
+        assert_eq!(
+            w.vgpr[14][1], 0x7fc0_0001,
+            "fract(sNaN) is that NaN, quietened"
+        );
+    }
+}

@@ -575,3 +575,67 @@ fn asm_lanes() {
         first_mismatch(&got, &want)
     });
 }
+
+/// Non-uniform work-groups (OpenCL 2.0): the groups at the upper edges of
+/// the grid are partial. Every work-item function must see the grid as the
+/// OpenCL 2.0 spec defines it: the global size is the grid (not a whole
+/// number of groups), the local size of an edge group is the remainder,
+/// the group count rounds up. Expected values are computed here from the
+/// launch; PoCL (OpenCL 1.2 here) cannot run these launches.
+/// (Before: hidden_block_count held ceil(grid / group), and a grid of 100
+/// in groups of 64 gave a global size of 164 and a last local size of 64.)
+#[test]
+fn workitem_functions_with_non_uniform_groups() {
+    let launches: [([u32; 3], [u32; 3], u32); 5] = [
+        ([100, 1, 1], [64, 1, 1], 1),
+        ([100, 7, 1], [16, 4, 1], 2),
+        ([10, 5, 3], [4, 2, 2], 3),
+        ([64, 1, 1], [64, 1, 1], 1),
+        ([1, 1, 1], [256, 1, 1], 1),
+    ];
+    all_builds("workitem", |t, file| {
+        for (grid, group, dims) in launches {
+            let mut dev = Device::new();
+            let m = load(&mut dev, t, file);
+            let items = (grid[0] * grid[1] * grid[2]) as usize;
+            let out = dev
+                .alloc(items as u64 * 21 * 4)
+                .map_err(|e| e.to_string())?;
+            let mut cfg = LaunchConfig::new_1d(1, 1, vec![ArgValue::Ptr(out)]);
+            cfg.grid = grid;
+            cfg.group = group;
+            cfg.dimensions = Some(dims);
+            dev.dispatch(&m, "workitem", cfg)
+                .map_err(|e| format!("{grid:?}/{group:?}: {e}"))?;
+            let got = read_u32s(&dev, out, items * 21);
+            for z in 0..grid[2] {
+                for y in 0..grid[1] {
+                    for x in 0..grid[0] {
+                        let gid = [x, y, z];
+                        let lin = ((z * grid[1] + y) * grid[0] + x) as usize;
+                        let wg = [0, 1, 2].map(|d| gid[d] / group[d]);
+                        let lid = [0, 1, 2].map(|d| gid[d] % group[d]);
+                        let lsz = [0, 1, 2].map(|d| (grid[d] - wg[d] * group[d]).min(group[d]));
+                        let mut want = vec![dims];
+                        want.extend(grid);
+                        want.extend(lsz);
+                        want.extend([0, 1, 2].map(|d| grid[d].div_ceil(group[d])));
+                        want.extend(wg);
+                        want.extend(lid);
+                        want.extend(gid);
+                        want.push(lid[2] * lsz[1] * lsz[0] + lid[1] * lsz[0] + lid[0]);
+                        want.push(lin as u32);
+                        let g = &got[lin * 21..lin * 21 + 21];
+                        if g != want.as_slice() {
+                            return Err(format!(
+                                "grid {grid:?} group {group:?}: work-item {gid:?}: got {g:?}, \
+                                 want {want:?}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+}

@@ -240,26 +240,17 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
             set32(w, &d, r)?;
             w.scc = r != 0;
         }
-        SFf0B32 | SFf1B32 | SFf0B64 | SFf1B64 | SFlbitB32 | SFlbitB64 | SFlbitI32 => {
+        SFf0B32 | SFf1B32 | SFf0B64 | SFf1B64 | SFlbitB32 | SFlbitB64 | SFlbitI32 | SFlbitI64 => {
             // -1 when no bit is found (Vega ISA, SOP1).
             let r: i32 = match k {
                 SFf0B32 => tz(!s32(w, &i.src[0])? as u64, 32),
                 SFf1B32 => tz(s32(w, &i.src[0])? as u64, 32),
                 SFf0B64 => tz(!s64(w, &i.src[0])?, 64),
                 SFf1B64 => tz(s64(w, &i.src[0])?, 64),
-                SFlbitB32 => {
-                    let v = s32(w, &i.src[0])?;
-                    if v == 0 { -1 } else { v.leading_zeros() as i32 }
-                }
-                SFlbitB64 => {
-                    let v = s64(w, &i.src[0])?;
-                    if v == 0 { -1 } else { v.leading_zeros() as i32 }
-                }
-                _ => {
-                    let v = s32(w, &i.src[0])?;
-                    let v = if (v as i32) < 0 { !v } else { v };
-                    if v == 0 { -1 } else { v.leading_zeros() as i32 }
-                }
+                SFlbitB32 => crate::alu::ffbh_u32(s32(w, &i.src[0])?) as i32,
+                SFlbitB64 => crate::alu::ffbh_u64(s64(w, &i.src[0])?) as i32,
+                SFlbitI64 => crate::alu::ffbh_i64(s64(w, &i.src[0])?) as i32,
+                _ => crate::alu::ffbh_i32(s32(w, &i.src[0])?) as i32,
             };
             set32(w, &d, r as u32)?;
         }

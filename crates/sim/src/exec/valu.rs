@@ -495,6 +495,9 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         }};
     }
 
+    if clamp && !int_clamp_modelled(k) {
+        return unsupported("clamp (saturation) on this integer operation");
+    }
     match k {
         VNop => {}
         VMovB32 => {
@@ -533,19 +536,24 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         }
         VNotB32 => u1!(|a| !a),
         VBfrevB32 => u1!(|a| a.reverse_bits()),
-        VFfbhU32 => u1!(|a| if a == 0 { u32::MAX } else { a.leading_zeros() }),
-        VFfblB32 => u1!(|a| if a == 0 { u32::MAX } else { a.trailing_zeros() }),
-        VFfbhI32 => u1!(|a| {
-            let v = if (a as i32) < 0 { !a } else { a };
-            if v == 0 {
-                u32::MAX
-            } else {
-                v.leading_zeros() - 1
-            }
-        }),
-        VCvtF32U32 => u1!(|a| (a as f32).to_bits()),
-        VCvtF32I32 => u1!(|a| (a as i32 as f32).to_bits()),
-        VCvtF32Ubyte0 => u1!(|a| ((a & 0xff) as f32).to_bits()),
+        VFfbhU32 => u1!(ffbh_u32),
+        VFfblB32 => u1!(ffbl_b32),
+        VFfbhI32 => u1!(ffbh_i32),
+        VCvtF32U32 | VCvtF32I32 | VCvtF32Ubyte0 | VCvtF32Ubyte1 | VCvtF32Ubyte2 | VCvtF32Ubyte3 => {
+            let a = u32_src(w, ov, i, 0)?;
+            let cvt = |x: u32| -> f32 {
+                match k {
+                    VCvtF32U32 => x as f32,
+                    VCvtF32I32 => x as i32 as f32,
+                    VCvtF32Ubyte0 => (x & 0xff) as f32,
+                    VCvtF32Ubyte1 => ((x >> 8) & 0xff) as f32,
+                    VCvtF32Ubyte2 => ((x >> 16) & 0xff) as f32,
+                    _ => (x >> 24) as f32,
+                }
+            };
+            let r: L32 = a.map(|x| f32_out(cvt(x), omod, clamp).to_bits());
+            wv32(w, &d, &r, exec)?;
+        }
         VCvtU32F32 => {
             let a = f32_src(w, ov, i, 0)?;
             wv32(w, &d, &a.map(cvt_u32_f32), exec)?;
@@ -575,9 +583,9 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VCvtF64I32 | VCvtF64U32 => {
             let a = u32_src(w, ov, i, 0)?;
             let r: L64 = if k == VCvtF64I32 {
-                a.map(|x| (x as i32 as f64).to_bits())
+                a.map(|x| f64_out(x as i32 as f64, omod, clamp).to_bits())
             } else {
-                a.map(|x| (x as f64).to_bits())
+                a.map(|x| f64_out(x as f64, omod, clamp).to_bits())
             };
             wv64(w, &d, &r, exec)?;
         }
@@ -612,13 +620,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VCeilF32 => f1!(|x| x.ceil()),
         VFloorF32 => f1!(|x| x.floor()),
         VRndneF32 => f1!(|x| x.round_ties_even()),
-        VFractF32 => f1!(|x| {
-            if x.is_infinite() {
-                f32::NAN
-            } else {
-                (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
-            }
-        }),
+        VFractF32 => f1!(fract_f32),
         VExpF32 => f1!(|x| x.exp2()),
         VLogF32 => f1!(|x| x.log2()),
         VSinF32 => f1!(|x| (x * std::f32::consts::TAU).sin()),
@@ -635,22 +637,24 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VCeilF64 => d1!(|x| x.ceil()),
         VFloorF64 => d1!(|x| x.floor()),
         VRndneF64 => d1!(|x| x.round_ties_even()),
-        VFractF64 => d1!(|x| {
-            if x.is_infinite() {
-                f64::NAN
-            } else {
-                (x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
-            }
-        }),
+        VFractF64 => d1!(fract_f64),
         VFrexpMantF64 => d1!(|x| frexp64(x).0),
         VFrexpExpF64 => {
             let a = f64_src(w, ov, i, 0)?;
             wv32(w, &d, &a.map(|x| frexp64(x).1 as u32), exec)?;
         }
         // ------------------------------------------------------ integer VOP2/VOP3
+        // `clamp` on integer add/sub saturates (Vega ISA §6.3, RDNA ISA §6.2).
+        VAddU32 if clamp => u2!(|a, b| a.saturating_add(b)),
+        VSubU32 if clamp => u2!(|a, b| a.saturating_sub(b)),
+        VSubrevU32 if clamp => u2!(|a, b| b.saturating_sub(a)),
+        VAddI32 if clamp => u2!(|a, b| (a as i32).saturating_add(b as i32) as u32),
+        VSubI32 if clamp => u2!(|a, b| (a as i32).saturating_sub(b as i32) as u32),
         VAddU32 => u2!(|a, b| a.wrapping_add(b)),
         VSubU32 => u2!(|a, b| a.wrapping_sub(b)),
         VSubrevU32 => u2!(|a, b| b.wrapping_sub(a)),
+        VAddI32 => u2!(|a, b| a.wrapping_add(b)),
+        VSubI32 => u2!(|a, b| a.wrapping_sub(b)),
         VAndB32 => u2!(|a, b| a & b),
         VOrB32 => u2!(|a, b| a | b),
         VXorB32 => u2!(|a, b| a ^ b),
@@ -672,6 +676,14 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VMulHiI32 => u2!(|a, b| ((a as i32 as i64 * b as i32 as i64) >> 32) as u32),
         VBfmB32 => u2!(|a, b| (1u32.checked_shl(a & 31).map_or(0, |v| v - 1)) << (b & 31)),
         VBcntU32 => u2!(|a, b| a.count_ones().wrapping_add(b)),
+        VMadU32U24 if clamp => u3!(|a, b, c| {
+            let v = (a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64 + c as u64;
+            v.min(u32::MAX as u64) as u32
+        }),
+        VMadI32I24 if clamp => u3!(|a, b, c| {
+            let v = sext24(a) as i64 * sext24(b) as i64 + c as i32 as i64;
+            v.clamp(i32::MIN as i64, i32::MAX as i64) as u32
+        }),
         VMadU32U24 => u3!(|a, b, c| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)),
         VMadI32I24 => u3!(|a, b, c| (sext24(a).wrapping_mul(sext24(b)) as u32).wrapping_add(c)),
         VLshlAddU32 => u3!(|a, b, c| (a << (b & 31)).wrapping_add(c)),
@@ -710,8 +722,14 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             a.max(b).min(a.min(b).max(c)) as u32
         }),
         VMulLoU16 => h2!(|a, b| a.wrapping_mul(b)),
-        VAddU16 => h2!(|a, b| a.wrapping_add(b)),
-        VSubU16 => h2!(|a, b| a.wrapping_sub(b)),
+        VAddU16 if clamp => h2!(|a, b| a.saturating_add(b)),
+        VSubU16 if clamp => h2!(|a, b| a.saturating_sub(b)),
+        VSubrevU16 if clamp => h2!(|a, b| b.saturating_sub(a)),
+        VAddI16 if clamp => h2!(|a, b| (a as i16).saturating_add(b as i16) as u16),
+        VSubI16 if clamp => h2!(|a, b| (a as i16).saturating_sub(b as i16) as u16),
+        VAddU16 | VAddI16 => h2!(|a, b| a.wrapping_add(b)),
+        VSubU16 | VSubI16 => h2!(|a, b| a.wrapping_sub(b)),
+        VSubrevU16 => h2!(|a, b| b.wrapping_sub(a)),
         VLshlrevB16 => h2!(|a, b| b << (a & 15)),
         VLshrrevB16 => h2!(|a, b| b >> (a & 15)),
         VMadU16 => {
@@ -726,10 +744,9 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let old = *vdst(w, &d, 0)?;
             let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
             let r: L32 = std::array::from_fn(|l| {
-                (old[l] & keep)
-                    | (a[l] as u16)
-                        .wrapping_mul(b[l] as u16)
-                        .wrapping_add(c[l] as u16) as u32
+                let v = (a[l] & 0xffff) * (b[l] & 0xffff) + (c[l] & 0xffff);
+                let v = if clamp { v.min(0xffff) } else { v & 0xffff };
+                (old[l] & keep) | v
             });
             wv32(w, &d, &r, exec)?;
         }
@@ -787,7 +804,14 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
                     }
                     _ => (x.wrapping_sub(y + c) as u32, y + c > x),
                 };
-                r[l] = v;
+                let add = matches!(k, VAddCoU32 | VAddcCoU32);
+                // With clamp an overflowing sum saturates to all ones and an
+                // underflowing difference to zero; the carry-out is unchanged.
+                r[l] = match (clamp && co, add) {
+                    (true, true) => u32::MAX,
+                    (true, false) => 0,
+                    _ => v,
+                };
                 if co {
                     carry |= 1 << l;
                 }
@@ -808,13 +832,21 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
                     if p >> 64 != 0 {
                         carry |= 1 << l;
                     }
-                    p as u64
+                    if clamp {
+                        p.min(u64::MAX as u128) as u64
+                    } else {
+                        p as u64
+                    }
                 } else {
                     let p = a[l] as i32 as i128 * b[l] as i32 as i128 + c[l] as i64 as i128;
                     if p > i64::MAX as i128 || p < i64::MIN as i128 {
                         carry |= 1 << l;
                     }
-                    p as u64
+                    if clamp {
+                        p.clamp(i64::MIN as i128, i64::MAX as i128) as u64
+                    } else {
+                        p as u64
+                    }
                 }
             });
             wv64(w, &d, &r, exec)?;
@@ -887,20 +919,8 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         }
         VAddF64 => d2!(|a, b| a + b),
         VMulF64 => d2!(|a, b| a * b),
-        VMinF64 => d2!(|a, b| if a.is_nan() {
-            b
-        } else if b.is_nan() {
-            a
-        } else {
-            a.min(b)
-        }),
-        VMaxF64 => d2!(|a, b| if a.is_nan() {
-            b
-        } else if b.is_nan() {
-            a
-        } else {
-            a.max(b)
-        }),
+        VMinF64 => d2!(min_f64),
+        VMaxF64 => d2!(max_f64),
         VFmaF64 => d3!(|a, b, c| a.mul_add(b, c)),
         VDivFixupF32 => f3!(div_fixup_f32),
         VDivFixupF64 => d3!(div_fixup_f64),
@@ -1039,9 +1059,6 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             }
             r
         }),
-        VCvtF32Ubyte1 => u1!(|a| (((a >> 8) & 0xff) as f32).to_bits()),
-        VCvtF32Ubyte2 => u1!(|a| (((a >> 16) & 0xff) as f32).to_bits()),
-        VCvtF32Ubyte3 => u1!(|a| ((a >> 24) as f32).to_bits()),
         VMax3F32 => f3!(|a, b, c| max_f32(max_f32(a, b), c)),
         VMin3F32 => f3!(|a, b, c| min_f32(min_f32(a, b), c)),
         VMed3F32 => f3!(|a, b, c| {
@@ -1115,8 +1132,8 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let r: L32 = std::array::from_fn(|l| {
                 let x = a[l] as u16;
                 let v: u16 = match k {
-                    VCvtF16U16 => f64_to_f16(x as f64),
-                    VCvtF16I16 => f64_to_f16(x as i16 as f64),
+                    VCvtF16U16 => f64_to_f16(f64_out(x as f64, omod, clamp)),
+                    VCvtF16I16 => f64_to_f16(f64_out(x as i16 as f64, omod, clamp)),
                     VCvtU16F16 => f16_to_f32(x) as u16,
                     _ => f16_to_f32(x) as i16 as u16,
                 };
@@ -1152,6 +1169,39 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         _ => return Err(E::Unimpl),
     }
     Ok(())
+}
+
+/// Whether the executor models the `clamp` bit of `k`: every float result
+/// (clamped to [0, 1]) and the integer adds, subtracts and multiply-adds that
+/// saturate. For the other integer operations a set clamp bit is reported as
+/// unsupported rather than ignored.
+fn int_clamp_modelled(k: Kind) -> bool {
+    use Kind::*;
+    !matches!(
+        k,
+        VMulLoU16
+            | VMulU32U24
+            | VMulI32I24
+            | VMulHiU32U24
+            | VMulHiI32I24
+            | VMulLoU32
+            | VMulHiU32
+            | VMulHiI32
+            | VAdd3U32
+            | VLshlAddU32
+            | VAddLshlU32
+            | VSadU32
+            | VBcntU32
+            | VMbcntLo
+            | VMbcntHi
+            | VCvtPkU16U32
+            | VMin3U32
+            | VMax3U32
+            | VMin3I32
+            | VMax3I32
+            | VMed3U32
+            | VMed3I32
+    )
 }
 
 fn sext24(a: u32) -> i32 {
@@ -1271,7 +1321,7 @@ fn pk16(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
             let (x, y, z) = (get(0), get(1), get(2));
             let f = |v: u16| f16_to_f32(v) as f64;
             let fo = |v: f64| {
-                let v = if a.clamp { v.clamp(0.0, 1.0) } else { v };
+                let v = if a.clamp { clamp_unit_f64(v) } else { v };
                 f64_to_f16(v)
             };
             match k {
