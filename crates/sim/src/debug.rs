@@ -132,7 +132,9 @@ impl<'d> Session<'d> {
         Ok(true)
     }
 
-    /// Runs until a wave reaches a breakpoint or the dispatch finishes.
+    /// Runs until a wave reaches a breakpoint or the dispatch finishes. The
+    /// work-groups run one at a time through [`Workgroup::run_until`], the
+    /// scheduler [`Device::run`] uses.
     pub fn resume(&mut self) -> Result<Stop, SimError> {
         loop {
             if !self.ensure_group()? {
@@ -141,41 +143,29 @@ impl<'d> Session<'d> {
             let Some(wg) = self.current.as_mut() else {
                 return Ok(Stop::Finished);
             };
-            let ctx = Ctx {
-                program: &self.launch.program,
-                mem: &self.device.mem,
-                gpu: self.launch.gpu,
-                group: wg.id,
-                max_instructions: self.launch.config.max_instructions,
-            };
-            let mut progressed = false;
-            for w in wg.waves.iter_mut() {
-                while w.status == WaveStatus::Running {
-                    if self.breakpoints.contains(&w.pc) {
-                        if self.skip == Some((w.id, w.pc)) {
-                            self.skip = None;
-                        } else {
-                            self.skip = Some((w.id, w.pc));
-                            return Ok(Stop::Breakpoint {
-                                group: wg.id,
-                                wave: w.id,
-                                pc: w.pc,
-                            });
-                        }
-                    }
-                    exec::step(w, &mut wg.lds, &ctx)?;
-                    progressed = true;
+            let (breakpoints, skip) = (&self.breakpoints, &mut self.skip);
+            let stopped = wg.run_until(&self.launch, &self.device.mem, |w| {
+                if !breakpoints.contains(&w.pc) {
+                    return false;
                 }
-            }
-            if wg.waves.iter().all(|w| w.status == WaveStatus::Done) {
-                self.current = None;
-                continue;
-            }
-            if !wg.release_barrier() && !progressed {
-                return Err(SimError::Deadlock {
-                    group: wg.id,
-                    what: "waves wait at a barrier that cannot complete".into(),
-                });
+                // A breakpoint just reported lets its wave pass once.
+                if *skip == Some((w.id, w.pc)) {
+                    *skip = None;
+                    return false;
+                }
+                true
+            })?;
+            match stopped {
+                Some(wave) => {
+                    let pc = wg.waves.get(wave as usize).map_or(0, |w| w.pc);
+                    self.skip = Some((wave, pc));
+                    return Ok(Stop::Breakpoint {
+                        group: wg.id,
+                        wave,
+                        pc,
+                    });
+                }
+                None => self.current = None,
             }
         }
     }

@@ -649,6 +649,23 @@ impl Workgroup {
     /// ends or reaches a barrier, in wave order; when every unfinished wave
     /// waits at the barrier, all are released.
     pub fn run(&mut self, launch: &Launch, mem: &GlobalMemory) -> Result<(), SimError> {
+        self.run_until(launch, mem, |_| false).map(|_| ())
+    }
+
+    /// The work-group scheduler, shared by [`Device::run`] and the stepping
+    /// [`crate::debug::Session`]: runs the waves as [`Workgroup::run`] does,
+    /// but asks `stop` before each instruction of a running wave; when it
+    /// answers true the run stops there, before that instruction, and the
+    /// wave's number is returned (`None`: every wave has ended). Calling it
+    /// again continues with the same schedule (waves in order, each until it
+    /// ends or reaches a barrier), so a run that is stopped and resumed any
+    /// number of times computes exactly what an uninterrupted run computes.
+    pub fn run_until(
+        &mut self,
+        launch: &Launch,
+        mem: &GlobalMemory,
+        mut stop: impl FnMut(&Wave) -> bool,
+    ) -> Result<Option<u32>, SimError> {
         let ctx = Ctx {
             program: &launch.program,
             mem,
@@ -660,12 +677,15 @@ impl Workgroup {
             let mut progressed = false;
             for w in self.waves.iter_mut() {
                 while w.status == WaveStatus::Running {
+                    if stop(w) {
+                        return Ok(Some(w.id));
+                    }
                     exec::step(w, &mut self.lds, &ctx)?;
                     progressed = true;
                 }
             }
             if self.waves.iter().all(|w| w.status == WaveStatus::Done) {
-                return Ok(());
+                return Ok(None);
             }
             if !self.release_barrier() && !progressed {
                 return Err(SimError::Deadlock {
