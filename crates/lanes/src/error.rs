@@ -92,4 +92,7 @@ pub enum Error {
         /// The first undefined byte.
         byte: usize,
     },
+    /// The code object's functions could not be analysed for lane positions.
+    #[error("lane reconstruction: {0}")]
+    Reconstruction(String),
 }

@@ -50,6 +50,17 @@ impl<'d> Image<'d> {
 
     /// Every `is_stmt` row of every line program, in line-program order (DWARF 5 §6.2).
     pub fn statement_rows(&self) -> Result<Vec<LineRow>, Error> {
+        Ok(self
+            .rows()?
+            .into_iter()
+            .filter(|(_, stmt)| *stmt)
+            .map(|(r, _)| r)
+            .collect())
+    }
+
+    /// Every row of every line program (but the end-of-sequence rows), in line-program
+    /// order, each with its `is_stmt` flag.
+    pub fn rows(&self) -> Result<Vec<(LineRow, bool)>, Error> {
         let section = |id: gimli::SectionId| -> Result<Rd<'d>, gimli::Error> {
             Ok(Rd::new(
                 self.code.section_data(id.name()).unwrap_or(&[]),
@@ -66,7 +77,7 @@ impl<'d> Image<'d> {
             };
             let mut rows = program.rows();
             while let Some((header, row)) = rows.next_row().map_err(gimli_err)? {
-                if row.end_sequence() || !row.is_stmt() {
+                if row.end_sequence() {
                     continue;
                 }
                 let file = row
@@ -74,11 +85,14 @@ impl<'d> Image<'d> {
                     .and_then(|f| dwarf.attr_string(&unit, f.path_name()).ok())
                     .map(|s| String::from_utf8_lossy(s.slice()).into_owned())
                     .unwrap_or_default();
-                out.push(LineRow {
-                    address: row.address(),
-                    file,
-                    line: row.line().map(|l| l.get()).unwrap_or(0),
-                });
+                out.push((
+                    LineRow {
+                        address: row.address(),
+                        file,
+                        line: row.line().map(|l| l.get()).unwrap_or(0),
+                    },
+                    row.is_stmt(),
+                ));
             }
         }
         Ok(out)

@@ -35,6 +35,8 @@
 pub mod debugger;
 pub mod error;
 pub mod image;
+pub mod regions;
+pub mod service;
 pub mod target;
 
 pub use debugger::{Debugger, Event};

@@ -1,0 +1,1496 @@
+//! The static reconstruction of lane positions: for every PC of a function, which EXEC
+//! regions are open, where each region's saved mask lives, and where the lanes each mask
+//! excludes are waiting.
+//!
+//! LLVM's AMDGPU backend linearises structured control flow by narrowing EXEC (the
+//! `SI_IF` / `SI_ELSE` / `SI_END_CF` / `SI_LOOP` / `SI_IF_BREAK` pseudo instructions of
+//! `SILowerControlFlow`). At -O2 they become
+//!
+//! - IF: `s_and_saveexec D, cond` (D = the entry mask), for an IF with an ELSE followed by
+//!   `s_xor D, exec, D` (D = the lanes still to run the second arm);
+//! - ELSE: `s_andn2_saveexec D2, D` (EXEC = the second arm, D2 = the lanes done with the first);
+//! - join: `s_or exec, exec, D`;
+//! - loop: `s_or B, cond, B` collects the lanes that leave, `s_andn2 exec, exec, B` removes
+//!   them, and `s_or exec, exec, B` after the loop brings them back;
+//!
+//! and at -O0 the unfused forms (`s_mov S, exec; s_and T, S, cond; s_xor S, T, S;
+//! s_mov exec, T`, `s_or_saveexec D, S; s_and D, exec, D; s_xor exec, exec, D`), with the
+//! masks spilled into lanes of a VGPR by `v_writelane` and that VGPR stored to scratch in a
+//! whole-wave region (`s_or_saveexec S, -1` ... `s_mov exec, S`). Wave32 code uses the
+//! `_b32` forms on `exec_lo`.
+//!
+//! The analysis interprets those instructions over symbolic masks ([`Sym`]) by a forward
+//! data-flow over the function's control-flow graph, so it does not depend on the order
+//! in which the blocks are laid out. The state at each PC says which regions are open
+//! (outermost first), in which phase, and which locations hold which masks. From that,
+//! [`LaneModel`] says where the lanes each mask excludes wait, following the conventions of
+//! the AMDGPU `DW_AT_LLVM_lane_pc` example (LLVM AMDGPU usage guide):
+//!
+//! - during the arm of an IF/THEN/ELSE executed first, lanes that entered the IF but are
+//!   not active are at the region's start (the instruction that narrowed EXEC);
+//! - during the second arm, the lanes that finished the first are at the region's end (the
+//!   instruction that restores EXEC);
+//! - lanes that left a loop wait at its exit (the instruction that brings them back);
+//! - a region that is never closed (a kernel's early return) holds lanes that returned.
+//!
+//! Whole-wave regions do not change the conceptual active mask: inside them it is the
+//! saved EXEC. Where the analysis meets a pattern it does not know (an EXEC write it
+//! cannot interpret, paths that disagree at a join, irreducible flow), the PCs it cannot
+//! classify are reported as [`LaneModel::Unknown`] with the reason, never guessed.
+
+use amdgpu_isa::{Inst, Op, Operand, Program, SpecialReg};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// A region's identity: the address of the instruction that opened it (for a loop, the
+/// loop header).
+pub type RegionId = u64;
+
+/// A set of lanes, named by its place in the region structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LaneSet {
+    /// The lanes active on entry to the function.
+    FuncEntry,
+    /// The lanes of the first arm of region `r` (the first to run).
+    First(RegionId),
+    /// The lanes of the second arm of region `r` (the ELSE, or the lanes that skip).
+    Second(RegionId),
+    /// The lanes of loop `l` still in the loop.
+    LoopActive(RegionId),
+    /// The lanes that left loop `l` (its break mask).
+    Break(RegionId),
+}
+
+/// A symbolic mask value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Sym {
+    /// A set of the region structure.
+    Set(LaneSet),
+    /// A condition computed at an address (opaque; restricted to the lanes active then).
+    Cond(u64),
+    /// `set & cond` before a region opens with it.
+    CondAnd(LaneSet, u64),
+    /// `set & !cond` before a region opens with it.
+    CondAndNot(LaneSet, u64),
+    /// No lanes.
+    Zero,
+    /// All lanes (`-1`).
+    All,
+}
+
+/// A 32-bit location that can hold (half of) a saved mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Loc {
+    /// SGPR `n` (VCC is SGPR 106/107 on GFX9 and named the same way on GFX10 here).
+    Sgpr(u8),
+    /// VCC, low (0) or high (1) dword.
+    Vcc(u8),
+    /// Lane `lane` of VGPR `vgpr` (written by `v_writelane`).
+    VgprLane {
+        /// The VGPR.
+        vgpr: u8,
+        /// The lane.
+        lane: u8,
+    },
+    /// The dword a whole-wave `buffer_store_dword` of a VGPR put in the private memory of
+    /// lane `lane`, at lane address `sgpr[soffset] / wave_size + offset` (MUBUF scratch
+    /// through the swizzled private segment buffer with a wave-scaled `soffset`).
+    Scratch {
+        /// The SGPR holding the wave-scaled byte offset (`s33`, `s32`, ...).
+        soffset: u8,
+        /// The instruction's immediate offset.
+        offset: u32,
+        /// The lane whose private dword it is.
+        lane: u8,
+    },
+}
+
+/// Where a mask lives at a PC: one location for wave32, the low and high dwords for
+/// wave64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Home {
+    /// The low dword (lanes 0-31).
+    pub lo: Loc,
+    /// The high dword (lanes 32-63); `None` for wave32.
+    pub hi: Option<Loc>,
+}
+
+/// The conceptual active mask at a PC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActiveMask {
+    /// EXEC itself.
+    Exec,
+    /// Inside a whole-wave region: the EXEC saved on entry to it.
+    Saved(Home),
+    /// EXEC without the lanes of a mask (the -O0 ELSE transition, where EXEC briefly
+    /// holds both arms while the lanes of the first arm are already done).
+    ExecMinus(Home),
+}
+
+/// Where the lanes a region's mask excludes are waiting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// At this address.
+    At(u64),
+    /// They returned from the function (a region that is never closed).
+    Returned,
+}
+
+/// What the lanes of one open region look like at a PC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waiting {
+    /// The region.
+    pub region: RegionId,
+    /// Where its mask lives: the lanes in it that are not active wait at `wait`.
+    pub home: Home,
+    /// Where they wait.
+    pub wait: Wait,
+}
+
+/// The lane model at one PC.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LaneModel {
+    /// The conceptual active mask and the open regions, outermost first. A lane that is
+    /// in the mask of several regions waits where the innermost of them says.
+    Known {
+        /// The conceptual active mask.
+        active: ActiveMask,
+        /// The open regions whose masks hold lanes that are not active.
+        regions: Vec<Waiting>,
+    },
+    /// The analysis could not classify this PC.
+    Unknown(String),
+}
+
+/// The kind of a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    /// An IF (with or without an ELSE).
+    If,
+    /// A loop whose lanes leave it one by one.
+    Loop,
+}
+
+/// A structured region found in the function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Its identity (the opening address; a loop's header).
+    pub id: RegionId,
+    /// IF or loop.
+    pub kind: RegionKind,
+    /// Where the second arm starts (the ELSE transition), if the IF has one.
+    pub second: Option<u64>,
+    /// Where EXEC is restored (the join); `None` when it never is.
+    pub join: Option<u64>,
+}
+
+/// The result of the analysis of one function.
+#[derive(Clone, Debug)]
+pub struct FunctionRegions {
+    /// The function's first address.
+    pub start: u64,
+    /// One past its last byte.
+    pub end: u64,
+    /// Lanes per wave.
+    pub wave_size: u32,
+    /// The lane model of every instruction, by address.
+    pub models: BTreeMap<u64, LaneModel>,
+    /// The regions, by identity.
+    pub regions: BTreeMap<RegionId, Region>,
+}
+
+impl FunctionRegions {
+    /// The lane model at `pc` (`None`: not an instruction of the function).
+    pub fn at(&self, pc: u64) -> Option<&LaneModel> {
+        self.models.get(&pc)
+    }
+
+    /// How many instructions have an unknown model.
+    pub fn unknown_count(&self) -> usize {
+        self.models
+            .values()
+            .filter(|m| matches!(m, LaneModel::Unknown(w) if w != UNREACHABLE))
+            .count()
+    }
+}
+
+/// The phase of an open region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Phase {
+    /// The first arm runs; the rest of the entry lanes wait at the start.
+    First,
+    /// The -O0 ELSE transition: EXEC holds the whole entry set for a few instructions.
+    Transit,
+    /// The second arm runs; the first arm's lanes wait at the join.
+    Second,
+    /// A loop.
+    Loop,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Open {
+    id: RegionId,
+    /// The set EXEC held when the region opened.
+    parent: LaneSet,
+    phase: Phase,
+}
+
+/// The abstract state before an instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    exec: Sym,
+    /// The conceptual active set inside a whole-wave region.
+    whole_wave: Option<LaneSet>,
+    stack: Vec<Open>,
+    /// Location -> (value, high half).
+    locs: BTreeMap<Loc, (Sym, bool)>,
+}
+
+/// Why a state could not be computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Flow {
+    Ok(State),
+    Unknown(String),
+}
+
+/// Analyses the function `[start, end)` of `program` for waves of `wave_size` lanes.
+pub fn analyse(program: &Program, start: u64, end: u64, wave_size: u32) -> FunctionRegions {
+    Analysis::new(program, start, end, wave_size).run()
+}
+
+struct Block {
+    insts: Vec<(u64, Inst)>,
+    succs: Vec<u64>,
+}
+
+struct Analysis {
+    wave64: bool,
+    wave_size: u32,
+    start: u64,
+    end: u64,
+    blocks: BTreeMap<u64, Block>,
+    /// Loop headers of divergent loops -> the blocks of the loop.
+    loops: BTreeMap<u64, BTreeSet<u64>>,
+    regions: BTreeMap<RegionId, Region>,
+    /// The set EXEC held when each region opened (its two arms, or a loop's active and
+    /// exited lanes, make it up).
+    parents: BTreeMap<RegionId, LaneSet>,
+    /// Regions closed where paths join (see [`Analysis::merge`]), with the join.
+    closed_at_merge: std::cell::RefCell<Vec<(RegionId, u64)>>,
+}
+
+fn name(i: &Inst) -> &'static str {
+    match i.op {
+        Op::Alu(o) => o.name(),
+        Op::Mem(o) => o.name(),
+        Op::Invalid => "",
+    }
+}
+
+fn simm16(i: &Inst) -> i64 {
+    match i.src[0] {
+        Operand::Imm(v) => v as i16 as i64,
+        _ => (i.words[0] & 0xffff) as u16 as i16 as i64,
+    }
+}
+
+fn is_exec(op: &Operand) -> bool {
+    matches!(
+        op,
+        Operand::Special {
+            reg: SpecialReg::Exec,
+            part: 0,
+            ..
+        }
+    )
+}
+
+impl Analysis {
+    fn new(program: &Program, start: u64, end: u64, wave_size: u32) -> Self {
+        let mut a = Analysis {
+            wave64: wave_size == 64,
+            wave_size,
+            start,
+            end,
+            blocks: BTreeMap::new(),
+            loops: BTreeMap::new(),
+            regions: BTreeMap::new(),
+            parents: BTreeMap::new(),
+            closed_at_merge: Default::default(),
+        };
+        a.build_cfg(program);
+        a.find_loops();
+        a
+    }
+
+    fn build_cfg(&mut self, program: &Program) {
+        let insts: Vec<(u64, Inst)> = program
+            .iter()
+            .filter(|(pc, _)| *pc >= self.start && *pc < self.end)
+            .map(|(pc, i)| (pc, *i))
+            .collect();
+        let mut leaders = BTreeSet::new();
+        leaders.insert(self.start);
+        for (pc, i) in &insts {
+            let next = pc + i.size as u64;
+            let n = name(i);
+            if let Some(t) = branch_target(n, i, *pc) {
+                leaders.insert(t);
+                leaders.insert(next);
+            } else if ends_flow(n) || n == "s_swappc_b64" || n == "s_call_b64" {
+                leaders.insert(next);
+            }
+        }
+        let mut cur: Option<u64> = None;
+        for (pc, i) in insts {
+            if leaders.contains(&pc) || cur.is_none() {
+                cur = Some(pc);
+                self.blocks.insert(
+                    pc,
+                    Block {
+                        insts: Vec::new(),
+                        succs: Vec::new(),
+                    },
+                );
+            }
+            if let Some(b) = cur.and_then(|c| self.blocks.get_mut(&c)) {
+                b.insts.push((pc, i));
+            }
+        }
+        let starts: Vec<u64> = self.blocks.keys().copied().collect();
+        for s in starts {
+            let Some(b) = self.blocks.get(&s) else {
+                continue;
+            };
+            let Some(&(pc, last)) = b.insts.last() else {
+                continue;
+            };
+            let n = name(&last);
+            let next = pc + last.size as u64;
+            let mut succs = Vec::new();
+            match branch_target(n, &last, pc) {
+                Some(t) if n == "s_branch" => succs.push(t),
+                Some(t) => {
+                    succs.push(t);
+                    succs.push(next);
+                }
+                None if ends_flow(n) => {}
+                None => succs.push(next),
+            }
+            succs.retain(|t| *t >= self.start && *t < self.end);
+            if let Some(b) = self.blocks.get_mut(&s) {
+                b.succs = succs;
+            }
+        }
+    }
+
+    /// Natural loops (back edges to a dominating header) that contain an
+    /// `s_andn2 exec, exec, B`: loops whose lanes leave one by one.
+    fn find_loops(&mut self) {
+        let all: BTreeSet<u64> = self.blocks.keys().copied().collect();
+        // Blocks no path from the entry reaches (alignment padding) take no part.
+        let mut reachable: BTreeSet<u64> = BTreeSet::new();
+        let mut work = vec![self.start];
+        while let Some(b) = work.pop() {
+            if reachable.insert(b)
+                && let Some(blk) = self.blocks.get(&b)
+            {
+                work.extend(blk.succs.iter().copied());
+            }
+        }
+        let mut preds: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+        for (s, b) in &self.blocks {
+            if !reachable.contains(s) {
+                continue;
+            }
+            for t in &b.succs {
+                preds.entry(*t).or_default().push(*s);
+            }
+        }
+        // Iterative dominators (small functions: the simple set algorithm is enough).
+        let order: Vec<u64> = reachable.iter().copied().collect();
+        let mut dom: BTreeMap<u64, BTreeSet<u64>> = BTreeMap::new();
+        for b in &order {
+            if *b == self.start {
+                dom.insert(*b, [*b].into());
+            } else {
+                dom.insert(*b, all.clone());
+            }
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in &order {
+                if *b == self.start {
+                    continue;
+                }
+                let mut new: Option<BTreeSet<u64>> = None;
+                for p in preds.get(b).into_iter().flatten() {
+                    let d = &dom[p];
+                    new = Some(match new {
+                        None => d.clone(),
+                        Some(n) => n.intersection(d).copied().collect(),
+                    });
+                }
+                let mut new = new.unwrap_or_default();
+                new.insert(*b);
+                if dom[b] != new {
+                    dom.insert(*b, new);
+                    changed = true;
+                }
+            }
+        }
+        for (s, b) in &self.blocks {
+            if !reachable.contains(s) {
+                continue;
+            }
+            for h in &b.succs {
+                if !dom.get(s).is_some_and(|d| d.contains(h)) {
+                    continue;
+                }
+                // Back edge s -> h: the loop is h plus everything reaching s without h.
+                let mut body: BTreeSet<u64> = [*h].into();
+                let mut work = vec![*s];
+                while let Some(x) = work.pop() {
+                    if body.insert(x) {
+                        work.extend(preds.get(&x).into_iter().flatten().copied());
+                    }
+                }
+                let divergent = body.iter().any(|blk| {
+                    self.blocks[blk].insts.iter().any(|(_, i)| {
+                        let n = name(i);
+                        (n == "s_andn2_b64" || n == "s_andn2_b32")
+                            && is_exec(&i.dst[0])
+                            && is_exec(&i.src[0])
+                    })
+                });
+                if divergent {
+                    self.loops.entry(*h).or_default().extend(body);
+                }
+            }
+        }
+    }
+
+    fn run(mut self) -> FunctionRegions {
+        let mut entry: BTreeMap<u64, Flow> = BTreeMap::new();
+        let init = State {
+            exec: Sym::Set(LaneSet::FuncEntry),
+            whole_wave: None,
+            stack: Vec::new(),
+            locs: BTreeMap::new(),
+        };
+        entry.insert(self.start, Flow::Ok(init));
+        let mut work: VecDeque<u64> = [self.start].into();
+        let mut visits = 0usize;
+        let limit = 64 * self.blocks.len().max(1) + 64;
+        while let Some(b) = work.pop_front() {
+            visits += 1;
+            if visits > limit {
+                break;
+            }
+            let Some(flow) = entry.get(&b).cloned() else {
+                continue;
+            };
+            let (out, _) = self.block(b, flow, false);
+            let succs = self.blocks[&b].succs.clone();
+            for t in succs {
+                let incoming = self.enter(b, t, out.clone());
+                let merged = match entry.get(&t) {
+                    None => incoming,
+                    Some(old) => self.merge(t, old, &incoming),
+                };
+                if entry.get(&t) != Some(&merged) {
+                    entry.insert(t, merged);
+                    if !work.contains(&t) {
+                        work.push_back(t);
+                    }
+                }
+            }
+        }
+        // Final pass: the model of every instruction, and the regions as the final
+        // states see them (earlier rounds of the fixpoint saw partial states).
+        self.closed_at_merge.take();
+        self.regions.clear();
+        for h in self.loops.keys() {
+            self.regions.insert(
+                *h,
+                Region {
+                    id: *h,
+                    kind: RegionKind::Loop,
+                    second: None,
+                    join: None,
+                },
+            );
+        }
+        let mut models = BTreeMap::new();
+        let starts: Vec<u64> = self.blocks.keys().copied().collect();
+        let mut states: Vec<(u64, Flow)> = Vec::new();
+        let mut closed_at_merge = Vec::new();
+        for b in starts {
+            let flow = entry
+                .get(&b)
+                .cloned()
+                .unwrap_or(Flow::Unknown(UNREACHABLE.into()));
+            let (out, per) = self.block(b, flow, true);
+            states.extend(per);
+            // Regions an edge brings open into a join whose state has them closed close
+            // at the join's first EXEC write.
+            for t in self.blocks[&b].succs.clone() {
+                let (Flow::Ok(inc), Some(Flow::Ok(there))) =
+                    (self.enter(b, t, out.clone()), entry.get(&t))
+                else {
+                    continue;
+                };
+                if inc.stack.len() > there.stack.len()
+                    && inc.stack[..there.stack.len()] == there.stack[..]
+                {
+                    let close = self.blocks[&t]
+                        .insts
+                        .iter()
+                        .find(|(_, i)| is_exec(&i.dst[0]))
+                        .map_or(t, |(pc, _)| *pc);
+                    for o in &inc.stack[there.stack.len()..] {
+                        closed_at_merge.push((o.id, close));
+                    }
+                }
+            }
+        }
+        for (id, at) in closed_at_merge {
+            if let Some(r) = self.regions.get_mut(&id)
+                && r.join.is_none()
+            {
+                r.join = Some(at);
+            }
+        }
+        for (pc, flow) in states {
+            models.insert(pc, self.model(&flow));
+        }
+        FunctionRegions {
+            start: self.start,
+            end: self.end,
+            wave_size: self.wave_size,
+            models,
+            regions: self.regions,
+        }
+    }
+
+    /// The state on the edge `from -> to`: entering a divergent loop from outside opens it.
+    fn enter(&mut self, from: u64, to: u64, flow: Flow) -> Flow {
+        let Flow::Ok(mut s) = flow else { return flow };
+        if let Some(body) = self.loops.get(&to)
+            && !body.contains(&from)
+        {
+            let Sym::Set(parent) = s.exec else {
+                return Flow::Unknown(format!("loop at {to:#x} entered with an unknown EXEC"));
+            };
+            s.stack.push(Open {
+                id: to,
+                parent,
+                phase: Phase::Loop,
+            });
+            self.parents.insert(to, parent);
+            self.regions.entry(to).or_insert(Region {
+                id: to,
+                kind: RegionKind::Loop,
+                second: None,
+                join: None,
+            });
+            s.exec = Sym::Set(LaneSet::LoopActive(to));
+        }
+        Flow::Ok(s)
+    }
+
+    fn merge(&self, at: u64, a: &Flow, b: &Flow) -> Flow {
+        let (Flow::Ok(x), Flow::Ok(y)) = (a, b) else {
+            return match (a, b) {
+                (Flow::Unknown(r), _) | (_, Flow::Unknown(r)) => Flow::Unknown(r.clone()),
+                _ => unreachable_unknown(),
+            };
+        };
+        // A join of an enclosing region can also be the join of the regions inside it
+        // (LLVM drops an inner join when an outer one follows at once, and a loop's exit
+        // can be an enclosing IF's join): the path from inside still has them open, the
+        // other path does not. They close here; from here on the state is the outer one.
+        let (x, y) = if x.stack.len() != y.stack.len() {
+            let (short, long) = if x.stack.len() < y.stack.len() {
+                (x, y)
+            } else {
+                (y, x)
+            };
+            if long.stack[..short.stack.len()] != short.stack[..] {
+                return Flow::Unknown(format!(
+                    "paths that join at {at:#x} disagree on the EXEC regions"
+                ));
+            }
+            for o in &long.stack[short.stack.len()..] {
+                self.closed_at_merge.borrow_mut().push((o.id, at));
+            }
+            let mut left = long.clone();
+            left.stack.truncate(short.stack.len());
+            left.exec = short.exec;
+            left.locs.retain(|_, v| {
+                !long.stack[short.stack.len()..]
+                    .iter()
+                    .any(|o| refers_to(v.0, o.id))
+            });
+            (short.clone(), left)
+        } else {
+            (x.clone(), y.clone())
+        };
+        let (x, y) = (&x, &y);
+        if x.exec != y.exec || x.stack != y.stack || x.whole_wave != y.whole_wave {
+            return Flow::Unknown(format!(
+                "paths that join at {at:#x} disagree on the EXEC regions"
+            ));
+        }
+        let mut locs = BTreeMap::new();
+        for (l, v) in &x.locs {
+            let Some(w) = y.locs.get(l) else { continue };
+            if w == v {
+                locs.insert(*l, *v);
+            } else if w.1 == v.1 {
+                // A loop's break mask is empty on entry and grows on the back edges.
+                match (v.0, w.0) {
+                    (Sym::Zero | Sym::Cond(_), Sym::Set(LaneSet::Break(b)))
+                    | (Sym::Set(LaneSet::Break(b)), Sym::Zero | Sym::Cond(_))
+                        if x.stack.iter().any(|o| o.id == b) =>
+                    {
+                        locs.insert(*l, (Sym::Set(LaneSet::Break(b)), v.1));
+                    }
+                    // Conditions that differ by path are a condition of the join.
+                    (x, y) if condition_like(x) && condition_like(y) => {
+                        locs.insert(*l, (Sym::Cond(at), v.1));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Flow::Ok(State {
+            exec: x.exec,
+            whole_wave: x.whole_wave,
+            stack: x.stack.clone(),
+            locs,
+        })
+    }
+
+    /// Runs a block; with `record`, also returns the state before each instruction.
+    fn block(&mut self, b: u64, flow: Flow, record: bool) -> (Flow, Vec<(u64, Flow)>) {
+        let insts = self.blocks[&b].insts.clone();
+        let mut per = Vec::new();
+        let mut flow = flow;
+        for (pc, i) in insts {
+            if record {
+                per.push((pc, flow.clone()));
+            }
+            flow = match flow {
+                Flow::Ok(s) => self.step(s, pc, &i),
+                u => u,
+            };
+        }
+        (flow, per)
+    }
+
+    /// Reads a mask operand.
+    fn read(&self, s: &State, op: &Operand) -> Option<Sym> {
+        match *op {
+            Operand::Special {
+                reg: SpecialReg::Exec,
+                part: 0,
+                count,
+            } if count as u32 == self.mask_dwords() => Some(s.exec),
+            Operand::InlineInt(0) => Some(Sym::Zero),
+            Operand::InlineInt(-1) => Some(Sym::All),
+            _ => {
+                let locs = self.locs_of(op)?;
+                let lo = s.locs.get(&locs.0)?;
+                if lo.1 {
+                    return None;
+                }
+                if let Some(h) = locs.1 {
+                    let hi = s.locs.get(&h)?;
+                    if hi.0 != lo.0 || !hi.1 {
+                        return None;
+                    }
+                }
+                Some(lo.0)
+            }
+        }
+    }
+
+    fn mask_dwords(&self) -> u32 {
+        if self.wave64 { 2 } else { 1 }
+    }
+
+    /// The 32-bit locations of a mask operand (low, high).
+    fn locs_of(&self, op: &Operand) -> Option<(Loc, Option<Loc>)> {
+        let n = self.mask_dwords() as u8;
+        match *op {
+            Operand::Sgpr { index, count } if count == n => Some((
+                Loc::Sgpr(index),
+                self.wave64.then(|| Loc::Sgpr(index.wrapping_add(1))),
+            )),
+            Operand::Special {
+                reg: SpecialReg::Vcc,
+                count,
+                part: 0,
+            } if count == n => Some((Loc::Vcc(0), self.wave64.then_some(Loc::Vcc(1)))),
+            _ => None,
+        }
+    }
+
+    /// Writes a mask operand (`None`: the value is not a mask the analysis follows).
+    fn write(&self, s: &mut State, op: &Operand, v: Option<Sym>) -> Result<(), String> {
+        if is_exec(op) {
+            return Err("EXEC written by an instruction the analysis does not follow".into());
+        }
+        match self.locs_of(op) {
+            Some((lo, hi)) => {
+                set(s, lo, v.map(|x| (x, false)));
+                if let Some(h) = hi {
+                    set(s, h, v.map(|x| (x, true)));
+                }
+            }
+            None => kill_operand(s, op),
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, mut s: State, pc: u64, i: &Inst) -> Flow {
+        match self.transfer(&mut s, pc, i) {
+            Ok(()) => Flow::Ok(s),
+            Err(why) => Flow::Unknown(format!("{why} at {pc:#x} (`{i}`)")),
+        }
+    }
+
+    fn transfer(&mut self, s: &mut State, pc: u64, i: &Inst) -> Result<(), String> {
+        let n = name(i);
+        let (base, width) = match n.rsplit_once('_') {
+            Some((b, "b64")) => (b, 2),
+            Some((b, "b32")) => (b, 1),
+            _ => (n, 0),
+        };
+        let mask_op = width == self.mask_dwords();
+        let writes_exec = is_exec(&i.dst[0]);
+        if n.starts_with("v_cmpx") {
+            let Sym::Set(cur) = s.exec else {
+                return Err("v_cmpx with an unknown EXEC".into());
+            };
+            kill_operand(s, &i.dst[0]);
+            return self.set_exec(s, pc, Sym::CondAnd(cur, pc), false);
+        }
+        if n.starts_with("v_cmp") {
+            let d = if i.dst[0].is_some() {
+                i.dst[0]
+            } else {
+                Operand::Special {
+                    reg: SpecialReg::Vcc,
+                    count: self.mask_dwords() as u8,
+                    part: 0,
+                }
+            };
+            self.write(s, &d, Some(Sym::Cond(pc)))?;
+            return Ok(());
+        }
+        if n == "v_writelane_b32" {
+            if let (Operand::Vgpr { index, .. }, Some(lane)) = (i.dst[0], lane_of(&i.src[1])) {
+                let v = match i.src[0] {
+                    Operand::Sgpr { index: sg, .. } => s.locs.get(&Loc::Sgpr(sg)).copied(),
+                    Operand::Special {
+                        reg: SpecialReg::Vcc,
+                        part,
+                        ..
+                    } => s.locs.get(&Loc::Vcc(part)).copied(),
+                    _ => None,
+                };
+                set(s, Loc::VgprLane { vgpr: index, lane }, v);
+            } else {
+                kill_operand(s, &i.dst[0]);
+            }
+            return Ok(());
+        }
+        if n == "v_readlane_b32" {
+            let v = match (i.src[0], lane_of(&i.src[1])) {
+                (Operand::Vgpr { index, .. }, Some(lane)) => {
+                    s.locs.get(&Loc::VgprLane { vgpr: index, lane }).copied()
+                }
+                _ => None,
+            };
+            if is_exec(&i.dst[0]) {
+                return Err("EXEC read back from a VGPR lane".into());
+            }
+            match i.dst[0] {
+                Operand::Sgpr { index, .. } => set(s, Loc::Sgpr(index), v),
+                Operand::Special {
+                    reg: SpecialReg::Vcc,
+                    part,
+                    ..
+                } => set(s, Loc::Vcc(part), v),
+                _ => kill_operand(s, &i.dst[0]),
+            }
+            return Ok(());
+        }
+        if n == "buffer_store_dword" || n == "buffer_load_dword" {
+            return self.spill(s, n == "buffer_store_dword", i);
+        }
+        if n.starts_with("s_") && mask_op {
+            return self.salu_mask(s, pc, i, base);
+        }
+        if writes_exec {
+            return Err("EXEC written by an instruction the analysis does not follow".into());
+        }
+        // Anything else: the registers it writes no longer hold masks (a store's first
+        // operand is the data it reads).
+        let store = n.contains("_store") || n.starts_with("ds_write");
+        for d in i.dst.iter().skip(usize::from(store)) {
+            kill_operand(s, d);
+        }
+        if n == "s_swappc_b64" || n == "s_call_b64" {
+            kill_call_clobbered(s);
+        }
+        Ok(())
+    }
+
+    /// `buffer_store_dword vX, off, s[..], sN offset:K` in a whole-wave region spills a
+    /// VGPR whose lanes may hold masks; `buffer_load_dword` reloads it.
+    fn spill(&self, s: &mut State, store: bool, i: &Inst) -> Result<(), String> {
+        let soffset = match i.src.iter().find_map(|o| match o {
+            Operand::Sgpr { index, count: 1 } => Some(*index),
+            _ => None,
+        }) {
+            Some(so) => so,
+            None => {
+                if !store {
+                    kill_operand(s, &i.dst[0]);
+                }
+                return Ok(());
+            }
+        };
+        let offset = i.mem.offset as u32;
+        // The data VGPR is the first operand of loads and stores alike.
+        let vgpr = match i.dst[0] {
+            Operand::Vgpr { index, count: 1 } => Some(index),
+            _ => None,
+        };
+        let Some(v) = vgpr else { return Ok(()) };
+        // Only the lanes EXEC covered are written; spills of masks happen in whole-wave
+        // regions, where every lane is.
+        let whole = s.exec == Sym::All;
+        for lane in 0..self.wave_size as u8 {
+            let sl = Loc::Scratch {
+                soffset,
+                offset,
+                lane,
+            };
+            let vl = Loc::VgprLane { vgpr: v, lane };
+            if store {
+                let val = if whole {
+                    s.locs.get(&vl).copied()
+                } else {
+                    None
+                };
+                set(s, sl, val);
+            } else {
+                let val = if whole {
+                    s.locs.get(&sl).copied()
+                } else {
+                    None
+                };
+                set(s, vl, val);
+            }
+        }
+        Ok(())
+    }
+
+    fn salu_mask(&mut self, s: &mut State, pc: u64, i: &Inst, base: &str) -> Result<(), String> {
+        let a = self.read(s, &i.src[0]);
+        let b = self.read(s, &i.src[1]);
+        let d = i.dst[0];
+        let exec = s.exec;
+        match base {
+            "s_mov" => {
+                if is_exec(&d) {
+                    let v = a.ok_or("EXEC set from a mask the analysis does not follow")?;
+                    return self.set_exec(s, pc, v, false);
+                }
+                self.write(s, &d, a)
+            }
+            "s_and_saveexec" | "s_or_saveexec" | "s_andn2_saveexec" | "s_xor_saveexec"
+            | "s_andn1_saveexec" | "s_orn2_saveexec" => {
+                let new = match (base, a) {
+                    ("s_and_saveexec", Some(x)) => self.and(exec, x, pc),
+                    ("s_or_saveexec", Some(Sym::All)) => Some(Sym::All),
+                    // `s_xor_saveexec D, -1`: the inactive lanes, for saving whole VGPRs
+                    // (a function's prologue and epilogue); a whole-wave region too.
+                    ("s_xor_saveexec", Some(Sym::All)) => Some(Sym::All),
+                    ("s_or_saveexec", Some(x)) => self.or(x, exec),
+                    ("s_andn2_saveexec", Some(x)) => self.andn2(x, exec),
+                    _ => None,
+                };
+                let new = new.ok_or("EXEC set from a mask the analysis does not follow")?;
+                self.write(s, &d, Some(exec))?;
+                if new == Sym::All {
+                    // A whole-wave region: the conceptual active set is the saved EXEC.
+                    let Sym::Set(cur) = exec else {
+                        return Err("whole-wave region entered with an unknown EXEC".into());
+                    };
+                    s.whole_wave = Some(cur);
+                    s.exec = Sym::All;
+                    return Ok(());
+                }
+                self.set_exec(s, pc, new, base == "s_or_saveexec")
+            }
+            "s_and" | "s_or" | "s_xor" | "s_andn2" => {
+                let v = match (base, a, b) {
+                    ("s_and", Some(x), Some(y)) => self.and(x, y, pc),
+                    ("s_or", Some(x), Some(y)) => self.or(x, y),
+                    ("s_xor", Some(x), Some(y)) => self.xor(x, y),
+                    ("s_andn2", Some(x), Some(y)) => self.andn2(x, y),
+                    _ => None,
+                };
+                // Any other combination (of conditions, of the -O0 flow masks that mix
+                // conditions with EXEC) is an opaque condition: it can still narrow EXEC
+                // or feed a loop's break mask, but it names no region's lanes.
+                let v = match v {
+                    None if !is_exec(&d) => Some(Sym::Cond(pc)),
+                    v => v,
+                };
+                if is_exec(&d) {
+                    let v = v.ok_or_else(|| {
+                        format!(
+                            "EXEC set from masks the analysis does not follow (EXEC {exec:?}, \
+                             operands {a:?}, {b:?})"
+                        )
+                    })?;
+                    // The first break of an iteration: the condition it removes from EXEC
+                    // is the loop's break mask from now on.
+                    if base == "s_andn2"
+                        && let (Some(Sym::Set(LaneSet::LoopActive(l))), Some(c)) = (a, b)
+                    {
+                        match c {
+                            Sym::Cond(_) | Sym::CondAnd(LaneSet::LoopActive(_), _) => {
+                                for val in s.locs.values_mut() {
+                                    if val.0 == c {
+                                        val.0 = Sym::Set(LaneSet::Break(l));
+                                    }
+                                }
+                            }
+                            // Every active lane leaves: the operand is the break mask.
+                            Sym::Set(LaneSet::LoopActive(m)) if m == l => {
+                                self.write(s, &i.src[1], Some(Sym::Set(LaneSet::Break(l))))?;
+                            }
+                            _ => {}
+                        }
+                    }
+                    return self.set_exec(s, pc, v, false);
+                }
+                self.write(s, &d, v)
+            }
+            _ => {
+                if is_exec(&d) {
+                    return Err(
+                        "EXEC written by an instruction the analysis does not follow".into(),
+                    );
+                }
+                // Other mask operations (s_cselect, s_not, s_orn2, ...) make conditions.
+                self.write(s, &d, Some(Sym::Cond(pc)))
+            }
+        }
+    }
+
+    /// EXEC becomes `v`: opens, advances or closes regions.
+    fn set_exec(&mut self, s: &mut State, pc: u64, v: Sym, saveexec: bool) -> Result<(), String> {
+        // Leaving a whole-wave region.
+        if let Some(w) = s.whole_wave {
+            if v == Sym::Set(w) {
+                s.whole_wave = None;
+                s.exec = v;
+                return Ok(());
+            }
+            return Err("EXEC changed inside a whole-wave region".into());
+        }
+        let Sym::Set(cur) = s.exec else {
+            return Err("EXEC is not a mask the analysis follows".into());
+        };
+        match v {
+            Sym::CondAnd(p, k) | Sym::CondAndNot(p, k) if p == cur => {
+                // A region opens: EXEC is narrowed to one arm.
+                let id = pc;
+                let first_is_and = matches!(v, Sym::CondAnd(..));
+                for val in s.locs.values_mut() {
+                    val.0 = match val.0 {
+                        Sym::CondAnd(q, c) if q == p && c == k => Sym::Set(if first_is_and {
+                            LaneSet::First(id)
+                        } else {
+                            LaneSet::Second(id)
+                        }),
+                        Sym::CondAndNot(q, c) if q == p && c == k => Sym::Set(if first_is_and {
+                            LaneSet::Second(id)
+                        } else {
+                            LaneSet::First(id)
+                        }),
+                        o => o,
+                    };
+                }
+                s.stack.push(Open {
+                    id,
+                    parent: p,
+                    phase: Phase::First,
+                });
+                self.parents.insert(id, p);
+                s.exec = Sym::Set(LaneSet::First(id));
+                self.regions.entry(id).or_insert(Region {
+                    id,
+                    kind: RegionKind::If,
+                    second: None,
+                    join: None,
+                });
+                Ok(())
+            }
+            Sym::Set(new) => {
+                let Some(top) = s.stack.last().copied() else {
+                    return Err("EXEC changed outside any region".into());
+                };
+                if new == cur {
+                    return Ok(());
+                }
+                // The -O0 ELSE transition: both arms briefly, the first one done.
+                if saveexec
+                    && new == top.parent
+                    && top.phase == Phase::First
+                    && cur == LaneSet::First(top.id)
+                    && self.has_else(s, top.id)
+                {
+                    if let Some(o) = s.stack.last_mut() {
+                        o.phase = Phase::Transit;
+                    }
+                    s.exec = v;
+                    return Ok(());
+                }
+                // The second arm starts.
+                if new == LaneSet::Second(top.id)
+                    && matches!(top.phase, Phase::First | Phase::Transit)
+                {
+                    if let Some(o) = s.stack.last_mut() {
+                        o.phase = Phase::Second;
+                    }
+                    if let Some(r) = self.regions.get_mut(&top.id) {
+                        r.second = Some(pc);
+                    }
+                    s.exec = v;
+                    return Ok(());
+                }
+                // A join: EXEC is back to what it was when a region opened; that region
+                // and every region inside it close here (LLVM drops an inner join that
+                // an outer one right after it makes redundant).
+                if let Some(k) = s.stack.iter().rposition(|o| o.parent == new) {
+                    while s.stack.len() > k {
+                        self.close(s, pc)?;
+                    }
+                    return Ok(());
+                }
+                Err("EXEC changed in a way the analysis does not follow".into())
+            }
+            _ => Err("EXEC set from a mask the analysis does not follow".into()),
+        }
+    }
+
+    /// Whether some location still holds the second arm of region `id`.
+    fn has_else(&self, s: &State, id: RegionId) -> bool {
+        s.locs
+            .values()
+            .any(|v| v.0 == Sym::Set(LaneSet::Second(id)))
+    }
+
+    fn close(&mut self, s: &mut State, pc: u64) -> Result<(), String> {
+        let Some(top) = s.stack.pop() else {
+            return Err("EXEC restored outside any region".into());
+        };
+        let kind = if top.phase == Phase::Loop {
+            RegionKind::Loop
+        } else {
+            RegionKind::If
+        };
+        let r = self.regions.entry(top.id).or_insert(Region {
+            id: top.id,
+            kind,
+            second: None,
+            join: None,
+        });
+        r.kind = kind;
+        match r.join {
+            None => r.join = Some(pc),
+            Some(j) if j == pc => {}
+            Some(_) => return Err(format!("region {:#x} is closed at two places", top.id)),
+        }
+        // The masks of the closed region mean nothing any more.
+        let id = top.id;
+        s.locs.retain(|_, v| !refers_to(v.0, id));
+        s.exec = Sym::Set(top.parent);
+        Ok(())
+    }
+
+    fn and(&self, x: Sym, y: Sym, pc: u64) -> Option<Sym> {
+        use Sym::*;
+        Some(match (x, y) {
+            // A condition that holds for no lane (the first pass through a structurised
+            // loop's flow block) narrows like any other.
+            (Set(a), Zero) | (Zero, Set(a)) => CondAnd(a, pc),
+            (Zero, _) | (_, Zero) => Zero,
+            (All, o) | (o, All) => o,
+            (Set(a), Cond(k)) | (Cond(k), Set(a)) => CondAnd(a, k),
+            (Set(a), Set(b)) if self.within(a, b) => Set(a),
+            (Set(a), Set(b)) if self.within(b, a) => Set(b),
+            (Set(a), CondAnd(b, k)) | (CondAnd(b, k), Set(a)) if a == b => CondAnd(b, k),
+            (Set(p), Set(LaneSet::First(r))) | (Set(LaneSet::First(r)), Set(p))
+                if self.union_parent(r) == Some(Set(p)) =>
+            {
+                Set(LaneSet::First(r))
+            }
+            (Set(p), Set(LaneSet::Second(r))) | (Set(LaneSet::Second(r)), Set(p))
+                if self.union_parent(r) == Some(Set(p)) =>
+            {
+                Set(LaneSet::Second(r))
+            }
+            _ => return None,
+        })
+    }
+
+    /// Whether the lanes of `a` are among those of `b` by the region structure.
+    fn within(&self, a: LaneSet, b: LaneSet) -> bool {
+        let mut x = a;
+        for _ in 0..1024 {
+            if x == b {
+                return true;
+            }
+            let r = match x {
+                LaneSet::FuncEntry => return false,
+                LaneSet::First(r)
+                | LaneSet::Second(r)
+                | LaneSet::LoopActive(r)
+                | LaneSet::Break(r) => r,
+            };
+            match self.parents.get(&r) {
+                Some(p) => x = *p,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    fn or(&self, x: Sym, y: Sym) -> Option<Sym> {
+        use Sym::*;
+        Some(match (x, y) {
+            (Zero, o) | (o, Zero) => o,
+            (All, _) | (_, All) => All,
+            (Set(a), Set(b)) if self.within(a, b) => Set(b),
+            (Set(a), Set(b)) if self.within(b, a) => Set(a),
+            (Set(LaneSet::First(r)), Set(LaneSet::Second(q)))
+            | (Set(LaneSet::Second(q)), Set(LaneSet::First(r)))
+                if r == q =>
+            {
+                return self.union_parent(r);
+            }
+            // A join of an IF without ELSE: the arm's lanes and the saved entry mask.
+            (Set(LaneSet::First(r)), Set(p))
+            | (Set(p), Set(LaneSet::First(r)))
+            | (Set(LaneSet::Second(r)), Set(p))
+            | (Set(p), Set(LaneSet::Second(r)))
+                if self.union_parent(r) == Some(Set(p)) =>
+            {
+                Set(p)
+            }
+            (Set(LaneSet::LoopActive(l)), Set(LaneSet::Break(m)))
+            | (Set(LaneSet::Break(m)), Set(LaneSet::LoopActive(l)))
+                if l == m =>
+            {
+                return self.union_parent(l);
+            }
+            (Cond(_), Set(LaneSet::Break(l))) | (Set(LaneSet::Break(l)), Cond(_)) => {
+                Set(LaneSet::Break(l))
+            }
+            (CondAnd(..) | CondAndNot(..), Set(LaneSet::Break(l)))
+            | (Set(LaneSet::Break(l)), CondAnd(..) | CondAndNot(..)) => Set(LaneSet::Break(l)),
+            _ => return None,
+        })
+    }
+
+    fn xor(&self, x: Sym, y: Sym) -> Option<Sym> {
+        use Sym::*;
+        Some(match (x, y) {
+            (Zero, o) | (o, Zero) => o,
+            (CondAnd(a, k), Set(b)) | (Set(b), CondAnd(a, k)) if a == b => CondAndNot(a, k),
+            (CondAndNot(a, k), Set(b)) | (Set(b), CondAndNot(a, k)) if a == b => CondAnd(a, k),
+            (Set(LaneSet::First(r)), Set(p)) | (Set(p), Set(LaneSet::First(r)))
+                if self.union_parent(r) == Some(Set(p)) =>
+            {
+                Set(LaneSet::Second(r))
+            }
+            (Set(LaneSet::Second(r)), Set(p)) | (Set(p), Set(LaneSet::Second(r)))
+                if self.union_parent(r) == Some(Set(p)) =>
+            {
+                Set(LaneSet::First(r))
+            }
+            _ => return None,
+        })
+    }
+
+    /// `x & !y`.
+    fn andn2(&self, x: Sym, y: Sym) -> Option<Sym> {
+        use Sym::*;
+        Some(match (x, y) {
+            (o, Zero) => o,
+            (Zero, _) => Zero,
+            (Set(LaneSet::Second(r)), Set(LaneSet::First(q))) if r == q => Set(LaneSet::Second(r)),
+            (Set(LaneSet::First(r)), Set(LaneSet::Second(q))) if r == q => Set(LaneSet::First(r)),
+            (Set(p), Set(LaneSet::First(r))) if self.union_parent(r) == Some(Set(p)) => {
+                Set(LaneSet::Second(r))
+            }
+            (Set(p), Set(LaneSet::Second(r))) if self.union_parent(r) == Some(Set(p)) => {
+                Set(LaneSet::First(r))
+            }
+            (Set(LaneSet::LoopActive(l)), Set(LaneSet::Break(m))) if l == m => {
+                Set(LaneSet::LoopActive(l))
+            }
+            // The first break of an iteration: the condition becomes the break mask.
+            (Set(LaneSet::LoopActive(l)), Cond(_)) => Set(LaneSet::LoopActive(l)),
+            (Set(LaneSet::LoopActive(l)), Set(LaneSet::LoopActive(m))) if l == m => {
+                Set(LaneSet::LoopActive(l))
+            }
+            (Set(LaneSet::LoopActive(l)), CondAnd(LaneSet::LoopActive(m), _)) if l == m => {
+                Set(LaneSet::LoopActive(l))
+            }
+            _ => return None,
+        })
+    }
+
+    /// The set a region's two arms (or a loop's active and exited lanes) make up.
+    fn union_parent(&self, r: RegionId) -> Option<Sym> {
+        self.parents.get(&r).map(|p| Sym::Set(*p))
+    }
+}
+
+impl Analysis {
+    /// The lane model of a state.
+    fn model(&self, flow: &Flow) -> LaneModel {
+        let s = match flow {
+            Flow::Ok(s) => s,
+            Flow::Unknown(why) => return LaneModel::Unknown(why.clone()),
+        };
+        let home = |set: LaneSet| self.home(s, Sym::Set(set));
+        let active = if let Some(w) = s.whole_wave {
+            match home(w) {
+                Some(h) => ActiveMask::Saved(h),
+                None => {
+                    return LaneModel::Unknown(
+                        "the EXEC saved by the whole-wave region is in no register".into(),
+                    );
+                }
+            }
+        } else {
+            match s.stack.last() {
+                Some(top) if top.phase == Phase::Transit => match home(LaneSet::First(top.id)) {
+                    Some(h) => ActiveMask::ExecMinus(h),
+                    None => {
+                        return LaneModel::Unknown(format!(
+                            "the lanes done with the first arm of {:#x} are in no register",
+                            top.id
+                        ));
+                    }
+                },
+                _ => ActiveMask::Exec,
+            }
+        };
+        let mut regions = Vec::new();
+        for o in &s.stack {
+            let region = self.regions.get(&o.id);
+            let join = region.and_then(|r| r.join);
+            let (wait, candidates) = match o.phase {
+                Phase::First => (
+                    if join.is_some() || o.id == 0 {
+                        Wait::At(o.id)
+                    } else {
+                        Wait::Returned
+                    },
+                    [LaneSet::Second(o.id), o.parent],
+                ),
+                Phase::Transit | Phase::Second => (
+                    join.map_or(Wait::Returned, Wait::At),
+                    [LaneSet::First(o.id), o.parent],
+                ),
+                Phase::Loop => (
+                    join.map_or(Wait::Returned, Wait::At),
+                    [LaneSet::Break(o.id), LaneSet::Break(o.id)],
+                ),
+            };
+            match candidates.iter().find_map(|c| home(*c)) {
+                Some(h) => regions.push(Waiting {
+                    region: o.id,
+                    home: h,
+                    wait,
+                }),
+                // The lanes of a region that is never closed have returned; with their
+                // mask gone they are simply not in any mask.
+                None if wait == Wait::Returned => {}
+                None if o.phase == Phase::Loop => {
+                    // No lane has left the loop on any path that reaches here yet.
+                }
+                None => {
+                    return LaneModel::Unknown(format!(
+                        "the mask saved by the region at {:#x} is in no register",
+                        o.id
+                    ));
+                }
+            }
+        }
+        LaneModel::Known { active, regions }
+    }
+
+    /// Where a mask value lives (registers first, then VGPR lanes, then scratch).
+    fn home(&self, s: &State, v: Sym) -> Option<Home> {
+        let lo = s
+            .locs
+            .iter()
+            .find(|(_, x)| **x == (v, false))
+            .map(|(l, _)| *l)?;
+        if !self.wave64 {
+            return Some(Home { lo, hi: None });
+        }
+        let hi = match lo {
+            Loc::Sgpr(n) if s.locs.get(&Loc::Sgpr(n.wrapping_add(1))) == Some(&(v, true)) => {
+                Some(Loc::Sgpr(n.wrapping_add(1)))
+            }
+            Loc::Vcc(0) if s.locs.get(&Loc::Vcc(1)) == Some(&(v, true)) => Some(Loc::Vcc(1)),
+            _ => None,
+        }
+        .or_else(|| {
+            s.locs
+                .iter()
+                .find(|(_, x)| **x == (v, true))
+                .map(|(l, _)| *l)
+        })?;
+        Some(Home { lo, hi: Some(hi) })
+    }
+}
+
+/// The reason given for code no path from the function's entry reaches (padding).
+pub const UNREACHABLE: &str = "not reached from the function's entry";
+
+fn unreachable_unknown() -> Flow {
+    Flow::Unknown("inconsistent analysis state".into())
+}
+
+/// A value that can stand for an opaque condition at a join.
+fn condition_like(v: Sym) -> bool {
+    matches!(
+        v,
+        Sym::Zero | Sym::All | Sym::Cond(_) | Sym::CondAnd(..) | Sym::CondAndNot(..)
+    )
+}
+
+fn refers_to(v: Sym, id: RegionId) -> bool {
+    match v {
+        Sym::Set(s) | Sym::CondAnd(s, _) | Sym::CondAndNot(s, _) => matches!(
+            s,
+            LaneSet::First(r) | LaneSet::Second(r) | LaneSet::LoopActive(r) | LaneSet::Break(r) if r == id
+        ),
+        _ => false,
+    }
+}
+
+fn set(s: &mut State, l: Loc, v: Option<(Sym, bool)>) {
+    match v {
+        Some(v) => {
+            s.locs.insert(l, v);
+        }
+        None => {
+            s.locs.remove(&l);
+        }
+    }
+}
+
+fn lane_of(op: &Operand) -> Option<u8> {
+    match *op {
+        Operand::InlineInt(v) if v >= 0 => Some(v as u8),
+        Operand::Literal(v) if v < 64 => Some(v as u8),
+        _ => None,
+    }
+}
+
+/// Forgets what the registers an operand names held.
+fn kill_operand(s: &mut State, op: &Operand) {
+    match *op {
+        Operand::Sgpr { index, count } => {
+            for k in 0..count {
+                s.locs.remove(&Loc::Sgpr(index.wrapping_add(k)));
+            }
+        }
+        Operand::Special {
+            reg: SpecialReg::Vcc,
+            count,
+            part,
+        } => {
+            for k in 0..count {
+                s.locs.remove(&Loc::Vcc(part + k));
+            }
+        }
+        Operand::Vgpr { index, count } => {
+            let hi = index as u16 + count as u16;
+            s.locs.retain(|l, _| match l {
+                Loc::VgprLane { vgpr, .. } => {
+                    !((*vgpr as u16) >= index as u16 && (*vgpr as u16) < hi)
+                }
+                _ => true,
+            });
+        }
+        _ => {}
+    }
+}
+
+/// A call clobbers the SGPRs and VGPRs the AMDGPU calling convention does not preserve
+/// (callee-saved: s30-s105 and v40-v47, v56-v63, ... in blocks of eight).
+fn kill_call_clobbered(s: &mut State) {
+    s.locs.retain(|l, _| match *l {
+        Loc::Sgpr(n) => n >= 30,
+        Loc::Vcc(_) => false,
+        Loc::VgprLane { vgpr, .. } => vgpr >= 40 && (vgpr - 40) % 16 < 8,
+        Loc::Scratch { .. } => true,
+    });
+}
+
+fn ends_flow(n: &str) -> bool {
+    matches!(
+        n,
+        "s_endpgm" | "s_setpc_b64" | "s_code_end" | "s_endpgm_saved"
+    )
+}
+
+fn branch_target(n: &str, i: &Inst, pc: u64) -> Option<u64> {
+    if n == "s_branch" || n.starts_with("s_cbranch_") && n != "s_cbranch_join" {
+        Some(pc.wrapping_add(4).wrapping_add_signed(simm16(i) * 4))
+    } else {
+        None
+    }
+}
+
+/// Every function of a code object (kernels and the functions they call), analysed for
+/// the wave size of its kernels, in address order. Addresses are link-time addresses.
+pub fn analyse_code_object(
+    co: &amdgpu_codeobj::CodeObject,
+) -> Result<Vec<FunctionRegions>, String> {
+    let gpu: amdgpu_isa::Gpu = co.target().gpu.name().parse().map_err(|e| format!("{e}"))?;
+    let wave_size = co.kernels().first().map_or(64, |k| k.wavefront_size());
+    let text = co.text();
+    let program =
+        amdgpu_isa::Decoder::new(gpu, wave_size == 64).decode_program(text.bytes, text.address);
+    let mut funcs: Vec<(u64, u64)> = co
+        .symbols()
+        .iter()
+        .filter(|s| s.is_code() && s.size > 0)
+        .map(|s| (s.address, s.address + s.size))
+        .collect();
+    funcs.sort();
+    funcs.dedup();
+    Ok(funcs
+        .into_iter()
+        .map(|(start, end)| analyse(&program, start, end, wave_size))
+        .collect())
+}

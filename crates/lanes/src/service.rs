@@ -1,0 +1,375 @@
+//! [`LaneService`]: where every lane of a stopped wave conceptually is.
+//!
+//! Each lane of a wave is one of ([`LaneState`]):
+//!
+//! - **active** at the wave's PC (in the conceptual active mask: EXEC, or the EXEC saved by
+//!   a whole-wave region);
+//! - **divergent**, waiting at a PC of the same function (its lanes were switched off by an
+//!   IF, ELSE or loop region whose saved mask still holds them);
+//! - **finished**: its work-item returned (a lane of the kernel's work-group that is in no
+//!   mask any more);
+//! - **not entered**: in a called function, a lane that was not active when the function
+//!   was entered (it is in a caller's frame);
+//! - **outside** the grid: the lane has no work-item (a partial work-group's last wave);
+//! - **unknown**, when the reconstruction could not classify the PC (it says why).
+//!
+//! Positions come from the static reconstruction of [`crate::regions`], evaluated against
+//! the live registers of the wave. Each PC comes with its function and, when the code
+//! object has a line table, its source line: for an active lane the row that covers the
+//! PC; for a waiting lane the statement it will execute next (the first `is_stmt` row with
+//! a real line at or after its PC), because waiting PCs often sit on the line-0 rows of the
+//! join and spill code the compiler makes.
+
+use crate::Error;
+use crate::image::{Image, LineRow};
+use crate::regions::{
+    ActiveMask, FunctionRegions, Home, LaneModel, Loc, Wait, analyse_code_object,
+};
+use amdgpu_codeobj::CodeObject;
+use amdgpu_sim::Wave;
+
+/// The state of one lane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LaneState {
+    /// Active at the wave's PC.
+    Active,
+    /// Divergent: waiting at [`LanePosition::pc`].
+    Divergent,
+    /// Not active on entry to the function the wave is in.
+    NotEntered,
+    /// No work-item (outside the grid).
+    Outside,
+    /// Its work-item returned.
+    Finished,
+    /// The reconstruction cannot say (the reason).
+    Unknown(String),
+}
+
+impl LaneState {
+    /// The word `amdsim lanes` prints.
+    pub fn word(&self) -> &'static str {
+        match self {
+            LaneState::Active => "active",
+            LaneState::Divergent => "divergent",
+            LaneState::NotEntered => "not-entered",
+            LaneState::Outside => "outside",
+            LaneState::Finished => "finished",
+            LaneState::Unknown(_) => "unknown",
+        }
+    }
+}
+
+/// Where one lane is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LanePosition {
+    /// The lane.
+    pub lane: u32,
+    /// Its state.
+    pub state: LaneState,
+    /// Its program location (link-time address) for active and divergent lanes.
+    pub pc: Option<u64>,
+    /// What kind of place `pc` is.
+    pub kind: PcKind,
+}
+
+/// What kind of program location a lane is at; it decides which source line shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PcKind {
+    /// The wave's PC (an active lane), or no location.
+    Current,
+    /// The start of an IF whose other arm the lane still has to run: the condition's line.
+    RegionStart,
+    /// A join (the end of an IF, a loop's exit): the next statement's line.
+    Join,
+}
+
+/// Every lane of a stopped wave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaveLanes {
+    /// One entry per lane.
+    pub lanes: Vec<LanePosition>,
+    /// The conceptual active mask.
+    pub active: u64,
+    /// The hardware EXEC.
+    pub exec: u64,
+    /// The wave's PC (link-time).
+    pub pc: u64,
+}
+
+/// A source position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourcePos {
+    /// The function (symbol) containing the PC.
+    pub function: Option<String>,
+    /// File and line, when the code object has a line table.
+    pub line: Option<(String, u64)>,
+}
+
+/// Lane positions for the waves of one code object.
+pub struct LaneService<'i, 'd> {
+    functions: Vec<FunctionRegions>,
+    symbols: Vec<(u64, u64, String, bool)>,
+    image: Option<&'i Image<'d>>,
+    /// Every line-table row, by address, with its `is_stmt` flag.
+    rows: Vec<(LineRow, bool)>,
+}
+
+impl<'i, 'd> LaneService<'i, 'd> {
+    /// The service for a code object; `image` gives the line table when the code object
+    /// has DWARF (without it, lines are unknown: `??`).
+    pub fn new(co: &CodeObject, image: Option<&'i Image<'d>>) -> Result<Self, Error> {
+        let functions = analyse_code_object(co).map_err(Error::Reconstruction)?;
+        let symbols = co
+            .symbols()
+            .iter()
+            .filter(|s| s.is_code())
+            .map(|s| {
+                (
+                    s.address,
+                    s.address + s.size.max(1),
+                    s.name.to_string(),
+                    s.kind == amdgpu_codeobj::SymbolKind::Kernel,
+                )
+            })
+            .collect();
+        let mut rows = match image {
+            Some(i) => i.rows()?,
+            None => Vec::new(),
+        };
+        rows.sort_by_key(|r| r.0.address);
+        Ok(LaneService {
+            functions,
+            symbols,
+            image,
+            rows,
+        })
+    }
+
+    /// The reconstruction of every function, in address order.
+    pub fn functions(&self) -> &[FunctionRegions] {
+        &self.functions
+    }
+
+    /// The function analysis containing a link-time address.
+    pub fn function_at(&self, pc: u64) -> Option<&FunctionRegions> {
+        self.functions.iter().find(|f| pc >= f.start && pc < f.end)
+    }
+
+    fn symbol_at(&self, pc: u64) -> Option<&(u64, u64, String, bool)> {
+        self.symbols.iter().find(|s| pc >= s.0 && pc < s.1)
+    }
+
+    /// The lanes of `wave`, stopped at its PC. `load_bias` is added to link-time
+    /// addresses by the simulator; `work_items` has a bit set for every lane that has a
+    /// work-item.
+    pub fn wave_lanes(&self, wave: &Wave, load_bias: u64, work_items: u64) -> WaveLanes {
+        let pc = wave.pc.wrapping_sub(load_bias);
+        let full = wave.full_mask();
+        let exec = wave.exec.0 & full;
+        let kernel = self.symbol_at(pc).is_some_and(|s| s.3);
+        let mut out = WaveLanes {
+            lanes: Vec::with_capacity(wave.size as usize),
+            active: exec,
+            exec,
+            pc,
+        };
+        let model = self.function_at(pc).and_then(|f| f.at(pc));
+        let mut pos: Vec<Option<(LaneState, Option<u64>, PcKind)>> = vec![None; wave.size as usize];
+        match model {
+            Some(LaneModel::Known { active, regions }) => {
+                let act = match active {
+                    ActiveMask::Exec => Ok(exec),
+                    ActiveMask::Saved(h) => read_home(wave, h),
+                    ActiveMask::ExecMinus(h) => read_home(wave, h).map(|m| exec & !m),
+                };
+                match act {
+                    Ok(a) => out.active = a & full,
+                    Err(e) => {
+                        return self.all_unknown(wave, pc, exec, work_items, e);
+                    }
+                }
+                for r in regions {
+                    let mask = match read_home(wave, &r.home) {
+                        Ok(m) => m & full & !out.active,
+                        Err(e) => return self.all_unknown(wave, pc, out.active, work_items, e),
+                    };
+                    for (l, p) in pos.iter_mut().enumerate() {
+                        if mask >> l & 1 != 0 {
+                            *p = Some(match r.wait {
+                                Wait::At(w) if w == r.region => {
+                                    (LaneState::Divergent, Some(w), PcKind::RegionStart)
+                                }
+                                Wait::At(w) => (LaneState::Divergent, Some(w), PcKind::Join),
+                                Wait::Returned if kernel => {
+                                    (LaneState::Finished, None, PcKind::Current)
+                                }
+                                Wait::Returned => (LaneState::NotEntered, None, PcKind::Current),
+                            });
+                        }
+                    }
+                }
+            }
+            Some(LaneModel::Unknown(why)) => {
+                return self.all_unknown(wave, pc, exec, work_items, why.clone());
+            }
+            None => {
+                return self.all_unknown(
+                    wave,
+                    pc,
+                    exec,
+                    work_items,
+                    format!("{pc:#x} is not in a function of the code object"),
+                );
+            }
+        }
+        for (l, p) in pos.into_iter().enumerate() {
+            let bit = 1u64 << l;
+            let (state, at, kind) = if out.active & bit != 0 {
+                (LaneState::Active, Some(pc), PcKind::Current)
+            } else if work_items & bit == 0 {
+                (LaneState::Outside, None, PcKind::Current)
+            } else if let Some(p) = p {
+                p
+            } else if kernel {
+                (LaneState::Finished, None, PcKind::Current)
+            } else {
+                (LaneState::NotEntered, None, PcKind::Current)
+            };
+            out.lanes.push(LanePosition {
+                lane: l as u32,
+                state,
+                pc: at,
+                kind,
+            });
+        }
+        out
+    }
+
+    fn all_unknown(
+        &self,
+        wave: &Wave,
+        pc: u64,
+        active: u64,
+        work_items: u64,
+        why: String,
+    ) -> WaveLanes {
+        let lanes = (0..wave.size)
+            .map(|l| {
+                let bit = 1u64 << l;
+                let (state, at) = if active & bit != 0 {
+                    (LaneState::Active, Some(pc))
+                } else if work_items & bit == 0 {
+                    (LaneState::Outside, None)
+                } else {
+                    (LaneState::Unknown(why.clone()), None)
+                };
+                LanePosition {
+                    lane: l,
+                    state,
+                    pc: at,
+                    kind: PcKind::Current,
+                }
+            })
+            .collect();
+        WaveLanes {
+            lanes,
+            active,
+            exec: wave.exec.0 & wave.full_mask(),
+            pc,
+        }
+    }
+
+    /// Function and source line of a program location. For the wave's PC and a region's
+    /// start, the row that covers the PC (an IF's condition), or the next statement when
+    /// that row has no line; for a join, the row that starts at the PC if it has a real
+    /// line, else the statement the lane will execute next (the first `is_stmt` row with a
+    /// real line after the PC) — never line 0, and never the line of code before a join.
+    pub fn source(&self, pc: u64, kind: PcKind) -> SourcePos {
+        let function = self.symbol_at(pc).map(|s| s.2.clone());
+        let end = self.symbol_at(pc).map_or(u64::MAX, |s| s.1);
+        let i = self.rows.partition_point(|r| r.0.address < pc);
+        let next_stmt = || {
+            self.rows[i..]
+                .iter()
+                .take_while(|r| r.0.address < end)
+                .find(|r| r.1 && r.0.line != 0)
+                .map(|r| (r.0.file.clone(), r.0.line))
+        };
+        let line = match kind {
+            PcKind::Join => self.rows[i..]
+                .iter()
+                .take_while(|r| r.0.address == pc)
+                .find(|r| r.0.line != 0)
+                .map(|r| (r.0.file.clone(), r.0.line))
+                .or_else(next_stmt),
+            PcKind::Current | PcKind::RegionStart => {
+                match self
+                    .image
+                    .and_then(|im| im.program().line_at(pc).ok().flatten())
+                {
+                    Some((f, l)) if l != 0 => Some((f, l)),
+                    _ => next_stmt(),
+                }
+            }
+        };
+        SourcePos { function, line }
+    }
+}
+
+/// Reads a mask from the wave's registers or private memory.
+pub fn read_home(wave: &Wave, h: &Home) -> Result<u64, String> {
+    let lo = read_loc(wave, &h.lo)? as u64;
+    let hi = match &h.hi {
+        Some(l) => read_loc(wave, l)? as u64,
+        None => 0,
+    };
+    Ok(lo | hi << 32)
+}
+
+fn read_loc(wave: &Wave, l: &Loc) -> Result<u32, String> {
+    match *l {
+        Loc::Sgpr(n) => wave
+            .sgpr
+            .get(n as usize)
+            .copied()
+            .ok_or_else(|| format!("s{n} is beyond the SGPR file")),
+        Loc::Vcc(part) => Ok((wave.vcc.0 >> (32 * part as u32)) as u32),
+        Loc::VgprLane { vgpr, lane } => wave
+            .vgpr
+            .get(vgpr as usize)
+            .and_then(|r| r.get(lane as usize))
+            .copied()
+            .ok_or_else(|| format!("v{vgpr} lane {lane} is beyond the VGPR file")),
+        Loc::Scratch {
+            soffset,
+            offset,
+            lane,
+        } => {
+            let base = wave.sgpr.get(soffset as usize).copied().unwrap_or(0);
+            let addr = (base / wave.size).wrapping_add(offset);
+            let mut b = [0u8; 4];
+            wave.scratch
+                .read_lane(lane as u32, addr, &mut b)
+                .map_err(|e| {
+                    format!("the spilled mask at private {addr:#x} of lane {lane}: {e}")
+                })?;
+            Ok(u32::from_le_bytes(b))
+        }
+    }
+}
+
+/// The lanes of wave `wave` of work-group `group` that have a work-item (the last
+/// work-group of each dimension may be partial, and so may a group's last wave).
+pub fn work_items(launch: &amdgpu_sim::Launch, group: [u32; 3], wave: u32) -> u64 {
+    let cfg = &launch.config;
+    let size: [u64; 3] = std::array::from_fn(|d| {
+        (cfg.grid[d] as u64)
+            .saturating_sub(group[d] as u64 * cfg.group[d] as u64)
+            .min(cfg.group[d] as u64)
+    });
+    let items = size[0] * size[1] * size[2];
+    let ws = launch.wave_size as u64;
+    let first = wave as u64 * ws;
+    let n = items.saturating_sub(first).min(ws);
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}

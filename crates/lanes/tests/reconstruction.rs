@@ -1,0 +1,284 @@
+//! The static lane reconstruction checked against execution.
+//!
+//! Every committed OpenCL kernel is run, one work-group at a time, instruction by
+//! instruction; before every instruction of every wave the reconstruction classifies each
+//! lane, and the run afterwards shows whether it was right, independently of how the
+//! classification was made:
+//!
+//! - a lane waiting at a region's join (it finished the first arm, or left a loop) next
+//!   becomes active right after that join instruction;
+//! - a lane waiting at a region's start (it has the second arm still to run) next becomes
+//!   active right after the instruction that starts the second arm, or after the join when
+//!   the IF has no second arm;
+//! - a lane of a region that is never closed (a work-item that returned) and a lane in no
+//!   mask of a kernel (finished) never becomes active again;
+//! - active lanes are exactly EXEC (no kernel here uses whole-wave mode outside spills).
+//!
+//! Inputs are pseudo-random, so lanes of one wave take different paths.
+
+use amdgpu_codeobj::{CodeObject, ValueKind};
+use amdgpu_lanes::regions::{
+    ActiveMask, FunctionRegions, LaneModel, Region, UNREACHABLE, Wait, analyse_code_object,
+};
+use amdgpu_lanes::service::{read_home, work_items};
+use amdgpu_sim::exec::{Ctx, step};
+use amdgpu_sim::{ArgValue, Device, LaunchConfig, WaveStatus};
+use amdsim_sim_tests::{TARGETS, read_kernel};
+
+/// What the reconstruction says of one lane before one instruction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Expect {
+    /// Next active right after this address.
+    ResumeAfter(u64),
+    /// Never active again.
+    Never,
+    /// Waiting at the kernel's end: never active again, and the wave ends there.
+    EndsAt(u64),
+}
+
+struct Step {
+    pc: u64,
+    active: u64,
+    expect: Vec<(u64, Expect, u64)>, // (lanes, expectation, wait pc)
+}
+
+fn next_pc(prog: &amdgpu_isa::Program, pc: u64) -> u64 {
+    prog.at(pc).map_or(pc + 4, |i| pc + i.size as u64)
+}
+
+/// The expectation for lanes of `region` waiting at `wait`.
+fn expectation(
+    prog: &amdgpu_isa::Program,
+    bias: u64,
+    region: &Region,
+    wait: Wait,
+) -> Result<Expect, String> {
+    if let Wait::At(w) = wait
+        && prog
+            .at(w + bias)
+            .is_some_and(|i| i.to_string().starts_with("s_endpgm"))
+    {
+        return Ok(Expect::EndsAt(w));
+    }
+    match wait {
+        Wait::Returned => Ok(Expect::Never),
+        Wait::At(w) if Some(w) == region.join => Ok(Expect::ResumeAfter(next_pc(prog, w + bias))),
+        Wait::At(w) if w == region.id => match (region.second, region.join) {
+            (Some(s), _) => Ok(Expect::ResumeAfter(next_pc(prog, s + bias))),
+            (None, Some(j)) => Ok(Expect::ResumeAfter(next_pc(prog, j + bias))),
+            (None, None) => Ok(Expect::Never),
+        },
+        Wait::At(w) => Err(format!(
+            "wait at {w:#x} is neither the start nor the join of region {:#x}",
+            region.id
+        )),
+    }
+}
+
+struct Figures {
+    steps: u64,
+    lane_checks: u64,
+    unknown_steps: u64,
+}
+
+/// Runs every work-group of a launch of `kernel` and checks every wave's lanes at every
+/// instruction. Returns figures; errors name the first contradiction.
+fn check_kernel(
+    target: &str,
+    file: &str,
+    fig: &mut Figures,
+    allow_unknown: bool,
+) -> Result<(), String> {
+    let bytes = read_kernel(target, file)?;
+    let co = CodeObject::parse(&bytes).map_err(|e| e.to_string())?;
+    let funcs: Vec<FunctionRegions> = analyse_code_object(&co)?;
+    let Some(kmeta) = co.kernels().first().cloned() else {
+        return Ok(());
+    };
+    let Some(md) = kmeta.metadata.clone() else {
+        return Ok(());
+    };
+    let mut dev = Device::new();
+    let m = dev.load(&bytes).map_err(|e| e.to_string())?;
+    let group = 64u32;
+    let grid = 160u32; // three groups, the last one partial
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut args = Vec::new();
+    for a in md.explicit_args() {
+        match a.value_kind {
+            ValueKind::GlobalBuffer => {
+                let n = grid as usize * 64;
+                let data: Vec<u8> = (0..n)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        (seed >> 24) as u8 & 0x3f
+                    })
+                    .collect();
+                args.push(ArgValue::Ptr(
+                    dev.alloc_bytes(&data).map_err(|e| e.to_string())?,
+                ));
+            }
+            // The first count is small (a table size, or a bound most work-items fail),
+            // the others cover most of the grid.
+            ValueKind::ByValue if a.size == 4 => {
+                let first = !args.iter().any(|x| matches!(x, ArgValue::U32(_)));
+                args.push(ArgValue::U32(if first { 37 } else { grid - 7 }));
+            }
+            ValueKind::ByValue if a.size == 8 => args.push(ArgValue::U64(grid as u64 - 7)),
+            _ => return Ok(()), // a kernel this generic launcher cannot feed
+        }
+    }
+    let cfg = LaunchConfig::new_1d(grid, group, args);
+    let launch = dev
+        .launch(&m, &kmeta.name, cfg)
+        .map_err(|e| e.to_string())?;
+    let bias = m.load_bias;
+    let prog = launch.program.clone();
+    for gx in 0..launch.groups[0] {
+        let id = [gx, 0, 0];
+        let mut wg = launch.workgroup(id).map_err(|e| e.to_string())?;
+        let ctx = Ctx {
+            program: &launch.program,
+            mem: &dev.mem,
+            gpu: launch.gpu,
+            group: id,
+            max_instructions: 10_000_000,
+        };
+        let nw = wg.waves.len();
+        let mut traces: Vec<Vec<Step>> = (0..nw).map(|_| Vec::new()).collect();
+        loop {
+            for (wi, w) in wg.waves.iter_mut().enumerate() {
+                while w.status == WaveStatus::Running {
+                    let pc = w.pc - bias;
+                    let f = funcs.iter().find(|f| pc >= f.start && pc < f.end);
+                    let model = f.and_then(|f| f.at(pc));
+                    let full = w.full_mask();
+                    let exec = w.exec.0 & full;
+                    let mut st = Step {
+                        pc,
+                        active: exec,
+                        expect: Vec::new(),
+                    };
+                    match model {
+                        Some(LaneModel::Known { active, regions }) => {
+                            if *active != ActiveMask::Exec {
+                                st.active = match active {
+                                    ActiveMask::Saved(h) => read_home(w, h)?,
+                                    ActiveMask::ExecMinus(h) => exec & !read_home(w, h)?,
+                                    ActiveMask::Exec => exec,
+                                } & full;
+                            }
+                            let fr = f.ok_or("no function")?;
+                            let mut claimed = 0u64;
+                            for r in regions.iter().rev() {
+                                let lanes = read_home(w, &r.home)? & full & !st.active & !claimed;
+                                claimed |= lanes;
+                                let region = fr.regions.get(&r.region).ok_or("no region")?;
+                                let e = expectation(&prog, bias, region, r.wait)?;
+                                if lanes != 0 {
+                                    let wait = match r.wait {
+                                        Wait::At(p) => p,
+                                        Wait::Returned => 0,
+                                    };
+                                    st.expect.push((lanes, e, wait));
+                                }
+                            }
+                            // A kernel's lanes with work-items in no mask have finished.
+                            let items = work_items(&launch, id, w.id);
+                            let rest = items & !st.active & !claimed;
+                            if rest != 0 && fr.start == kmeta.entry_address {
+                                st.expect.push((rest, Expect::Never, 0));
+                            }
+                        }
+                        Some(LaneModel::Unknown(why)) if why != UNREACHABLE => {
+                            if !allow_unknown {
+                                return Err(format!("unknown at {pc:#x}: {why}"));
+                            }
+                            fig.unknown_steps += 1;
+                        }
+                        _ => {}
+                    }
+                    traces[wi].push(st);
+                    step(w, &mut wg.lds, &ctx).map_err(|e| e.to_string())?;
+                    fig.steps += 1;
+                }
+            }
+            if wg.waves.iter().all(|w| w.status == WaveStatus::Done) {
+                break;
+            }
+            if !wg.release_barrier() {
+                return Err("deadlock".into());
+            }
+        }
+        // Check every expectation against the future of the trace.
+        for (wi, tr) in traces.iter().enumerate() {
+            for (t, st) in tr.iter().enumerate() {
+                for &(lanes, e, wait) in &st.expect {
+                    for l in 0..64 {
+                        if lanes >> l & 1 == 0 {
+                            continue;
+                        }
+                        fig.lane_checks += 1;
+                        let next = tr[t + 1..].iter().find(|s| s.active >> l & 1 != 0);
+                        let ok = match (e, next) {
+                            (Expect::Never, None) => true,
+                            (Expect::EndsAt(w), None) => tr.last().is_some_and(|s| s.pc == w),
+                            (Expect::ResumeAfter(p), Some(s)) => s.pc + bias == p,
+                            _ => false,
+                        };
+                        if !ok {
+                            return Err(format!(
+                                "group {id:?} wave {wi} lane {l} at {:#x}: said to wait at \
+                                 {wait:#x} ({e:?}); next active at {:?}",
+                                st.pc,
+                                next.map(|s| format!("{:#x}", s.pc))
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The committed OpenCL kernels a 1-D launch with buffers and a count can run
+/// (`transpose` needs 16x16 work-groups; `workitem` has no data-dependent flow).
+const KERNELS: [&str; 8] = [
+    "divergence",
+    "private_array",
+    "reduce_sum",
+    "atomics",
+    "bitops64",
+    "int_sat",
+    "vector_add",
+    "saxpy",
+];
+
+#[test]
+fn optimised_kernels_lane_positions_agree_with_execution() {
+    let mut failures = Vec::new();
+    let mut fig = Figures {
+        steps: 0,
+        lane_checks: 0,
+        unknown_steps: 0,
+    };
+    for t in TARGETS {
+        for k in KERNELS {
+            for v in ["co", "O2g.co"] {
+                let file = format!("{k}.{v}");
+                if let Err(e) = check_kernel(t, &file, &mut fig, false) {
+                    failures.push(format!("{t}/{file}: {e}"));
+                }
+            }
+        }
+    }
+    println!(
+        "{} wave instructions, {} lane positions checked",
+        fig.steps, fig.lane_checks
+    );
+    assert!(fig.lane_checks > 10_000, "too few divergent lanes seen");
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
