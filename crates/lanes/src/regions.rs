@@ -91,6 +91,13 @@ pub enum Loc {
         /// The lane.
         lane: u8,
     },
+    /// Lane `lane` of AGPR `agpr` (gfx908/gfx90a keep spilled VGPRs there).
+    AgprLane {
+        /// The AGPR.
+        agpr: u8,
+        /// The lane.
+        lane: u8,
+    },
     /// The dword a whole-wave `buffer_store_dword` of a VGPR put in the private memory of
     /// lane `lane`, at lane address `sgpr[soffset] / wave_size + offset` (MUBUF scratch
     /// through the swizzled private segment buffer with a wave-scaled `soffset`).
@@ -124,6 +131,9 @@ pub enum ActiveMask {
     /// EXEC without the lanes of a mask (the -O0 ELSE transition, where EXEC briefly
     /// holds both arms while the lanes of the first arm are already done).
     ExecMinus(Home),
+    /// A whole-wave region inside the -O0 ELSE transition: the saved EXEC without the
+    /// lanes done with the first arm.
+    SavedMinus(Home, Home),
 }
 
 /// Where the lanes a region's mask excludes are waiting.
@@ -177,7 +187,8 @@ pub struct Region {
     pub id: RegionId,
     /// IF or loop.
     pub kind: RegionKind,
-    /// Where the second arm starts (the ELSE transition), if the IF has one.
+    /// Where the second arm starts (the first instruction of the ELSE transition), if the
+    /// IF has one.
     pub second: Option<u64>,
     /// Where EXEC is restored (the join); `None` when it never is.
     pub join: Option<u64>,
@@ -274,6 +285,9 @@ struct Analysis {
     /// The set EXEC held when each region opened (its two arms, or a loop's active and
     /// exited lanes, make it up).
     parents: BTreeMap<RegionId, LaneSet>,
+    /// Whether some reachable PC could not be analysed (then no region is known to be
+    /// left open for good).
+    incomplete: bool,
     /// Regions closed where paths join (see [`Analysis::merge`]), with the join.
     closed_at_merge: std::cell::RefCell<Vec<(RegionId, u64)>>,
 }
@@ -316,6 +330,7 @@ impl Analysis {
             regions: BTreeMap::new(),
             parents: BTreeMap::new(),
             closed_at_merge: Default::default(),
+            incomplete: false,
         };
         a.build_cfg(program);
         a.find_loops();
@@ -494,9 +509,10 @@ impl Analysis {
             let succs = self.blocks[&b].succs.clone();
             for t in succs {
                 let incoming = self.enter(b, t, out.clone());
+                let back = self.loops.get(&t).is_some_and(|body| body.contains(&b));
                 let merged = match entry.get(&t) {
                     None => incoming,
-                    Some(old) => self.merge(t, old, &incoming),
+                    Some(old) => self.merge(t, old, &incoming, back),
                 };
                 if entry.get(&t) != Some(&merged) {
                     entry.insert(t, merged);
@@ -561,6 +577,10 @@ impl Analysis {
                 r.join = Some(at);
             }
         }
+        // A region is known never to close only if every path was followed.
+        self.incomplete = states
+            .iter()
+            .any(|(_, f)| matches!(f, Flow::Unknown(w) if w != UNREACHABLE));
         for (pc, flow) in states {
             models.insert(pc, self.model(&flow));
         }
@@ -599,7 +619,7 @@ impl Analysis {
         Flow::Ok(s)
     }
 
-    fn merge(&self, at: u64, a: &Flow, b: &Flow) -> Flow {
+    fn merge(&self, at: u64, a: &Flow, b: &Flow, back_edge: bool) -> Flow {
         let (Flow::Ok(x), Flow::Ok(y)) = (a, b) else {
             return match (a, b) {
                 (Flow::Unknown(r), _) | (_, Flow::Unknown(r)) => Flow::Unknown(r.clone()),
@@ -616,7 +636,13 @@ impl Analysis {
             } else {
                 (y, x)
             };
-            if long.stack[..short.stack.len()] != short.stack[..] {
+            // On a loop's back edge a region still open inside the loop would be closed
+            // by the next iteration's code: flow the analysis does not model.
+            let around_back_edge = back_edge
+                && long.stack[short.stack.len()..]
+                    .iter()
+                    .any(|o| o.phase != Phase::Loop);
+            if long.stack[..short.stack.len()] != short.stack[..] || around_back_edge {
                 return Flow::Unknown(format!(
                     "paths that join at {at:#x} disagree on the EXEC regions"
                 ));
@@ -644,7 +670,9 @@ impl Analysis {
         }
         let mut locs = BTreeMap::new();
         for (l, v) in &x.locs {
-            let Some(w) = y.locs.get(l) else { continue };
+            let Some(w) = y.locs.get(l) else {
+                continue;
+            };
             if w == v {
                 locs.insert(*l, *v);
             } else if w.1 == v.1 {
@@ -831,6 +859,25 @@ impl Analysis {
         if n == "buffer_store_dword" || n == "buffer_load_dword" {
             return self.spill(s, n == "buffer_store_dword", i);
         }
+        if n == "v_accvgpr_write_b32" || n == "v_accvgpr_read_b32" {
+            // A whole VGPR copied to or from an AGPR (in a whole-wave region: every lane).
+            let whole = s.exec == Sym::All;
+            let (from, to) = (i.src[0], i.dst[0]);
+            let lane_loc = |op: &Operand, lane: u8| match *op {
+                Operand::Vgpr { index, count: 1 } => Some(Loc::VgprLane { vgpr: index, lane }),
+                Operand::Agpr { index, count: 1 } => Some(Loc::AgprLane { agpr: index, lane }),
+                _ => None,
+            };
+            for lane in 0..self.wave_size as u8 {
+                let (Some(f), Some(t)) = (lane_loc(&from, lane), lane_loc(&to, lane)) else {
+                    kill_operand(s, &to);
+                    return Ok(());
+                };
+                let v = if whole { s.locs.get(&f).copied() } else { None };
+                set(s, t, v);
+            }
+            return Ok(());
+        }
         if n.starts_with("s_") && mask_op {
             return self.salu_mask(s, pc, i, base);
         }
@@ -911,7 +958,13 @@ impl Analysis {
                     let v = a.ok_or("EXEC set from a mask the analysis does not follow")?;
                     return self.set_exec(s, pc, v, false);
                 }
-                self.write(s, &d, a)
+                // A mask of all lanes put in a register is a condition that holds for
+                // every lane (the -O0 structuriser's "true" flow predicate), not a set.
+                let v = match a {
+                    Some(Sym::All) => Some(Sym::Cond(pc)),
+                    v => v,
+                };
+                self.write(s, &d, v)
             }
             "s_and_saveexec" | "s_or_saveexec" | "s_andn2_saveexec" | "s_xor_saveexec"
             | "s_andn1_saveexec" | "s_orn2_saveexec" => {
@@ -1010,6 +1063,15 @@ impl Analysis {
         let Sym::Set(cur) = s.exec else {
             return Err("EXEC is not a mask the analysis follows".into());
         };
+        // `s_mov exec, -1` with the EXEC saved in a register before: a whole-wave region.
+        if v == Sym::All {
+            if s.locs.values().any(|x| *x == (Sym::Set(cur), false)) {
+                s.whole_wave = Some(cur);
+                s.exec = Sym::All;
+                return Ok(());
+            }
+            return Err("EXEC set to every lane with the old EXEC saved nowhere".into());
+        }
         match v {
             Sym::CondAnd(p, k) | Sym::CondAndNot(p, k) if p == cur => {
                 // A region opens: EXEC is narrowed to one arm.
@@ -1062,6 +1124,9 @@ impl Analysis {
                     if let Some(o) = s.stack.last_mut() {
                         o.phase = Phase::Transit;
                     }
+                    if let Some(r) = self.regions.get_mut(&top.id) {
+                        r.second.get_or_insert(pc);
+                    }
                     s.exec = v;
                     return Ok(());
                 }
@@ -1073,7 +1138,7 @@ impl Analysis {
                         o.phase = Phase::Second;
                     }
                     if let Some(r) = self.regions.get_mut(&top.id) {
-                        r.second = Some(pc);
+                        r.second.get_or_insert(pc);
                     }
                     s.exec = v;
                     return Ok(());
@@ -1276,33 +1341,41 @@ impl Analysis {
             Flow::Unknown(why) => return LaneModel::Unknown(why.clone()),
         };
         let home = |set: LaneSet| self.home(s, Sym::Set(set));
-        let active = if let Some(w) = s.whole_wave {
-            match home(w) {
-                Some(h) => ActiveMask::Saved(h),
+        let transit = match s.stack.last() {
+            Some(top) if top.phase == Phase::Transit => match home(LaneSet::First(top.id)) {
+                Some(h) => Some(h),
                 None => {
+                    return LaneModel::Unknown(format!(
+                        "the lanes done with the first arm of {:#x} are in no register",
+                        top.id
+                    ));
+                }
+            },
+            _ => None,
+        };
+        let active = match (s.whole_wave, transit) {
+            (Some(w), t) => match (home(w), t) {
+                (Some(h), None) => ActiveMask::Saved(h),
+                (Some(h), Some(m)) => ActiveMask::SavedMinus(h, m),
+                (None, _) => {
                     return LaneModel::Unknown(
                         "the EXEC saved by the whole-wave region is in no register".into(),
                     );
                 }
-            }
-        } else {
-            match s.stack.last() {
-                Some(top) if top.phase == Phase::Transit => match home(LaneSet::First(top.id)) {
-                    Some(h) => ActiveMask::ExecMinus(h),
-                    None => {
-                        return LaneModel::Unknown(format!(
-                            "the lanes done with the first arm of {:#x} are in no register",
-                            top.id
-                        ));
-                    }
-                },
-                _ => ActiveMask::Exec,
-            }
+            },
+            (None, Some(m)) => ActiveMask::ExecMinus(m),
+            (None, None) => ActiveMask::Exec,
         };
         let mut regions = Vec::new();
         for o in &s.stack {
             let region = self.regions.get(&o.id);
             let join = region.and_then(|r| r.join);
+            if join.is_none() && self.incomplete {
+                return LaneModel::Unknown(format!(
+                    "the region at {:#x} closes on no path the analysis could follow",
+                    o.id
+                ));
+            }
             let (wait, candidates) = match o.phase {
                 Phase::First => (
                     if join.is_some() || o.id == 0 {
@@ -1329,10 +1402,7 @@ impl Analysis {
                 }),
                 // The lanes of a region that is never closed have returned; with their
                 // mask gone they are simply not in any mask.
-                None if wait == Wait::Returned => {}
-                None if o.phase == Phase::Loop => {
-                    // No lane has left the loop on any path that reaches here yet.
-                }
+                None if wait == Wait::Returned && !self.incomplete => {}
                 None => {
                     return LaneModel::Unknown(format!(
                         "the mask saved by the region at {:#x} is in no register",
@@ -1441,6 +1511,15 @@ fn kill_operand(s: &mut State, op: &Operand) {
                 _ => true,
             });
         }
+        Operand::Agpr { index, count } => {
+            let hi = index as u16 + count as u16;
+            s.locs.retain(|l, _| match l {
+                Loc::AgprLane { agpr, .. } => {
+                    !((*agpr as u16) >= index as u16 && (*agpr as u16) < hi)
+                }
+                _ => true,
+            });
+        }
         _ => {}
     }
 }
@@ -1452,6 +1531,7 @@ fn kill_call_clobbered(s: &mut State) {
         Loc::Sgpr(n) => n >= 30,
         Loc::Vcc(_) => false,
         Loc::VgprLane { vgpr, .. } => vgpr >= 40 && (vgpr - 40) % 16 < 8,
+        Loc::AgprLane { agpr, .. } => agpr >= 32,
         Loc::Scratch { .. } => true,
     });
 }

@@ -181,6 +181,9 @@ impl<'i, 'd> LaneService<'i, 'd> {
                     ActiveMask::Exec => Ok(exec),
                     ActiveMask::Saved(h) => read_home(wave, h),
                     ActiveMask::ExecMinus(h) => read_home(wave, h).map(|m| exec & !m),
+                    ActiveMask::SavedMinus(h, m) => {
+                        read_home(wave, h).and_then(|a| Ok(a & !read_home(wave, m)?))
+                    }
                 };
                 match act {
                     Ok(a) => out.active = a & full,
@@ -340,6 +343,12 @@ fn read_loc(wave: &Wave, l: &Loc) -> Result<u32, String> {
             .and_then(|r| r.get(lane as usize))
             .copied()
             .ok_or_else(|| format!("v{vgpr} lane {lane} is beyond the VGPR file")),
+        Loc::AgprLane { agpr, lane } => Ok(wave
+            .agpr
+            .get(agpr as usize)
+            .and_then(|r| r.get(lane as usize))
+            .copied()
+            .unwrap_or(0)),
         Loc::Scratch {
             soffset,
             offset,

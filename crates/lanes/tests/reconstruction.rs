@@ -79,6 +79,9 @@ struct Figures {
     steps: u64,
     lane_checks: u64,
     unknown_steps: u64,
+    /// Contradictions counted instead of failing (for builds not yet fully modelled).
+    wrong: u64,
+    tally: bool,
 }
 
 /// Runs every work-group of a launch of `kernel` and checks every wave's lanes at every
@@ -167,13 +170,18 @@ fn check_kernel(
                                 st.active = match active {
                                     ActiveMask::Saved(h) => read_home(w, h)?,
                                     ActiveMask::ExecMinus(h) => exec & !read_home(w, h)?,
+                                    ActiveMask::SavedMinus(h, m) => {
+                                        read_home(w, h)? & !read_home(w, m)?
+                                    }
                                     ActiveMask::Exec => exec,
                                 } & full;
                             }
                             let fr = f.ok_or("no function")?;
+                            // Lanes without a work-item are outside whatever masks say.
+                            let items = work_items(&launch, id, w.id);
                             let mut claimed = 0u64;
                             for r in regions.iter().rev() {
-                                let lanes = read_home(w, &r.home)? & full & !st.active & !claimed;
+                                let lanes = read_home(w, &r.home)? & items & !st.active & !claimed;
                                 claimed |= lanes;
                                 let region = fr.regions.get(&r.region).ok_or("no region")?;
                                 let e = expectation(&prog, bias, region, r.wait)?;
@@ -186,7 +194,6 @@ fn check_kernel(
                                 }
                             }
                             // A kernel's lanes with work-items in no mask have finished.
-                            let items = work_items(&launch, id, w.id);
                             let rest = items & !st.active & !claimed;
                             if rest != 0 && fr.start == kmeta.entry_address {
                                 st.expect.push((rest, Expect::Never, 0));
@@ -228,6 +235,18 @@ fn check_kernel(
                             (Expect::ResumeAfter(p), Some(s)) => s.pc + bias == p,
                             _ => false,
                         };
+                        if !ok && fig.tally {
+                            if fig.wrong == 0 {
+                                println!(
+                                    "  first: group {id:?} wave {wi} lane {l} at {:#x}: said to \
+                                     wait at {wait:#x} ({e:?}); next active at {:?}",
+                                    st.pc,
+                                    next.map(|s| format!("{:#x}", s.pc))
+                                );
+                            }
+                            fig.wrong += 1;
+                            continue;
+                        }
                         if !ok {
                             return Err(format!(
                                 "group {id:?} wave {wi} lane {l} at {:#x}: said to wait at \
@@ -264,6 +283,8 @@ fn optimised_kernels_lane_positions_agree_with_execution() {
         steps: 0,
         lane_checks: 0,
         unknown_steps: 0,
+        wrong: 0,
+        tally: false,
     };
     for t in TARGETS {
         for k in KERNELS {
@@ -281,4 +302,36 @@ fn optimised_kernels_lane_positions_agree_with_execution() {
     );
     assert!(fig.lane_checks > 10_000, "too few divergent lanes seen");
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// The -O0 builds: how many lane positions the reconstruction gets right, wrong, or
+/// leaves unknown (printed; run with --nocapture).
+#[test]
+#[ignore = "a measurement of the -O0 reconstruction, not yet a pass/fail criterion"]
+fn unoptimised_kernels_measure() {
+    let only = std::env::var("ONLY").unwrap_or_default();
+    for t in TARGETS {
+        for k in KERNELS {
+            if !only.is_empty() && !format!("{t}/{k}").contains(&only) {
+                continue;
+            }
+            let mut fig = Figures {
+                steps: 0,
+                lane_checks: 0,
+                unknown_steps: 0,
+                wrong: 0,
+                tally: true,
+            };
+            let file = format!("{k}.O0g.co");
+            let r = check_kernel(t, &file, &mut fig, true);
+            println!(
+                "{t}/{file}: {} steps, {} unknown steps, {} lane checks, {} wrong {:?}",
+                fig.steps,
+                fig.unknown_steps,
+                fig.lane_checks,
+                fig.wrong,
+                r.err()
+            );
+        }
+    }
 }
