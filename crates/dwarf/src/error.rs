@@ -188,6 +188,16 @@ pub enum ErrorKind {
     /// The program data (DIEs, loclists, CFI) could not be read.
     #[error("program data: {0}")]
     Program(String),
+    /// The value cannot be known from this expression under the compatibility reading in
+    /// force (e.g. clang-19's private-address suffix in a form the producer does not emit,
+    /// or an entry value a kernel cannot recover): reported instead of a guess.
+    #[error("{op}: the value is not known ({why})")]
+    ValueNotKnown {
+        /// Operation name.
+        op: &'static str,
+        /// Why.
+        why: &'static str,
+    },
     /// An operation this crate decodes but whose semantics depend on a proposal that is
     /// not enabled.
     #[error("{0} is not enabled")]

@@ -14,6 +14,8 @@ use crate::value::{BaseType, ImplicitPtr, Value, ValueType};
 use bitvec::prelude::*;
 use std::sync::Arc;
 
+mod clang19;
+
 /// A reference to a debugging information entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DieRef {
@@ -132,6 +134,26 @@ pub trait Context {
     }
 }
 
+/// The register `DW_AT_frame_base` names when it is a single `DW_OP_regx` (the frame
+/// register); `None` when there is no frame base or it is another expression.
+fn frame_register<C: Context + ?Sized>(ctx: &C) -> std::result::Result<Option<u64>, ErrorKind> {
+    let reg = |e: &Expr| match e.ops.as_slice() {
+        [d] => match d.op {
+            Op::Reg { reg, .. } => Some(reg),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(e) = ctx.frame_base_ref() {
+        return Ok(reg(e));
+    }
+    match ctx.frame_base() {
+        Ok(e) => Ok(reg(&e)),
+        Err(ErrorKind::Unavailable { .. }) => Ok(None),
+        Err(k) => Err(k),
+    }
+}
+
 /// A context with no program data.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoContext;
@@ -161,15 +183,57 @@ pub struct Compat {
     /// GFX9/GFX10: the lane address times the wave size); divide it by the wave size.
     pub frame_base_wave_scaled: bool,
     /// DW_OP_breg*/DW_OP_bregx of a vector register reads the focused lane's dword (how
-    /// clang-19 -O2 output holds per-lane private addresses in VGPRs without
+    /// clang-19 -O2 output computes per-lane values from VGPRs without
     /// DW_OP_LLVM_push_lane). The text reads the register's leading bytes (lanes 0, 1).
     pub vector_breg_per_lane: bool,
+    /// Read clang's private-address suffix after a register or a computed value as
+    /// clang-19 `-O2` means it: the variable is the register or the value, not private
+    /// memory at that address. Off by default (the text reads the register's value as an
+    /// address in DW_ASPACE_AMDGPU_generic and dereferences it).
+    ///
+    /// clang-19 gives every OpenCL variable of the private address space the suffix
+    /// `DW_OP_lit1, DW_OP_swap, DW_OP_xderef` (1 is private in clang's numbering). At
+    /// `-O0` it follows `DW_OP_fbreg N` and names the lane's private memory at frame
+    /// offset `N` (see [`Compat::xderef_forms_location`]). At `-O2` the variable is
+    /// promoted to a register and the suffix stays after the register's value. Per piece
+    /// (the operations before each `DW_OP_piece` / `DW_OP_bit_piece`, or the whole
+    /// expression), with `R` a register and `+ suffix` the three operations:
+    ///
+    /// | clang-19 emits | read as |
+    /// |---|---|
+    /// | `DW_OP_fbreg N` + suffix | private memory at frame offset `N` (unchanged) |
+    /// | `DW_OP_breg* F+N` + suffix, `F` the register of `DW_AT_frame_base` = `DW_OP_regx F` | as `DW_OP_fbreg N` |
+    /// | `DW_OP_bregx R+0` + suffix, `DW_OP_regx R` + suffix | register `R` |
+    /// | `DW_OP_bregx R+D` + suffix | the value of `R` plus `D` (an implicit value) |
+    /// | value operations + suffix + `DW_OP_stack_value` | the value the operations compute |
+    ///
+    /// A vector register (VGPR, AGPR) stands for the focused lane's 4-byte element, as
+    /// `DW_OP_regx R, DW_OP_LLVM_push_lane, DW_OP_lit4, DW_OP_mul, DW_OP_LLVM_offset`
+    /// would name it (clang-19 writes no lane operation), also where a `DW_OP_breg*`
+    /// of it appears among value operations. A register's result is bounded to its
+    /// element (4 bytes for a vector register, the register's size otherwise): a wider
+    /// piece is refused, and reading past it is an access error, never the next lane's
+    /// bytes. Register locations are writable; values are not.
+    ///
+    /// Anything else that carries the suffix is refused with
+    /// [`ErrorKind::ValueNotKnown`] rather than read one way or the other: more
+    /// operations around a register, a constant without `DW_OP_stack_value`, a value
+    /// computed from the frame base or frame register, `DW_OP_entry_value`,
+    /// `DW_OP_regval_type` or `DW_OP_LLVM_aspace_bregx` (which name no lane), a memory
+    /// read before the suffix, the suffix twice in a piece, and control flow.
+    pub private_suffix_on_values: bool,
+    /// DW_OP_entry_value is not known: a kernel has no caller, and clang-19's CFI for
+    /// AMDGPU does not say where a register's value on entry went, so reading the current
+    /// register (the same-value default) could give a later value. Refused with
+    /// [`ErrorKind::ValueNotKnown`].
+    pub entry_values_unknown: bool,
 }
 
 impl Compat {
     /// The reading of clang-19 output: narrow register reads, DW_OP_xderef naming memory
-    /// in clang's address-space numbering, and (for MUBUF scratch targets) a wave-scaled
-    /// frame base.
+    /// in clang's address-space numbering, (for MUBUF scratch targets) a wave-scaled
+    /// frame base, registers and values under the private-address suffix read as the
+    /// variable's value (-O2), and no entry values.
     pub fn clang19(wave_scaled_frame_base: bool) -> Self {
         Compat {
             narrow_register_reads: true,
@@ -178,6 +242,8 @@ impl Compat {
             clang_address_spaces: true,
             frame_base_wave_scaled: wave_scaled_frame_base,
             vector_breg_per_lane: true,
+            private_suffix_on_values: true,
+            entry_values_unknown: true,
         }
     }
 }
@@ -432,8 +498,20 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         self.general(expr, kind, initial)
     }
 
-    /// The general evaluator.
+    /// The general evaluator (after clang-19's private-address suffix is read as its
+    /// producer means it, when [`Compat::private_suffix_on_values`] asks for it).
     fn general(&mut self, expr: &Expr, kind: ResultKind, initial: &[Entry]) -> Result<Outcome> {
+        if self.opts.compat.private_suffix_on_values {
+            let ctx: &'a C = self.ctx;
+            let mut frame_register = || frame_register(ctx);
+            if let Some(e) = clang19::rewrite(expr, &self.opts.compat, &mut frame_register)? {
+                return self.general_run(&e, kind, initial);
+            }
+        }
+        self.general_run(expr, kind, initial)
+    }
+
+    fn general_run(&mut self, expr: &Expr, kind: ResultKind, initial: &[Entry]) -> Result<Outcome> {
         self.stack.clear();
         self.stack.extend_from_slice(initial);
         self.iterations = 0;
@@ -1898,6 +1976,12 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
 
     fn entry_value(&mut self, bytes: &[u8]) -> R<()> {
         let name = "DW_OP_entry_value";
+        if self.opts.compat.entry_values_unknown {
+            return fail(ErrorKind::ValueNotKnown {
+                op: name,
+                why: "the value on entry is not recorded (no caller, no CFI rule for it)",
+            });
+        }
         let e = Expr::decode(bytes, &self.opts.decode).map_err(|e| e.kind)?;
         if let [d] = e.ops.as_slice()
             && let Op::Reg { reg, .. } = d.op

@@ -523,17 +523,19 @@ fn clang19_private_and_local_variables() {
 }
 
 #[test]
-fn clang19_per_lane_address_in_a_vgpr() {
+fn clang19_register_value_under_the_private_suffix() {
     use amdgpu_dwarf::eval::Compat;
     // -O2: DW_OP_bregx VGPR0 (wave32 number 0x600) +0, DW_OP_lit1, DW_OP_swap, DW_OP_xderef.
+    // The producer means: the variable is VGPR0 (the focused lane's element), not private
+    // memory at the address VGPR0 holds. The scratch at that address holds something else,
+    // which must not be what is read.
     let lane = 3;
     let mut t = wave(32, lane);
     let lanes: Vec<u32> = (0..32).map(|l| 0x40 + l * 4).collect();
     t.set_vgpr(0, &lanes);
     let mut scratch = vec![0u8; 32 * 4 * 0x40];
-    let want = 0x1234_5678u32;
     let addr = u64::from(lanes[lane as usize]);
-    for (i, b) in want.to_le_bytes().iter().enumerate() {
+    for (i, b) in 0x1234_5678u32.to_le_bytes().iter().enumerate() {
         scratch[private_lane_to_wave(addr + i as u64, lane, 32) as usize] = *b;
     }
     t.map(MemorySpace::PrivateWave, 0, scratch);
@@ -547,11 +549,9 @@ fn clang19_per_lane_address_in_a_vgpr() {
     };
     let l = Evaluator::new(&t, &NoContext, opts).location(&e).unwrap();
     assert_eq!(
-        l,
-        Loc::One(amdgpu_dwarf::Single::memory(
-            AddressSpace::PrivateLane,
-            addr
-        ))
+        read_through(&t, &l, 4).unwrap().bytes(),
+        lanes[lane as usize].to_le_bytes()
     );
-    assert_eq!(read_through(&t, &l, 4).unwrap().bytes(), want.to_le_bytes());
+    // Bounded to the lane's element: the next lane's bytes are not part of it.
+    assert!(read_through(&t, &l, 8).is_err());
 }

@@ -28,6 +28,33 @@
 //! result is a `DW_ASPACE_AMDGPU_private_lane` location, which the evaluator swizzles into
 //! the wave's backing store and this crate reads from the simulated wave's scratch.
 //!
+//! At `-O2 -g` clang-19 promotes variables to registers but keeps the declaration's
+//! private-address suffix after the register: `DW_OP_bregx VGPRn+0, DW_OP_lit1,
+//! DW_OP_swap, DW_OP_xderef` (`DW_OP_regx` and SGPRs likewise), and computed values as
+//! `<value ops>, DW_OP_lit1, DW_OP_swap, DW_OP_xderef, DW_OP_stack_value`. Read literally,
+//! the register's value would become a private address and the variable garbage (or an
+//! unmapped read). The producer means the register *is* the variable, so
+//! [`amdgpu_dwarf::Compat::clang19`] reads it that way
+//! ([`amdgpu_dwarf::eval::Compat::private_suffix_on_values`] has the full rule):
+//!
+//! - `DW_OP_bregx R+0` or `DW_OP_regx R` + suffix: register `R` itself, for a VGPR (or
+//!   AGPR) the focused lane's 4-byte element (clang-19 writes no
+//!   `DW_OP_LLVM_push_lane`); readable and writable, bounded to the element;
+//! - `DW_OP_bregx R+D` + suffix: the element's value plus `D` (read-only);
+//! - value operations + suffix + `DW_OP_stack_value`: the value they compute, a VGPR read
+//!   by `DW_OP_breg*` being the focused lane's element;
+//! - `DW_OP_fbreg N` + suffix (the `-O0` form above), or `DW_OP_breg*` of the register
+//!   `DW_AT_frame_base` names: private memory, exactly as before;
+//! - anything else carrying the suffix, and `DW_OP_entry_value` (a kernel has no caller
+//!   to recover it from), is refused with [`amdgpu_dwarf::ErrorKind::ValueNotKnown`]
+//!   instead of a guessed value.
+//!
+//! Where clang-19 gives no location for the PC the debugger says so
+//! ([`Error::NotAtPc`], [`Error::NoLocation`]); a frame-base location in a kernel without
+//! `DW_AT_frame_base` (clang-19 -O2 omits it) is `Unavailable`. The crate's
+//! `o2_variables` test reads every variable at every statement of every `-O2 -g` kernel
+//! on every target and compares with what the kernel computes.
+//!
 //! Code addresses are link-time addresses throughout (the DWARF is not relocated): the
 //! target reports the simulator's PC minus the module's load bias.
 #![deny(missing_docs)]
