@@ -417,9 +417,178 @@ def workitem():
     return cases
 
 
+# ---- the control-flow kernels (kernels/src/cf_*.cl) ------------------------
+#
+# Their inputs decide which path each lane takes, so they are chosen per
+# lane, never per group: random values (or random magnitudes) in every
+# lane, with the edge values named in each kernel's header comment in the
+# first lanes of the first wave. Three shapes: full waves of 64 and of 32
+# lanes, and groups of 100 (a partial wave in every group on both wave
+# sizes); n leaves a tail of work-items that return at the bounds check.
+
+CF_SHAPES = [("l64", 500, 64), ("l32", 90, 32), ("l100", 299, 100)]
+
+
+def cf_cases(seed0, value, specials, outputs=("out",), scalars=(),
+             shapes=CF_SHAPES):
+    """One case per shape: buffer in (n values from value(g), the first
+    ones replaced by specials), the output buffers (sentinel-filled over
+    the whole grid), the scalars, then n."""
+    cases = []
+    for i, (label, n, local) in enumerate(shapes):
+        g = Gen(seed0 + i)
+        glob = rounded_up(n, local)
+        c = Case(label, [glob], [local])
+        data = with_specials([value(g) for _ in range(n)], specials)
+        c.buffer("in", "u32", "in", data)
+        for name in outputs:
+            c.out(name, "u32", glob, SENTINEL32)
+        for typ, bits in scalars:
+            c.scalar(typ, bits)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def any_u32(g):
+    return g.u32()
+
+
+def any_magnitude(g):
+    """A random value shifted right by 0..31 bits: every decimal length."""
+    return g.u32() >> (g.u32() % 32)
+
+
+def byte_magnitude(g):
+    """A random value shifted right by 0, 8, 16 or 24 bits."""
+    return g.u32() >> (8 * (g.u32() % 4))
+
+
+def cf_if_else():
+    return cf_cases(41, any_u32, [0, 1, 2, 3, 0xFFFFFFFF, 0xFFFFFFFE,
+                                  0x80000000])
+
+
+def cf_if():
+    return cf_cases(44, any_u32, [0, 5, 6, 15, 0xFFFFFFF0, 0xFFFFFFFF])
+
+
+def cf_nested_if():
+    return cf_cases(47, any_u32, [0, 1, 2, 3, 5, 0xFFFFFFFF, 0xFFFFFFFE])
+
+
+def cf_loop_if():
+    # rounds (uniform): 5, 40 (the bit index wraps around), 0 (no
+    # iteration at all)
+    specials = [0, 0xFFFFFFFF, 0x55555555, 0x80000000, 1]
+    cases = []
+    for label, rounds, shape, seed in [
+            ("r5_l64", 5, ("l64", 500, 64), 50),
+            ("r40_l32", 40, ("l32", 90, 32), 51),
+            ("r40_l100", 40, ("l100", 299, 100), 52),
+            ("r0_l64", 0, ("l64", 100, 64), 53)]:
+        c = cf_cases(seed, any_u32, specials, scalars=[("u32", rounds)],
+                     shapes=[shape])[0]
+        c.label = label
+        cases.append(c)
+    return cases
+
+
+def cf_loop_break():
+    return cf_cases(54, any_u32, [0, 19, 20, 39, 0xFFFFFFFF, 1],
+                    outputs=("out", "iters"))
+
+
+# Collatz starting values that need 350 to 524 steps to reach 1: they stop
+# at cf_while's cap of 300 steps.
+CF_WHILE_LONG = [77031, 142587, 156159, 216367, 230631, 410011, 511935,
+                 837799]
+
+
+def cf_while():
+    def value(g):
+        kind = g.u32() % 8
+        if kind == 0:
+            return g.u32() % 2  # 0 or 1: no step at all
+        if kind == 1:
+            return CF_WHILE_LONG[g.u32() % len(CF_WHILE_LONG)]  # the cap
+        return g.u32() % 10000  # 0 to 261 steps
+    # 27, 97, 871, 6171: long runs; 0xffffffff wraps around in its first step
+    return cf_cases(57, value,
+                    [0, 1, 2, 27, 97, 871, 77031, 0xFFFFFFFF, 6171],
+                    outputs=("out", "last"))
+
+
+def cf_early_return():
+    return cf_cases(60, any_u32, [0, 7, 1, 16, 0xFFFFFFFF, 0x80000000, 5, 13])
+
+
+def cf_switch():
+    return cf_cases(63, any_u32, [0, 1, 2, 3, 4, 5, 6, 7, 0xFFFFFFFF,
+                                  0x80000000])
+
+
+def cf_call():
+    return cf_cases(66, any_u32, [0, 8, 0x10, 0x18, 0x50, 0x90, 0xC0, 0xD0,
+                                  0x110, 0xFFFFFFFF])
+
+
+def cf_loop_call():
+    return cf_cases(69, any_u32, [0, 24, 23, 1, 0xFFFFFFFF],
+                    outputs=("out", "iters"))
+
+
+def cf_do_while():
+    return cf_cases(72, any_magnitude, [0, 9, 10, 99, 100, 999999999,
+                                        1000000000, 0xFFFFFFFF])
+
+
+def cf_else_if():
+    return cf_cases(75, byte_magnitude, [0, 0xFF, 0x100, 0xFFFF, 0x10000,
+                                         0x10001, 0xFFFFFFFF, 0xFFFFFFFE])
+
+
+def cf_nested_loops():
+    return cf_cases(78, any_u32, [0, 5, 4, 0xFFFFFFFF, 0x66666666])
+
+
+def cf_ternary():
+    return cf_cases(81, any_u32, [0, 1, 2, 3, 0xFFFFFFFF, 0xFFFFFFFE])
+
+
+def cf_uniform():
+    # mode (uniform) 1 and 3 take the then-arm, 2 the else-arm
+    specials = [0, 4, 0xFFFFFFFF, 3]
+    cases = []
+    for mode, shape, seed in [(1, ("l64", 500, 64), 84),
+                              (2, ("l32", 90, 32), 85),
+                              (3, ("l100", 299, 100), 86),
+                              (2, ("l64", 200, 64), 87)]:
+        c = cf_cases(seed, any_u32, specials, scalars=[("u32", mode)],
+                     shapes=[shape])[0]
+        c.label = "mode%d_%s" % (mode, shape[0])
+        cases.append(c)
+    return cases
+
+
 KERNELS = {
     "atomics": atomics,
     "bitops64": bitops64,
+    "cf_call": cf_call,
+    "cf_do_while": cf_do_while,
+    "cf_early_return": cf_early_return,
+    "cf_else_if": cf_else_if,
+    "cf_if": cf_if,
+    "cf_if_else": cf_if_else,
+    "cf_loop_break": cf_loop_break,
+    "cf_loop_call": cf_loop_call,
+    "cf_loop_if": cf_loop_if,
+    "cf_nested_if": cf_nested_if,
+    "cf_nested_loops": cf_nested_loops,
+    "cf_switch": cf_switch,
+    "cf_ternary": cf_ternary,
+    "cf_uniform": cf_uniform,
+    "cf_while": cf_while,
     "divergence": divergence,
     "fp64_half": fp64_half,
     "int_sat": int_sat,

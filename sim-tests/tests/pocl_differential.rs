@@ -727,6 +727,21 @@ fn every_kernel_has_a_reference() {
     let tested = [
         "atomics",
         "bitops64",
+        "cf_call",
+        "cf_do_while",
+        "cf_early_return",
+        "cf_else_if",
+        "cf_if",
+        "cf_if_else",
+        "cf_loop_break",
+        "cf_loop_call",
+        "cf_loop_if",
+        "cf_nested_if",
+        "cf_nested_loops",
+        "cf_switch",
+        "cf_ternary",
+        "cf_uniform",
+        "cf_while",
         "divergence",
         "fp64_half",
         "int_sat",
@@ -833,4 +848,79 @@ fn int_sat() {
 #[test]
 fn workitem() {
     differential("workitem");
+}
+
+#[test]
+fn cf_call() {
+    differential("cf_call");
+}
+
+#[test]
+fn cf_do_while() {
+    differential("cf_do_while");
+}
+
+#[test]
+fn cf_early_return() {
+    differential("cf_early_return");
+}
+
+#[test]
+fn cf_else_if() {
+    differential("cf_else_if");
+}
+
+#[test]
+fn cf_if() {
+    differential("cf_if");
+}
+
+#[test]
+fn cf_if_else() {
+    differential("cf_if_else");
+}
+
+#[test]
+fn cf_loop_break() {
+    differential("cf_loop_break");
+}
+
+#[test]
+fn cf_loop_call() {
+    differential("cf_loop_call");
+}
+
+#[test]
+fn cf_loop_if() {
+    differential("cf_loop_if");
+}
+
+#[test]
+fn cf_nested_if() {
+    differential("cf_nested_if");
+}
+
+#[test]
+fn cf_nested_loops() {
+    differential("cf_nested_loops");
+}
+
+#[test]
+fn cf_switch() {
+    differential("cf_switch");
+}
+
+#[test]
+fn cf_ternary() {
+    differential("cf_ternary");
+}
+
+#[test]
+fn cf_uniform() {
+    differential("cf_uniform");
+}
+
+#[test]
+fn cf_while() {
+    differential("cf_while");
 }
