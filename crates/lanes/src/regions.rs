@@ -263,9 +263,84 @@ enum Flow {
     Unknown(String),
 }
 
-/// Analyses the function `[start, end)` of `program` for waves of `wave_size` lanes.
+/// Analyses the function `[start, end)` of `program` for waves of `wave_size` lanes
+/// (calls clobber what the calling convention does not preserve).
 pub fn analyse(program: &Program, start: u64, end: u64, wave_size: u32) -> FunctionRegions {
     Analysis::new(program, start, end, wave_size).run()
+}
+
+/// The target of a call through the SGPR pair `target`, when the instructions before it
+/// compute it as `s_getpc_b64 P; s_add_u32 P.lo, P.lo, K; s_addc_u32 P.hi, P.hi, ...`.
+fn call_target(before: &[(u64, &Inst)], target: &Operand) -> Option<u64> {
+    let Operand::Sgpr { index, count: 2 } = *target else {
+        return None;
+    };
+    let mut offset: Option<i64> = None;
+    for &(pc, i) in before.iter().rev().take(16) {
+        let n = name(i);
+        let writes_lo = matches!(i.dst[0], Operand::Sgpr { index: d, .. } if d == index);
+        if n == "s_add_u32" && writes_lo && offset.is_none() {
+            offset = match i.src[1] {
+                Operand::Literal(k) => Some(k as i32 as i64),
+                Operand::InlineInt(k) => Some(k as i64),
+                _ => return None,
+            };
+        } else if n == "s_getpc_b64" && writes_lo {
+            return Some((pc + 4).wrapping_add_signed(offset?));
+        } else if (writes_lo
+            || matches!(i.dst[0], Operand::Sgpr { index: d, count: 2 } if d == index))
+            && n != "s_addc_u32"
+        {
+            return None;
+        }
+    }
+    None
+}
+
+/// The registers the instructions of `[start, end)` write (VGPRs and AGPRs as lane 0).
+fn written(program: &Program, start: u64, end: u64) -> BTreeSet<Loc> {
+    let mut out = BTreeSet::new();
+    for (pc, i) in program.iter() {
+        if pc < start || pc >= end {
+            continue;
+        }
+        let n = name(i);
+        let store = n.contains("_store") || n.starts_with("ds_write");
+        for d in i.dst.iter().skip(usize::from(store)) {
+            match *d {
+                Operand::Sgpr { index, count } => {
+                    for k in 0..count {
+                        out.insert(Loc::Sgpr(index.wrapping_add(k)));
+                    }
+                }
+                Operand::Special {
+                    reg: SpecialReg::Vcc,
+                    ..
+                } => {
+                    out.insert(Loc::Vcc(0));
+                    out.insert(Loc::Vcc(1));
+                }
+                Operand::Vgpr { index, count } => {
+                    for k in 0..count {
+                        out.insert(Loc::VgprLane {
+                            vgpr: index.wrapping_add(k),
+                            lane: 0,
+                        });
+                    }
+                }
+                Operand::Agpr { index, count } => {
+                    for k in 0..count {
+                        out.insert(Loc::AgprLane {
+                            agpr: index.wrapping_add(k),
+                            lane: 0,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 struct Block {
@@ -288,6 +363,15 @@ struct Analysis {
     /// Whether some reachable PC could not be analysed (then no region is known to be
     /// left open for good).
     incomplete: bool,
+    /// Regions opened by narrowing EXEC with the old EXEC saved nowhere: the lanes they
+    /// remove have returned, whatever comes later.
+    returning: BTreeSet<RegionId>,
+    /// The registers a call may change: those the other functions of the code object
+    /// write (LLVM allocates registers across calls knowing what its callees clobber);
+    /// `None`: the calling convention's caller-saved registers.
+    call_clobbers: Option<BTreeSet<Loc>>,
+    /// Per call site whose target is known: what that callee (and what it calls) writes.
+    call_clobbers_at: BTreeMap<u64, BTreeSet<Loc>>,
     /// Regions closed where paths join (see [`Analysis::merge`]), with the join.
     closed_at_merge: std::cell::RefCell<Vec<(RegionId, u64)>>,
 }
@@ -331,6 +415,9 @@ impl Analysis {
             parents: BTreeMap::new(),
             closed_at_merge: Default::default(),
             incomplete: false,
+            returning: BTreeSet::new(),
+            call_clobbers: None,
+            call_clobbers_at: BTreeMap::new(),
         };
         a.build_cfg(program);
         a.find_loops();
@@ -559,13 +646,17 @@ impl Analysis {
                 if inc.stack.len() > there.stack.len()
                     && inc.stack[..there.stack.len()] == there.stack[..]
                 {
+                    // (A join with no EXEC write, the kernel's end, closes nothing: the
+                    // lanes the regions hold have finished.)
                     let close = self.blocks[&t]
                         .insts
                         .iter()
                         .find(|(_, i)| is_exec(&i.dst[0]))
-                        .map_or(t, |(pc, _)| *pc);
+                        .map(|(pc, _)| *pc);
                     for o in &inc.stack[there.stack.len()..] {
-                        closed_at_merge.push((o.id, close));
+                        if let Some(c) = close {
+                            closed_at_merge.push((o.id, c));
+                        }
                     }
                 }
             }
@@ -891,7 +982,25 @@ impl Analysis {
             kill_operand(s, d);
         }
         if n == "s_swappc_b64" || n == "s_call_b64" {
-            kill_call_clobbered(s);
+            match self
+                .call_clobbers_at
+                .get(&pc)
+                .or(self.call_clobbers.as_ref())
+            {
+                Some(c) => s.locs.retain(|l, _| match l {
+                    Loc::Sgpr(_) | Loc::Vcc(_) => !c.contains(l),
+                    Loc::VgprLane { vgpr, .. } => !c.contains(&Loc::VgprLane {
+                        vgpr: *vgpr,
+                        lane: 0,
+                    }),
+                    Loc::AgprLane { agpr, .. } => !c.contains(&Loc::AgprLane {
+                        agpr: *agpr,
+                        lane: 0,
+                    }),
+                    Loc::Scratch { .. } => true,
+                }),
+                None => kill_call_clobbered(s),
+            }
         }
         Ok(())
     }
@@ -970,6 +1079,8 @@ impl Analysis {
             | "s_andn1_saveexec" | "s_orn2_saveexec" => {
                 let new = match (base, a) {
                     ("s_and_saveexec", Some(x)) => self.and(exec, x, pc),
+                    // ANDing EXEC with any value narrows it: by an opaque condition.
+                    ("s_and_saveexec", None) => self.and(exec, Sym::Cond(pc), pc),
                     ("s_or_saveexec", Some(Sym::All)) => Some(Sym::All),
                     // `s_xor_saveexec D, -1`: the inactive lanes, for saving whole VGPRs
                     // (a function's prologue and epilogue); a whole-wave region too.
@@ -994,6 +1105,9 @@ impl Analysis {
             "s_and" | "s_or" | "s_xor" | "s_andn2" => {
                 let v = match (base, a, b) {
                     ("s_and", Some(x), Some(y)) => self.and(x, y, pc),
+                    ("s_and", Some(x), None) | ("s_and", None, Some(x)) if is_exec(&d) => {
+                        self.and(x, Sym::Cond(pc), pc)
+                    }
                     ("s_or", Some(x), Some(y)) => self.or(x, y),
                     ("s_xor", Some(x), Some(y)) => self.xor(x, y),
                     ("s_andn2", Some(x), Some(y)) => self.andn2(x, y),
@@ -1076,6 +1190,11 @@ impl Analysis {
             Sym::CondAnd(p, k) | Sym::CondAndNot(p, k) if p == cur => {
                 // A region opens: EXEC is narrowed to one arm.
                 let id = pc;
+                // Narrowed with the old EXEC kept nowhere: the lanes it removes return
+                // (`s_and exec, exec, vcc` for an early return of a kernel).
+                if !s.locs.values().any(|x| x.0 == Sym::Set(p)) {
+                    self.returning.insert(id);
+                }
                 let first_is_and = matches!(v, Sym::CondAnd(..));
                 for val in s.locs.values_mut() {
                     val.0 = match val.0 {
@@ -1370,6 +1489,9 @@ impl Analysis {
         for o in &s.stack {
             let region = self.regions.get(&o.id);
             let join = region.and_then(|r| r.join);
+            if self.returning.contains(&o.id) {
+                continue;
+            }
             if join.is_none() && self.incomplete {
                 return LaneModel::Unknown(format!(
                     "the region at {:#x} closes on no path the analysis could follow",
@@ -1569,8 +1691,71 @@ pub fn analyse_code_object(
         .collect();
     funcs.sort();
     funcs.dedup();
+    let mut writes: Vec<BTreeSet<Loc>> = funcs
+        .iter()
+        .map(|&(s, e)| written(&program, s, e))
+        .collect();
+    // Call sites whose target is the `s_getpc_b64; s_add_u32; s_addc_u32` sequence before
+    // them, and the function each reaches.
+    let func_of = |a: u64| funcs.iter().position(|&(s, e)| a >= s && a < e);
+    let mut calls: Vec<(usize, u64, usize)> = Vec::new(); // (caller, call pc, callee)
+    for (k, &(start, end)) in funcs.iter().enumerate() {
+        let insts: Vec<(u64, &Inst)> = program
+            .iter()
+            .filter(|(pc, _)| *pc >= start && *pc < end)
+            .collect();
+        for (j, &(pc, i)) in insts.iter().enumerate() {
+            if name(i) != "s_swappc_b64" {
+                continue;
+            }
+            if let Some(t) = call_target(&insts[..j], &i.src[0])
+                && let Some(f) = func_of(t)
+            {
+                calls.push((k, pc, f));
+            }
+        }
+    }
+    // What a call to each function may write: its own writes and its callees', to a
+    // fixpoint (recursion included).
+    loop {
+        let mut changed = false;
+        for &(caller, _, callee) in &calls {
+            let add: Vec<Loc> = writes[callee]
+                .difference(&writes[caller])
+                .copied()
+                .collect();
+            if !add.is_empty() {
+                writes[caller].extend(add);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     Ok(funcs
-        .into_iter()
-        .map(|(start, end)| analyse(&program, start, end, wave_size))
+        .iter()
+        .enumerate()
+        .map(|(k, &(start, end))| {
+            let mut a = Analysis::new(&program, start, end, wave_size);
+            // A call from here may reach any other function of the code object.
+            let mut c = BTreeSet::new();
+            for (j, w) in writes.iter().enumerate() {
+                if j != k {
+                    c.extend(w.iter().copied());
+                }
+            }
+            // The return address and the stack registers the call instruction changes.
+            c.extend([Loc::Sgpr(30), Loc::Sgpr(31)]);
+            a.call_clobbers = Some(c);
+            for &(caller, pc, callee) in &calls {
+                if caller == k {
+                    let mut w = writes[callee].clone();
+                    w.extend([Loc::Sgpr(30), Loc::Sgpr(31)]);
+                    a.call_clobbers_at.insert(pc, w);
+                }
+            }
+            a.run()
+        })
         .collect())
 }

@@ -139,7 +139,12 @@ fn check_kernel(
         .map_err(|e| e.to_string())?;
     let bias = m.load_bias;
     let prog = launch.program.clone();
-    for gx in 0..launch.groups[0] {
+    // The first work-group and the last (partial) one.
+    let last = launch.groups[0].saturating_sub(1);
+    for gx in [0, last]
+        .into_iter()
+        .collect::<std::collections::BTreeSet<_>>()
+    {
         let id = [gx, 0, 0];
         let mut wg = launch.workgroup(id).map_err(|e| e.to_string())?;
         let ctx = Ctx {
@@ -263,9 +268,9 @@ fn check_kernel(
     Ok(())
 }
 
-/// The committed OpenCL kernels a 1-D launch with buffers and a count can run
+/// The committed OpenCL kernels a 1-D launch with buffers and counts can run
 /// (`transpose` needs 16x16 work-groups; `workitem` has no data-dependent flow).
-const KERNELS: [&str; 8] = [
+const KERNELS: [&str; 23] = [
     "divergence",
     "private_array",
     "reduce_sum",
@@ -274,6 +279,21 @@ const KERNELS: [&str; 8] = [
     "int_sat",
     "vector_add",
     "saxpy",
+    "cf_call",
+    "cf_do_while",
+    "cf_early_return",
+    "cf_else_if",
+    "cf_if",
+    "cf_if_else",
+    "cf_loop_break",
+    "cf_loop_call",
+    "cf_loop_if",
+    "cf_nested_if",
+    "cf_nested_loops",
+    "cf_switch",
+    "cf_ternary",
+    "cf_uniform",
+    "cf_while",
 ];
 
 #[test]
