@@ -855,3 +855,361 @@ fn gfx10_integer_clamp_bit_scans_and_fract() {
         );
     }
 }
+
+/// Reads `N` little-endian bytes of `m` at `a` as a u64.
+fn le(m: &[u8], a: usize, n: usize) -> u64 {
+    let mut v = 0u64;
+    for k in (0..n).rev() {
+        v = v << 8 | m[a + k] as u64;
+    }
+    v
+}
+
+/// Writes the low `n` bytes of `v` to `m` at `a`, little-endian.
+fn set_le(m: &mut [u8], a: usize, n: usize, v: u64) {
+    for k in 0..n {
+        m[a + k] = (v >> (8 * k)) as u8;
+    }
+}
+
+/// The two-address LDS forms, the 64-bit LDS atomics, `ds_mskor`,
+/// `ds_wrxchg2*` and the D16 forms, checked against the Vega ISA
+/// pseudo-code (`tmp = MEM[ADDR]; MEM[ADDR] = op(tmp, DATA, DATA2); RETURN_DATA
+/// = tmp`) run on a copy of LDS. (Before: every one of them was reported as
+/// unimplemented; the `ds_read2`/`ds_write2` code was unreachable.)
+fn ds_forms(gpu: Gpu, size: u32, code: &[u8]) {
+    const PRESET: [usize; 17] = [
+        4, 5, 10, 11, 12, 13, 15, 16, 18, 19, 20, 21, 22, 23, 26, 27, 28,
+    ];
+    let preset = |r: usize| {
+        if PRESET.contains(&r) {
+            0xdead_0000 + r as u32
+        } else {
+            0
+        }
+    };
+    let n = size as usize;
+    // Two lanes stay inactive: their registers and LDS must not change.
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        0xffff_ffdf
+    };
+    let mut lds = Bytes::new(32768, Space::Lds);
+    let mut init = vec![0u8; 32768];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x9e37_79b1).rotate_right(13) as u8;
+    }
+    lds.write(0, &init).unwrap();
+    let c64 = |l: usize| -> u64 {
+        // Operands for the 64-bit atomics: negative, small, huge, zero.
+        match l % 4 {
+            0 => (-(l as i64) * 0x1_0000_0001) as u64,
+            1 => l as u64,
+            2 => 0xfedc_ba98_7654_3210 ^ l as u64,
+            _ => 0,
+        }
+    };
+    let a64 = |l: usize| 0x0123_4567_89ab_cdef_u64.wrapping_mul(l as u64 + 1);
+    let b64 = |l: usize| !a64(l) ^ 0x5555;
+    let mem = GlobalMemory::new();
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        w.vgpr.resize(64, [0; 64]);
+        for l in 0..64 {
+            let base = 256 * l as u32;
+            let set64 = |w: &mut Wave, r: usize, v: u64| {
+                w.vgpr[r][l] = v as u32;
+                w.vgpr[r + 1][l] = (v >> 32) as u32;
+            };
+            w.vgpr[1][l] = base;
+            w.vgpr[2][l] = 0x1000_0000 + l as u32;
+            w.vgpr[3][l] = 0x2000_0000 + 3 * l as u32;
+            set64(w, 6, a64(l));
+            set64(w, 8, b64(l));
+            w.vgpr[14][l] = 16384 + 4 * l as u32;
+            w.vgpr[17][l] = 20480 + 8 * l as u32;
+            w.vgpr[44][l] = 24576 + 8 * l as u32;
+            set64(w, 24, c64(l));
+            // Even lanes compare equal to what LDS holds at base + 88.
+            let cmp = if l % 2 == 0 {
+                le(&init, base as usize + 88, 8)
+            } else {
+                0x1111
+            };
+            set64(w, 30, cmp);
+            set64(w, 32, 0xaaaa_bbbb_cccc_dddd ^ l as u64);
+            for r in PRESET {
+                w.vgpr[r][l] = 0xdead_0000 + r as u32;
+            }
+            w.vgpr[45][l] = 0x4321_8765;
+            w.vgpr[46][l] = 0x4321_8765;
+            w.vgpr[47][l] = 0xa1b2_c3d4;
+            w.vgpr[54][l] = 0xdead_0036;
+        }
+    })
+    .expect("runs");
+    // The model: each instruction's pseudo-code, lane by lane, on a copy.
+    let mut m = init.clone();
+    let mut got = vec![[0u64; 64]; 64];
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let a = 256 * l;
+        let (v2, v3) = (0x1000_0000 + l as u64, 0x2000_0000 + 3 * l as u64);
+        let (a6, b8, c) = (a64(l), b64(l), c64(l));
+        let cmp = if l % 2 == 0 {
+            le(&init, a + 88, 8)
+        } else {
+            0x1111
+        };
+        let new = 0xaaaa_bbbb_cccc_dddd ^ l as u64;
+        let g = &mut got[l];
+        set_le(&mut m, a + 4, 4, v2);
+        set_le(&mut m, a + 12, 4, v3);
+        g[4] = le(&m, a + 12, 4);
+        g[5] = le(&m, a + 4, 4);
+        set_le(&mut m, a + 32, 8, a6);
+        set_le(&mut m, a + 48, 8, b8);
+        g[10] = le(&m, a + 48, 8);
+        g[12] = le(&m, a + 32, 8);
+        let s = 16384 + 4 * l;
+        set_le(&mut m, s + 256, 4, v2);
+        set_le(&mut m, s + 512, 4, v3);
+        g[15] = le(&m, s + 512, 4);
+        g[16] = le(&m, s + 256, 4);
+        let s = 20480 + 8 * l;
+        set_le(&mut m, s + 512, 8, a6);
+        set_le(&mut m, s + 1536, 8, b8);
+        g[18] = le(&m, s + 1536, 8);
+        g[20] = le(&m, s + 512, 8);
+        // Atomics: (register, offset, new value from old).
+        type Update<'a> = &'a dyn Fn(u64) -> u64;
+        let atomics: [(usize, usize, Update); 14] = [
+            (22, 64, &|o: u64| o.wrapping_add(c)),
+            (26, 72, &|o: u64| (o as i64).max(c as i64) as u64),
+            (48, 80, &|o: u64| if o == 0 || o > c { c } else { o - 1 }),
+            (28, 88, &|o: u64| if o == cmp { new } else { o }),
+            (34, 96, &|o: u64| (o & !cmp) | new),
+            (36, 112, &|_| c),
+            (0, 128, &|o: u64| o ^ c),
+            (0, 136, &|o: u64| o.wrapping_sub(c)),
+            (0, 144, &|o: u64| c.wrapping_sub(o)),
+            (0, 152, &|o: u64| if o >= c { 0 } else { o + 1 }),
+            (0, 160, &|o: u64| o.min(c)),
+            (50, 168, &|o: u64| (o as i64).min(c as i64) as u64),
+            (0, 176, &|o: u64| if o == cmp { new } else { o }),
+            (52, 184, &|o: u64| o & c),
+        ];
+        for (r, off, f) in atomics {
+            let old = le(&m, a + off, 8);
+            set_le(&mut m, a + off, 8, f(old));
+            g[r] = old;
+        }
+        let old = le(&m, a + 104, 4);
+        set_le(&mut m, a + 104, 4, (old & !v2) | v3);
+        let old = le(&m, a + 192, 8);
+        set_le(&mut m, a + 192, 8, old | c);
+        let old = le(&m, a + 200, 8);
+        set_le(&mut m, a + 200, 8, old.max(c));
+        let old = le(&m, a + 208, 4);
+        set_le(&mut m, a + 208, 4, (old & !v2) | v3);
+        g[54] = old;
+        // ds_wrxchg2_rtn_b32: both old values, then both writes.
+        g[38] = le(&m, a + 120, 4);
+        g[39] = le(&m, a + 124, 4);
+        set_le(&mut m, a + 120, 4, v2);
+        set_le(&mut m, a + 124, 4, v3);
+        let s = 24576 + 8 * l;
+        g[40] = le(&m, s + 512, 8);
+        g[42] = le(&m, s + 1024, 8);
+        set_le(&mut m, s + 512, 8, a6);
+        set_le(&mut m, s + 1024, 8, b8);
+        // D16: the loaded half replaces one half of the register.
+        g[45] = (le(&m, a + 4, 2) << 16) | 0x8765;
+        g[46] = 0x4321_0000 | (le(&m, a + 13, 1) as u8 as i8 as i16 as u16 as u64);
+        set_le(&mut m, a + 216, 2, 0xa1b2);
+        set_le(&mut m, a + 220, 1, 0xb2);
+    }
+    let mut after = vec![0u8; 32768];
+    lds.read(0, &mut after).unwrap();
+    for (k, (x, y)) in after.iter().zip(&m).enumerate() {
+        assert_eq!(x, y, "{gpu}: LDS byte {k:#x}");
+    }
+    let wide = [10, 12, 18, 20, 22, 26, 28, 34, 36, 40, 42, 48, 50, 52];
+    for l in 0..n {
+        let active = (exec >> l) & 1 != 0;
+        for r in [4, 5, 15, 16, 38, 39, 45, 46, 54] {
+            let want = if active {
+                got[l][r] as u32
+            } else {
+                match r {
+                    45 | 46 => 0x4321_8765,
+                    54 => 0xdead_0036,
+                    _ => preset(r),
+                }
+            };
+            assert_eq!(w.vgpr[r][l], want, "{gpu} lane {l} v{r}");
+        }
+        for r in wide {
+            let v = w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32;
+            let want = if active {
+                got[l][r]
+            } else {
+                preset(r) as u64 | (preset(r + 1) as u64) << 32
+            };
+            assert_eq!(v, want, "{gpu} lane {l} v[{r}:{}]", r + 1);
+        }
+    }
+}
+
+#[test]
+fn gfx9_ds_two_address_wide_atomics_and_d16() {
+    let code: Vec<u8> = [
+        &[0x01, 0x03, 0x1c, 0xd8, 0x01, 0x02, 0x03, 0x00][..], // ds_write2_b32 v1, v2, v3 offset0:1 offset1:3
+        &[0x03, 0x01, 0x6e, 0xd8, 0x01, 0x00, 0x00, 0x04], // ds_read2_b32 v[4:5], v1 offset0:3 offset1:1
+        &[0x04, 0x06, 0x9c, 0xd8, 0x01, 0x06, 0x08, 0x00], // ds_write2_b64 v1, v[6:7], v[8:9] offset0:4 offset1:6
+        &[0x06, 0x04, 0xee, 0xd8, 0x01, 0x00, 0x00, 0x0a], // ds_read2_b64 v[10:13], v1 offset0:6 offset1:4
+        &[0x01, 0x02, 0x1e, 0xd8, 0x0e, 0x02, 0x03, 0x00], // ds_write2st64_b32 v14, v2, v3 offset0:1 offset1:2
+        &[0x02, 0x01, 0x70, 0xd8, 0x0e, 0x00, 0x00, 0x0f], // ds_read2st64_b32 v[15:16], v14 offset0:2 offset1:1
+        &[0x01, 0x03, 0x9e, 0xd8, 0x11, 0x06, 0x08, 0x00], // ds_write2st64_b64 v17, v[6:7], v[8:9] offset0:1 offset1:3
+        &[0x03, 0x01, 0xf0, 0xd8, 0x11, 0x00, 0x00, 0x12], // ds_read2st64_b64 v[18:21], v17 offset0:3 offset1:1
+        &[0x40, 0x00, 0xc0, 0xd8, 0x01, 0x18, 0x00, 0x16], // ds_add_rtn_u64 v[22:23], v1, v[24:25] offset:64
+        &[0x48, 0x00, 0xcc, 0xd8, 0x01, 0x18, 0x00, 0x1a], // ds_max_rtn_i64 v[26:27], v1, v[24:25] offset:72
+        &[0x50, 0x00, 0xc8, 0xd8, 0x01, 0x18, 0x00, 0x30], // ds_dec_rtn_u64 v[48:49], v1, v[24:25] offset:80
+        &[0x58, 0x00, 0xe0, 0xd8, 0x01, 0x1e, 0x20, 0x1c], // ds_cmpst_rtn_b64 v[28:29], v1, v[30:31], v[32:33] offset:88
+        &[0x60, 0x00, 0xd8, 0xd8, 0x01, 0x1e, 0x20, 0x22], // ds_mskor_rtn_b64 v[34:35], v1, v[30:31], v[32:33] offset:96
+        &[0x68, 0x00, 0x18, 0xd8, 0x01, 0x02, 0x03, 0x00], // ds_mskor_b32 v1, v2, v3 offset:104
+        &[0x70, 0x00, 0xda, 0xd8, 0x01, 0x18, 0x00, 0x24], // ds_wrxchg_rtn_b64 v[36:37], v1, v[24:25] offset:112
+        &[0x1e, 0x1f, 0x5c, 0xd8, 0x01, 0x02, 0x03, 0x26], // ds_wrxchg2_rtn_b32 v[38:39], v1, v2, v3 offset0:30 offset1:31
+        &[0x01, 0x02, 0xde, 0xd8, 0x2c, 0x06, 0x08, 0x28], // ds_wrxchg2st64_rtn_b64 v[40:43], v44, v[6:7], v[8:9] offset0:1 offset1:2
+        &[0x80, 0x00, 0x96, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_xor_b64 v1, v[24:25] offset:128
+        &[0x88, 0x00, 0x82, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_sub_u64 v1, v[24:25] offset:136
+        &[0x90, 0x00, 0x84, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_rsub_u64 v1, v[24:25] offset:144
+        &[0x98, 0x00, 0x86, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_inc_u64 v1, v[24:25] offset:152
+        &[0xa0, 0x00, 0x8e, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_min_u64 v1, v[24:25] offset:160
+        &[0xa8, 0x00, 0xca, 0xd8, 0x01, 0x18, 0x00, 0x32], // ds_min_rtn_i64 v[50:51], v1, v[24:25] offset:168
+        &[0xb0, 0x00, 0xa0, 0xd8, 0x01, 0x1e, 0x20, 0x00], // ds_cmpst_b64 v1, v[30:31], v[32:33] offset:176
+        &[0xb8, 0x00, 0xd2, 0xd8, 0x01, 0x18, 0x00, 0x34], // ds_and_rtn_b64 v[52:53], v1, v[24:25] offset:184
+        &[0xc0, 0x00, 0x94, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_or_b64 v1, v[24:25] offset:192
+        &[0xc8, 0x00, 0x90, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_max_u64 v1, v[24:25] offset:200
+        &[0xd0, 0x00, 0x58, 0xd8, 0x01, 0x02, 0x03, 0x36], // ds_mskor_rtn_b32 v54, v1, v2, v3 offset:208
+        &[0x04, 0x00, 0xb6, 0xd8, 0x01, 0x00, 0x00, 0x2d], // ds_read_u16_d16_hi v45, v1 offset:4
+        &[0x0d, 0x00, 0xb0, 0xd8, 0x01, 0x00, 0x00, 0x2e], // ds_read_i8_d16 v46, v1 offset:13
+        &[0xd8, 0x00, 0xaa, 0xd8, 0x01, 0x2f, 0x00, 0x00], // ds_write_b16_d16_hi v1, v47 offset:216
+        &[0xdc, 0x00, 0xa8, 0xd8, 0x01, 0x2f, 0x00, 0x00], // ds_write_b8_d16_hi v1, v47 offset:220
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    ds_forms(Gpu::Gfx900, 64, &code);
+}
+
+#[test]
+fn gfx10_ds_two_address_wide_atomics_and_d16() {
+    let code: Vec<u8> = [
+        &[0x01, 0x03, 0x38, 0xd8, 0x01, 0x02, 0x03, 0x00][..], // ds_write2_b32 v1, v2, v3 offset0:1 offset1:3
+        &[0x03, 0x01, 0xdc, 0xd8, 0x01, 0x00, 0x00, 0x04], // ds_read2_b32 v[4:5], v1 offset0:3 offset1:1
+        &[0x04, 0x06, 0x38, 0xd9, 0x01, 0x06, 0x08, 0x00], // ds_write2_b64 v1, v[6:7], v[8:9] offset0:4 offset1:6
+        &[0x06, 0x04, 0xdc, 0xd9, 0x01, 0x00, 0x00, 0x0a], // ds_read2_b64 v[10:13], v1 offset0:6 offset1:4
+        &[0x01, 0x02, 0x3c, 0xd8, 0x0e, 0x02, 0x03, 0x00], // ds_write2st64_b32 v14, v2, v3 offset0:1 offset1:2
+        &[0x02, 0x01, 0xe0, 0xd8, 0x0e, 0x00, 0x00, 0x0f], // ds_read2st64_b32 v[15:16], v14 offset0:2 offset1:1
+        &[0x01, 0x03, 0x3c, 0xd9, 0x11, 0x06, 0x08, 0x00], // ds_write2st64_b64 v17, v[6:7], v[8:9] offset0:1 offset1:3
+        &[0x03, 0x01, 0xe0, 0xd9, 0x11, 0x00, 0x00, 0x12], // ds_read2st64_b64 v[18:21], v17 offset0:3 offset1:1
+        &[0x40, 0x00, 0x80, 0xd9, 0x01, 0x18, 0x00, 0x16], // ds_add_rtn_u64 v[22:23], v1, v[24:25] offset:64
+        &[0x48, 0x00, 0x98, 0xd9, 0x01, 0x18, 0x00, 0x1a], // ds_max_rtn_i64 v[26:27], v1, v[24:25] offset:72
+        &[0x50, 0x00, 0x90, 0xd9, 0x01, 0x18, 0x00, 0x30], // ds_dec_rtn_u64 v[48:49], v1, v[24:25] offset:80
+        &[0x58, 0x00, 0xc0, 0xd9, 0x01, 0x1e, 0x20, 0x1c], // ds_cmpst_rtn_b64 v[28:29], v1, v[30:31], v[32:33] offset:88
+        &[0x60, 0x00, 0xb0, 0xd9, 0x01, 0x1e, 0x20, 0x22], // ds_mskor_rtn_b64 v[34:35], v1, v[30:31], v[32:33] offset:96
+        &[0x68, 0x00, 0x30, 0xd8, 0x01, 0x02, 0x03, 0x00], // ds_mskor_b32 v1, v2, v3 offset:104
+        &[0x70, 0x00, 0xb4, 0xd9, 0x01, 0x18, 0x00, 0x24], // ds_wrxchg_rtn_b64 v[36:37], v1, v[24:25] offset:112
+        &[0x1e, 0x1f, 0xb8, 0xd8, 0x01, 0x02, 0x03, 0x26], // ds_wrxchg2_rtn_b32 v[38:39], v1, v2, v3 offset0:30 offset1:31
+        &[0x01, 0x02, 0xbc, 0xd9, 0x2c, 0x06, 0x08, 0x28], // ds_wrxchg2st64_rtn_b64 v[40:43], v44, v[6:7], v[8:9] offset0:1 offset1:2
+        &[0x80, 0x00, 0x2c, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_xor_b64 v1, v[24:25] offset:128
+        &[0x88, 0x00, 0x04, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_sub_u64 v1, v[24:25] offset:136
+        &[0x90, 0x00, 0x08, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_rsub_u64 v1, v[24:25] offset:144
+        &[0x98, 0x00, 0x0c, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_inc_u64 v1, v[24:25] offset:152
+        &[0xa0, 0x00, 0x1c, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_min_u64 v1, v[24:25] offset:160
+        &[0xa8, 0x00, 0x94, 0xd9, 0x01, 0x18, 0x00, 0x32], // ds_min_rtn_i64 v[50:51], v1, v[24:25] offset:168
+        &[0xb0, 0x00, 0x40, 0xd9, 0x01, 0x1e, 0x20, 0x00], // ds_cmpst_b64 v1, v[30:31], v[32:33] offset:176
+        &[0xb8, 0x00, 0xa4, 0xd9, 0x01, 0x18, 0x00, 0x34], // ds_and_rtn_b64 v[52:53], v1, v[24:25] offset:184
+        &[0xc0, 0x00, 0x28, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_or_b64 v1, v[24:25] offset:192
+        &[0xc8, 0x00, 0x20, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_max_u64 v1, v[24:25] offset:200
+        &[0xd0, 0x00, 0xb0, 0xd8, 0x01, 0x02, 0x03, 0x36], // ds_mskor_rtn_b32 v54, v1, v2, v3 offset:208
+        &[0x04, 0x00, 0x9c, 0xda, 0x01, 0x00, 0x00, 0x2d], // ds_read_u16_d16_hi v45, v1 offset:4
+        &[0x0d, 0x00, 0x90, 0xda, 0x01, 0x00, 0x00, 0x2e], // ds_read_i8_d16 v46, v1 offset:13
+        &[0xd8, 0x00, 0x84, 0xda, 0x01, 0x2f, 0x00, 0x00], // ds_write_b16_d16_hi v1, v47 offset:216
+        &[0xdc, 0x00, 0x80, 0xda, 0x01, 0x2f, 0x00, 0x00], // ds_write_b8_d16_hi v1, v47 offset:220
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    ds_forms(Gpu::Gfx1030, 32, &code);
+}
+
+/// The second address of a two-address form is bounds-checked like every
+/// LDS access: past the end is a fault naming the lane; nothing of a
+/// faulting store is half-done for lanes after it. GDS is reported.
+#[test]
+fn ds_two_address_bounds_and_gds() {
+    let expect_fault = |gpu: Gpu, size: u32, code: &[u8], lane: u32, base: u32, addr: u64| {
+        let mem = GlobalMemory::new();
+        let mut lds = Bytes::new(1024, Space::Lds);
+        let err = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+            for l in 0..64 {
+                w.vgpr[1][l] = if l as u32 == lane { base } else { 0 };
+                w.vgpr[4][l] = 0x1111_1111;
+                w.vgpr[6][l] = 0x2222_2222;
+            }
+        })
+        .unwrap_err();
+        match err {
+            SimError::Fault { fault, lane: l, .. } => {
+                assert_eq!(l, lane, "{gpu}");
+                assert_eq!(fault.addr, addr, "{gpu}");
+                assert_eq!(fault.space, Space::Lds);
+            }
+            other => panic!("{gpu}: {other}"),
+        }
+        lds
+    };
+    // 4 + 255 * 4 = 1024: the first byte past a 1024-byte LDS.
+    let read9: Vec<u8> = [
+        &[0x00, 0xff, 0x6e, 0xd8, 0x01, 0x00, 0x00, 0x04][..], // ds_read2_b32 v[4:5], v1 offset1:255
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let read10: Vec<u8> = [
+        &[0x00, 0xff, 0xdc, 0xd8, 0x01, 0x00, 0x00, 0x04][..], // ds_read2_b32 v[4:5], v1 offset1:255
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    expect_fault(Gpu::Gfx900, 64, &read9, 7, 4, 1024);
+    expect_fault(Gpu::Gfx1030, 32, &read10, 7, 4, 1024);
+    // Lane 3: 516 + 64 * 8 = 1028. Lanes 0..3 wrote both elements (at 0
+    // and 512, the last lane's values winning), lane 3 its first one.
+    let write9: Vec<u8> = [
+        &[0x00, 0x01, 0x9e, 0xd8, 0x01, 0x04, 0x06, 0x00][..], // ds_write2st64_b64 v1, v[4:5], v[6:7] offset1:1
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let lds = expect_fault(Gpu::Gfx900, 64, &write9, 3, 516, 1028);
+    let word = |a: u64| {
+        let mut b = [0u8; 4];
+        lds.read(a, &mut b).unwrap();
+        u32::from_le_bytes(b)
+    };
+    assert_eq!(word(0), 0x1111_1111, "first element of lanes 0..2");
+    assert_eq!(word(512), 0x2222_2222, "second element of lanes 0..2");
+    assert_eq!(word(516), 0x1111_1111, "lane 3's first element");
+    assert_eq!(word(1020), 0, "nothing past lane 3's fault");
+    let gds: Vec<u8> = [
+        &[0x10, 0x00, 0x81, 0xd8, 0x02, 0x04, 0x00, 0x00][..], // ds_add_u64 v2, v[4:5] offset:16 gds
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx900, 64, &gds, |_| {}).unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("GDS")),
+        "{err}"
+    );
+}
