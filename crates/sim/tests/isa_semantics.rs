@@ -1213,3 +1213,767 @@ fn ds_two_address_bounds_and_gds() {
         "{err}"
     );
 }
+
+/// Interesting f16 inputs: zeros, denormals, the largest finite value,
+/// infinities, quiet and signalling NaNs, halves, negatives.
+const HALVES: [u16; 32] = [
+    0x0000, 0x8000, 0x3c00, 0xbc00, 0x3800, 0x3400, 0x0001, 0x03ff, 0x8200, 0x7bff, 0xfbff, 0x7c00,
+    0xfc00, 0x7e00, 0x7d01, 0xfe33, 0x4100, 0xc100, 0x2e66, 0x4200, 0x5640, 0xb800, 0x4b00, 0x0400,
+    0x4c00, 0xcc00, 0xce40, 0x3555, 0x4e00, 0xd400, 0x3bff, 0x2001,
+];
+
+fn hv(h: u16) -> f64 {
+    amdgpu_sim::alu::f16_to_f32(h) as f64
+}
+
+/// Rounds to f16; a NaN produced from non-NaN inputs is 0xfe00 (the value
+/// the guides give V_DIV_FIXUP_F16 for 0/0).
+fn rnd16(v: f64) -> u16 {
+    if v.is_nan() {
+        0xfe00
+    } else {
+        amdgpu_sim::alu::f64_to_f16(v)
+    }
+}
+
+fn is_nan16(h: u16) -> bool {
+    h & 0x7c00 == 0x7c00 && h & 0x3ff != 0
+}
+
+/// frexp by halving and doubling: x = m * 2^e with |m| in [0.5, 1).
+fn frexp_ref(x: f64) -> (f64, i32) {
+    let (mut m, mut e) = (x, 0);
+    while m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1;
+    }
+    while m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1;
+    }
+    (m, e)
+}
+
+/// The Vega ISA pseudo-code of the f16 VOP1/VOP2/VOP3 operations, in f64
+/// (exact, or one rounding from a value within 2^-50 of the exact one).
+fn half_ref(op: &str, h: u16, s1: u32, s2: u16) -> u16 {
+    if is_nan16(h) && !matches!(op, "frexp_mant" | "frexp_exp" | "div_fixup") {
+        return h | 0x200;
+    }
+    let x = hv(h);
+    let tau = std::f64::consts::TAU;
+    match op {
+        "sqrt" => rnd16(x.sqrt()),
+        "rcp" => rnd16(1.0 / x),
+        "rsq" => rnd16(1.0 / x.sqrt()),
+        "exp" => rnd16(x.exp2()),
+        "log" => rnd16(x.log2()),
+        "fract" => {
+            if x.is_infinite() {
+                return 0xfe00;
+            }
+            rnd16(x - x.floor()).min(0x3bff)
+        }
+        "floor" => rnd16(x.floor()),
+        "ceil" => rnd16(x.ceil()),
+        "trunc" => rnd16(x.trunc()),
+        "rndne" => rnd16(x.round_ties_even()),
+        "frexp_mant" | "frexp_exp" => {
+            let special = !x.is_finite() || x == 0.0;
+            match (op, special) {
+                ("frexp_mant", true) => h,
+                ("frexp_exp", true) => 0,
+                ("frexp_mant", false) => rnd16(frexp_ref(x).0),
+                _ => frexp_ref(x).1 as i16 as u16,
+            }
+        }
+        "ldexp" => rnd16(x * f64::powi(2.0, s1 as u16 as i16 as i32)),
+        "sin" => rnd16((tau * x).sin()),
+        "cos" => rnd16((tau * x).cos()),
+        // V_DIV_FIXUP_F16 with S0 = h (quotient), S1 = s1, S2 = s2.
+        _ => {
+            let (d, n) = (s1 as u16, s2);
+            let sign = (d ^ n) & 0x8000;
+            let (dv, nv) = (hv(d), hv(n));
+            if is_nan16(n) {
+                n | 0x200
+            } else if is_nan16(d) {
+                d | 0x200
+            } else if dv == 0.0 && nv == 0.0 || dv.is_infinite() && nv.is_infinite() {
+                0xfe00
+            } else if dv == 0.0 || nv.is_infinite() {
+                sign | 0x7c00
+            } else if dv.is_infinite() || nv == 0.0 {
+                sign
+            } else {
+                sign | (h & 0x7fff)
+            }
+        }
+    }
+}
+
+/// The f16 operations (VOP1, VOP2, VOP3 with modifiers, SDWA), on every
+/// interesting input including NaNs, infinities, denormals and -0, checked
+/// against [`half_ref`]; GFX9 zeroes the high half of the destination, GFX10
+/// keeps it (LLVM's `zeroesHigh16BitsOfDest`); inactive lanes keep their
+/// registers. (Before: all reported as unimplemented.)
+fn half_ops(gpu: Gpu, size: u32, code: &[u8]) {
+    let gfx10 = gpu.generation() == amdgpu_isa::Gen::Gfx10;
+    let exec = if size == 64 {
+        !(1u64 << 9 | 1 << 45)
+    } else {
+        !(1u64 << 9) & 0xffff_ffff
+    };
+    // sin/cos inputs in [-1, 1] away from the zeros of the result.
+    let trig = |l: usize| -> u16 {
+        let x = ((l % 32) as f64 * 0.061 - 0.97) * if l % 2 == 0 { 1.0 } else { -1.0 };
+        let h = amdgpu_sim::alu::f64_to_f16(x);
+        if (4.0 * hv(h)).fract() == 0.0 {
+            0x2e66
+        } else {
+            h
+        }
+    };
+    let w = run(gpu, size, code, |w| {
+        w.exec = Mask(exec);
+        for l in 0..64 {
+            let h = HALVES[l % 32];
+            w.vgpr[0][l] = h as u32 | (HALVES[(l + 7) % 32] as u32) << 16;
+            w.vgpr[1][l] = ((l as i32 % 41) - 20) as u32;
+            w.vgpr[2][l] = trig(l) as u32;
+            w.vgpr[3][l] = HALVES[(l + 3) % 32] as u32;
+            w.vgpr[4][l] = HALVES[(l * 5 + 1) % 32] as u32;
+            w.vgpr[5][l] = [0x4400, 0x4080, 0x3400, 0x0010, 0x7c00, 0][l % 6];
+            for r in 10..30 {
+                w.vgpr[r][l] = 0xabcd_0000 | r as u32;
+            }
+        }
+    })
+    .expect("runs");
+    let ops = [
+        (10, "sqrt"),
+        (11, "rcp"),
+        (12, "rsq"),
+        (13, "exp"),
+        (14, "log"),
+        (15, "fract"),
+        (16, "floor"),
+        (17, "ceil"),
+        (18, "trunc"),
+        (19, "rndne"),
+        (20, "frexp_mant"),
+        (21, "frexp_exp"),
+        (22, "ldexp"),
+        (23, "sin"),
+        (24, "cos"),
+        (25, "div_fixup"),
+    ];
+    for l in 0..size as usize {
+        let high = if gfx10 { 0xabcd_0000 } else { 0 };
+        let active = (exec >> l) & 1 != 0;
+        let x = w.vgpr[0][l] as u16;
+        for (r, op) in ops {
+            let want = if !active {
+                0xabcd_0000 | r as u32
+            } else {
+                let v = match op {
+                    "ldexp" => half_ref(op, x, w.vgpr[1][l], 0),
+                    "sin" | "cos" => half_ref(op, w.vgpr[2][l] as u16, 0, 0),
+                    "div_fixup" => half_ref(op, w.vgpr[3][l] as u16, w.vgpr[4][l], x),
+                    _ => half_ref(op, x, 0, 0),
+                };
+                high | v as u32
+            };
+            assert_eq!(
+                w.vgpr[r][l], want,
+                "{gpu} wave{size} lane {l} v_{op}_f16({x:#06x})"
+            );
+        }
+        if !active {
+            continue;
+        }
+        // sqrt(v5) * 2 (the square roots are exact).
+        let s = w.vgpr[5][l] as u16;
+        assert_eq!(
+            w.vgpr[26][l],
+            high | rnd16(2.0 * hv(s).sqrt()) as u32,
+            "mul:2 lane {l}"
+        );
+        // rcp(-|x|): the modifiers act on the sign bit, of a NaN too.
+        let nx = x & 0x7fff | 0x8000;
+        assert_eq!(
+            w.vgpr[27][l],
+            high | half_ref("rcp", nx, 0, 0) as u32,
+            "-|x| lane {l}"
+        );
+        // fract(x) clamped to [0, 1]: a NaN becomes 0.
+        let f = half_ref("fract", x, 0, 0);
+        let c = if is_nan16(f) { 0 } else { f };
+        assert_eq!(w.vgpr[28][l], high | c as u32, "clamp lane {l}");
+        // SDWA: sqrt of the high half into the high half, the low half kept.
+        let hi = (w.vgpr[0][l] >> 16) as u16;
+        assert_eq!(
+            w.vgpr[29][l],
+            (half_ref("sqrt", hi, 0, 0) as u32) << 16 | 29,
+            "sdwa lane {l}"
+        );
+    }
+}
+
+#[test]
+fn gfx9_half_precision_operations() {
+    let code: Vec<u8> = [
+        &[0x00, 0x7d, 0x14, 0x7e][..], // v_sqrt_f16_e32 v10, v0
+        &[0x00, 0x7b, 0x16, 0x7e],     // v_rcp_f16_e32 v11, v0
+        &[0x00, 0x7f, 0x18, 0x7e],     // v_rsq_f16_e32 v12, v0
+        &[0x00, 0x83, 0x1a, 0x7e],     // v_exp_f16_e32 v13, v0
+        &[0x00, 0x81, 0x1c, 0x7e],     // v_log_f16_e32 v14, v0
+        &[0x00, 0x91, 0x1e, 0x7e],     // v_fract_f16_e32 v15, v0
+        &[0x00, 0x89, 0x20, 0x7e],     // v_floor_f16_e32 v16, v0
+        &[0x00, 0x8b, 0x22, 0x7e],     // v_ceil_f16_e32 v17, v0
+        &[0x00, 0x8d, 0x24, 0x7e],     // v_trunc_f16_e32 v18, v0
+        &[0x00, 0x8f, 0x26, 0x7e],     // v_rndne_f16_e32 v19, v0
+        &[0x00, 0x85, 0x28, 0x7e],     // v_frexp_mant_f16_e32 v20, v0
+        &[0x00, 0x87, 0x2a, 0x7e],     // v_frexp_exp_i16_f16_e32 v21, v0
+        &[0x00, 0x03, 0x2c, 0x66],     // v_ldexp_f16_e32 v22, v0, v1
+        &[0x02, 0x93, 0x2e, 0x7e],     // v_sin_f16_e32 v23, v2
+        &[0x02, 0x95, 0x30, 0x7e],     // v_cos_f16_e32 v24, v2
+        &[0x19, 0x00, 0x07, 0xd2, 0x03, 0x09, 0x02, 0x04], // v_div_fixup_f16 v25, v3, v4, v0
+        &[0x1a, 0x00, 0x7e, 0xd1, 0x05, 0x01, 0x00, 0x08], // v_sqrt_f16_e64 v26, v5 mul:2
+        &[0x1b, 0x01, 0x7d, 0xd1, 0x00, 0x01, 0x00, 0x20], // v_rcp_f16_e64 v27, -|v0|
+        &[0x1c, 0x80, 0x88, 0xd1, 0x00, 0x01, 0x00, 0x00], // v_fract_f16_e64 v28, v0 clamp
+        &[0xf9, 0x7c, 0x3a, 0x7e, 0x00, 0x15, 0x05, 0x00], // v_sqrt_f16_sdwa v29, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    half_ops(Gpu::Gfx900, 64, &code);
+}
+
+#[test]
+fn gfx10_half_precision_operations() {
+    let code: Vec<u8> = [
+        &[0x00, 0xab, 0x14, 0x7e][..], // v_sqrt_f16_e32 v10, v0
+        &[0x00, 0xa9, 0x16, 0x7e],     // v_rcp_f16_e32 v11, v0
+        &[0x00, 0xad, 0x18, 0x7e],     // v_rsq_f16_e32 v12, v0
+        &[0x00, 0xb1, 0x1a, 0x7e],     // v_exp_f16_e32 v13, v0
+        &[0x00, 0xaf, 0x1c, 0x7e],     // v_log_f16_e32 v14, v0
+        &[0x00, 0xbf, 0x1e, 0x7e],     // v_fract_f16_e32 v15, v0
+        &[0x00, 0xb7, 0x20, 0x7e],     // v_floor_f16_e32 v16, v0
+        &[0x00, 0xb9, 0x22, 0x7e],     // v_ceil_f16_e32 v17, v0
+        &[0x00, 0xbb, 0x24, 0x7e],     // v_trunc_f16_e32 v18, v0
+        &[0x00, 0xbd, 0x26, 0x7e],     // v_rndne_f16_e32 v19, v0
+        &[0x00, 0xb3, 0x28, 0x7e],     // v_frexp_mant_f16_e32 v20, v0
+        &[0x00, 0xb5, 0x2a, 0x7e],     // v_frexp_exp_i16_f16_e32 v21, v0
+        &[0x00, 0x03, 0x2c, 0x76],     // v_ldexp_f16_e32 v22, v0, v1
+        &[0x02, 0xc1, 0x2e, 0x7e],     // v_sin_f16_e32 v23, v2
+        &[0x02, 0xc3, 0x30, 0x7e],     // v_cos_f16_e32 v24, v2
+        &[0x19, 0x00, 0x5f, 0xd7, 0x03, 0x09, 0x02, 0x04], // v_div_fixup_f16 v25, v3, v4, v0
+        &[0x1a, 0x00, 0xd5, 0xd5, 0x05, 0x01, 0x00, 0x08], // v_sqrt_f16_e64 v26, v5 mul:2
+        &[0x1b, 0x01, 0xd4, 0xd5, 0x00, 0x01, 0x00, 0x20], // v_rcp_f16_e64 v27, -|v0|
+        &[0x1c, 0x80, 0xdf, 0xd5, 0x00, 0x01, 0x00, 0x00], // v_fract_f16_e64 v28, v0 clamp
+        &[0xf9, 0xaa, 0x3a, 0x7e, 0x00, 0x15, 0x05, 0x00], // v_sqrt_f16_sdwa v29, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    half_ops(Gpu::Gfx1030, 32, &code);
+    half_ops(Gpu::Gfx1030, 64, &code);
+}
+
+/// `v_xad_u32` (`(S0 ^ S1) + S2`, wrapping) and `v_pack_b32_f16` (`D =
+/// {S1.f16, S0.f16}`, halves chosen by `op_sel`, `neg`/`abs` on the sign
+/// bits, NaN and denormal bits passed through). (Before: unimplemented.)
+fn xad_and_pack(gpu: Gpu, size: u32, code: &[u8]) {
+    let exec = (if size == 64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 6);
+    let w = run(gpu, size, code, |w| {
+        w.exec = Mask(exec);
+        for l in 0..64 {
+            w.vgpr[0][l] = 0x9e37_79b9u32.wrapping_mul(l as u32 + 1);
+            w.vgpr[1][l] = 0xffff_0000 ^ l as u32;
+            w.vgpr[2][l] = u32::MAX - l as u32;
+            w.vgpr[3][l] = HALVES[l % 32] as u32 | (HALVES[(l + 5) % 32] as u32) << 16;
+            w.vgpr[4][l] = HALVES[(l + 11) % 32] as u32 | (HALVES[(l + 2) % 32] as u32) << 16;
+            for r in 5..9 {
+                w.vgpr[r][l] = 0x5555_0000 + r as u32;
+            }
+        }
+        // Signalling NaNs are reported, not packed: keep them out.
+        for l in 0..64 {
+            for r in [3, 4] {
+                let v = w.vgpr[r][l];
+                let fix = |h: u32| {
+                    if h & 0x7e00 == 0x7c00 && h & 0x1ff != 0 {
+                        0x7e00
+                    } else {
+                        h
+                    }
+                };
+                w.vgpr[r][l] = fix(v & 0xffff) | fix(v >> 16) << 16;
+            }
+        }
+    })
+    .expect("runs");
+    for l in 0..size as usize {
+        let v = |r: usize| w.vgpr[r][l];
+        if (exec >> l) & 1 == 0 {
+            for r in 5..9 {
+                assert_eq!(v(r), 0x5555_0000 + r as u32, "inactive lane {l}");
+            }
+            continue;
+        }
+        assert_eq!(v(5), (v(0) ^ v(1)).wrapping_add(v(2)), "{gpu} xad lane {l}");
+        let (lo3, hi3, lo4, hi4) = (v(3) & 0xffff, v(3) >> 16, v(4) & 0xffff, v(4) >> 16);
+        assert_eq!(v(6), lo3 | lo4 << 16, "{gpu} pack lane {l}");
+        assert_eq!(
+            v(7),
+            (hi3 ^ 0x8000) | (lo4 & 0x7fff) << 16,
+            "{gpu} pack -hi, |lo| lane {l}"
+        );
+        assert_eq!(v(8), lo3 | hi4 << 16, "{gpu} pack lo, hi lane {l}");
+    }
+}
+
+#[test]
+fn xad_and_pack_b32_f16() {
+    let gfx9: Vec<u8> = [
+        &[0x05, 0x00, 0xf3, 0xd1, 0x00, 0x03, 0x0a, 0x04][..], // v_xad_u32 v5, v0, v1, v2
+        &[0x06, 0x00, 0xa0, 0xd2, 0x03, 0x09, 0x02, 0x00],     // v_pack_b32_f16 v6, v3, v4
+        &[0x07, 0x0a, 0xa0, 0xd2, 0x03, 0x09, 0x02, 0x20], // v_pack_b32_f16 v7, -v3, |v4| op_sel:[1,0,0]
+        &[0x08, 0x10, 0xa0, 0xd2, 0x03, 0x09, 0x02, 0x00], // v_pack_b32_f16 v8, v3, v4 op_sel:[0,1,0]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x05, 0x00, 0x45, 0xd7, 0x00, 0x03, 0x0a, 0x04][..], // v_xad_u32 v5, v0, v1, v2
+        &[0x06, 0x00, 0x11, 0xd7, 0x03, 0x09, 0x02, 0x00],     // v_pack_b32_f16 v6, v3, v4
+        &[0x07, 0x0a, 0x11, 0xd7, 0x03, 0x09, 0x02, 0x20], // v_pack_b32_f16 v7, -v3, |v4| op_sel:[1,0,0]
+        &[0x08, 0x10, 0x11, 0xd7, 0x03, 0x09, 0x02, 0x00], // v_pack_b32_f16 v8, v3, v4 op_sel:[0,1,0]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    xad_and_pack(Gpu::Gfx900, 64, &gfx9);
+    xad_and_pack(Gpu::Gfx1030, 32, &gfx10);
+    xad_and_pack(Gpu::Gfx1030, 64, &gfx10);
+    // A signalling NaN is not packed silently.
+    let err = run(Gpu::Gfx900, 64, &gfx9[8..], |w| {
+        for l in 0..64 {
+            w.vgpr[3][l] = 0x7d00;
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+}
+
+/// GFX10 `v_permlane16_b32` / `v_permlanex16_b32` (RDNA ISA pseudo-code:
+/// `lanesel = {S2, S1}; D.lane[row * 16 + i] = S0.lane[row' * 16 +
+/// lanesel[4i + 3 : 4i]]` with `row' = row` or the other row of its pair),
+/// `op_sel[0]` = fetch inactive, `op_sel[1]` = bound_ctrl, in wave32 and
+/// wave64, with inactive lanes. (Before: unimplemented.)
+#[test]
+fn gfx10_permlane16_and_permlanex16() {
+    let code: Vec<u8> = [
+        &[0x01, 0x00, 0x77, 0xd7, 0x00, 0x01, 0x04, 0x00][..], // v_permlane16_b32 v1, v0, s0, s1
+        &[0x02, 0x00, 0x78, 0xd7, 0x00, 0x01, 0x04, 0x00],     // v_permlanex16_b32 v2, v0, s0, s1
+        &[0x03, 0x08, 0x77, 0xd7, 0x00, 0x05, 0x0c, 0x00], // v_permlane16_b32 v3, v0, s2, s3 op_sel:[1,0]
+        &[0x04, 0x10, 0x77, 0xd7, 0x00, 0x05, 0x0c, 0x00], // v_permlane16_b32 v4, v0, s2, s3 op_sel:[0,1]
+        &[0x05, 0x00, 0x78, 0xd7, 0x00, 0x05, 0x0c, 0x00], // v_permlanex16_b32 v5, v0, s2, s3
+        // v_permlanex16_b32 v6, v0, 0x76543210, s3 op_sel:[1,1]
+        &[
+            0x06, 0x18, 0x78, 0xd7, 0x00, 0xff, 0x0d, 0x00, 0x10, 0x32, 0x54, 0x76,
+        ],
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    for size in [32u32, 64] {
+        // Lanes 3, 17 and 40 are inactive.
+        let exec =
+            (if size == 64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 3 | 1 << 17 | 1 << 40);
+        let sel = [
+            (0xfedc_ba98u32, 0x7654_3210u32),
+            (0x0123_3333, 0x1111_1113), // lanes 1 and 3 sources, 3 inactive
+        ];
+        let w = run(Gpu::Gfx1030, size, &code, |w| {
+            w.exec = Mask(exec);
+            w.sgpr[0] = sel[0].1;
+            w.sgpr[1] = sel[0].0;
+            w.sgpr[2] = sel[1].1;
+            w.sgpr[3] = sel[1].0;
+            for l in 0..64 {
+                w.vgpr[0][l] = 1000 + l as u32;
+                for r in 1..7 {
+                    w.vgpr[r][l] = 0x7000 + r as u32;
+                }
+            }
+        })
+        .expect("runs");
+        let active = |l: usize| (exec >> l) & 1 != 0;
+        for l in 0..size as usize {
+            let pick = |lo: u32, hi: u32, cross: bool| -> usize {
+                let s = (hi as u64) << 32 | lo as u64;
+                let row = if cross { (l / 16) ^ 1 } else { l / 16 };
+                row * 16 + ((s >> (4 * (l % 16))) & 15) as usize
+            };
+            // (register, selects, cross rows, fetch inactive, bound_ctrl)
+            let cases = [
+                (1, sel[0], false, false, false),
+                (2, sel[0], true, false, false),
+                (3, sel[1], false, true, false),
+                (4, sel[1], false, false, true),
+                (5, sel[1], true, false, false),
+                (6, (sel[1].0, 0x7654_3210), true, true, true),
+            ];
+            for (r, (hi, lo), cross, fi, bound) in cases {
+                let s = pick(lo, hi, cross);
+                let want = if !active(l) {
+                    0x7000 + r
+                } else if fi || active(s) {
+                    1000 + s as u32
+                } else if bound {
+                    0
+                } else {
+                    0x7000 + r
+                };
+                assert_eq!(
+                    w.vgpr[r as usize][l], want,
+                    "wave{size} v{r} lane {l} from {s}"
+                );
+            }
+        }
+    }
+}
+
+/// An f32 with at most 12 significant bits and a small exponent, so sums of
+/// products of them are exact in f64.
+fn short_f32(l: usize, salt: u32) -> f32 {
+    let m = (l as u32).wrapping_mul(2654435761).wrapping_add(salt) >> 20; // 12 bits
+    let e = ((l as i32 * 7 + salt as i32) % 13) - 6;
+    let v = (m | 0x800) as f32 * f32::powi(2.0, e - 11);
+    if (l + salt as usize) % 3 == 0 { -v } else { v }
+}
+
+fn f16v(h: u32) -> f32 {
+    amdgpu_sim::alu::f16_to_f32(h as u16)
+}
+
+fn same_f32(a: u32, b: f32) -> bool {
+    a == b.to_bits() || f32::from_bits(a).is_nan() && b.is_nan()
+}
+
+/// `v_fma_mix_f32`, `v_fma_mixlo_f16`, `v_fma_mixhi_f16` (VOP3P): sources
+/// are f32, or with `op_sel_hi` the f16 half chosen by `op_sel`; `neg_hi` is
+/// `abs`; one rounding (the exact `a * b + c` rounded to f32, or once to f16
+/// into one half of the destination, the other half kept); `clamp`.
+/// (Before: unimplemented.)
+fn fma_mix(gpu: Gpu, size: u32, code: &[u8]) {
+    let exec = (if size == 64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 2);
+    let w = run(gpu, size, code, |w| {
+        w.exec = Mask(exec);
+        for l in 0..64 {
+            // NaNs only in v0: which of two NaNs propagates is not modelled.
+            let h = |k: usize| HALVES[k % 32] as u32;
+            let n = |k: usize| if is_nan16(h(k) as u16) { 0x3c00 } else { h(k) };
+            w.vgpr[0][l] = h(l) | h(l + 9) << 16;
+            w.vgpr[1][l] = n(l + 3) | n(l + 17) << 16;
+            w.vgpr[2][l] = n(l + 5) | n(l + 1) << 16;
+            for (r, salt) in [(3, 1), (4, 2), (5, 3)] {
+                w.vgpr[r][l] = short_f32(l, salt).to_bits();
+            }
+            for r in 10..15 {
+                w.vgpr[r][l] = 0x1234_5678;
+            }
+        }
+    })
+    .expect("runs");
+    for l in 0..size as usize {
+        let v = |r: usize| w.vgpr[r][l];
+        if (exec >> l) & 1 == 0 {
+            assert!((10..15).all(|r| v(r) == 0x1234_5678), "inactive lane {l}");
+            continue;
+        }
+        let (lo, hi) = (|x: u32| f16v(x & 0xffff), |x: u32| f16v(x >> 16));
+        let f = f32::from_bits;
+        let want10 = lo(v(0)).mul_add(lo(v(1)), lo(v(2)));
+        assert!(
+            same_f32(v(10), want10),
+            "{gpu} mix_f32 lane {l}: {:#x}",
+            v(10)
+        );
+        let want11 = f(v(3)).mul_add(hi(v(1)), f(v(4)));
+        assert!(same_f32(v(11), want11), "{gpu} mix_f32 hi lane {l}");
+        // Exact in f64, rounded once to f16.
+        let once = |x: f32, y: f32, z: f32| {
+            let e = x as f64 * y as f64 + z as f64;
+            if e.is_nan() {
+                0xfe00u32
+            } else {
+                amdgpu_sim::alu::f64_to_f16(e) as u32
+            }
+        };
+        let want12 = once(f(v(3)), f(v(4)), f(v(5)));
+        assert_eq!(v(12), 0x1234_0000 | want12, "{gpu} mixlo lane {l}");
+        let r13 = once(-lo(v(0)), lo(v(1)).abs(), lo(v(2)));
+        let c13 = match f16v(r13) {
+            x if x.is_nan() || x <= 0.0 => 0,
+            x if x >= 1.0 => 0x3c00,
+            _ => r13,
+        };
+        assert_eq!(v(13), c13 << 16 | 0x5678, "{gpu} mixhi clamp lane {l}");
+        if !hi(v(0)).is_nan() {
+            let want14 = once(f(v(3)), hi(v(0)), f(v(4)));
+            assert_eq!(v(14), 0x1234_0000 | want14, "{gpu} mixlo f16 hi lane {l}");
+        }
+    }
+}
+
+#[test]
+fn fma_mix_forms() {
+    let gfx9: Vec<u8> = [
+        &[0x0a, 0x40, 0xa0, 0xd3, 0x00, 0x03, 0x0a, 0x1c][..], // v_fma_mix_f32 v10, v0, v1, v2 op_sel_hi:[1,1,1]
+        &[0x0b, 0x10, 0xa0, 0xd3, 0x03, 0x03, 0x12, 0x14], // v_fma_mix_f32 v11, v3, v1, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x0c, 0x00, 0xa1, 0xd3, 0x03, 0x09, 0x16, 0x04], // v_fma_mixlo_f16 v12, v3, v4, v5
+        &[0x0d, 0xc2, 0xa2, 0xd3, 0x00, 0x03, 0x0a, 0x3c], // v_fma_mixhi_f16 v13, -v0, |v1|, v2 op_sel_hi:[1,1,1] clamp
+        &[0x0e, 0x10, 0xa1, 0xd3, 0x03, 0x01, 0x12, 0x14], // v_fma_mixlo_f16 v14, v3, v0, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x0a, 0x40, 0x20, 0xcc, 0x00, 0x03, 0x0a, 0x1c][..], // v_fma_mix_f32 v10, v0, v1, v2 op_sel_hi:[1,1,1]
+        &[0x0b, 0x10, 0x20, 0xcc, 0x03, 0x03, 0x12, 0x14], // v_fma_mix_f32 v11, v3, v1, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x0c, 0x00, 0x21, 0xcc, 0x03, 0x09, 0x16, 0x04], // v_fma_mixlo_f16 v12, v3, v4, v5
+        &[0x0d, 0xc2, 0x22, 0xcc, 0x00, 0x03, 0x0a, 0x3c], // v_fma_mixhi_f16 v13, -v0, |v1|, v2 op_sel_hi:[1,1,1] clamp
+        &[0x0e, 0x10, 0x21, 0xcc, 0x03, 0x01, 0x12, 0x14], // v_fma_mixlo_f16 v14, v3, v0, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    fma_mix(Gpu::Gfx906, 64, &gfx9);
+    fma_mix(Gpu::Gfx90a, 64, &gfx9);
+    fma_mix(Gpu::Gfx1030, 32, &gfx10);
+    // A lane whose f16 result would differ when rounded through f32 first
+    // (1 + 2^-11 + 2^-30) is reported rather than guessed.
+    let err = run(Gpu::Gfx906, 64, &gfx9[16..24], |w| {
+        w.vgpr[3][0] = (1.0 + f32::powi(2.0, -11)).to_bits();
+        w.vgpr[4][0] = 1.0f32.to_bits();
+        w.vgpr[5][0] = f32::powi(2.0, -30).to_bits();
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+}
+
+/// gfx900 `v_mad_mix_f32` / `v_mad_mixlo_f16` / `v_mad_mixhi_f16`: unfused
+/// (the product rounded to f32 before the add), as the compiler's `fmad`
+/// patterns for them assume; denormals are reported (the hardware flushes
+/// them). (Before: unimplemented.)
+#[test]
+fn gfx900_mad_mix_forms() {
+    let code: Vec<u8> = [
+        &[0x0a, 0x40, 0xa0, 0xd3, 0x00, 0x03, 0x0a, 0x1c][..], // v_mad_mix_f32 v10, v0, v1, v2 op_sel_hi:[1,1,1]
+        &[0x0b, 0x10, 0xa0, 0xd3, 0x03, 0x03, 0x12, 0x14], // v_mad_mix_f32 v11, v3, v1, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x0c, 0x00, 0xa1, 0xd3, 0x03, 0x09, 0x16, 0x04], // v_mad_mixlo_f16 v12, v3, v4, v5
+        &[0x0d, 0xc2, 0xa2, 0xd3, 0x00, 0x03, 0x0a, 0x3c], // v_mad_mixhi_f16 v13, -v0, |v1|, v2 op_sel_hi:[1,1,1] clamp
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    const H: [u16; 8] = [
+        0x3c00, 0x3800, 0x3400, 0x4100, 0x4200, 0x3e00, 0x4540, 0x4b00,
+    ];
+    let w = run(Gpu::Gfx900, 64, &code, |w| {
+        for l in 0..64 {
+            let h = |k: usize| H[k % 8] as u32;
+            w.vgpr[0][l] = h(l) | h(l / 8) << 16;
+            w.vgpr[1][l] = h(l + 3) | h(l + 5) << 16;
+            w.vgpr[2][l] = h(l / 3) | h(l + 1) << 16;
+            // f32 operands whose product does not fit 24 bits.
+            let (m, n) = (l as f32 * 37.0 + 1.0, l as f32 * 11.0 + 3.0);
+            w.vgpr[3][l] = (1.0f32 + m * f32::powi(2.0, -20)).to_bits();
+            w.vgpr[4][l] = (1.5f32 + n * f32::powi(2.0, -19)).to_bits();
+            w.vgpr[5][l] = (0.75f32 + l as f32).to_bits();
+            for r in 10..14 {
+                w.vgpr[r][l] = 0x1234_5678;
+            }
+        }
+    })
+    .expect("runs");
+    let mut rounded = 0;
+    for l in 0..64 {
+        let v = |r: usize| w.vgpr[r][l];
+        let (lo, hi) = (|x: u32| f16v(x & 0xffff), |x: u32| f16v(x >> 16));
+        let f = f32::from_bits;
+        // The separately rounded operations.
+        let mad = |x: f32, y: f32, z: f32| (x * y) + z;
+        assert_eq!(
+            v(10),
+            mad(lo(v(0)), lo(v(1)), lo(v(2))).to_bits(),
+            "lane {l}"
+        );
+        assert_eq!(v(11), mad(f(v(3)), hi(v(1)), f(v(4))).to_bits(), "lane {l}");
+        let p = f(v(3)) * f(v(4));
+        rounded += (p as f64 != f(v(3)) as f64 * f(v(4)) as f64) as u32;
+        let want12 = amdgpu_sim::alu::f64_to_f16(p as f64 + f(v(5)) as f64) as u32;
+        assert_eq!(v(12), 0x1234_0000 | want12, "mixlo lane {l}");
+        let s = mad(-lo(v(0)), lo(v(1)).abs(), lo(v(2)));
+        let c = amdgpu_sim::alu::f32_to_f16(s.clamp(0.0, 1.0)) as u32;
+        assert_eq!(v(13), c << 16 | 0x5678, "mixhi clamp lane {l}");
+    }
+    assert!(
+        rounded > 48,
+        "most products need rounding to f32: {rounded}"
+    );
+    let err = run(Gpu::Gfx900, 64, &code, |w| w.vgpr[0][5] = 0x0001).unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("denormal")),
+        "{err}"
+    );
+}
+
+/// `v_trig_preop_f64`: segment `s` of 2/PI is the 53 bits starting at bit
+/// 53s; large inputs move the window by `exponent - 1077` bits and from
+/// exponent 1968 scale the result by 2^128. Checked against the segments of
+/// 1.0 themselves (bits reassembled with integer shifts), against
+/// `FRAC_2_PI`, and for NaN. (Before: unimplemented.)
+fn trig_preop(gpu: Gpu, size: u32, code: &[u8]) {
+    let x60 = f64::powi(2.0, 60);
+    let x950 = f64::powi(2.0, 950);
+    let input = |l: usize| -> (f64, u32) {
+        match l {
+            0..=19 => (1.0, l as u32),
+            20 => (-1.0, 0),
+            21 => (x60, 0),
+            22 => (x950, 0),
+            23 => (f64::from_bits(0x7ff0_0000_0000_0005), 0),
+            24 => (1.0, 32 + 3), // S1[4:0]
+            _ => (0.5 * l as f64, (l % 4) as u32),
+        }
+    };
+    let w = run(gpu, size, code, |w| {
+        for l in 0..64 {
+            let (x, s) = input(l);
+            w.vgpr[0][l] = x.to_bits() as u32;
+            w.vgpr[1][l] = (x.to_bits() >> 32) as u32;
+            w.vgpr[2][l] = s;
+        }
+    })
+    .expect("runs");
+    let get =
+        |r: usize, l: usize| f64::from_bits(w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32);
+    // Segment k of 1.0 as a 53-bit integer.
+    let seg = |k: usize| -> u128 {
+        let m = get(4, k) * f64::powi(2.0, 53 * (k as i32 + 1));
+        assert!(
+            m.fract() == 0.0 && m < f64::powi(2.0, 53),
+            "segment {k} is 53 bits"
+        );
+        m as u128
+    };
+    assert_eq!(
+        get(4, 0).to_bits(),
+        std::f64::consts::FRAC_2_PI.to_bits() - 1
+    );
+    // Bits b..b+53 of 2/PI from the segments of 1.0.
+    let window = |b: usize| -> f64 {
+        let (k, o) = (b / 53, b % 53);
+        let both = seg(k) << 53 | seg(k + 1);
+        ((both >> (53 - o)) & ((1 << 53) - 1)) as f64
+    };
+    for l in 0..size as usize {
+        let (x, s) = input(l);
+        let r = get(4, l);
+        let want = match l {
+            20 | 24 => get(4, (s & 31) as usize),
+            21 => window(6) * f64::powi(2.0, -59),
+            22 => window(896) * f64::powi(2.0, -53 - 896) * f64::powi(2.0, 128),
+            23 => f64::from_bits(0x7ff8_0000_0000_0005),
+            l if l < 20 => r,
+            _ => get(4, s as usize),
+        };
+        assert_eq!(
+            r.to_bits(),
+            want.to_bits(),
+            "{gpu} lane {l}: x = {x:e}, segment {s}"
+        );
+        // -|x| with segment 1 (inline constant): the sign does not matter.
+        let want6 = if l == 23 {
+            f64::from_bits(0xfff8_0000_0000_0005)
+        } else if x.abs() < x60 {
+            get(4, 1)
+        } else {
+            continue;
+        };
+        assert_eq!(get(6, l).to_bits(), want6.to_bits(), "{gpu} lane {l} -|x|");
+    }
+}
+
+#[test]
+fn trig_preop_f64_segments() {
+    let gfx9: Vec<u8> = [
+        &[0x04, 0x00, 0x92, 0xd2, 0x00, 0x05, 0x02, 0x00][..], // v_trig_preop_f64 v[4:5], v[0:1], v2
+        &[0x06, 0x01, 0x92, 0xd2, 0x00, 0x03, 0x01, 0x20], // v_trig_preop_f64 v[6:7], -|v[0:1]|, 1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x04, 0x00, 0x74, 0xd5, 0x00, 0x05, 0x02, 0x00][..], // v_trig_preop_f64 v[4:5], v[0:1], v2
+        &[0x06, 0x01, 0x74, 0xd5, 0x00, 0x03, 0x01, 0x20], // v_trig_preop_f64 v[6:7], -|v[0:1]|, 1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    trig_preop(Gpu::Gfx900, 64, &gfx9);
+    trig_preop(Gpu::Gfx1030, 32, &gfx10);
+    // Segment 20 of 1.0 is a denormal that would round: reported.
+    let err = run(Gpu::Gfx900, 64, &gfx9, |w| {
+        for l in 0..64 {
+            w.vgpr[1][l] = 0x3ff0_0000;
+            w.vgpr[2][l] = 20;
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+}
+
+/// What the f16 operations do not model is reported: `v_sin_f16` outside
+/// [-1, 1] and on an exact zero of unspecified sign, an output modifier that
+/// would round (2^15.5 * 2 overflows), and f16 denormal flushing in MODE.
+#[test]
+fn half_precision_limits_are_reported() {
+    let unsupported = |code: &[u8], x: u16| {
+        let err = run(Gpu::Gfx900, 64, code, |w| {
+            for l in 0..64 {
+                w.vgpr[0][l] = 0x3000;
+                w.vgpr[2][l] = 0x3000;
+            }
+            w.vgpr[0][17] = x as u32;
+            w.vgpr[2][17] = x as u32;
+        })
+        .unwrap_err();
+        match err {
+            SimError::Unsupported { what, at } => (what, at.pc),
+            other => panic!("{other}"),
+        }
+    };
+    let sin: Vec<u8> = [
+        &[0x02, 0x93, 0x2e, 0x7e][..], // v_sin_f16_e32 v23, v2
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    assert!(
+        unsupported(&sin, 0x4000).0.contains("v_sin_f16"),
+        "sin(2.0)"
+    );
+    assert!(unsupported(&sin, 0x3800).0.contains("v_sin_f16"), "sin(pi)");
+    let omod: Vec<u8> = [
+        &[0x1b, 0x00, 0x81, 0xd1, 0x00, 0x01, 0x00, 0x08][..], // v_exp_f16_e64 v27, v0 mul:2
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    assert!(
+        unsupported(&omod, 0x4bc0).0.contains("output modifier"),
+        "2^15.5 * 2"
+    );
+    let mode: Vec<u8> = [
+        &[0x81, 0x09, 0x00, 0xba, 0x00, 0x00, 0x00, 0x00][..], // s_setreg_imm32_b32 hwreg(HW_REG_MODE, 6, 2), 0
+        &[0x00, 0x7d, 0x14, 0x7e],                             // v_sqrt_f16_e32 v10, v0
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let (what, pc) = unsupported(&mode, 0x3c00);
+    assert!(what.contains("FP_DENORM"), "{what}");
+    assert_eq!(pc, BASE + 8);
+}
