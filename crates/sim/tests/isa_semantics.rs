@@ -1977,3 +1977,107 @@ fn half_precision_limits_are_reported() {
     assert!(what.contains("FP_DENORM"), "{what}");
     assert_eq!(pc, BASE + 8);
 }
+
+/// GFX9 VGPR indexing (Vega ISA §4.6): `s_set_gpr_idx_on` sets M0[7:0] (the
+/// index) and M0[15:12] (which of src0, src1, src2, dst it applies to) and
+/// MODE.GPR_IDX_EN; the VALU operands it selects are moved up by the index
+/// until `s_set_gpr_idx_off`. (Before: all four instructions unimplemented.)
+#[test]
+fn gfx9_vgpr_indexing() {
+    let code: Vec<u8> = [
+        &[0xff, 0x00, 0xfc, 0xbe, 0x00, 0x00, 0xcd, 0xab][..], // s_mov_b32 m0, 0xabcd0000
+        &[0x00, 0x01, 0x11, 0xbf],                             // s_set_gpr_idx_on s0, gpr_idx(SRC0)
+        &[0x02, 0x03, 0x02, 0x7e],                             // v_mov_b32_e32 v1, v2
+        &[0xc1, 0x06, 0x86, 0xb8], // s_getreg_b32 s6, hwreg(HW_REG_MODE, 27, 1)
+        &[0x00, 0x00, 0x9c, 0xbf], // s_set_gpr_idx_off
+        &[0x00, 0x08, 0x11, 0xbf], // s_set_gpr_idx_on s0, gpr_idx(DST)
+        &[0x02, 0x03, 0x02, 0x7e], // v_mov_b32_e32 v1, v2
+        &[0x01, 0x32, 0x80, 0xbe], // s_set_gpr_idx_idx s1
+        &[0x02, 0x07, 0x02, 0x68], // v_add_u32_e32 v1, v2, v3
+        &[0x0b, 0x00, 0x9d, 0xbf], // s_set_gpr_idx_mode gpr_idx(SRC0,SRC1,DST)
+        &[0x0b, 0x19, 0x14, 0x68], // v_add_u32_e32 v10, v11, v12
+        &[0x14, 0x00, 0xcc, 0xd1, 0x1e, 0x41, 0x8a, 0x04], // v_fma_f64 v[20:21], v[30:31], v[32:33], v[34:35]
+        &[0x7c, 0x00, 0x87, 0xbe],                         // s_mov_b32 s7, m0
+        &[0x00, 0x00, 0x9c, 0xbf],                         // s_set_gpr_idx_off
+        &[0x02, 0x03, 0x50, 0x7e],                         // v_mov_b32_e32 v40, v2
+        &[0xc1, 0x06, 0x85, 0xb8], // s_getreg_b32 s5, hwreg(HW_REG_MODE, 27, 1)
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    let exec = !(1u64 << 12);
+    let init = |r: usize, l: usize| (r as u32) << 16 | l as u32;
+    let w = run(Gpu::Gfx900, 64, &code, |w| {
+        w.vgpr.resize(48, [0; 64]);
+        w.exec = Mask(exec);
+        w.sgpr[0] = 3;
+        w.sgpr[1] = 0x102; // only bits 7:0 are the index
+        for l in 0..64 {
+            for r in 0..48 {
+                w.vgpr[r][l] = init(r, l);
+            }
+            let d = |v: f64| v.to_bits();
+            for (r, v) in [(32, 1.5 + l as f64), (34, -0.25 * l as f64)] {
+                w.vgpr[r][l] = d(v) as u32;
+                w.vgpr[r + 1][l] = (d(v) >> 32) as u32;
+            }
+        }
+    })
+    .expect("runs");
+    assert_eq!(w.sgpr[6], 1, "MODE.GPR_IDX_EN while on");
+    assert_eq!(w.sgpr[5], 0, "and off again");
+    assert_eq!(
+        w.sgpr[7], 0xabcd_b002,
+        "M0[7:0] index, M0[15:12] mode, the rest kept"
+    );
+    for l in 0..64 {
+        let v = |r: usize| w.vgpr[r][l];
+        if (exec >> l) & 1 == 0 {
+            for r in [1, 4, 3, 12, 22, 40] {
+                assert_eq!(v(r), init(r, l), "inactive lane {l} v{r}");
+            }
+            continue;
+        }
+        assert_eq!(v(1), init(5, l), "src0 indexed: v1 = v[2 + 3]");
+        assert_eq!(v(4), init(2, l), "dst indexed: v[1 + 3] = v2");
+        assert_eq!(
+            v(3),
+            init(2, l).wrapping_add(init(3, l)),
+            "v[1 + 2] = v2 + v3"
+        );
+        assert_eq!(
+            v(12),
+            init(13, l).wrapping_add(init(14, l)),
+            "v12 = v13 + v14"
+        );
+        let (a, b) = (1.5 + l as f64, -0.25 * l as f64);
+        let f = a.mul_add(b, b).to_bits();
+        assert_eq!(
+            (v(22), v(23)),
+            (f as u32, (f >> 32) as u32),
+            "src2 not indexed"
+        );
+        assert_eq!(v(20), init(20, l), "v20 not written");
+        assert_eq!(v(40), init(2, l), "no indexing after s_set_gpr_idx_off");
+    }
+    // An index past the allocated VGPRs, and a memory instruction while
+    // indexing is on, are reported.
+    let past: Vec<u8> = [
+        &[0x00, 0x01, 0x11, 0xbf][..], // s_set_gpr_idx_on s0, gpr_idx(SRC0)
+        &[0x1e, 0x03, 0x02, 0x7e],     // v_mov_b32_e32 v1, v30
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx900, 64, &past, |w| w.sgpr[0] = 2).unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("beyond")),
+        "{err}"
+    );
+    let mem: Vec<u8> = [
+        &[0x00, 0x08, 0x11, 0xbf][..], // s_set_gpr_idx_on s0, gpr_idx(DST)
+        &[0x00, 0x80, 0x50, 0xdc, 0x02, 0x00, 0x7f, 0x01], // global_load_dword v1, v[2:3], off
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx900, 64, &mem, |_| {}).unwrap_err();
+    assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+}

@@ -406,6 +406,10 @@ kinds! {
         "v_trig_preop_f64" => VTrigPreopF64,
         "v_permlane16_b32" => VPermlane16,
         "v_permlanex16_b32" => VPermlanex16,
+        "s_set_gpr_idx_on" => SSetGprIdxOn,
+        "s_set_gpr_idx_off" => SSetGprIdxOff,
+        "s_set_gpr_idx_idx" => SSetGprIdxIdx,
+        "s_set_gpr_idx_mode" => SSetGprIdxMode,
         // VOPC (and VOP3 forms)
         "v_cmp_class_f32" => VCmpClassF32,
         "v_cmp_class_f64" => VCmpClassF64,

@@ -266,6 +266,9 @@ fn write_lanes(w: &mut Wave, op: &Operand, vals: &[[u32; 4]], nd: usize, exec: u
 /// Executes a memory instruction.
 pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
     use MemKind::*;
+    if i.encoding != Encoding::Smem && !ctx.gfx10() && super::valu::gpr_index_on(w) {
+        return unsupported("a vector memory instruction while VGPR indexing is enabled");
+    }
     match k {
         SCacheNop => return Ok(()),
         SMemtime => {

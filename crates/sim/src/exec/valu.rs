@@ -1767,3 +1767,48 @@ fn permlane(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
     }
     wv32(w, &d, &r, write)
 }
+
+/// The bit of MODE that enables VGPR indexing (GFX9 `GPR_IDX_EN`).
+pub(crate) const MODE_GPR_IDX_EN: u32 = 27;
+
+/// Whether `s_set_gpr_idx_on` has enabled VGPR indexing.
+pub(crate) fn gpr_index_on(w: &Wave) -> bool {
+    (mode(w) >> MODE_GPR_IDX_EN) & 1 != 0
+}
+
+/// The instruction with the VGPR operands that M0[15:12] selects (src0,
+/// src1, src2, dst) moved up by M0[7:0] (Vega ISA §4.6 "GPR indexing").
+/// An index beyond the wave's VGPRs, or an indexed AGPR, is reported.
+pub(crate) fn gpr_indexed(w: &Wave, i: &Inst) -> Result<Inst, E> {
+    let idx = w.m0 & 0xff;
+    let enabled = (w.m0 >> 12) & 0xf;
+    let n = w.vgpr.len() as u32;
+    let shift = |op: &mut Operand, bit: u32| -> R {
+        if (enabled >> bit) & 1 == 0 {
+            return Ok(());
+        }
+        match *op {
+            Operand::Vgpr { index, count } => {
+                let r = index as u32 + idx;
+                if r + count as u32 > n {
+                    return unsupported(format!(
+                        "VGPR index v{index} + {idx} beyond the {n} allocated VGPRs"
+                    ));
+                }
+                *op = Operand::Vgpr {
+                    index: r as u8,
+                    count,
+                };
+            }
+            Operand::Agpr { .. } => return unsupported("VGPR indexing of an AGPR operand"),
+            _ => {}
+        }
+        Ok(())
+    };
+    let mut j = *i;
+    shift(&mut j.src[0], 0)?;
+    shift(&mut j.src[1], 1)?;
+    shift(&mut j.src[2], 2)?;
+    shift(&mut j.dst[0], 3)?;
+    Ok(j)
+}
