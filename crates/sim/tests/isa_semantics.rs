@@ -2081,3 +2081,149 @@ fn gfx9_vgpr_indexing() {
     let err = run(Gpu::Gfx900, 64, &mem, |_| {}).unwrap_err();
     assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
 }
+
+/// f32 denormals flushed to zero of the same sign.
+fn ftz(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// The MAD forms (`v_mad_f32`, `v_mac_f32`, `v_madak_f32`, `v_madmk_f32`,
+/// `v_mad_f16`, `v_mac_f16`, `v_madak_f16`, `v_madmk_f16`) are unfused: the
+/// product is rounded, then the sum, denormals flushed (LLVM's
+/// `llvm.amdgcn.fmad.ftz`, which the compiler selects for `fmad` when
+/// denormals are off, e.g. `-cl-denorms-are-zero`); the FMA forms round once.
+/// `v_mac_f16`/`v_madak_f16`/`v_madmk_f16` keep the high half of the
+/// destination on GFX9. (Before: the MAD forms were computed fused and
+/// without flushing, and `v_mac_f16` zeroed the high half on GFX9.)
+#[test]
+fn mad_forms_round_the_product() {
+    let k1 = f32::from_bits(0x3f80_0001); // 1 + 2^-23
+    let setup = |w: &mut Wave| {
+        for l in 0..64 {
+            let (m, n) = (2 * l as u32 + 1, 3 * l as u32 + 7);
+            w.vgpr[0][l] = 0x3f80_0000 + m;
+            w.vgpr[1][l] = 0x3f80_0000 + n;
+            w.vgpr[2][l] = (-1.0f32).to_bits();
+            w.vgpr[5][l] = (-1.0f32).to_bits();
+            w.vgpr[3][l] = 0x3c00 + (l as u32 % 32) + 1;
+            w.vgpr[4][l] = 0x3c00 + (l as u32 * 5 % 64) + 3;
+            w.vgpr[10][l] = 0xabcd_bc00; // -1.0 in the low half
+            w.vgpr[12][l] = 0x1234_0000;
+            w.vgpr[13][l] = 0x5678_0000;
+        }
+        // A denormal operand: flushed by the MAD forms, not by FMA.
+        w.vgpr[0][63] = 0x0000_0400; // 2^-136
+        w.vgpr[1][63] = 0x4e80_0000; // 2^30
+        w.vgpr[2][63] = 0;
+        w.vgpr[5][63] = 0;
+    };
+    let h = |x: u32| amdgpu_sim::alu::f16_to_f32(x as u16) as f64;
+    let r16 = |x: f64| amdgpu_sim::alu::f64_to_f16(x) as u32;
+    let code9: Vec<u8> = [
+        &[0x00, 0x03, 0x0a, 0x2c][..], // v_mac_f32_e32 v5, v0, v1
+        &[0x06, 0x00, 0xc1, 0xd1, 0x00, 0x03, 0x0a, 0x04], // v_mad_f32 v6, v0, v1, v2
+        &[0x00, 0x03, 0x0e, 0x30, 0x00, 0x00, 0x80, 0xbf], // v_madak_f32 v7, v0, v1, 0xbf800000
+        &[0x00, 0x05, 0x10, 0x2e, 0x01, 0x00, 0x80, 0x3f], // v_madmk_f32 v8, v0, 0x3f800001, v2
+        &[0x09, 0x00, 0xcb, 0xd1, 0x00, 0x03, 0x0a, 0x04], // v_fma_f32 v9, v0, v1, v2
+        &[0x03, 0x09, 0x14, 0x46],     // v_mac_f16_e32 v10, v3, v4
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+        // Not executed before (unimplemented): run as a second program.
+        &[0x0b, 0x00, 0x03, 0xd2, 0x03, 0x09, 0x2a, 0x04], // v_mad_f16 v11, v3, v4, v10
+        &[0x03, 0x09, 0x18, 0x4a, 0x00, 0xbc, 0x00, 0x00], // v_madak_f16 v12, v3, v4, 0xbc00
+        &[0x03, 0x09, 0x1a, 0x48, 0x01, 0x3c, 0x00, 0x00], // v_madmk_f16 v13, v3, 0x3c01, v4
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let code10: Vec<u8> = [
+        &[0x00, 0x03, 0x0a, 0x3e][..], // v_mac_f32_e32 v5, v0, v1
+        &[0x06, 0x00, 0x41, 0xd5, 0x00, 0x03, 0x0a, 0x04], // v_mad_f32 v6, v0, v1, v2
+        &[0x00, 0x03, 0x0e, 0x42, 0x00, 0x00, 0x80, 0xbf], // v_madak_f32 v7, v0, v1, 0xbf800000
+        &[0x00, 0x05, 0x10, 0x40, 0x01, 0x00, 0x80, 0x3f], // v_madmk_f32 v8, v0, 0x3f800001, v2
+        &[0x09, 0x00, 0x4b, 0xd5, 0x00, 0x03, 0x0a, 0x04], // v_fma_f32 v9, v0, v1, v2
+        &[0x03, 0x09, 0x14, 0x6c],     // v_fmac_f16_e32 v10, v3, v4
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+        &[0x03, 0x09, 0x18, 0x70, 0x00, 0xbc, 0x00, 0x00], // v_fmaak_f16 v12, v3, v4, 0xbc00
+        &[0x03, 0x09, 0x1a, 0x6e, 0x01, 0x3c, 0x00, 0x00], // v_fmamk_f16 v13, v3, 0x3c01, v4
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    // The first program is 40 bytes and an s_endpgm; the second
+    // starts there, on the registers the first left.
+    for (gpu, size, code, split) in [
+        (Gpu::Gfx900, 64, &code9, 40),
+        (Gpu::Gfx1010, 32, &code10, 40),
+    ] {
+        let gfx9 = gpu == Gpu::Gfx900;
+        let first = run(gpu, size, &code[..split + 4], setup).expect("runs");
+        let mad16 = |p: f64, z: f64| r16(h(r16(p)) + z);
+        for l in 0..size as usize {
+            let v = |r: usize| first.vgpr[r][l];
+            let (a, b) = (f32::from_bits(v(0)), f32::from_bits(v(1)));
+            let c = if l == 63 { 0.0 } else { -1.0 };
+            let mad = |x: f32, y: f32, z: f32| ftz(ftz(ftz(x) * ftz(y)) + ftz(z));
+            assert_eq!(v(5), mad(a, b, c).to_bits(), "{gpu} v_mac_f32 lane {l}");
+            assert_eq!(v(6), mad(a, b, c).to_bits(), "{gpu} v_mad_f32 lane {l}");
+            assert_eq!(
+                v(7),
+                mad(a, b, -1.0).to_bits(),
+                "{gpu} v_madak_f32 lane {l}"
+            );
+            assert_eq!(v(8), mad(a, k1, c).to_bits(), "{gpu} v_madmk_f32 lane {l}");
+            assert_eq!(v(9), a.mul_add(b, c).to_bits(), "{gpu} v_fma_f32 lane {l}");
+            if l < 63 {
+                assert_ne!(v(6), v(9), "{gpu} lane {l}: fused and unfused differ here");
+            }
+            let (x, y) = (h(v(3)), h(v(4)));
+            let want = if gfx9 {
+                mad16(x * y, -1.0)
+            } else {
+                r16(x.mul_add(y, -1.0))
+            };
+            assert_eq!(
+                v(10),
+                0xabcd_0000 | want,
+                "{gpu} v_mac/fmac_f16 keep the high half, lane {l}"
+            );
+        }
+        let w = run(gpu, size, &code[split + 4..], |w| {
+            w.vgpr = first.vgpr.clone();
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let v = |r: usize| w.vgpr[r][l];
+            let (x, y) = (h(v(3)), h(v(4)));
+            if gfx9 {
+                assert_eq!(
+                    v(11),
+                    mad16(x * y, h(v(10))),
+                    "v_mad_f16 zeroes it, lane {l}"
+                );
+                assert_eq!(
+                    v(12),
+                    0x1234_0000 | mad16(x * y, -1.0),
+                    "v_madak_f16 lane {l}"
+                );
+                assert_eq!(
+                    v(13),
+                    0x5678_0000 | mad16(x * h(0x3c01), y),
+                    "v_madmk_f16 lane {l}"
+                );
+            } else {
+                assert_eq!(
+                    v(12),
+                    0x1234_0000 | r16(x.mul_add(y, -1.0)),
+                    "v_fmaak_f16 lane {l}"
+                );
+                assert_eq!(
+                    v(13),
+                    0x5678_0000 | r16(x.mul_add(h(0x3c01), y)),
+                    "v_fmamk_f16 lane {l}"
+                );
+            }
+        }
+    }
+}

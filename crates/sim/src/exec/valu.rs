@@ -886,29 +886,38 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             wv64(w, &d, &r, exec)?;
         }
         VFmaF32 => f3!(|a, b, c| a.mul_add(b, c)),
-        VMacF32 => {
+        VFmacF32 | VMacF32 => {
             let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
             let c = *vdst(w, &d, 0)?;
+            let f: fn(f32, f32, f32) -> f32 = if k == VMacF32 { mad_f32 } else { f32::mul_add };
             let r: L32 = std::array::from_fn(|l| {
-                f32_out(a[l].mul_add(b[l], f32::from_bits(c[l])), omod, clamp).to_bits()
+                f32_out(f(a[l], b[l], f32::from_bits(c[l])), omod, clamp).to_bits()
             });
             wv32(w, &d, &r, exec)?;
         }
-        VMadmkF32 | VMadakF32 => {
+        VFmamkF32 | VFmaakF32 | VMadmkF32 | VMadakF32 => {
             let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
             let kk = match i.src[3] {
                 Operand::Literal(v) => f32::from_bits(v),
                 _ => return unsupported("madmk/madak without a literal"),
             };
+            let f: fn(f32, f32, f32) -> f32 = if matches!(k, VMadmkF32 | VMadakF32) {
+                mad_f32
+            } else {
+                f32::mul_add
+            };
             let r: L32 = std::array::from_fn(|l| {
-                if k == VMadmkF32 {
-                    a[l].mul_add(kk, b[l]).to_bits()
+                let v = if matches!(k, VFmamkF32 | VMadmkF32) {
+                    f(a[l], kk, b[l])
                 } else {
-                    a[l].mul_add(b[l], kk).to_bits()
-                }
+                    f(a[l], b[l], kk)
+                };
+                f32_out(v, 0, false).to_bits()
             });
             wv32(w, &d, &r, exec)?;
         }
+        // Unfused, denormals flushed (`llvm.amdgcn.fmad.ftz`).
+        VMadF32 => f3!(mad_f32),
         VFmacF64 => {
             let (a, b) = (f64_src(w, ov, i, 0)?, f64_src(w, ov, i, 1)?);
             let c = v64(w, &d, Ty::D)?;
@@ -1085,7 +1094,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VMaxI16 => h2!(|a, b| (a as i16).max(b as i16) as u16),
         VMinI16 => h2!(|a, b| (a as i16).min(b as i16) as u16),
         VAshrrevI16 => h2!(|a, b| ((b as i16) >> (a & 15)) as u16),
-        VAddF16 | VSubF16 | VSubrevF16 | VMulF16 | VMaxF16 | VMinF16 | VFmaF16 | VMacF16 => {
+        VAddF16 | VSubF16 | VSubrevF16 | VMulF16 | VMaxF16 | VMinF16 | VFmaF16 | VFmacF16 => {
             if i.alu.op_sel != 0 {
                 return unsupported("op_sel on a 16-bit operation");
             }
@@ -1107,7 +1116,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let old = *vdst(w, &d, 0)?;
             let c = match k {
                 VFmaF16 => h(src32(w, ov, i, 2, Ty::H)?, 2),
-                VMacF16 => h(old, 2),
+                VFmacF16 => h(old, 2),
                 _ => [0.0; 64],
             };
             let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
@@ -1194,6 +1203,9 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             wv64(w, &d, &r, exec)?;
         }
         VPermlane16 | VPermlanex16 => permlane(k, w, i, exec)?,
+        VMadF16 | VMacF16 | VMadmkF16 | VMadakF16 | VFmamkF16 | VFmaakF16 => {
+            mad16(k, w, ov, i, ctx, exec)?
+        }
         _ => return Err(E::Unimpl),
     }
     Ok(())
@@ -1811,4 +1823,58 @@ pub(crate) fn gpr_indexed(w: &Wave, i: &Inst) -> Result<Inst, E> {
     shift(&mut j.src[2], 2)?;
     shift(&mut j.dst[0], 3)?;
     Ok(j)
+}
+
+/// `v_mad_f16` and the two-operand and literal forms `v_mac_f16`,
+/// `v_madmk_f16`, `v_madak_f16` (unfused, denormals flushed, as
+/// [`mad_f16`]), and GFX10's `v_fmamk_f16` / `v_fmaak_f16` (fused). The
+/// 16-bit result goes to the low half; the high half is kept, except by
+/// `v_mad_f16` on GFX9, which zeroes it (LLVM's `zeroesHigh16BitsOfDest`:
+/// "In gfx9 ... some instructions changed to preserving the high bits").
+fn mad16(k: Kind, w: &mut Wave, ov: Ov, i: &Inst, ctx: &Ctx, exec: u64) -> R {
+    use Kind::*;
+    check_round(w)?;
+    let a = half_src(w, ov, i, 0)?;
+    let b = half_src(w, ov, i, 1)?;
+    let kk = match (k, i.src[3]) {
+        (VMadmkF16 | VMadakF16 | VFmamkF16 | VFmaakF16, Operand::Literal(v)) => v as u16,
+        (VMadmkF16 | VMadakF16 | VFmamkF16 | VFmaakF16, _) => {
+            return unsupported("madmk/madak without a literal");
+        }
+        _ => 0,
+    };
+    let d = i.dst[0];
+    let old = *vdst(w, &d, 0)?;
+    let c = match k {
+        VMadF16 => half_src(w, ov, i, 2)?,
+        VMacF16 => {
+            let (abs, neg) = ((i.alu.abs >> 2) & 1 != 0, (i.alu.neg >> 2) & 1 != 0);
+            old.map(|x| {
+                let h = if abs { x as u16 & 0x7fff } else { x as u16 };
+                if neg { h ^ 0x8000 } else { h }
+            })
+        }
+        _ => [kk; 64],
+    };
+    let mut r = [0u16; 64];
+    for l in 0..64 {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let v = match k {
+            VMadF16 | VMacF16 | VMadakF16 => mad_f16(a[l], b[l], c[l]),
+            VMadmkF16 => mad_f16(a[l], kk, b[l]),
+            VFmamkF16 => fma_f16(a[l], kk, b[l]),
+            _ => fma_f16(a[l], b[l], kk),
+        };
+        r[l] = half_out(v, i.alu.omod, i.alu.clamp)?;
+    }
+    if k == VMadF16 {
+        return half_write(w, i, ctx, exec, &r);
+    }
+    if (i.alu.op_sel >> 3) & 1 != 0 {
+        return unsupported("op_sel on the destination of a 16-bit multiply-add");
+    }
+    let v: L32 = std::array::from_fn(|l| (old[l] & 0xffff_0000) | r[l] as u32);
+    wv32(w, &d, &v, exec)
 }
