@@ -291,33 +291,50 @@ pub fn div_fmas_scale_f64(s2: f64) -> i32 {
     if exp_f64(s2) >= 1023 { 128 } else { -128 }
 }
 
-/// `v_div_fixup_f64`: the special cases of `s2 / s1` given the quotient
-/// estimate `s0` (NaN, infinities, zeros); otherwise `s0`.
-pub fn div_fixup_f64(s0: f64, s1: f64, s2: f64) -> f64 {
-    let sign = (s1.is_sign_negative()) != (s2.is_sign_negative());
-    let signed = |v: f64| if sign { -v } else { v };
-    if s1.is_nan() {
-        s1
-    } else if s2.is_nan() {
-        s2
-    } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
-        f64::NAN
-    } else if s1 == 0.0 || s2.is_infinite() {
-        signed(f64::INFINITY)
-    } else if s1.is_infinite() || s2 == 0.0 {
-        signed(0.0)
-    } else if s0.is_nan() {
-        // The estimate overflowed inside the iteration.
-        signed(f64::INFINITY)
-    } else {
-        signed(s0.abs())
-    }
+/// Defines `v_div_fixup` for one precision (Vega ISA, VOP3 pseudo-code):
+/// the special cases of `s2 / s1` given the quotient estimate `s0`, in the
+/// guide's order: a NaN numerator first, then a NaN denominator, each
+/// quietened; 0/0 and inf/inf give the negative quiet NaN `$nan`; then
+/// infinities and zeros; otherwise `s0` with the sign of the quotient.
+/// `None` for the guide's underflow case (`exponent(S2) - exponent(S1) <
+/// $under`), whose result constant the guides do not give.
+macro_rules! div_fixup {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $exp:ident, $quiet:ident, $nan:expr, $under:expr) => {
+        $(#[$doc])*
+        pub fn $name(s0: $t, s1: $t, s2: $t) -> Option<$t> {
+            let sign = s1.is_sign_negative() != s2.is_sign_negative();
+            let signed = |v: $t| if sign { -v } else { v };
+            Some(if s2.is_nan() {
+                $quiet(s2)
+            } else if s1.is_nan() {
+                $quiet(s1)
+            } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
+                <$t>::from_bits($nan)
+            } else if s1 == 0.0 || s2.is_infinite() {
+                signed(<$t>::INFINITY)
+            } else if s1.is_infinite() || s2 == 0.0 {
+                signed(0.0)
+            } else if $exp(s2) - $exp(s1) < $under {
+                return None;
+            } else if s0.is_nan() {
+                // The estimate overflowed inside the iteration.
+                signed(<$t>::INFINITY)
+            } else {
+                signed(s0.abs())
+            })
+        }
+    };
 }
 
-/// `v_div_fixup_f32`, as [`div_fixup_f64`].
-pub fn div_fixup_f32(s0: f32, s1: f32, s2: f32) -> f32 {
-    div_fixup_f64(s0 as f64, s1 as f64, s2 as f64) as f32
-}
+div_fixup!(
+    /// `v_div_fixup_f64` (NaN `0xfff8000000000000`, underflow below -1075).
+    div_fixup_f64, f64, exp_f64, quiet64, 0xfff8_0000_0000_0000, -1075
+);
+
+div_fixup!(
+    /// `v_div_fixup_f32` (NaN `0xffc00000`, underflow below -150).
+    div_fixup_f32, f32, exp_f32, quiet32, 0xffc0_0000, -150
+);
 
 /// `v_cmp_class_f32/f64` class bits (Vega ISA, VOPC): 0 signalling NaN, 1 quiet
 /// NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
@@ -924,7 +941,7 @@ mod tests {
                 if vcc {
                     f = $ldexp(f, $fmas(q));
                 }
-                $fixup(f, b, a)
+                $fixup(f, b, a).unwrap()
             }
         };
     }
@@ -1042,7 +1059,7 @@ mod tests {
             let (n, _) = div_scale_f64(a, b, a);
             let (d, _) = div_scale_f64(b, b, a);
             let q = n / d;
-            prop_assert_eq!(div_fixup_f64(q, b, a), a / b);
+            prop_assert_eq!(div_fixup_f64(q, b, a), Some(a / b));
         }
     }
 

@@ -2227,3 +2227,111 @@ fn mad_forms_round_the_product() {
         }
     }
 }
+
+/// `v_div_fixup_f32/f64` in the order of the guide's pseudo-code: a NaN
+/// numerator (S2) before a NaN denominator (S1), quietened; 0/0 and inf/inf
+/// give the negative quiet NaN (0xffc00000, 0xfff8000000000000); an
+/// underflowing quotient, whose result the guides do not give, is reported.
+/// (Before: a NaN denominator won over a NaN numerator, signalling NaNs came
+/// back unquietened, and 0/0 gave the positive NaN.)
+#[test]
+fn div_fixup_nan_order_and_default_nan() {
+    let gfx9: Vec<u8> = [
+        &[0x03, 0x00, 0xde, 0xd1, 0x00, 0x03, 0x0a, 0x04][..], // v_div_fixup_f32 v3, v0, v1, v2
+        &[0x0a, 0x00, 0xdf, 0xd1, 0x04, 0x0d, 0x22, 0x04], // v_div_fixup_f64 v[10:11], v[4:5], v[6:7], v[8:9]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x03, 0x00, 0x5f, 0xd5, 0x00, 0x03, 0x0a, 0x04][..], // v_div_fixup_f32 v3, v0, v1, v2
+        &[0x0a, 0x00, 0x60, 0xd5, 0x04, 0x0d, 0x22, 0x04], // v_div_fixup_f64 v[10:11], v[4:5], v[6:7], v[8:9]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    // (quotient, denominator, numerator) as f64 bit patterns; each f32 lane
+    // uses the same cases narrowed.
+    let nan = |payload: u64, neg: bool| (neg as u64) << 63 | 0x7ff0_0000_0000_0000 | payload;
+    let cases: [(u64, u64, u64); 8] = [
+        (
+            0x3ff0_0000_0000_0000,
+            nan(0x1_0000_0000_0000, false),
+            nan(0x2_0000_0000_0000, true),
+        ),
+        (
+            0x3ff0_0000_0000_0000,
+            nan(0x4_0000_0000_0000, false),
+            2f64.to_bits(),
+        ),
+        (0x3ff0_0000_0000_0000, 0, 0x8000_0000_0000_0000),
+        (
+            0x3ff0_0000_0000_0000,
+            f64::INFINITY.to_bits(),
+            f64::NEG_INFINITY.to_bits(),
+        ),
+        (0x3ff0_0000_0000_0000, 0x8000_0000_0000_0000, 3f64.to_bits()),
+        (
+            0x3ff0_0000_0000_0000,
+            2f64.to_bits(),
+            f64::NEG_INFINITY.to_bits(),
+        ),
+        ((-0.75f64).to_bits(), (-2f64).to_bits(), 1.5f64.to_bits()),
+        (0.75f64.to_bits(), (-2f64).to_bits(), 1.5f64.to_bits()),
+    ];
+    // The expected values, from the pseudo-code, for f64 and for f32.
+    let want64 = [
+        nan(0xa_0000_0000_0000, true),
+        nan(0xc_0000_0000_0000, false),
+        0xfff8_0000_0000_0000,
+        0xfff8_0000_0000_0000,
+        f64::NEG_INFINITY.to_bits(),
+        0xfff0_0000_0000_0000,
+        (-0.75f64).to_bits(),
+        (-0.75f64).to_bits(),
+    ];
+    let narrow = |b: u64| -> u32 {
+        let x = f64::from_bits(b);
+        if x.is_nan() {
+            (b >> 32) as u32 & 0x8000_0000 | 0x7f80_0000 | ((b >> 29) as u32 & 0x7f_ffff)
+        } else {
+            (x as f32).to_bits()
+        }
+    };
+    for (gpu, size, code) in [(Gpu::Gfx900, 64, &gfx9), (Gpu::Gfx1030, 32, &gfx10)] {
+        let w = run(gpu, size, code, |w| {
+            for l in 0..64 {
+                let (q, d, n) = cases[l % 8];
+                for (r, v) in [(0, q), (1, d), (2, n)] {
+                    w.vgpr[r][l] = narrow(v);
+                }
+                for (r, v) in [(4, q), (6, d), (8, n)] {
+                    w.vgpr[r][l] = v as u32;
+                    w.vgpr[r + 1][l] = (v >> 32) as u32;
+                }
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let d = w.vgpr[10][l] as u64 | (w.vgpr[11][l] as u64) << 32;
+            assert_eq!(d, want64[l % 8], "{gpu} f64 case {} lane {l}", l % 8);
+            assert_eq!(
+                w.vgpr[3][l],
+                narrow(want64[l % 8]),
+                "{gpu} f32 case {} lane {l}",
+                l % 8
+            );
+        }
+    }
+    // 2^-100 / 2^60: the guide's underflow case.
+    let err = run(Gpu::Gfx900, 64, &gfx9, |w| {
+        for l in 0..64 {
+            w.vgpr[0][l] = 0x3f80_0000;
+            w.vgpr[1][l] = f32::powi(2.0, 60).to_bits();
+            w.vgpr[2][l] = f32::powi(2.0, -100).to_bits();
+        }
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("underflow")),
+        "{err}"
+    );
+}

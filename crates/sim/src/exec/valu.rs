@@ -931,8 +931,40 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VMinF64 => d2!(min_f64),
         VMaxF64 => d2!(max_f64),
         VFmaF64 => d3!(|a, b, c| a.mul_add(b, c)),
-        VDivFixupF32 => f3!(div_fixup_f32),
-        VDivFixupF64 => d3!(div_fixup_f64),
+        VDivFixupF32 => {
+            let (a, b, c) = (
+                f32_src(w, ov, i, 0)?,
+                f32_src(w, ov, i, 1)?,
+                f32_src(w, ov, i, 2)?,
+            );
+            let mut r = [0u32; 64];
+            for l in 0..64 {
+                if (exec >> l) & 1 != 0 {
+                    let Some(v) = div_fixup_f32(a[l], b[l], c[l]) else {
+                        return unsupported("v_div_fixup_f32 underflow (result not documented)");
+                    };
+                    r[l] = f32_out(v, omod, clamp).to_bits();
+                }
+            }
+            wv32(w, &d, &r, exec)?;
+        }
+        VDivFixupF64 => {
+            let (a, b, c) = (
+                f64_src(w, ov, i, 0)?,
+                f64_src(w, ov, i, 1)?,
+                f64_src(w, ov, i, 2)?,
+            );
+            let mut r = [0u64; 64];
+            for l in 0..64 {
+                if (exec >> l) & 1 != 0 {
+                    let Some(v) = div_fixup_f64(a[l], b[l], c[l]) else {
+                        return unsupported("v_div_fixup_f64 underflow (result not documented)");
+                    };
+                    r[l] = f64_out(v, omod, clamp).to_bits();
+                }
+            }
+            wv64(w, &d, &r, exec)?;
+        }
         VDivScaleF32 => {
             let (a, b, c) = (
                 f32_src(w, ov, i, 0)?,
