@@ -2335,3 +2335,62 @@ fn div_fixup_nan_order_and_default_nan() {
         "{err}"
     );
 }
+
+/// GFX10 DPP16 `fi:1` reads inactive source lanes (LLVM's modifier syntax:
+/// "fetch pre-exist values from inactive lanes"); without it an inactive
+/// source gives 0 with `bound_ctrl:1` and leaves the lane unwritten
+/// otherwise. DPP8 `fi:1` reads them too; DPP8 without `fi` reading an
+/// inactive lane is reported. (Before: `fi` was ignored, so an inactive
+/// source lane was treated as invalid.)
+#[test]
+fn gfx10_dpp_fetch_inactive() {
+    let code: Vec<u8> = [
+        &[0xfa, 0x02, 0x02, 0x7e, 0x00, 0x11, 0x05, 0xff][..], // v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf fi:1
+        &[0xfa, 0x02, 0x04, 0x7e, 0x00, 0x11, 0x01, 0xff], // v_mov_b32_dpp v2, v0 row_shr:1 row_mask:0xf bank_mask:0xf
+        &[0xfa, 0x02, 0x06, 0x7e, 0x00, 0x11, 0x09, 0xff], // v_mov_b32_dpp v3, v0 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1
+        &[0xea, 0x02, 0x08, 0x7e, 0x00, 0xc1, 0x54, 0xde], // v_mov_b32_dpp v4, v0 dpp8:[1,0,3,2,5,4,7,6] fi:1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for size in [32u32, 64] {
+        // Every fourth lane inactive.
+        let exec = (if size == 64 { u64::MAX } else { 0xffff_ffff }) & !0x8888_8888_8888_8888u64;
+        let w = run(Gpu::Gfx1030, size, &code, |w| {
+            w.exec = Mask(exec);
+            for l in 0..64 {
+                w.vgpr[0][l] = 100 + l as u32;
+                for r in 1..5 {
+                    w.vgpr[r][l] = 7;
+                }
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let active = |s: usize| (exec >> s) & 1 != 0;
+            // row_shr:1: lane l reads l - 1 within its row of 16.
+            let src = (l % 16 != 0).then(|| l - 1);
+            let (fi, plain, bound) = match src {
+                _ if !active(l) => (7, 7, 7),
+                None => (7, 7, 0),
+                Some(s) if active(s) => (100 + s as u32, 100 + s as u32, 100 + s as u32),
+                Some(s) => (100 + s as u32, 7, 0),
+            };
+            assert_eq!(w.vgpr[1][l], fi, "wave{size} fi:1 lane {l}");
+            assert_eq!(w.vgpr[2][l], plain, "wave{size} lane {l}");
+            assert_eq!(w.vgpr[3][l], bound, "wave{size} bound_ctrl lane {l}");
+            let s8 = l ^ 1;
+            let want = if active(l) { 100 + s8 as u32 } else { 7 };
+            assert_eq!(w.vgpr[4][l], want, "wave{size} dpp8 fi:1 lane {l}");
+        }
+    }
+    let dpp8: Vec<u8> = [
+        &[0xe9, 0x02, 0x0a, 0x7e, 0x00, 0xc1, 0x54, 0xde][..], // v_mov_b32_dpp v5, v0 dpp8:[1,0,3,2,5,4,7,6]
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx1030, 32, &dpp8, |w| w.exec = Mask(0xffff_fffe)).unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("DPP8")),
+        "{err}"
+    );
+}

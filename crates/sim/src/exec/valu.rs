@@ -308,6 +308,9 @@ pub(crate) fn exec_sdwa(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
 /// lane of the same row (or group of eight); lanes whose row or bank is
 /// masked off are not written; a lane whose source lane is out of range or
 /// inactive reads 0 when `bound_ctrl` is set and is not written otherwise.
+/// With GFX10's `fi` (fetch inactive) an inactive source lane is read like
+/// an active one; DPP8 without `fi` reading an inactive lane is reported
+/// (what it reads is not modelled).
 #[allow(clippy::needless_range_loop)]
 pub(crate) fn exec_dpp(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, dpp8: bool) -> R {
     let n = w.size as usize;
@@ -320,6 +323,7 @@ pub(crate) fn exec_dpp(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, dpp8: bool) -
     };
     let ctrl = i.alu.dpp_ctrl() as usize;
     let gfx10 = ctx.gfx10();
+    let fi = i.alu.dpp_fi();
     let mut moved = [0u32; 64];
     let mut write = 0u64;
     for l in 0..n {
@@ -358,7 +362,10 @@ pub(crate) fn exec_dpp(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, dpp8: bool) -
         if !enabled {
             continue;
         }
-        match src.filter(|&s| s < n && (dpp8 || (exec >> s) & 1 != 0)) {
+        if let Some(s) = src.filter(|&s| dpp8 && !fi && s < n && (exec >> s) & 1 == 0) {
+            return unsupported(format!("DPP8 without fi reading inactive lane {s}"));
+        }
+        match src.filter(|&s| s < n && (dpp8 || fi || (exec >> s) & 1 != 0)) {
             Some(s) => {
                 moved[l] = src0[s];
                 write |= 1 << l;
