@@ -1214,6 +1214,31 @@ fn ds_two_address_bounds_and_gds() {
     );
 }
 
+/// The gds bit of a DS instruction selects the global data share, which is
+/// not modelled: reported, and LDS is not touched. (Before: `ds_add_u32 ...
+/// gds` silently added into LDS.)
+#[test]
+fn ds_gds_bit_is_reported() {
+    let gds32: Vec<u8> = [
+        &[0x00, 0x00, 0x01, 0xd8, 0x02, 0x03, 0x00, 0x00][..], // ds_add_u32 v2, v3 gds
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(256, Space::Lds);
+    let err = run_in(Gpu::Gfx900, 64, &gds32, &mem, &mut lds, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[3][l] = 5;
+        }
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("GDS")),
+        "{err}"
+    );
+    assert!(lds.as_slice().iter().all(|&b| b == 0), "LDS untouched");
+}
+
 /// Interesting f16 inputs: zeros, denormals, the largest finite value,
 /// infinities, quiet and signalling NaNs, halves, negatives.
 const HALVES: [u16; 32] = [
