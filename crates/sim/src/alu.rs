@@ -643,18 +643,22 @@ fn cos_2pi(x: f64) -> Option<f64> {
     })
 }
 
-/// `v_sin_f16` (`D = sin(S0 * 2 * PI)`) for inputs in [-1, 1], correctly
-/// rounded (see [`rsq_f16`]). `None` where the result is not modelled:
-/// inputs outside [-1, 1] (the guides disagree on the valid domain: [-256,
-/// 256] in the Vega guide; the compiler always reduces the argument with
-/// `v_fract` first) and nonzero inputs whose exact result is zero (the sign
-/// of that zero is unspecified).
+/// The valid input domain of `v_sin`/`v_cos` (Vega ISA, VOP1: "Valid range
+/// of S0 is [-256.0, +256.0]"; what an input outside it gives is not
+/// modelled).
+const TRIG_DOMAIN: f64 = 256.0;
+
+/// `v_sin_f16` (`D = sin(S0 * 2 * PI)`) for inputs in [-256, 256],
+/// correctly rounded (see [`rsq_f16`]). `None` where the result is not
+/// modelled: inputs outside that domain (infinities included) and nonzero
+/// inputs whose exact result is zero (the sign of that zero is
+/// unspecified).
 pub fn sin_f16(h: u16) -> Option<u16> {
     if f16_is_nan(h) {
         return Some(quiet16(h));
     }
     let x = h64(h);
-    if x.abs() > 1.0 {
+    if x.abs() > TRIG_DOMAIN {
         return None;
     }
     if x == 0.0 {
@@ -664,16 +668,44 @@ pub fn sin_f16(h: u16) -> Option<u16> {
 }
 
 /// `v_cos_f16` (`D = cos(S0 * 2 * PI)`), as [`sin_f16`]: `None` outside
-/// [-1, 1] and where the exact result is zero.
+/// [-256, 256] and where the exact result is zero.
 pub fn cos_f16(h: u16) -> Option<u16> {
     if f16_is_nan(h) {
         return Some(quiet16(h));
     }
     let x = h64(h);
-    if x.abs() > 1.0 {
+    if x.abs() > TRIG_DOMAIN {
         return None;
     }
     cos_2pi(x).map(round16)
+}
+
+/// `v_sin_f32` (`D = sin(S0 * 2 * PI)`): the argument reduced exactly, the
+/// sine taken in f64 and rounded once to f32; `None` outside [-256, 256]
+/// and where the exact result is a zero of unspecified sign (as
+/// [`sin_f16`]).
+pub fn sin_f32(x: f32) -> Option<f32> {
+    if x.is_nan() {
+        return Some(quiet32(x));
+    }
+    if (x.abs() as f64) > TRIG_DOMAIN {
+        return None;
+    }
+    if x == 0.0 {
+        return Some(x);
+    }
+    sin_2pi(x as f64).map(|v| v as f32)
+}
+
+/// `v_cos_f32` (`D = cos(S0 * 2 * PI)`), as [`sin_f32`].
+pub fn cos_f32(x: f32) -> Option<f32> {
+    if x.is_nan() {
+        return Some(quiet32(x));
+    }
+    if (x.abs() as f64) > TRIG_DOMAIN {
+        return None;
+    }
+    cos_2pi(x as f64).map(|v| v as f32)
 }
 
 /// `v_fract_f16` (`D = S0 - floor(S0)`, at most the largest f16 below 1.0,
@@ -1235,10 +1267,10 @@ mod half_and_table_tests {
             ("exp", |h| Some(h64(h).exp2())),
             ("log", |h| Some(h64(h).log2())),
             ("sin", |h| {
-                Some(h64(h)).filter(|x| x.abs() <= 1.0).and_then(sin_2pi)
+                Some(h64(h)).filter(|x| x.abs() <= 256.0).and_then(sin_2pi)
             }),
             ("cos", |h| {
-                Some(h64(h)).filter(|x| x.abs() <= 1.0).and_then(cos_2pi)
+                Some(h64(h)).filter(|x| x.abs() <= 256.0).and_then(cos_2pi)
             }),
         ];
         for (name, f) in ops {
@@ -1289,7 +1321,22 @@ mod half_and_table_tests {
         assert_eq!(sin_f16(0x3a00), Some(0xbc00), "sin(2 pi * 3/4)");
         assert_eq!(sin_f16(0x8000), Some(0x8000));
         assert_eq!(sin_f16(0x3800), None, "sin(pi): a zero of unspecified sign");
-        assert_eq!(sin_f16(0x4000), None, "outside [-1, 1]");
+        assert_eq!(sin_f16(0x4000), None, "sin(4 pi)");
+        assert_eq!(sin_f16(0x5c04), None, "outside [-256, 256]");
+        assert_eq!(sin_f16(0x5bfe), Some(0xbc00), "sin(2 pi * 255.75)");
+        assert_eq!(cos_f16(0xdc00), Some(0x3c00), "cos(2 pi * -256)");
+        assert_eq!(sin_f32(0.25), Some(1.0));
+        assert_eq!(sin_f32(-0.0).map(f32::to_bits), Some(0x8000_0000));
+        assert_eq!(sin_f32(100.5), None, "sin(201 pi)");
+        assert_eq!(sin_f32(257.0), None, "outside [-256, 256]");
+        assert_eq!(cos_f32(f32::INFINITY), None);
+        assert_eq!(cos_f32(-255.5), Some(-1.0));
+        // sin(2 pi * 200.1): exact reduction; in f32 arithmetic x * 2 pi is off by
+        // about 4e-5.
+        let r = sin_f32(200.1).unwrap();
+        let want = (std::f64::consts::TAU * (200.1f32 as f64 - 200.0)).sin() as f32;
+        assert_eq!(r, want);
+        assert!((r - (200.1f32 * std::f32::consts::TAU).sin()).abs() > 1e-5);
         assert_eq!(sin_f16(inf), None);
         assert_eq!(sin_f16(0x7e00), Some(0x7e00));
         assert_eq!(cos_f16(0), Some(0x3c00));

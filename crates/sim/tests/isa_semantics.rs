@@ -1954,8 +1954,9 @@ fn trig_preop_f64_segments() {
 }
 
 /// What the f16 operations do not model is reported: `v_sin_f16` outside
-/// [-1, 1] and on an exact zero of unspecified sign, an output modifier that
-/// would round (2^15.5 * 2 overflows), and f16 denormal flushing in MODE.
+/// [-256, 256] and on an exact zero of unspecified sign, an output modifier
+/// that would round (2^15.5 * 2 overflows), and f16 denormal flushing in
+/// MODE.
 #[test]
 fn half_precision_limits_are_reported() {
     let unsupported = |code: &[u8], x: u16| {
@@ -1979,8 +1980,8 @@ fn half_precision_limits_are_reported() {
     ]
     .concat();
     assert!(
-        unsupported(&sin, 0x4000).0.contains("v_sin_f16"),
-        "sin(2.0)"
+        unsupported(&sin, 0x5c04).0.contains("v_sin_f16"),
+        "sin(257.0)"
     );
     assert!(unsupported(&sin, 0x3800).0.contains("v_sin_f16"), "sin(pi)");
     let omod: Vec<u8> = [
@@ -2418,4 +2419,79 @@ fn gfx10_dpp_fetch_inactive() {
         matches!(&err, SimError::Unsupported { what, .. } if what.contains("DPP8")),
         "{err}"
     );
+}
+
+/// `v_sin_f32` / `v_cos_f32` compute `sin(S0 * 2 * PI)` with the argument
+/// reduced exactly (`S0 - round(S0)` is exact), so large inputs keep their
+/// accuracy; inputs outside the valid domain [-256, 256] (Vega ISA, VOP1) and
+/// exact zeros of unspecified sign are reported. (Before: `S0 * 2 * PI` was
+/// rounded to f32 first, so `v_sin_f32(200.1)` was off by about 4e-5, and
+/// inputs outside the domain gave a value.)
+#[test]
+fn sin_cos_f32_reduce_exactly() {
+    let gfx9: Vec<u8> = [
+        &[0x00, 0x53, 0x02, 0x7e][..], // v_sin_f32_e32 v1, v0
+        &[0x00, 0x55, 0x04, 0x7e],     // v_cos_f32_e32 v2, v0
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x00, 0x6b, 0x02, 0x7e][..], // v_sin_f32_e32 v1, v0
+        &[0x00, 0x6d, 0x04, 0x7e],     // v_cos_f32_e32 v2, v0
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let x = |l: usize| -> f32 {
+        match l {
+            0 => 0.0,
+            1 => -0.0,
+            2 => f32::NAN,
+            3 => 200.1,
+            4 => -255.9,
+            _ => (l as f32 * 3.77 - 100.0) * 1.013,
+        }
+    };
+    for (gpu, size, code) in [(Gpu::Gfx900, 64, &gfx9), (Gpu::Gfx1030, 32, &gfx10)] {
+        let w = run(gpu, size, code, |w| {
+            for l in 0..64 {
+                w.vgpr[0][l] = x(l).to_bits();
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let v = x(l) as f64;
+            // 2 pi (v - round(v)): the reduction is exact in f64.
+            let t = std::f64::consts::TAU * (v - v.round());
+            let (s, c) = (t.sin() as f32, t.cos() as f32);
+            let (gs, gc) = (f32::from_bits(w.vgpr[1][l]), f32::from_bits(w.vgpr[2][l]));
+            if v.is_nan() {
+                assert!(gs.is_nan() && gc.is_nan(), "{gpu} NaN");
+                continue;
+            }
+            assert_eq!(
+                gs.to_bits(),
+                if v == 0.0 {
+                    x(l).to_bits()
+                } else {
+                    s.to_bits()
+                },
+                "{gpu} sin({v})"
+            );
+            assert_eq!(gc, c, "{gpu} cos({v})");
+        }
+        let naive = (200.1f32 * std::f32::consts::TAU).sin();
+        assert!((f32::from_bits(w.vgpr[1][3]) - naive).abs() > 1e-5);
+        for bad in [256.5f32, f32::INFINITY, 0.5] {
+            let err = run(gpu, size, code, |w| {
+                for l in 0..64 {
+                    w.vgpr[0][l] = if l == 7 { bad.to_bits() } else { 0 };
+                }
+            })
+            .unwrap_err();
+            assert!(
+                matches!(err, SimError::Unsupported { .. }),
+                "{gpu} {bad}: {err}"
+            );
+        }
+    }
 }

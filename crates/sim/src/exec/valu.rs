@@ -630,8 +630,30 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VFractF32 => f1!(fract_f32),
         VExpF32 => f1!(|x| x.exp2()),
         VLogF32 => f1!(|x| x.log2()),
-        VSinF32 => f1!(|x| (x * std::f32::consts::TAU).sin()),
-        VCosF32 => f1!(|x| (x * std::f32::consts::TAU).cos()),
+        VSinF32 | VCosF32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            let mut r = [0u32; 64];
+            for l in 0..64 {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                let v = if k == VSinF32 {
+                    sin_f32(a[l])
+                } else {
+                    cos_f32(a[l])
+                };
+                let Some(v) = v else {
+                    return unsupported(format!(
+                        "v_{}_f32 of {:e} (outside [-256, 256], or an exact zero of \
+                         unspecified sign)",
+                        if k == VSinF32 { "sin" } else { "cos" },
+                        a[l]
+                    ));
+                };
+                r[l] = f32_out(v, omod, clamp).to_bits();
+            }
+            wv32(w, &d, &r, exec)?;
+        }
         VFrexpMantF32 => f1!(frexp_mant_f32),
         VFrexpExpF32 => {
             let a = f32_src(w, ov, i, 0)?;
@@ -1641,8 +1663,8 @@ fn half(k: Kind, w: &mut Wave, ov: Ov, i: &Inst, ctx: &Ctx, exec: u64) -> R {
                             Some(v) => v,
                             None => {
                                 return unsupported(format!(
-                                    "{} of {x:#06x} (outside [-1, 1], or an exact zero \
-                                     of unspecified sign)",
+                                    "{} of {x:#06x} (outside [-256, 256], or an exact \
+                                     zero of unspecified sign)",
                                     if k == VSinF16 {
                                         "v_sin_f16"
                                     } else {
