@@ -807,6 +807,22 @@ pub fn pack_b32_f16(lo: u16, hi: u16) -> Option<u32> {
     Some(lo as u32 | (hi as u32) << 16)
 }
 
+/// `v_cmp_class_f16` class bit (as [`fp_class_f32`], denormals judged at f16
+/// precision).
+pub fn fp_class_f16(h: u16) -> u32 {
+    let mag = h & 0x7fff;
+    if f16_is_nan(h) {
+        return if h & 0x0200 == 0 { 0 } else { 1 };
+    }
+    let c = match mag {
+        0x7c00 => 9,
+        0 => 6,
+        m if m < 0x0400 => 7,
+        _ => 8,
+    };
+    if h & 0x8000 != 0 { 11 - c } else { c }
+}
+
 /// `s + c` for f64 values whose exact sum has no f64 underflow, rounded to
 /// odd: exactly representable sums are kept, the others become the
 /// neighbour with an odd significand. Rounding that value to any format at
@@ -1501,6 +1517,25 @@ mod half_and_table_tests {
             0,
             "a denormal product is flushed"
         );
+    }
+
+    #[test]
+    fn half_classes() {
+        let cases = [
+            (0x7d00u16, 0u32),
+            (0x7e00, 1),
+            (0xfc00, 2),
+            (0xbc00, 3),
+            (0x8001, 4),
+            (0x8000, 5),
+            (0x0000, 6),
+            (0x03ff, 7),
+            (0x0400, 8),
+            (0x7c00, 9),
+        ];
+        for (h, c) in cases {
+            assert_eq!(fp_class_f16(h), c, "{h:#06x}");
+        }
     }
 
     #[test]

@@ -2495,3 +2495,134 @@ fn sin_cos_f32_reduce_exactly() {
         }
     }
 }
+
+/// The 16-bit three-operand forms (`v_max3/min3/med3` for f16, i16, u16,
+/// `op_sel` choosing source halves) and `v_cmp_class_f16` (f16 denormals
+/// classed as denormals). (Before: unimplemented.)
+#[test]
+fn three_operand_16_bit_and_class_f16() {
+    let gfx9: Vec<u8> = [
+        &[0x05, 0x00, 0xf7, 0xd1, 0x00, 0x03, 0x0a, 0x04][..], // v_max3_f16 v5, v0, v1, v2
+        &[0x06, 0x00, 0xf4, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_min3_f16 v6, v0, v1, v2
+        &[0x07, 0x00, 0xfa, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_med3_f16 v7, v0, v1, v2
+        &[0x08, 0x00, 0xf8, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_max3_i16 v8, v0, v1, v2
+        &[0x09, 0x00, 0xf6, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_min3_u16 v9, v0, v1, v2
+        &[0x0a, 0x00, 0xfb, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_med3_i16 v10, v0, v1, v2
+        &[0x0b, 0x28, 0xfc, 0xd1, 0x00, 0x03, 0x0a, 0x04], // v_med3_u16 v11, v0, v1, v2 op_sel:[1,0,1,0]
+        &[0x00, 0x07, 0x28, 0x7c],                         // v_cmp_class_f16_e32 vcc, v0, v3
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x05, 0x00, 0x54, 0xd7, 0x00, 0x03, 0x0a, 0x04][..], // v_max3_f16 v5, v0, v1, v2
+        &[0x06, 0x00, 0x51, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_min3_f16 v6, v0, v1, v2
+        &[0x07, 0x00, 0x57, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_med3_f16 v7, v0, v1, v2
+        &[0x08, 0x00, 0x55, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_max3_i16 v8, v0, v1, v2
+        &[0x09, 0x00, 0x53, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_min3_u16 v9, v0, v1, v2
+        &[0x0a, 0x00, 0x58, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_med3_i16 v10, v0, v1, v2
+        &[0x0b, 0x28, 0x59, 0xd7, 0x00, 0x03, 0x0a, 0x04], // v_med3_u16 v11, v0, v1, v2 op_sel:[1,0,1,0]
+        &[0x00, 0x07, 0x1e, 0x7d],                         // v_cmp_class_f16_e32 vcc_lo, v0, v3
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let f = |h: u32| amdgpu_sim::alu::f16_to_f32(h as u16);
+    // IEEE minNum/maxNum: a NaN operand gives the other one.
+    let maxn = |a: f32, b: f32| {
+        if a.is_nan() {
+            b
+        } else if b.is_nan() || a > b || a == b && b.is_sign_negative() {
+            a
+        } else {
+            b
+        }
+    };
+    let minn = |a: f32, b: f32| {
+        if a.is_nan() {
+            b
+        } else if b.is_nan() || a < b || a == b && a.is_sign_negative() {
+            a
+        } else {
+            b
+        }
+    };
+    let h = |x: f32| amdgpu_sim::alu::f32_to_f16(x) as u32;
+    for (gpu, size, code) in [(Gpu::Gfx900, 64, &gfx9), (Gpu::Gfx1030, 32, &gfx10)] {
+        let high = if gpu == Gpu::Gfx900 { 0 } else { 0xeeee_0000 };
+        let w = run(gpu, size, code, |w| {
+            for l in 0..64 {
+                let n = |k: usize| {
+                    let v = HALVES[k % 32] as u32;
+                    if is_nan16(v as u16) { 0xc500 } else { v }
+                };
+                w.vgpr[0][l] = HALVES[l % 32] as u32 | n(l + 7) << 16;
+                w.vgpr[1][l] = n(l + 3) | n(l + 11) << 16;
+                w.vgpr[2][l] = n(l * 7 + 1) | (HALVES[l % 32] as u32) << 16;
+                w.vgpr[3][l] = 1 << (l % 10) | 1 << ((l + 3) % 10);
+                for r in 5..12 {
+                    w.vgpr[r][l] = 0xeeee_0000 + r as u32;
+                }
+            }
+        })
+        .expect("runs");
+        let mut vcc = 0u64;
+        for l in 0..size as usize {
+            let v = |r: usize| w.vgpr[r][l];
+            let (a, b, c) = (v(0) & 0xffff, v(1) & 0xffff, v(2) & 0xffff);
+            let (x, y, z) = (f(a), f(b), f(c));
+            let q = |r: f32| {
+                let r = h(r);
+                if is_nan16(r as u16) { r | 0x200 } else { r }
+            };
+            assert_eq!(
+                v(5),
+                high | q(maxn(maxn(x, y), z)),
+                "{gpu} max3_f16 lane {l}"
+            );
+            assert_eq!(
+                v(6),
+                high | q(minn(minn(x, y), z)),
+                "{gpu} min3_f16 lane {l}"
+            );
+            let med = if x.is_nan() || y.is_nan() || z.is_nan() {
+                minn(minn(x, y), z)
+            } else {
+                maxn(minn(x, y), minn(maxn(x, y), z))
+            };
+            assert_eq!(v(7), high | q(med), "{gpu} med3_f16 lane {l}");
+            let (ai, bi, ci) = (a as i16, b as i16, c as i16);
+            assert_eq!(
+                v(8),
+                high | ai.max(bi).max(ci) as u16 as u32,
+                "{gpu} max3_i16 lane {l}"
+            );
+            assert_eq!(v(9), high | a.min(b).min(c), "{gpu} min3_u16 lane {l}");
+            let mut s = [ai, bi, ci];
+            s.sort();
+            assert_eq!(v(10), high | s[1] as u16 as u32, "{gpu} med3_i16 lane {l}");
+            let mut u = [v(0) >> 16, b, v(2) >> 16];
+            u.sort();
+            assert_eq!(v(11), high | u[1], "{gpu} med3_u16 op_sel lane {l}");
+            // Class of a: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,
+            // 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+            let class = if is_nan16(a as u16) {
+                (a & 0x200 != 0) as u32
+            } else {
+                let mag = a & 0x7fff;
+                let c = if mag == 0x7c00 {
+                    9
+                } else if mag == 0 {
+                    6
+                } else if mag < 0x400 {
+                    7
+                } else {
+                    8
+                };
+                if a & 0x8000 != 0 { 11 - c } else { c }
+            };
+            if (v(3) >> class) & 1 != 0 {
+                vcc |= 1 << l;
+            }
+        }
+        assert_eq!(w.vcc.0 & w.full_mask(), vcc, "{gpu} v_cmp_class_f16");
+    }
+}

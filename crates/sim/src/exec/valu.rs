@@ -1267,6 +1267,19 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VMadF16 | VMacF16 | VMadmkF16 | VMadakF16 | VFmamkF16 | VFmaakF16 => {
             mad16(k, w, ov, i, ctx, exec)?
         }
+        VMax3F16 | VMin3F16 | VMed3F16 | VMax3I16 | VMin3I16 | VMed3I16 | VMax3U16 | VMin3U16
+        | VMed3U16 => three16(k, w, ov, i, ctx, exec)?,
+        VCmpClassF16 | VCmpxClassF16 => {
+            check_half_mode(w)?;
+            let (a, m) = (half_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let mut r = 0u64;
+            for l in 0..64 {
+                if (m[l] >> fp_class_f16(a[l])) & 1 != 0 {
+                    r |= 1 << l;
+                }
+            }
+            write_cmp(w, i, r & exec, k == VCmpxClassF16)?;
+        }
         _ => return Err(E::Unimpl),
     }
     Ok(())
@@ -1307,6 +1320,12 @@ fn int_clamp_modelled(k: Kind) -> bool {
             | VPermlanex16
             | VPackB32F16
             | VFrexpExpF16
+            | VMax3I16
+            | VMin3I16
+            | VMed3I16
+            | VMax3U16
+            | VMin3U16
+            | VMed3U16
     )
 }
 
@@ -1938,4 +1957,64 @@ fn mad16(k: Kind, w: &mut Wave, ov: Ov, i: &Inst, ctx: &Ctx, exec: u64) -> R {
     }
     let v: L32 = std::array::from_fn(|l| (old[l] & 0xffff_0000) | r[l] as u32);
     wv32(w, &d, &v, exec)
+}
+
+/// The GFX9+ 16-bit three-operand minimum, maximum and median (VOP3,
+/// `op_sel` choosing source halves): f16 with the `minNum`/`maxNum` rules of
+/// the f32 forms (a median with a NaN operand is the minimum of the three, as
+/// `v_med3_f32`), signed and unsigned 16-bit integers. The result is written
+/// like the other 16-bit VOP3 operations of the class (`v_mad_u16`,
+/// `v_fma_f16`): GFX9 zeroes the high half, GFX10 keeps it.
+fn three16(k: Kind, w: &mut Wave, ov: Ov, i: &Inst, ctx: &Ctx, exec: u64) -> R {
+    use Kind::*;
+    let float = matches!(k, VMax3F16 | VMin3F16 | VMed3F16);
+    let srcs = if float {
+        check_half_mode(w)?;
+        [
+            half_src(w, ov, i, 0)?,
+            half_src(w, ov, i, 1)?,
+            half_src(w, ov, i, 2)?,
+        ]
+    } else {
+        if i.alu.omod != 0 {
+            return unsupported("an output modifier on a 16-bit integer operation");
+        }
+        let pick = |k2: usize| -> Result<[u16; 64], E> {
+            let v = src32(w, ov, i, k2, Ty::I)?;
+            let hi = (i.alu.op_sel >> k2) & 1 != 0;
+            Ok(v.map(|x| if hi { (x >> 16) as u16 } else { x as u16 }))
+        };
+        [pick(0)?, pick(1)?, pick(2)?]
+    };
+    let mut r = [0u16; 64];
+    for l in 0..64 {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let (a, b, c) = (srcs[0][l], srcs[1][l], srcs[2][l]);
+        let med = |lt: &dyn Fn(u16, u16) -> bool| {
+            let mx = |x: u16, y: u16| if lt(x, y) { y } else { x };
+            let mn = |x: u16, y: u16| if lt(x, y) { x } else { y };
+            mx(mn(a, b), mn(mx(a, b), c))
+        };
+        r[l] = match k {
+            VMax3I16 => (a as i16).max(b as i16).max(c as i16) as u16,
+            VMin3I16 => (a as i16).min(b as i16).min(c as i16) as u16,
+            VMed3I16 => med(&|x, y| (x as i16) < (y as i16)),
+            VMax3U16 => a.max(b).max(c),
+            VMin3U16 => a.min(b).min(c),
+            VMed3U16 => med(&|x, y| x < y),
+            _ => {
+                let (x, y, z) = (f16_to_f32(a), f16_to_f32(b), f16_to_f32(c));
+                let v = match k {
+                    VMax3F16 => max_f32(max_f32(x, y), z),
+                    VMin3F16 => min_f32(min_f32(x, y), z),
+                    _ if x.is_nan() || y.is_nan() || z.is_nan() => min_f32(min_f32(x, y), z),
+                    _ => max_f32(min_f32(x, y), min_f32(max_f32(x, y), z)),
+                };
+                half_out(f32_to_f16(v), i.alu.omod, i.alu.clamp)?
+            }
+        };
+    }
+    half_write(w, i, ctx, exec, &r)
 }
