@@ -291,33 +291,50 @@ pub fn div_fmas_scale_f64(s2: f64) -> i32 {
     if exp_f64(s2) >= 1023 { 128 } else { -128 }
 }
 
-/// `v_div_fixup_f64`: the special cases of `s2 / s1` given the quotient
-/// estimate `s0` (NaN, infinities, zeros); otherwise `s0`.
-pub fn div_fixup_f64(s0: f64, s1: f64, s2: f64) -> f64 {
-    let sign = (s1.is_sign_negative()) != (s2.is_sign_negative());
-    let signed = |v: f64| if sign { -v } else { v };
-    if s1.is_nan() {
-        s1
-    } else if s2.is_nan() {
-        s2
-    } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
-        f64::NAN
-    } else if s1 == 0.0 || s2.is_infinite() {
-        signed(f64::INFINITY)
-    } else if s1.is_infinite() || s2 == 0.0 {
-        signed(0.0)
-    } else if s0.is_nan() {
-        // The estimate overflowed inside the iteration.
-        signed(f64::INFINITY)
-    } else {
-        signed(s0.abs())
-    }
+/// Defines `v_div_fixup` for one precision (Vega ISA, VOP3 pseudo-code):
+/// the special cases of `s2 / s1` given the quotient estimate `s0`, in the
+/// guide's order: a NaN numerator first, then a NaN denominator, each
+/// quietened; 0/0 and inf/inf give the negative quiet NaN `$nan`; then
+/// infinities and zeros; otherwise `s0` with the sign of the quotient.
+/// `None` for the guide's underflow case (`exponent(S2) - exponent(S1) <
+/// $under`), whose result constant the guides do not give.
+macro_rules! div_fixup {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $exp:ident, $quiet:ident, $nan:expr, $under:expr) => {
+        $(#[$doc])*
+        pub fn $name(s0: $t, s1: $t, s2: $t) -> Option<$t> {
+            let sign = s1.is_sign_negative() != s2.is_sign_negative();
+            let signed = |v: $t| if sign { -v } else { v };
+            Some(if s2.is_nan() {
+                $quiet(s2)
+            } else if s1.is_nan() {
+                $quiet(s1)
+            } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
+                <$t>::from_bits($nan)
+            } else if s1 == 0.0 || s2.is_infinite() {
+                signed(<$t>::INFINITY)
+            } else if s1.is_infinite() || s2 == 0.0 {
+                signed(0.0)
+            } else if $exp(s2) - $exp(s1) < $under {
+                return None;
+            } else if s0.is_nan() {
+                // The estimate overflowed inside the iteration.
+                signed(<$t>::INFINITY)
+            } else {
+                signed(s0.abs())
+            })
+        }
+    };
 }
 
-/// `v_div_fixup_f32`, as [`div_fixup_f64`].
-pub fn div_fixup_f32(s0: f32, s1: f32, s2: f32) -> f32 {
-    div_fixup_f64(s0 as f64, s1 as f64, s2 as f64) as f32
-}
+div_fixup!(
+    /// `v_div_fixup_f64` (NaN `0xfff8000000000000`, underflow below -1075).
+    div_fixup_f64, f64, exp_f64, quiet64, 0xfff8_0000_0000_0000, -1075
+);
+
+div_fixup!(
+    /// `v_div_fixup_f32` (NaN `0xffc00000`, underflow below -150).
+    div_fixup_f32, f32, exp_f32, quiet32, 0xffc0_0000, -150
+);
 
 /// `v_cmp_class_f32/f64` class bits (Vega ISA, VOPC): 0 signalling NaN, 1 quiet
 /// NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
@@ -509,6 +526,448 @@ fn quiet32(x: f32) -> f32 {
     }
 }
 
+/// The quiet NaN an f16 operation produces when no input is a NaN
+/// (`0xfe00`: the value the ISA guides give `v_div_fixup_f16` for 0/0 and
+/// inf/inf).
+pub const F16_DEFAULT_NAN: u16 = 0xfe00;
+
+/// Whether an f16 bit pattern is a NaN.
+pub fn f16_is_nan(h: u16) -> bool {
+    h & 0x7c00 == 0x7c00 && h & 0x03ff != 0
+}
+
+/// An f16 NaN with its quiet bit set (other values unchanged).
+pub fn quiet16(h: u16) -> u16 {
+    if f16_is_nan(h) { h | 0x0200 } else { h }
+}
+
+/// Whether an f16 bit pattern is a denormal.
+pub fn f16_is_denormal(h: u16) -> bool {
+    h & 0x7c00 == 0 && h & 0x03ff != 0
+}
+
+/// The value of an f16 bit pattern (exact).
+fn h64(h: u16) -> f64 {
+    f16_to_f32(h) as f64
+}
+
+/// Rounds an f64 to f16 once; a NaN that no input carried becomes
+/// [`F16_DEFAULT_NAN`].
+fn round16(v: f64) -> u16 {
+    if v.is_nan() {
+        F16_DEFAULT_NAN
+    } else {
+        f64_to_f16(v)
+    }
+}
+
+/// `v_sqrt_f16` (`D = sqrt(S0)`): correctly rounded (f64 square root rounded
+/// again to f16 is exact rounding, as f64 has more than 2 * 11 + 2 bits);
+/// a NaN input comes back quietened, a negative input gives NaN.
+pub fn sqrt_f16(h: u16) -> u16 {
+    if f16_is_nan(h) {
+        return quiet16(h);
+    }
+    round16(h64(h).sqrt())
+}
+
+/// `v_rcp_f16` (`D = 1 / S0`), correctly rounded (see [`sqrt_f16`]).
+pub fn rcp_f16(h: u16) -> u16 {
+    if f16_is_nan(h) {
+        return quiet16(h);
+    }
+    round16(1.0 / h64(h))
+}
+
+/// `v_rsq_f16` (`D = 1 / sqrt(S0)`): -0 gives -inf, +0 +inf, negative
+/// inputs NaN. The f64 value is within 2^-51 of the exact one and no f16
+/// input puts it that close to a rounding boundary (checked exhaustively in
+/// the tests), so the result is the correctly rounded one.
+pub fn rsq_f16(h: u16) -> u16 {
+    if f16_is_nan(h) {
+        return quiet16(h);
+    }
+    round16(1.0 / h64(h).sqrt())
+}
+
+/// `v_exp_f16` (`D = 2 ^ S0`), correctly rounded (as [`rsq_f16`]).
+pub fn exp_f16(h: u16) -> u16 {
+    if f16_is_nan(h) {
+        return quiet16(h);
+    }
+    round16(h64(h).exp2())
+}
+
+/// `v_log_f16` (`D = log2(S0)`): ±0 gives -inf, negative inputs NaN;
+/// correctly rounded (as [`rsq_f16`]).
+pub fn log_f16(h: u16) -> u16 {
+    if f16_is_nan(h) {
+        return quiet16(h);
+    }
+    round16(h64(h).log2())
+}
+
+/// `sin(pi * u)` for `u` in [-0.5, 0.5] (f64, relative error a few ulps).
+fn sin_pi_reduced(u: f64) -> f64 {
+    (std::f64::consts::PI * u).sin()
+}
+
+/// `sin(2 pi x)` for nonzero `x` in [-1, 1] in f64, reduced exactly before
+/// the one inexact step; `None` where the exact result is zero.
+fn sin_2pi(x: f64) -> Option<f64> {
+    // sin(2 pi x) = sin(pi t), t = 2x in [-2, 2]; u = t - 2 round(t / 2) in [-1, 1].
+    let t = 2.0 * x;
+    let u = t - 2.0 * (t / 2.0).round();
+    // sin(pi u) = sin(pi (sign(u) - u)) folds |u| > 1/2 into [-1/2, 1/2].
+    let v = if u > 0.5 {
+        1.0 - u
+    } else if u < -0.5 {
+        -1.0 - u
+    } else {
+        u
+    };
+    (v != 0.0).then(|| sin_pi_reduced(v))
+}
+
+/// `cos(2 pi x)` for `x` in [-1, 1] in f64, as [`sin_2pi`].
+fn cos_2pi(x: f64) -> Option<f64> {
+    // cos(2 pi x) = cos(pi w) with w = |t - 2 round(t / 2)| in [0, 1].
+    let t = 2.0 * x;
+    let w = (t - 2.0 * (t / 2.0).round()).abs();
+    // cos(pi w) = -cos(pi (1 - w)), and cos(pi w) = sin(pi (1/2 - w)).
+    let (w, neg) = if w > 0.5 { (1.0 - w, true) } else { (w, false) };
+    let s = 0.5 - w;
+    (s != 0.0).then(|| {
+        let r = sin_pi_reduced(s);
+        if neg { -r } else { r }
+    })
+}
+
+/// The valid input domain of `v_sin`/`v_cos` (Vega ISA, VOP1: "Valid range
+/// of S0 is [-256.0, +256.0]"; what an input outside it gives is not
+/// modelled).
+const TRIG_DOMAIN: f64 = 256.0;
+
+/// `v_sin_f16` (`D = sin(S0 * 2 * PI)`) for inputs in [-256, 256],
+/// correctly rounded (see [`rsq_f16`]). `None` where the result is not
+/// modelled: inputs outside that domain (infinities included) and nonzero
+/// inputs whose exact result is zero (the sign of that zero is
+/// unspecified).
+pub fn sin_f16(h: u16) -> Option<u16> {
+    if f16_is_nan(h) {
+        return Some(quiet16(h));
+    }
+    let x = h64(h);
+    if x.abs() > TRIG_DOMAIN {
+        return None;
+    }
+    if x == 0.0 {
+        return Some(h);
+    }
+    sin_2pi(x).map(round16)
+}
+
+/// `v_cos_f16` (`D = cos(S0 * 2 * PI)`), as [`sin_f16`]: `None` outside
+/// [-256, 256] and where the exact result is zero.
+pub fn cos_f16(h: u16) -> Option<u16> {
+    if f16_is_nan(h) {
+        return Some(quiet16(h));
+    }
+    let x = h64(h);
+    if x.abs() > TRIG_DOMAIN {
+        return None;
+    }
+    cos_2pi(x).map(round16)
+}
+
+/// `v_sin_f32` (`D = sin(S0 * 2 * PI)`): the argument reduced exactly, the
+/// sine taken in f64 and rounded once to f32; `None` outside [-256, 256]
+/// and where the exact result is a zero of unspecified sign (as
+/// [`sin_f16`]).
+pub fn sin_f32(x: f32) -> Option<f32> {
+    if x.is_nan() {
+        return Some(quiet32(x));
+    }
+    if (x.abs() as f64) > TRIG_DOMAIN {
+        return None;
+    }
+    if x == 0.0 {
+        return Some(x);
+    }
+    sin_2pi(x as f64).map(|v| v as f32)
+}
+
+/// `v_cos_f32` (`D = cos(S0 * 2 * PI)`), as [`sin_f32`].
+pub fn cos_f32(x: f32) -> Option<f32> {
+    if x.is_nan() {
+        return Some(quiet32(x));
+    }
+    if (x.abs() as f64) > TRIG_DOMAIN {
+        return None;
+    }
+    cos_2pi(x as f64).map(|v| v as f32)
+}
+
+/// `v_fract_f16` (`D = S0 - floor(S0)`, at most the largest f16 below 1.0,
+/// as [`fract_f32`]): a NaN comes back quietened, an infinity gives NaN.
+pub fn fract_f16(h: u16) -> u16 {
+    if f16_is_nan(h) {
+        return quiet16(h);
+    }
+    let x = h64(h);
+    if x.is_infinite() {
+        return F16_DEFAULT_NAN;
+    }
+    // The difference is exact in f64; round it once, then limit it.
+    let r = f64_to_f16(x - x.floor());
+    if r == 0x3c00 { 0x3bff } else { r }
+}
+
+/// `v_floor_f16`, `v_ceil_f16`, `v_trunc_f16` and `v_rndne_f16`: `mode` 0
+/// floor, 1 ceil, 2 trunc, 3 round to nearest even. Exact; the sign of a
+/// zero result is the sign of the input; NaN comes back quietened.
+pub fn round_int_f16(h: u16, mode: u8) -> u16 {
+    if f16_is_nan(h) {
+        return quiet16(h);
+    }
+    let x = h64(h);
+    let r = match mode {
+        0 => x.floor(),
+        1 => x.ceil(),
+        2 => x.trunc(),
+        _ => x.round_ties_even(),
+    };
+    f64_to_f16(r)
+}
+
+/// `v_frexp_mant_f16`: the significand scaled to [0.5, 1) with the sign of
+/// the input; NaN, infinity and zero are returned unchanged (as
+/// [`frexp_mant_f32`]).
+pub fn frexp_mant_f16(h: u16) -> u16 {
+    let x = h64(h);
+    if !x.is_finite() || x == 0.0 {
+        return h;
+    }
+    f64_to_f16(frexp64(x).0)
+}
+
+/// `v_frexp_exp_i16_f16`: the exponent `e` with `S0 = mant * 2^e`, mant in
+/// [0.5, 1) (denormals normalised); 0 for NaN, infinity and zero.
+pub fn frexp_exp_f16(h: u16) -> i16 {
+    let x = h64(h);
+    if !x.is_finite() || x == 0.0 {
+        return 0;
+    }
+    frexp64(x).1 as i16
+}
+
+/// `v_ldexp_f16` (`D = S0 * 2^S1`), correctly rounded. The guides give the
+/// exponent as `S1.i16` in one place and as a 32-bit integer in another;
+/// `None` when the two readings give different results.
+pub fn ldexp_f16(h: u16, e: u32) -> Option<u16> {
+    if f16_is_nan(h) {
+        return Some(quiet16(h));
+    }
+    let x = h64(h);
+    let a = f64_to_f16(ldexp64(x, e as u16 as i16 as i32));
+    let b = f64_to_f16(ldexp64(x, e as i32));
+    (a == b).then_some(a)
+}
+
+/// `v_div_fixup_f16` (Vega ISA, VOP3): the special cases of `s2 / s1`
+/// given the quotient `s0`, in the order of the guide's pseudo-code (a NaN
+/// numerator first, then a NaN denominator, both quietened; 0/0 and
+/// inf/inf give `0xfe00`).
+pub fn div_fixup_f16(s0: u16, s1: u16, s2: u16) -> u16 {
+    let sign = (s1 ^ s2) & 0x8000;
+    let (a1, a2) = (s1 & 0x7fff, s2 & 0x7fff);
+    if f16_is_nan(s2) {
+        quiet16(s2)
+    } else if f16_is_nan(s1) {
+        quiet16(s1)
+    } else if a1 == 0 && a2 == 0 || a1 == 0x7c00 && a2 == 0x7c00 {
+        F16_DEFAULT_NAN
+    } else if a1 == 0 || a2 == 0x7c00 {
+        sign | 0x7c00
+    } else if a1 == 0x7c00 || a2 == 0 {
+        sign
+    } else {
+        sign | (s0 & 0x7fff)
+    }
+}
+
+/// `v_pack_b32_f16`: two f16 values (already selected and with their
+/// modifiers applied) packed low then high. `None` when an input is a
+/// signalling NaN (whether the pack quietens it is not documented).
+pub fn pack_b32_f16(lo: u16, hi: u16) -> Option<u32> {
+    let signalling = |h: u16| f16_is_nan(h) && h & 0x0200 == 0;
+    if signalling(lo) || signalling(hi) {
+        return None;
+    }
+    Some(lo as u32 | (hi as u32) << 16)
+}
+
+/// `v_cmp_class_f16` class bit (as [`fp_class_f32`], denormals judged at f16
+/// precision).
+pub fn fp_class_f16(h: u16) -> u32 {
+    let mag = h & 0x7fff;
+    if f16_is_nan(h) {
+        return if h & 0x0200 == 0 { 0 } else { 1 };
+    }
+    let c = match mag {
+        0x7c00 => 9,
+        0 => 6,
+        m if m < 0x0400 => 7,
+        _ => 8,
+    };
+    if h & 0x8000 != 0 { 11 - c } else { c }
+}
+
+/// `s + c` for f64 values whose exact sum has no f64 underflow, rounded to
+/// odd: exactly representable sums are kept, the others become the
+/// neighbour with an odd significand. Rounding that value to any format at
+/// least two bits narrower is then the correct rounding of the exact sum.
+fn add_round_odd(p: f64, c: f64) -> f64 {
+    let s = p + c;
+    if !s.is_finite() {
+        return s;
+    }
+    // TwoSum: the exact rounding error of s.
+    let pv = s - c;
+    let cv = s - pv;
+    let err = (p - pv) + (c - cv);
+    if err == 0.0 || s.to_bits() & 1 == 1 {
+        return s;
+    }
+    let bits = s.to_bits();
+    if (err > 0.0) == (s > 0.0) {
+        f64::from_bits(bits + 1)
+    } else {
+        f64::from_bits(bits - 1)
+    }
+}
+
+/// `a * b + c` for f32 inputs, rounded once to f16 (the product is exact in
+/// f64, the sum is rounded to odd and then to f16).
+pub fn fma_f32_to_f16(a: f32, b: f32, c: f32) -> u16 {
+    let (a, b, c) = (a as f64, b as f64, c as f64);
+    let p = a * b;
+    if !p.is_finite() || !c.is_finite() {
+        return round16(a.mul_add(b, c));
+    }
+    f64_to_f16(add_round_odd(p, c))
+}
+
+/// `a * b + c` for f16 inputs, rounded once (as [`fma_f32_to_f16`]).
+pub fn fma_f16(a: u16, b: u16, c: u16) -> u16 {
+    for x in [a, b, c] {
+        if f16_is_nan(x) {
+            return quiet16(x);
+        }
+    }
+    fma_f32_to_f16(f16_to_f32(a), f16_to_f32(b), f16_to_f32(c))
+}
+
+/// f32 denormals flushed to zero of the same sign.
+pub fn ftz_f32(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// `v_mad_f32` / `v_mac_f32` / `v_madmk_f32` / `v_madak_f32`: an unfused
+/// multiply-add, each step rounded and with denormals flushed whatever the
+/// mode (LLVM's `llvm.amdgcn.fmad.ftz`: "v_mad_f32 ... with denormals
+/// flushed"; the compiler selects it for `fmad`, "the same result as the
+/// separately rounded operations").
+pub fn mad_f32(a: f32, b: f32, c: f32) -> f32 {
+    ftz_f32(ftz_f32(ftz_f32(a) * ftz_f32(b)) + ftz_f32(c))
+}
+
+/// f16 denormals flushed to zero of the same sign.
+fn ftz16(h: u16) -> u16 {
+    if f16_is_denormal(h) { h & 0x8000 } else { h }
+}
+
+/// `v_mad_f16` / `v_mac_f16` / `v_madak_f16` / `v_madmk_f16`: as
+/// [`mad_f32`] in f16 (product rounded to f16, then the sum, denormals
+/// flushed).
+pub fn mad_f16(a: u16, b: u16, c: u16) -> u16 {
+    for x in [a, b, c] {
+        if f16_is_nan(x) {
+            return quiet16(x);
+        }
+    }
+    let p = ftz16(round16(h64(ftz16(a)) * h64(ftz16(b))));
+    if f16_is_nan(p) {
+        return p;
+    }
+    ftz16(round16(h64(p) + h64(ftz16(c))))
+}
+
+/// 2/PI as a binary fraction, most significant bit first: the 1201 bits of
+/// the table `v_trig_preop_f64` reads (bits 1201 and beyond are zero).
+const TWO_OVER_PI: [u32; 38] = [
+    0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561,
+    0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484,
+    0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f,
+    0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b,
+    0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b0000,
+];
+
+/// Bits `start..start + 53` of [`TWO_OVER_PI`] as an integer.
+fn two_over_pi_bits(start: u32) -> u64 {
+    let mut v = 0u64;
+    for k in start..start + 53 {
+        let (w, b) = ((k / 32) as usize, 31 - k % 32);
+        let bit = TWO_OVER_PI.get(w).map_or(0, |x| (x >> b) & 1);
+        v = v << 1 | bit as u64;
+    }
+    v
+}
+
+/// `v_trig_preop_f64` (Vega ISA, VOP3; RDNA ISA pseudo-code): the 53 bits
+/// of 2/PI starting at bit `shift = 53 * seg`, moved further by
+/// `exponent(S0) - 1077` for large inputs, as a double scaled by
+/// `2^(-53 - shift)` (`2^(75 - shift)` when `exponent(S0) >= 1968`). A NaN
+/// input gives that NaN, quietened. `None` where the result is not modelled:
+/// segments reaching past bit 1120 but not past bit 1201 (LLVM's constant
+/// folding, which reads a 1184-bit table, returns 0 there while the guide's
+/// 1201-bit table does not), and results that round (denormal results:
+/// the guide says round toward zero, the compiler's folding rounds to
+/// nearest).
+pub fn trig_preop_f64(x: f64, seg: u32) -> Option<f64> {
+    if x.is_nan() {
+        return Some(quiet64(x));
+    }
+    let exp = ((x.to_bits() >> 52) & 0x7ff) as u32;
+    let mut shift = (seg & 31) * 53;
+    if exp > 1077 {
+        shift += exp - 1077;
+    }
+    if shift >= 1201 {
+        return Some(0.0);
+    }
+    if shift >= 1120 {
+        return None;
+    }
+    let bits = two_over_pi_bits(shift);
+    let mut scale = -53 - shift as i32;
+    if exp >= 1968 {
+        scale += 128;
+    }
+    let r = ldexp64(bits as f64, scale);
+    // Exact unless bits were lost to a denormal result.
+    (ldexp64(r, -scale) == bits as f64).then_some(r)
+}
+
+/// `v_xad_u32`: `(S0 ^ S1) + S2`, wrapping.
+pub fn xad_u32(a: u32, b: u32, c: u32) -> u32 {
+    (a ^ b).wrapping_add(c)
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -530,7 +989,7 @@ mod tests {
                 if vcc {
                     f = $ldexp(f, $fmas(q));
                 }
-                $fixup(f, b, a)
+                $fixup(f, b, a).unwrap()
             }
         };
     }
@@ -648,7 +1107,7 @@ mod tests {
             let (n, _) = div_scale_f64(a, b, a);
             let (d, _) = div_scale_f64(b, b, a);
             let q = n / d;
-            prop_assert_eq!(div_fixup_f64(q, b, a), a / b);
+            prop_assert_eq!(div_fixup_f64(q, b, a), Some(a / b));
         }
     }
 
@@ -776,5 +1235,477 @@ mod tests {
         assert_eq!(clamp_unit_f64(f64::NAN), 0.0);
         assert_eq!(clamp_unit_f64(-2.0), 0.0);
         assert_eq!(clamp_unit_f64(7.0), 1.0);
+    }
+}
+
+#[cfg(test)]
+mod half_and_table_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every finite f16 value, positive and negative.
+    fn all_halves() -> impl Iterator<Item = u16> {
+        (0u16..0x7c00).flat_map(|h| [h, h | 0x8000])
+    }
+
+    /// How far `r` is from the nearest f16 rounding boundary (the midpoint
+    /// between two neighbouring f16 values, or 65520 where they overflow),
+    /// in units of the spacing of the f16 values around it; `None` when `r`
+    /// is itself an f16 value.
+    fn margin(r: f64) -> Option<f64> {
+        let h = f64_to_f16(r);
+        let v = h64(h);
+        if v == r {
+            return None;
+        }
+        let (mag, rm) = (h & 0x7fff, r.abs());
+        if rm >= 65504.0 {
+            // Between the largest f16 and infinity the boundary is 65520.
+            return Some((rm - 65520.0).abs() / 32.0);
+        }
+        // The neighbour of h on the side of r.
+        let other = if rm > v.abs() { mag + 1 } else { mag - 1 };
+        let o = if other >= 0x7c00 { 65536.0 } else { h64(other) };
+        let spacing = (o - v.abs()).abs();
+        let mid = (o + v.abs()) / 2.0;
+        Some((rm - mid).abs() / spacing)
+    }
+
+    /// The transcendental f16 operations are computed in f64 with a
+    /// relative error far below 2^-40; no f16 input puts the f64 value within
+    /// 2^-30 of an f16 spacing of a rounding boundary, so rounding it gives
+    /// the correctly rounded result for every input.
+    #[test]
+    fn transcendental_halves_round_correctly_for_every_input() {
+        type Op = fn(u16) -> Option<f64>;
+        let ops: [(&str, Op); 5] = [
+            ("rsq", |h| Some(1.0 / h64(h).sqrt())),
+            ("exp", |h| Some(h64(h).exp2())),
+            ("log", |h| Some(h64(h).log2())),
+            ("sin", |h| {
+                Some(h64(h)).filter(|x| x.abs() <= 256.0).and_then(sin_2pi)
+            }),
+            ("cos", |h| {
+                Some(h64(h)).filter(|x| x.abs() <= 256.0).and_then(cos_2pi)
+            }),
+        ];
+        for (name, f) in ops {
+            for h in all_halves() {
+                let Some(r) = f(h) else { continue };
+                // Powers of two come from exact inputs (2^n, log2 of 2^n,
+                // 1 / sqrt(4^n)) and are computed exactly.
+                if !r.is_finite() || r == 0.0 || r.to_bits() & ((1 << 52) - 1) == 0 {
+                    continue;
+                }
+                if let Some(m) = margin(r) {
+                    let limit = f64::powi(2.0, -30);
+                    assert!(
+                        m > limit,
+                        "{name}({h:#06x}) = {r:e} is {m:e} from a boundary"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn half_special_values() {
+        let (nan, inf, ninf) = (F16_DEFAULT_NAN, 0x7c00, 0xfc00);
+        assert_eq!(sqrt_f16(0x8000), 0x8000, "sqrt(-0)");
+        assert_eq!(sqrt_f16(0xbc00), nan, "sqrt(-1)");
+        assert_eq!(sqrt_f16(0x4400), 0x4000, "sqrt(4)");
+        assert_eq!(sqrt_f16(0x7c01), 0x7e01, "a signalling NaN is quietened");
+        assert_eq!(rcp_f16(0x8000), ninf);
+        assert_eq!(rcp_f16(inf), 0);
+        assert_eq!(rcp_f16(0x0001), inf, "1 / 2^-24 overflows");
+        assert_eq!(rsq_f16(0x8000), ninf, "rsq(-0)");
+        assert_eq!(rsq_f16(0), inf);
+        assert_eq!(rsq_f16(inf), 0);
+        assert_eq!(rsq_f16(0xc400), nan);
+        assert_eq!(rsq_f16(0x4400), 0x3800, "1 / sqrt(4)");
+        assert_eq!(exp_f16(ninf), 0);
+        assert_eq!(exp_f16(0x4c00), inf, "2^16 overflows");
+        assert_eq!(exp_f16(0xce00), 0x0001, "2^-24");
+        assert_eq!(exp_f16(0xce40), 0, "2^-25 ties to even zero");
+        assert_eq!(log_f16(0), ninf);
+        assert_eq!(log_f16(0x8000), ninf);
+        assert_eq!(log_f16(0xc000), nan);
+        assert_eq!(log_f16(0x3c00), 0);
+        assert_eq!(log_f16(0x0001), 0xce00, "log2(2^-24)");
+        assert_eq!(sin_f16(0x3400), Some(0x3c00), "sin(2 pi / 4)");
+        assert_eq!(sin_f16(0xb400), Some(0xbc00));
+        assert_eq!(sin_f16(0x3a00), Some(0xbc00), "sin(2 pi * 3/4)");
+        assert_eq!(sin_f16(0x8000), Some(0x8000));
+        assert_eq!(sin_f16(0x3800), None, "sin(pi): a zero of unspecified sign");
+        assert_eq!(sin_f16(0x4000), None, "sin(4 pi)");
+        assert_eq!(sin_f16(0x5c04), None, "outside [-256, 256]");
+        assert_eq!(sin_f16(0x5bfe), Some(0xbc00), "sin(2 pi * 255.75)");
+        assert_eq!(cos_f16(0xdc00), Some(0x3c00), "cos(2 pi * -256)");
+        assert_eq!(sin_f32(0.25), Some(1.0));
+        assert_eq!(sin_f32(-0.0).map(f32::to_bits), Some(0x8000_0000));
+        assert_eq!(sin_f32(100.5), None, "sin(201 pi)");
+        assert_eq!(sin_f32(257.0), None, "outside [-256, 256]");
+        assert_eq!(cos_f32(f32::INFINITY), None);
+        assert_eq!(cos_f32(-255.5), Some(-1.0));
+        // sin(2 pi * 200.1): exact reduction; in f32 arithmetic x * 2 pi is off by
+        // about 4e-5.
+        let r = sin_f32(200.1).unwrap();
+        let want = (std::f64::consts::TAU * (200.1f32 as f64 - 200.0)).sin() as f32;
+        assert_eq!(r, want);
+        assert!((r - (200.1f32 * std::f32::consts::TAU).sin()).abs() > 1e-5);
+        assert_eq!(sin_f16(inf), None);
+        assert_eq!(sin_f16(0x7e00), Some(0x7e00));
+        assert_eq!(cos_f16(0), Some(0x3c00));
+        assert_eq!(cos_f16(0x3800), Some(0xbc00), "cos(pi)");
+        assert_eq!(cos_f16(0xbc00), Some(0x3c00), "cos(-2 pi)");
+        assert_eq!(cos_f16(0x3400), None, "cos(pi / 2)");
+        assert_eq!(fract_f16(0xb400), 0x3a00, "fract(-0.25) = 0.75");
+        assert_eq!(fract_f16(0x8001), 0x3bff, "fract(-2^-24) stays below 1");
+        assert_eq!(fract_f16(inf), nan);
+        assert_eq!(fract_f16(0x7d00), 0x7f00);
+        assert_eq!(round_int_f16(0xbe00, 0), 0xc000, "floor(-1.5)");
+        assert_eq!(round_int_f16(0xbe00, 1), 0xbc00, "ceil(-1.5)");
+        assert_eq!(round_int_f16(0xb800, 1), 0x8000, "ceil(-0.5) = -0");
+        assert_eq!(round_int_f16(0xbe00, 2), 0xbc00, "trunc(-1.5)");
+        assert_eq!(round_int_f16(0x4100, 3), 0x4000, "rndne(2.5) = 2");
+        assert_eq!(round_int_f16(0xb800, 3), 0x8000, "rndne(-0.5) = -0");
+        assert_eq!(frexp_mant_f16(0x0001), 0x3800, "2^-24 = 0.5 * 2^-23");
+        assert_eq!(frexp_exp_f16(0x0001), -23);
+        assert_eq!(frexp_mant_f16(0xfbff), 0xbbff);
+        assert_eq!(frexp_exp_f16(0x7bff), 16);
+        assert_eq!(frexp_exp_f16(inf), 0);
+        assert_eq!(frexp_mant_f16(ninf), ninf);
+        assert_eq!(ldexp_f16(0x3c00, 15), Some(0x7800));
+        assert_eq!(ldexp_f16(0x3c00, 16), Some(inf));
+        assert_eq!(
+            ldexp_f16(0x3c00, (-25i32) as u32),
+            Some(0),
+            "2^-25 ties to even 0"
+        );
+        assert_eq!(
+            ldexp_f16(0x3e00, (-25i32) as u32),
+            Some(1),
+            "1.5 * 2^-25 rounds up"
+        );
+        assert_eq!(ldexp_f16(0x0001, 24), Some(0x3c00));
+        assert_eq!(
+            ldexp_f16(0x3c00, 0x1_0000),
+            None,
+            "i16 reading 0, i32 reading 2^16"
+        );
+        assert_eq!(ldexp_f16(0x3c00, 0x7fff_0000), None);
+        assert_eq!(
+            ldexp_f16(0xbc00, 0xffff_8000),
+            Some(0x8000),
+            "both readings underflow"
+        );
+        assert_eq!(ldexp_f16(0xbc00, 0x8000_0000), None, "-1 * 2^0 or -0");
+    }
+
+    #[test]
+    fn div_fixup_f16_follows_the_pseudo_code_order() {
+        let (one, two) = (0x3c00u16, 0x4000u16);
+        assert_eq!(
+            div_fixup_f16(one, 0x7c05, 0x7c09),
+            0x7e09,
+            "a NaN numerator first"
+        );
+        assert_eq!(
+            div_fixup_f16(one, 0xfd05, two),
+            0xff05,
+            "then a NaN denominator"
+        );
+        assert_eq!(div_fixup_f16(one, 0x8000, 0), F16_DEFAULT_NAN, "0/0");
+        assert_eq!(
+            div_fixup_f16(one, 0x7c00, 0xfc00),
+            F16_DEFAULT_NAN,
+            "inf/inf"
+        );
+        assert_eq!(div_fixup_f16(one, 0x8000, two), 0xfc00, "2 / -0");
+        assert_eq!(div_fixup_f16(one, two, 0xfc00), 0xfc00, "-inf / 2");
+        assert_eq!(div_fixup_f16(one, 0xfc00, two), 0x8000, "2 / -inf");
+        assert_eq!(div_fixup_f16(one, two, 0x8000), 0x8000, "-0 / 2");
+        assert_eq!(
+            div_fixup_f16(0xb800, 0xc000, two),
+            0xb800,
+            "the quotient's sign fixed"
+        );
+        assert_eq!(div_fixup_f16(0x3800, 0xc000, 0xc000), 0x3800);
+    }
+
+    #[test]
+    fn fma_rounds_once() {
+        // 1 + 2^-11 + 2^-30: just above the midpoint between 1 and 1 + 2^-10.
+        let (a, c) = (1.0 + f32::powi(2.0, -11), f32::powi(2.0, -30));
+        assert_eq!(fma_f32_to_f16(a, 1.0, c), 0x3c01);
+        // Rounding to f32 first lands on the midpoint, which ties to even.
+        assert_eq!(f32_to_f16(a.mul_add(1.0, c)), 0x3c00);
+        assert_eq!(fma_f32_to_f16(f32::INFINITY, 0.0, 1.0), F16_DEFAULT_NAN);
+        assert_eq!(fma_f32_to_f16(1e30, 1e30, -1.0), 0x7c00);
+        assert_eq!(fma_f32_to_f16(-0.0, 1.0, -0.0), 0x8000);
+        assert_eq!(fma_f32_to_f16(-0.0, 1.0, 0.0), 0);
+        assert_eq!(fma_f32_to_f16(1.0, -1.0, 1.0), 0, "exact zero is +0");
+        assert_eq!(
+            fma_f16(0x3c00, 0x7d00, 0x7e01),
+            0x7f00,
+            "the first NaN, quietened"
+        );
+    }
+
+    /// An f32 exactly as an integer multiple of 2^-86 (values in [2^-20, 2^20]).
+    fn scaled(x: f32) -> i128 {
+        let m = x.abs() as f64;
+        let v = (m * f64::powi(2.0, 43)) as i128; // exact: x's lsb is at least 2^-43
+        let v = v << 43;
+        if x < 0.0 { -v } else { v }
+    }
+
+    proptest! {
+        /// `fma_f32_to_f16` is the f16 value nearest to the exact `a * b + c`
+        /// (ties to even), checked with exact integer arithmetic.
+        #[test]
+        fn fma_to_f16_is_nearest(
+            a in (-20i32..4, 0u32..1 << 23, any::<bool>()),
+            b in (-20i32..4, 0u32..1 << 23, any::<bool>()),
+            c in (-20i32..12, 0u32..1 << 23, any::<bool>()),
+        ) {
+            let f = |(e, m, s): (i32, u32, bool)| {
+                let v = f32::from_bits(((e + 127) as u32) << 23 | m);
+                if s { -v } else { v }
+            };
+            let (a, b, c) = (f(a), f(b), f(c));
+            // a * b in units of 2^-86: each factor in units of 2^-43.
+            let exact = (scaled(a) >> 43) * (scaled(b) >> 43) + scaled(c);
+            let r = fma_f32_to_f16(a, b, c);
+            let unit = |h: u16| (h64(h) * f64::powi(2.0, 24)) as i128 * (1i128 << 62);
+            if r & 0x7fff < 0x7c00 {
+                let d = (exact - unit(r)).abs();
+                for nb in [r.wrapping_add(1), r.wrapping_sub(1)] {
+                    if nb & 0x7fff < 0x7c00 && (nb ^ r) & 0x8000 == 0 {
+                        let dn = (exact - unit(nb)).abs();
+                        prop_assert!(d < dn || d == dn && r & 1 == 0, "{a} {b} {c} -> {r:#x}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mad_rounds_the_product_and_flushes_denormals() {
+        let e = 1.0 + f32::EPSILON;
+        // (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46 exactly; the product rounds first.
+        assert_eq!(mad_f32(e, e, -1.0), f32::powi(2.0, -22));
+        assert_eq!(
+            e.mul_add(e, -1.0),
+            f32::powi(2.0, -22) + f32::powi(2.0, -46)
+        );
+        let tiny = f32::powi(2.0, -70);
+        assert_eq!(
+            mad_f32(tiny, tiny, 1e-45).to_bits(),
+            0,
+            "denormal product and addend"
+        );
+        assert_eq!(mad_f32(-tiny, tiny, 0.0).to_bits(), 0, "-0 + +0 is +0");
+        assert_eq!(mad_f32(f32::MIN_POSITIVE, 0.5, 0.0), 0.0, "denormal result");
+        // f16: (1 + 2^-10)(1 + 3 * 2^-10) - 1 = 2^-8 + 3 * 2^-20; the product
+        // rounds to 1 + 2^-8 first.
+        assert_eq!(mad_f16(0x3c01, 0x3c03, 0xbc00), 0x1c00);
+        assert_eq!(fma_f16(0x3c01, 0x3c03, 0xbc00), 0x1c01);
+        assert_eq!(mad_f16(0x0001, 0x3c00, 0), 0, "a denormal input is flushed");
+        assert_eq!(
+            mad_f16(0x0400, 0x3800, 0x8000),
+            0,
+            "a denormal product is flushed"
+        );
+    }
+
+    #[test]
+    fn half_classes() {
+        let cases = [
+            (0x7d00u16, 0u32),
+            (0x7e00, 1),
+            (0xfc00, 2),
+            (0xbc00, 3),
+            (0x8001, 4),
+            (0x8000, 5),
+            (0x0000, 6),
+            (0x03ff, 7),
+            (0x0400, 8),
+            (0x7c00, 9),
+        ];
+        for (h, c) in cases {
+            assert_eq!(fp_class_f16(h), c, "{h:#06x}");
+        }
+    }
+
+    #[test]
+    fn pack_keeps_bits_but_not_signalling_nans() {
+        assert_eq!(pack_b32_f16(0x3c00, 0xfe00), Some(0xfe00_3c00));
+        assert_eq!(pack_b32_f16(0x0001, 0x8000), Some(0x8000_0001));
+        assert_eq!(pack_b32_f16(0x7c01, 0), None);
+        assert_eq!(xad_u32(0xf0f0_f0f0, 0xffff_0000, 0x1_0000), 0x0f10_f0f0);
+        assert_eq!(xad_u32(u32::MAX, 0, 2), 1);
+    }
+
+    /// A fixed-point number: `limbs[0]` is the integer part, then base-2^32
+    /// fraction digits, most significant first.
+    struct Fixed {
+        limbs: Vec<u32>,
+    }
+
+    impl Fixed {
+        fn zero(n: usize) -> Fixed {
+            Fixed { limbs: vec![0; n] }
+        }
+        fn div_small(&self, d: u32) -> Fixed {
+            let mut out = Fixed::zero(self.limbs.len());
+            let mut rem = 0u64;
+            for (o, &x) in out.limbs.iter_mut().zip(&self.limbs) {
+                let cur = rem << 32 | x as u64;
+                *o = (cur / d as u64) as u32;
+                rem = cur % d as u64;
+            }
+            out
+        }
+        fn add(&mut self, o: &Fixed, sub: bool) {
+            let mut carry = 0i64;
+            for k in (0..self.limbs.len()).rev() {
+                let v = self.limbs[k] as i64
+                    + if sub {
+                        -(o.limbs[k] as i64)
+                    } else {
+                        o.limbs[k] as i64
+                    }
+                    + carry;
+                self.limbs[k] = v.rem_euclid(1 << 32) as u32;
+                carry = v.div_euclid(1 << 32);
+            }
+        }
+        fn is_zero(&self) -> bool {
+            self.limbs.iter().all(|&x| x == 0)
+        }
+        fn mul_small(&self, m: u32) -> Fixed {
+            let mut out = Fixed::zero(self.limbs.len());
+            let mut carry = 0u64;
+            for k in (0..self.limbs.len()).rev() {
+                let v = self.limbs[k] as u64 * m as u64 + carry;
+                out.limbs[k] = v as u32;
+                carry = v >> 32;
+            }
+            out
+        }
+    }
+
+    /// arctan(1/k) by its Taylor series, in fixed point.
+    fn arctan_inv(k: u32, n: usize) -> Fixed {
+        let mut one = Fixed::zero(n);
+        one.limbs[0] = 1;
+        let mut power = one.div_small(k);
+        let mut sum = Fixed::zero(n);
+        let mut term = 0u32;
+        while !power.is_zero() {
+            sum.add(&power.div_small(2 * term + 1), term % 2 == 1);
+            power = power.div_small(k * k);
+            term += 1;
+        }
+        sum
+    }
+
+    /// The table is the first 1201 bits of 2/PI (truncated): with PI from
+    /// Machin's formula, `2 - T * PI` lies in [0, PI * 2^-1201).
+    #[test]
+    fn two_over_pi_table_is_two_over_pi() {
+        let n = 44; // 1 integer + 43 fraction limbs (1376 bits)
+        let mut pi = arctan_inv(5, n).mul_small(16);
+        pi.add(&arctan_inv(239, n).mul_small(4), true);
+        assert_eq!(
+            pi.limbs[..3],
+            [3, 0x243f_6a88, 0x85a3_08d3],
+            "PI = 3.243F6A8885A308D3..."
+        );
+        // T * PI as a big integer: T has 38 fraction limbs, PI 43.
+        let t = &TWO_OVER_PI;
+        let mut prod = vec![0u64; t.len() + n];
+        for (i, &x) in t.iter().enumerate() {
+            for (j, &y) in pi.limbs.iter().enumerate() {
+                prod[i + j + 1] += (x as u64 * y as u64) & 0xffff_ffff;
+                prod[i + j] += (x as u64 * y as u64) >> 32;
+            }
+        }
+        for k in (1..prod.len()).rev() {
+            prod[k - 1] += prod[k] >> 32;
+            prod[k] &= 0xffff_ffff;
+        }
+        // prod[0] is the integer part: 2 - T * PI = 1.xxx complement.
+        assert_eq!(prod[0], 1, "T * PI is just below 2");
+        // The fraction must be 1 - d with d < PI * 2^-1201: its first 37 limbs
+        // are all ones, and limb 37 (bits 1185..1216) is at least
+        // 2^32 - PI * 2^15.
+        assert!(
+            prod[1..38].iter().all(|&x| x == 0xffff_ffff),
+            "{:x?}",
+            &prod[..40]
+        );
+        let d = 0xffff_ffffu64 - prod[38];
+        assert!(d < (std::f64::consts::PI * 32768.0) as u64, "d = {d}");
+    }
+
+    #[test]
+    fn trig_preop_segments() {
+        // Segment 0 of 1.0: 2/PI truncated to 53 bits, one ulp below the
+        // correctly rounded constant (the 54th bit of 2/PI is 1).
+        let p0 = trig_preop_f64(1.0, 0).unwrap();
+        assert_eq!(p0.to_bits(), std::f64::consts::FRAC_2_PI.to_bits() - 1);
+        // Each segment is the next 53 bits: 2^(53 s) * p_s * 2^53 is an
+        // integer below 2^53, and the segments sum to 2/PI within 2^-150.
+        let p: Vec<f64> = (0..3).map(|s| trig_preop_f64(-3.0, s).unwrap()).collect();
+        for (s, v) in p.iter().enumerate() {
+            let m = ldexp64(*v, 53 * (s as i32 + 1));
+            assert!(m.fract() == 0.0 && m < f64::powi(2.0, 53), "segment {s}");
+        }
+        // The rest after segment 0 is more than half an ulp (the constant
+        // rounds up) and less than one.
+        assert!(p[1] > f64::powi(2.0, -54) && p[1] < f64::powi(2.0, -53));
+        assert_eq!(p[0], p0, "the sign of the input does not matter");
+        for (s, v) in p.iter().enumerate() {
+            let bits = two_over_pi_bits(53 * s as u32);
+            assert_eq!(
+                *v,
+                ldexp64(bits as f64, -53 * (s as i32 + 1)),
+                "segment {s}"
+            );
+        }
+        // Large inputs move the window by exponent - 1077 bits.
+        let x = f64::powi(2.0, 60); // exponent 1083: 6 bits further
+        assert_eq!(
+            trig_preop_f64(x, 0).unwrap(),
+            ldexp64(two_over_pi_bits(6) as f64, -59)
+        );
+        // From exponent 1968 the result is scaled up by 2^128.
+        let x = f64::from_bits(1968u64 << 52);
+        assert_eq!(
+            trig_preop_f64(x, 1).unwrap(),
+            ldexp64(two_over_pi_bits(53 + 891) as f64, -53 - 53 - 891 + 128)
+        );
+        assert_eq!(trig_preop_f64(1.0, 23), Some(0.0), "past bit 1201");
+        assert_eq!(trig_preop_f64(1.0, 22), None, "bits 1166..: disputed");
+        assert_eq!(
+            trig_preop_f64(1.0, 20),
+            None,
+            "a denormal result that rounds"
+        );
+        let p19 = trig_preop_f64(1.0, 19).unwrap();
+        assert_eq!(
+            p19,
+            ldexp64(two_over_pi_bits(1007) as f64, -1060),
+            "still normal"
+        );
+        assert!(trig_preop_f64(f64::NAN, 0).unwrap().is_nan());
+        assert_eq!(
+            trig_preop_f64(f64::from_bits(0x7ff0_0000_0000_0001), 0).map(f64::to_bits),
+            Some(0x7ff8_0000_0000_0001)
+        );
+        // Segment 32 is segment 0 (S1[4:0]).
+        assert_eq!(trig_preop_f64(1.0, 32), Some(p0));
     }
 }

@@ -855,3 +855,1774 @@ fn gfx10_integer_clamp_bit_scans_and_fract() {
         );
     }
 }
+
+/// Reads `N` little-endian bytes of `m` at `a` as a u64.
+fn le(m: &[u8], a: usize, n: usize) -> u64 {
+    let mut v = 0u64;
+    for k in (0..n).rev() {
+        v = v << 8 | m[a + k] as u64;
+    }
+    v
+}
+
+/// Writes the low `n` bytes of `v` to `m` at `a`, little-endian.
+fn set_le(m: &mut [u8], a: usize, n: usize, v: u64) {
+    for k in 0..n {
+        m[a + k] = (v >> (8 * k)) as u8;
+    }
+}
+
+/// The two-address LDS forms, the 64-bit LDS atomics, `ds_mskor`,
+/// `ds_wrxchg2*` and the D16 forms, checked against the Vega ISA
+/// pseudo-code (`tmp = MEM[ADDR]; MEM[ADDR] = op(tmp, DATA, DATA2); RETURN_DATA
+/// = tmp`) run on a copy of LDS. (Before: every one of them was reported as
+/// unimplemented; the `ds_read2`/`ds_write2` code was unreachable.)
+fn ds_forms(gpu: Gpu, size: u32, code: &[u8]) {
+    const PRESET: [usize; 17] = [
+        4, 5, 10, 11, 12, 13, 15, 16, 18, 19, 20, 21, 22, 23, 26, 27, 28,
+    ];
+    let preset = |r: usize| {
+        if PRESET.contains(&r) {
+            0xdead_0000 + r as u32
+        } else {
+            0
+        }
+    };
+    let n = size as usize;
+    // Two lanes stay inactive: their registers and LDS must not change.
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        0xffff_ffdf
+    };
+    let mut lds = Bytes::new(32768, Space::Lds);
+    let mut init = vec![0u8; 32768];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x9e37_79b1).rotate_right(13) as u8;
+    }
+    lds.write(0, &init).unwrap();
+    let c64 = |l: usize| -> u64 {
+        // Operands for the 64-bit atomics: negative, small, huge, zero.
+        match l % 4 {
+            0 => (-(l as i64) * 0x1_0000_0001) as u64,
+            1 => l as u64,
+            2 => 0xfedc_ba98_7654_3210 ^ l as u64,
+            _ => 0,
+        }
+    };
+    let a64 = |l: usize| 0x0123_4567_89ab_cdef_u64.wrapping_mul(l as u64 + 1);
+    let b64 = |l: usize| !a64(l) ^ 0x5555;
+    let mem = GlobalMemory::new();
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        w.vgpr.resize(64, [0; 64]);
+        for l in 0..64 {
+            let base = 256 * l as u32;
+            let set64 = |w: &mut Wave, r: usize, v: u64| {
+                w.vgpr[r][l] = v as u32;
+                w.vgpr[r + 1][l] = (v >> 32) as u32;
+            };
+            w.vgpr[1][l] = base;
+            w.vgpr[2][l] = 0x1000_0000 + l as u32;
+            w.vgpr[3][l] = 0x2000_0000 + 3 * l as u32;
+            set64(w, 6, a64(l));
+            set64(w, 8, b64(l));
+            w.vgpr[14][l] = 16384 + 4 * l as u32;
+            w.vgpr[17][l] = 20480 + 8 * l as u32;
+            w.vgpr[44][l] = 24576 + 8 * l as u32;
+            set64(w, 24, c64(l));
+            // Even lanes compare equal to what LDS holds at base + 88.
+            let cmp = if l % 2 == 0 {
+                le(&init, base as usize + 88, 8)
+            } else {
+                0x1111
+            };
+            set64(w, 30, cmp);
+            set64(w, 32, 0xaaaa_bbbb_cccc_dddd ^ l as u64);
+            for r in PRESET {
+                w.vgpr[r][l] = 0xdead_0000 + r as u32;
+            }
+            w.vgpr[45][l] = 0x4321_8765;
+            w.vgpr[46][l] = 0x4321_8765;
+            w.vgpr[47][l] = 0xa1b2_c3d4;
+            w.vgpr[54][l] = 0xdead_0036;
+        }
+    })
+    .expect("runs");
+    // The model: each instruction's pseudo-code, lane by lane, on a copy.
+    let mut m = init.clone();
+    let mut got = vec![[0u64; 64]; 64];
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let a = 256 * l;
+        let (v2, v3) = (0x1000_0000 + l as u64, 0x2000_0000 + 3 * l as u64);
+        let (a6, b8, c) = (a64(l), b64(l), c64(l));
+        let cmp = if l % 2 == 0 {
+            le(&init, a + 88, 8)
+        } else {
+            0x1111
+        };
+        let new = 0xaaaa_bbbb_cccc_dddd ^ l as u64;
+        let g = &mut got[l];
+        set_le(&mut m, a + 4, 4, v2);
+        set_le(&mut m, a + 12, 4, v3);
+        g[4] = le(&m, a + 12, 4);
+        g[5] = le(&m, a + 4, 4);
+        set_le(&mut m, a + 32, 8, a6);
+        set_le(&mut m, a + 48, 8, b8);
+        g[10] = le(&m, a + 48, 8);
+        g[12] = le(&m, a + 32, 8);
+        let s = 16384 + 4 * l;
+        set_le(&mut m, s + 256, 4, v2);
+        set_le(&mut m, s + 512, 4, v3);
+        g[15] = le(&m, s + 512, 4);
+        g[16] = le(&m, s + 256, 4);
+        let s = 20480 + 8 * l;
+        set_le(&mut m, s + 512, 8, a6);
+        set_le(&mut m, s + 1536, 8, b8);
+        g[18] = le(&m, s + 1536, 8);
+        g[20] = le(&m, s + 512, 8);
+        // Atomics: (register, offset, new value from old).
+        type Update<'a> = &'a dyn Fn(u64) -> u64;
+        let atomics: [(usize, usize, Update); 14] = [
+            (22, 64, &|o: u64| o.wrapping_add(c)),
+            (26, 72, &|o: u64| (o as i64).max(c as i64) as u64),
+            (48, 80, &|o: u64| if o == 0 || o > c { c } else { o - 1 }),
+            (28, 88, &|o: u64| if o == cmp { new } else { o }),
+            (34, 96, &|o: u64| (o & !cmp) | new),
+            (36, 112, &|_| c),
+            (0, 128, &|o: u64| o ^ c),
+            (0, 136, &|o: u64| o.wrapping_sub(c)),
+            (0, 144, &|o: u64| c.wrapping_sub(o)),
+            (0, 152, &|o: u64| if o >= c { 0 } else { o + 1 }),
+            (0, 160, &|o: u64| o.min(c)),
+            (50, 168, &|o: u64| (o as i64).min(c as i64) as u64),
+            (0, 176, &|o: u64| if o == cmp { new } else { o }),
+            (52, 184, &|o: u64| o & c),
+        ];
+        for (r, off, f) in atomics {
+            let old = le(&m, a + off, 8);
+            set_le(&mut m, a + off, 8, f(old));
+            g[r] = old;
+        }
+        let old = le(&m, a + 104, 4);
+        set_le(&mut m, a + 104, 4, (old & !v2) | v3);
+        let old = le(&m, a + 192, 8);
+        set_le(&mut m, a + 192, 8, old | c);
+        let old = le(&m, a + 200, 8);
+        set_le(&mut m, a + 200, 8, old.max(c));
+        let old = le(&m, a + 208, 4);
+        set_le(&mut m, a + 208, 4, (old & !v2) | v3);
+        g[54] = old;
+        // ds_wrxchg2_rtn_b32: both old values, then both writes.
+        g[38] = le(&m, a + 120, 4);
+        g[39] = le(&m, a + 124, 4);
+        set_le(&mut m, a + 120, 4, v2);
+        set_le(&mut m, a + 124, 4, v3);
+        let s = 24576 + 8 * l;
+        g[40] = le(&m, s + 512, 8);
+        g[42] = le(&m, s + 1024, 8);
+        set_le(&mut m, s + 512, 8, a6);
+        set_le(&mut m, s + 1024, 8, b8);
+        // D16: the loaded half replaces one half of the register.
+        g[45] = (le(&m, a + 4, 2) << 16) | 0x8765;
+        g[46] = 0x4321_0000 | (le(&m, a + 13, 1) as u8 as i8 as i16 as u16 as u64);
+        set_le(&mut m, a + 216, 2, 0xa1b2);
+        set_le(&mut m, a + 220, 1, 0xb2);
+    }
+    let mut after = vec![0u8; 32768];
+    lds.read(0, &mut after).unwrap();
+    for (k, (x, y)) in after.iter().zip(&m).enumerate() {
+        assert_eq!(x, y, "{gpu}: LDS byte {k:#x}");
+    }
+    let wide = [10, 12, 18, 20, 22, 26, 28, 34, 36, 40, 42, 48, 50, 52];
+    for l in 0..n {
+        let active = (exec >> l) & 1 != 0;
+        for r in [4, 5, 15, 16, 38, 39, 45, 46, 54] {
+            let want = if active {
+                got[l][r] as u32
+            } else {
+                match r {
+                    45 | 46 => 0x4321_8765,
+                    54 => 0xdead_0036,
+                    _ => preset(r),
+                }
+            };
+            assert_eq!(w.vgpr[r][l], want, "{gpu} lane {l} v{r}");
+        }
+        for r in wide {
+            let v = w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32;
+            let want = if active {
+                got[l][r]
+            } else {
+                preset(r) as u64 | (preset(r + 1) as u64) << 32
+            };
+            assert_eq!(v, want, "{gpu} lane {l} v[{r}:{}]", r + 1);
+        }
+    }
+}
+
+#[test]
+fn gfx9_ds_two_address_wide_atomics_and_d16() {
+    let code: Vec<u8> = [
+        &[0x01, 0x03, 0x1c, 0xd8, 0x01, 0x02, 0x03, 0x00][..], // ds_write2_b32 v1, v2, v3 offset0:1 offset1:3
+        &[0x03, 0x01, 0x6e, 0xd8, 0x01, 0x00, 0x00, 0x04], // ds_read2_b32 v[4:5], v1 offset0:3 offset1:1
+        &[0x04, 0x06, 0x9c, 0xd8, 0x01, 0x06, 0x08, 0x00], // ds_write2_b64 v1, v[6:7], v[8:9] offset0:4 offset1:6
+        &[0x06, 0x04, 0xee, 0xd8, 0x01, 0x00, 0x00, 0x0a], // ds_read2_b64 v[10:13], v1 offset0:6 offset1:4
+        &[0x01, 0x02, 0x1e, 0xd8, 0x0e, 0x02, 0x03, 0x00], // ds_write2st64_b32 v14, v2, v3 offset0:1 offset1:2
+        &[0x02, 0x01, 0x70, 0xd8, 0x0e, 0x00, 0x00, 0x0f], // ds_read2st64_b32 v[15:16], v14 offset0:2 offset1:1
+        &[0x01, 0x03, 0x9e, 0xd8, 0x11, 0x06, 0x08, 0x00], // ds_write2st64_b64 v17, v[6:7], v[8:9] offset0:1 offset1:3
+        &[0x03, 0x01, 0xf0, 0xd8, 0x11, 0x00, 0x00, 0x12], // ds_read2st64_b64 v[18:21], v17 offset0:3 offset1:1
+        &[0x40, 0x00, 0xc0, 0xd8, 0x01, 0x18, 0x00, 0x16], // ds_add_rtn_u64 v[22:23], v1, v[24:25] offset:64
+        &[0x48, 0x00, 0xcc, 0xd8, 0x01, 0x18, 0x00, 0x1a], // ds_max_rtn_i64 v[26:27], v1, v[24:25] offset:72
+        &[0x50, 0x00, 0xc8, 0xd8, 0x01, 0x18, 0x00, 0x30], // ds_dec_rtn_u64 v[48:49], v1, v[24:25] offset:80
+        &[0x58, 0x00, 0xe0, 0xd8, 0x01, 0x1e, 0x20, 0x1c], // ds_cmpst_rtn_b64 v[28:29], v1, v[30:31], v[32:33] offset:88
+        &[0x60, 0x00, 0xd8, 0xd8, 0x01, 0x1e, 0x20, 0x22], // ds_mskor_rtn_b64 v[34:35], v1, v[30:31], v[32:33] offset:96
+        &[0x68, 0x00, 0x18, 0xd8, 0x01, 0x02, 0x03, 0x00], // ds_mskor_b32 v1, v2, v3 offset:104
+        &[0x70, 0x00, 0xda, 0xd8, 0x01, 0x18, 0x00, 0x24], // ds_wrxchg_rtn_b64 v[36:37], v1, v[24:25] offset:112
+        &[0x1e, 0x1f, 0x5c, 0xd8, 0x01, 0x02, 0x03, 0x26], // ds_wrxchg2_rtn_b32 v[38:39], v1, v2, v3 offset0:30 offset1:31
+        &[0x01, 0x02, 0xde, 0xd8, 0x2c, 0x06, 0x08, 0x28], // ds_wrxchg2st64_rtn_b64 v[40:43], v44, v[6:7], v[8:9] offset0:1 offset1:2
+        &[0x80, 0x00, 0x96, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_xor_b64 v1, v[24:25] offset:128
+        &[0x88, 0x00, 0x82, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_sub_u64 v1, v[24:25] offset:136
+        &[0x90, 0x00, 0x84, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_rsub_u64 v1, v[24:25] offset:144
+        &[0x98, 0x00, 0x86, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_inc_u64 v1, v[24:25] offset:152
+        &[0xa0, 0x00, 0x8e, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_min_u64 v1, v[24:25] offset:160
+        &[0xa8, 0x00, 0xca, 0xd8, 0x01, 0x18, 0x00, 0x32], // ds_min_rtn_i64 v[50:51], v1, v[24:25] offset:168
+        &[0xb0, 0x00, 0xa0, 0xd8, 0x01, 0x1e, 0x20, 0x00], // ds_cmpst_b64 v1, v[30:31], v[32:33] offset:176
+        &[0xb8, 0x00, 0xd2, 0xd8, 0x01, 0x18, 0x00, 0x34], // ds_and_rtn_b64 v[52:53], v1, v[24:25] offset:184
+        &[0xc0, 0x00, 0x94, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_or_b64 v1, v[24:25] offset:192
+        &[0xc8, 0x00, 0x90, 0xd8, 0x01, 0x18, 0x00, 0x00], // ds_max_u64 v1, v[24:25] offset:200
+        &[0xd0, 0x00, 0x58, 0xd8, 0x01, 0x02, 0x03, 0x36], // ds_mskor_rtn_b32 v54, v1, v2, v3 offset:208
+        &[0x04, 0x00, 0xb6, 0xd8, 0x01, 0x00, 0x00, 0x2d], // ds_read_u16_d16_hi v45, v1 offset:4
+        &[0x0d, 0x00, 0xb0, 0xd8, 0x01, 0x00, 0x00, 0x2e], // ds_read_i8_d16 v46, v1 offset:13
+        &[0xd8, 0x00, 0xaa, 0xd8, 0x01, 0x2f, 0x00, 0x00], // ds_write_b16_d16_hi v1, v47 offset:216
+        &[0xdc, 0x00, 0xa8, 0xd8, 0x01, 0x2f, 0x00, 0x00], // ds_write_b8_d16_hi v1, v47 offset:220
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    ds_forms(Gpu::Gfx900, 64, &code);
+}
+
+#[test]
+fn gfx10_ds_two_address_wide_atomics_and_d16() {
+    let code: Vec<u8> = [
+        &[0x01, 0x03, 0x38, 0xd8, 0x01, 0x02, 0x03, 0x00][..], // ds_write2_b32 v1, v2, v3 offset0:1 offset1:3
+        &[0x03, 0x01, 0xdc, 0xd8, 0x01, 0x00, 0x00, 0x04], // ds_read2_b32 v[4:5], v1 offset0:3 offset1:1
+        &[0x04, 0x06, 0x38, 0xd9, 0x01, 0x06, 0x08, 0x00], // ds_write2_b64 v1, v[6:7], v[8:9] offset0:4 offset1:6
+        &[0x06, 0x04, 0xdc, 0xd9, 0x01, 0x00, 0x00, 0x0a], // ds_read2_b64 v[10:13], v1 offset0:6 offset1:4
+        &[0x01, 0x02, 0x3c, 0xd8, 0x0e, 0x02, 0x03, 0x00], // ds_write2st64_b32 v14, v2, v3 offset0:1 offset1:2
+        &[0x02, 0x01, 0xe0, 0xd8, 0x0e, 0x00, 0x00, 0x0f], // ds_read2st64_b32 v[15:16], v14 offset0:2 offset1:1
+        &[0x01, 0x03, 0x3c, 0xd9, 0x11, 0x06, 0x08, 0x00], // ds_write2st64_b64 v17, v[6:7], v[8:9] offset0:1 offset1:3
+        &[0x03, 0x01, 0xe0, 0xd9, 0x11, 0x00, 0x00, 0x12], // ds_read2st64_b64 v[18:21], v17 offset0:3 offset1:1
+        &[0x40, 0x00, 0x80, 0xd9, 0x01, 0x18, 0x00, 0x16], // ds_add_rtn_u64 v[22:23], v1, v[24:25] offset:64
+        &[0x48, 0x00, 0x98, 0xd9, 0x01, 0x18, 0x00, 0x1a], // ds_max_rtn_i64 v[26:27], v1, v[24:25] offset:72
+        &[0x50, 0x00, 0x90, 0xd9, 0x01, 0x18, 0x00, 0x30], // ds_dec_rtn_u64 v[48:49], v1, v[24:25] offset:80
+        &[0x58, 0x00, 0xc0, 0xd9, 0x01, 0x1e, 0x20, 0x1c], // ds_cmpst_rtn_b64 v[28:29], v1, v[30:31], v[32:33] offset:88
+        &[0x60, 0x00, 0xb0, 0xd9, 0x01, 0x1e, 0x20, 0x22], // ds_mskor_rtn_b64 v[34:35], v1, v[30:31], v[32:33] offset:96
+        &[0x68, 0x00, 0x30, 0xd8, 0x01, 0x02, 0x03, 0x00], // ds_mskor_b32 v1, v2, v3 offset:104
+        &[0x70, 0x00, 0xb4, 0xd9, 0x01, 0x18, 0x00, 0x24], // ds_wrxchg_rtn_b64 v[36:37], v1, v[24:25] offset:112
+        &[0x1e, 0x1f, 0xb8, 0xd8, 0x01, 0x02, 0x03, 0x26], // ds_wrxchg2_rtn_b32 v[38:39], v1, v2, v3 offset0:30 offset1:31
+        &[0x01, 0x02, 0xbc, 0xd9, 0x2c, 0x06, 0x08, 0x28], // ds_wrxchg2st64_rtn_b64 v[40:43], v44, v[6:7], v[8:9] offset0:1 offset1:2
+        &[0x80, 0x00, 0x2c, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_xor_b64 v1, v[24:25] offset:128
+        &[0x88, 0x00, 0x04, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_sub_u64 v1, v[24:25] offset:136
+        &[0x90, 0x00, 0x08, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_rsub_u64 v1, v[24:25] offset:144
+        &[0x98, 0x00, 0x0c, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_inc_u64 v1, v[24:25] offset:152
+        &[0xa0, 0x00, 0x1c, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_min_u64 v1, v[24:25] offset:160
+        &[0xa8, 0x00, 0x94, 0xd9, 0x01, 0x18, 0x00, 0x32], // ds_min_rtn_i64 v[50:51], v1, v[24:25] offset:168
+        &[0xb0, 0x00, 0x40, 0xd9, 0x01, 0x1e, 0x20, 0x00], // ds_cmpst_b64 v1, v[30:31], v[32:33] offset:176
+        &[0xb8, 0x00, 0xa4, 0xd9, 0x01, 0x18, 0x00, 0x34], // ds_and_rtn_b64 v[52:53], v1, v[24:25] offset:184
+        &[0xc0, 0x00, 0x28, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_or_b64 v1, v[24:25] offset:192
+        &[0xc8, 0x00, 0x20, 0xd9, 0x01, 0x18, 0x00, 0x00], // ds_max_u64 v1, v[24:25] offset:200
+        &[0xd0, 0x00, 0xb0, 0xd8, 0x01, 0x02, 0x03, 0x36], // ds_mskor_rtn_b32 v54, v1, v2, v3 offset:208
+        &[0x04, 0x00, 0x9c, 0xda, 0x01, 0x00, 0x00, 0x2d], // ds_read_u16_d16_hi v45, v1 offset:4
+        &[0x0d, 0x00, 0x90, 0xda, 0x01, 0x00, 0x00, 0x2e], // ds_read_i8_d16 v46, v1 offset:13
+        &[0xd8, 0x00, 0x84, 0xda, 0x01, 0x2f, 0x00, 0x00], // ds_write_b16_d16_hi v1, v47 offset:216
+        &[0xdc, 0x00, 0x80, 0xda, 0x01, 0x2f, 0x00, 0x00], // ds_write_b8_d16_hi v1, v47 offset:220
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    ds_forms(Gpu::Gfx1030, 32, &code);
+}
+
+/// The second address of a two-address form is bounds-checked like every
+/// LDS access: past the end is a fault naming the lane; nothing of a
+/// faulting store is half-done for lanes after it. GDS is reported.
+#[test]
+fn ds_two_address_bounds_and_gds() {
+    let expect_fault = |gpu: Gpu, size: u32, code: &[u8], lane: u32, base: u32, addr: u64| {
+        let mem = GlobalMemory::new();
+        let mut lds = Bytes::new(1024, Space::Lds);
+        let err = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+            for l in 0..64 {
+                w.vgpr[1][l] = if l as u32 == lane { base } else { 0 };
+                w.vgpr[4][l] = 0x1111_1111;
+                w.vgpr[6][l] = 0x2222_2222;
+            }
+        })
+        .unwrap_err();
+        match err {
+            SimError::Fault { fault, lane: l, .. } => {
+                assert_eq!(l, lane, "{gpu}");
+                assert_eq!(fault.addr, addr, "{gpu}");
+                assert_eq!(fault.space, Space::Lds);
+            }
+            other => panic!("{gpu}: {other}"),
+        }
+        lds
+    };
+    // 4 + 255 * 4 = 1024: the first byte past a 1024-byte LDS.
+    let read9: Vec<u8> = [
+        &[0x00, 0xff, 0x6e, 0xd8, 0x01, 0x00, 0x00, 0x04][..], // ds_read2_b32 v[4:5], v1 offset1:255
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let read10: Vec<u8> = [
+        &[0x00, 0xff, 0xdc, 0xd8, 0x01, 0x00, 0x00, 0x04][..], // ds_read2_b32 v[4:5], v1 offset1:255
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    expect_fault(Gpu::Gfx900, 64, &read9, 7, 4, 1024);
+    expect_fault(Gpu::Gfx1030, 32, &read10, 7, 4, 1024);
+    // Lane 3: 516 + 64 * 8 = 1028. Lanes 0..3 wrote both elements (at 0
+    // and 512, the last lane's values winning), lane 3 its first one.
+    let write9: Vec<u8> = [
+        &[0x00, 0x01, 0x9e, 0xd8, 0x01, 0x04, 0x06, 0x00][..], // ds_write2st64_b64 v1, v[4:5], v[6:7] offset1:1
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let lds = expect_fault(Gpu::Gfx900, 64, &write9, 3, 516, 1028);
+    let word = |a: u64| {
+        let mut b = [0u8; 4];
+        lds.read(a, &mut b).unwrap();
+        u32::from_le_bytes(b)
+    };
+    assert_eq!(word(0), 0x1111_1111, "first element of lanes 0..2");
+    assert_eq!(word(512), 0x2222_2222, "second element of lanes 0..2");
+    assert_eq!(word(516), 0x1111_1111, "lane 3's first element");
+    assert_eq!(word(1020), 0, "nothing past lane 3's fault");
+    let gds: Vec<u8> = [
+        &[0x10, 0x00, 0x81, 0xd8, 0x02, 0x04, 0x00, 0x00][..], // ds_add_u64 v2, v[4:5] offset:16 gds
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx900, 64, &gds, |_| {}).unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("GDS")),
+        "{err}"
+    );
+}
+
+/// The gds bit of a DS instruction selects the global data share, which is
+/// not modelled: reported, and LDS is not touched. (Before: `ds_add_u32 ...
+/// gds` silently added into LDS.)
+#[test]
+fn ds_gds_bit_is_reported() {
+    let gds32: Vec<u8> = [
+        &[0x00, 0x00, 0x01, 0xd8, 0x02, 0x03, 0x00, 0x00][..], // ds_add_u32 v2, v3 gds
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(256, Space::Lds);
+    let err = run_in(Gpu::Gfx900, 64, &gds32, &mem, &mut lds, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[3][l] = 5;
+        }
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("GDS")),
+        "{err}"
+    );
+    assert!(lds.as_slice().iter().all(|&b| b == 0), "LDS untouched");
+}
+
+/// Interesting f16 inputs: zeros, denormals, the largest finite value,
+/// infinities, quiet and signalling NaNs, halves, negatives.
+const HALVES: [u16; 32] = [
+    0x0000, 0x8000, 0x3c00, 0xbc00, 0x3800, 0x3400, 0x0001, 0x03ff, 0x8200, 0x7bff, 0xfbff, 0x7c00,
+    0xfc00, 0x7e00, 0x7d01, 0xfe33, 0x4100, 0xc100, 0x2e66, 0x4200, 0x5640, 0xb800, 0x4b00, 0x0400,
+    0x4c00, 0xcc00, 0xce40, 0x3555, 0x4e00, 0xd400, 0x3bff, 0x2001,
+];
+
+fn hv(h: u16) -> f64 {
+    amdgpu_sim::alu::f16_to_f32(h) as f64
+}
+
+/// Rounds to f16; a NaN produced from non-NaN inputs is 0xfe00 (the value
+/// the guides give V_DIV_FIXUP_F16 for 0/0).
+fn rnd16(v: f64) -> u16 {
+    if v.is_nan() {
+        0xfe00
+    } else {
+        amdgpu_sim::alu::f64_to_f16(v)
+    }
+}
+
+fn is_nan16(h: u16) -> bool {
+    h & 0x7c00 == 0x7c00 && h & 0x3ff != 0
+}
+
+/// frexp by halving and doubling: x = m * 2^e with |m| in [0.5, 1).
+fn frexp_ref(x: f64) -> (f64, i32) {
+    let (mut m, mut e) = (x, 0);
+    while m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1;
+    }
+    while m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1;
+    }
+    (m, e)
+}
+
+/// The Vega ISA pseudo-code of the f16 VOP1/VOP2/VOP3 operations, in f64
+/// (exact, or one rounding from a value within 2^-50 of the exact one).
+fn half_ref(op: &str, h: u16, s1: u32, s2: u16) -> u16 {
+    if is_nan16(h) && !matches!(op, "frexp_mant" | "frexp_exp" | "div_fixup") {
+        return h | 0x200;
+    }
+    let x = hv(h);
+    let tau = std::f64::consts::TAU;
+    match op {
+        "sqrt" => rnd16(x.sqrt()),
+        "rcp" => rnd16(1.0 / x),
+        "rsq" => rnd16(1.0 / x.sqrt()),
+        "exp" => rnd16(x.exp2()),
+        "log" => rnd16(x.log2()),
+        "fract" => {
+            if x.is_infinite() {
+                return 0xfe00;
+            }
+            rnd16(x - x.floor()).min(0x3bff)
+        }
+        "floor" => rnd16(x.floor()),
+        "ceil" => rnd16(x.ceil()),
+        "trunc" => rnd16(x.trunc()),
+        "rndne" => rnd16(x.round_ties_even()),
+        "frexp_mant" | "frexp_exp" => {
+            let special = !x.is_finite() || x == 0.0;
+            match (op, special) {
+                ("frexp_mant", true) => h,
+                ("frexp_exp", true) => 0,
+                ("frexp_mant", false) => rnd16(frexp_ref(x).0),
+                _ => frexp_ref(x).1 as i16 as u16,
+            }
+        }
+        "ldexp" => rnd16(x * f64::powi(2.0, s1 as u16 as i16 as i32)),
+        "sin" => rnd16((tau * x).sin()),
+        "cos" => rnd16((tau * x).cos()),
+        // V_DIV_FIXUP_F16 with S0 = h (quotient), S1 = s1, S2 = s2.
+        _ => {
+            let (d, n) = (s1 as u16, s2);
+            let sign = (d ^ n) & 0x8000;
+            let (dv, nv) = (hv(d), hv(n));
+            if is_nan16(n) {
+                n | 0x200
+            } else if is_nan16(d) {
+                d | 0x200
+            } else if dv == 0.0 && nv == 0.0 || dv.is_infinite() && nv.is_infinite() {
+                0xfe00
+            } else if dv == 0.0 || nv.is_infinite() {
+                sign | 0x7c00
+            } else if dv.is_infinite() || nv == 0.0 {
+                sign
+            } else {
+                sign | (h & 0x7fff)
+            }
+        }
+    }
+}
+
+/// The f16 operations (VOP1, VOP2, VOP3 with modifiers, SDWA), on every
+/// interesting input including NaNs, infinities, denormals and -0, checked
+/// against [`half_ref`]; GFX9 zeroes the high half of the destination, GFX10
+/// keeps it (LLVM's `zeroesHigh16BitsOfDest`); inactive lanes keep their
+/// registers. (Before: all reported as unimplemented.)
+fn half_ops(gpu: Gpu, size: u32, code: &[u8]) {
+    let gfx10 = gpu.generation() == amdgpu_isa::Gen::Gfx10;
+    let exec = if size == 64 {
+        !(1u64 << 9 | 1 << 45)
+    } else {
+        !(1u64 << 9) & 0xffff_ffff
+    };
+    // sin/cos inputs in [-1, 1] away from the zeros of the result.
+    let trig = |l: usize| -> u16 {
+        let x = ((l % 32) as f64 * 0.061 - 0.97) * if l % 2 == 0 { 1.0 } else { -1.0 };
+        let h = amdgpu_sim::alu::f64_to_f16(x);
+        if (4.0 * hv(h)).fract() == 0.0 {
+            0x2e66
+        } else {
+            h
+        }
+    };
+    let w = run(gpu, size, code, |w| {
+        w.exec = Mask(exec);
+        for l in 0..64 {
+            let h = HALVES[l % 32];
+            w.vgpr[0][l] = h as u32 | (HALVES[(l + 7) % 32] as u32) << 16;
+            w.vgpr[1][l] = ((l as i32 % 41) - 20) as u32;
+            w.vgpr[2][l] = trig(l) as u32;
+            w.vgpr[3][l] = HALVES[(l + 3) % 32] as u32;
+            w.vgpr[4][l] = HALVES[(l * 5 + 1) % 32] as u32;
+            w.vgpr[5][l] = [0x4400, 0x4080, 0x3400, 0x0010, 0x7c00, 0][l % 6];
+            for r in 10..30 {
+                w.vgpr[r][l] = 0xabcd_0000 | r as u32;
+            }
+        }
+    })
+    .expect("runs");
+    let ops = [
+        (10, "sqrt"),
+        (11, "rcp"),
+        (12, "rsq"),
+        (13, "exp"),
+        (14, "log"),
+        (15, "fract"),
+        (16, "floor"),
+        (17, "ceil"),
+        (18, "trunc"),
+        (19, "rndne"),
+        (20, "frexp_mant"),
+        (21, "frexp_exp"),
+        (22, "ldexp"),
+        (23, "sin"),
+        (24, "cos"),
+        (25, "div_fixup"),
+    ];
+    for l in 0..size as usize {
+        let high = if gfx10 { 0xabcd_0000 } else { 0 };
+        let active = (exec >> l) & 1 != 0;
+        let x = w.vgpr[0][l] as u16;
+        for (r, op) in ops {
+            let want = if !active {
+                0xabcd_0000 | r as u32
+            } else {
+                let v = match op {
+                    "ldexp" => half_ref(op, x, w.vgpr[1][l], 0),
+                    "sin" | "cos" => half_ref(op, w.vgpr[2][l] as u16, 0, 0),
+                    "div_fixup" => half_ref(op, w.vgpr[3][l] as u16, w.vgpr[4][l], x),
+                    _ => half_ref(op, x, 0, 0),
+                };
+                high | v as u32
+            };
+            assert_eq!(
+                w.vgpr[r][l], want,
+                "{gpu} wave{size} lane {l} v_{op}_f16({x:#06x})"
+            );
+        }
+        if !active {
+            continue;
+        }
+        // sqrt(v5) * 2 (the square roots are exact).
+        let s = w.vgpr[5][l] as u16;
+        assert_eq!(
+            w.vgpr[26][l],
+            high | rnd16(2.0 * hv(s).sqrt()) as u32,
+            "mul:2 lane {l}"
+        );
+        // rcp(-|x|): the modifiers act on the sign bit, of a NaN too.
+        let nx = x & 0x7fff | 0x8000;
+        assert_eq!(
+            w.vgpr[27][l],
+            high | half_ref("rcp", nx, 0, 0) as u32,
+            "-|x| lane {l}"
+        );
+        // fract(x) clamped to [0, 1]: a NaN becomes 0.
+        let f = half_ref("fract", x, 0, 0);
+        let c = if is_nan16(f) { 0 } else { f };
+        assert_eq!(w.vgpr[28][l], high | c as u32, "clamp lane {l}");
+        // SDWA: sqrt of the high half into the high half, the low half kept.
+        let hi = (w.vgpr[0][l] >> 16) as u16;
+        assert_eq!(
+            w.vgpr[29][l],
+            (half_ref("sqrt", hi, 0, 0) as u32) << 16 | 29,
+            "sdwa lane {l}"
+        );
+    }
+}
+
+#[test]
+fn gfx9_half_precision_operations() {
+    let code: Vec<u8> = [
+        &[0x00, 0x7d, 0x14, 0x7e][..], // v_sqrt_f16_e32 v10, v0
+        &[0x00, 0x7b, 0x16, 0x7e],     // v_rcp_f16_e32 v11, v0
+        &[0x00, 0x7f, 0x18, 0x7e],     // v_rsq_f16_e32 v12, v0
+        &[0x00, 0x83, 0x1a, 0x7e],     // v_exp_f16_e32 v13, v0
+        &[0x00, 0x81, 0x1c, 0x7e],     // v_log_f16_e32 v14, v0
+        &[0x00, 0x91, 0x1e, 0x7e],     // v_fract_f16_e32 v15, v0
+        &[0x00, 0x89, 0x20, 0x7e],     // v_floor_f16_e32 v16, v0
+        &[0x00, 0x8b, 0x22, 0x7e],     // v_ceil_f16_e32 v17, v0
+        &[0x00, 0x8d, 0x24, 0x7e],     // v_trunc_f16_e32 v18, v0
+        &[0x00, 0x8f, 0x26, 0x7e],     // v_rndne_f16_e32 v19, v0
+        &[0x00, 0x85, 0x28, 0x7e],     // v_frexp_mant_f16_e32 v20, v0
+        &[0x00, 0x87, 0x2a, 0x7e],     // v_frexp_exp_i16_f16_e32 v21, v0
+        &[0x00, 0x03, 0x2c, 0x66],     // v_ldexp_f16_e32 v22, v0, v1
+        &[0x02, 0x93, 0x2e, 0x7e],     // v_sin_f16_e32 v23, v2
+        &[0x02, 0x95, 0x30, 0x7e],     // v_cos_f16_e32 v24, v2
+        &[0x19, 0x00, 0x07, 0xd2, 0x03, 0x09, 0x02, 0x04], // v_div_fixup_f16 v25, v3, v4, v0
+        &[0x1a, 0x00, 0x7e, 0xd1, 0x05, 0x01, 0x00, 0x08], // v_sqrt_f16_e64 v26, v5 mul:2
+        &[0x1b, 0x01, 0x7d, 0xd1, 0x00, 0x01, 0x00, 0x20], // v_rcp_f16_e64 v27, -|v0|
+        &[0x1c, 0x80, 0x88, 0xd1, 0x00, 0x01, 0x00, 0x00], // v_fract_f16_e64 v28, v0 clamp
+        &[0xf9, 0x7c, 0x3a, 0x7e, 0x00, 0x15, 0x05, 0x00], // v_sqrt_f16_sdwa v29, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    half_ops(Gpu::Gfx900, 64, &code);
+}
+
+#[test]
+fn gfx10_half_precision_operations() {
+    let code: Vec<u8> = [
+        &[0x00, 0xab, 0x14, 0x7e][..], // v_sqrt_f16_e32 v10, v0
+        &[0x00, 0xa9, 0x16, 0x7e],     // v_rcp_f16_e32 v11, v0
+        &[0x00, 0xad, 0x18, 0x7e],     // v_rsq_f16_e32 v12, v0
+        &[0x00, 0xb1, 0x1a, 0x7e],     // v_exp_f16_e32 v13, v0
+        &[0x00, 0xaf, 0x1c, 0x7e],     // v_log_f16_e32 v14, v0
+        &[0x00, 0xbf, 0x1e, 0x7e],     // v_fract_f16_e32 v15, v0
+        &[0x00, 0xb7, 0x20, 0x7e],     // v_floor_f16_e32 v16, v0
+        &[0x00, 0xb9, 0x22, 0x7e],     // v_ceil_f16_e32 v17, v0
+        &[0x00, 0xbb, 0x24, 0x7e],     // v_trunc_f16_e32 v18, v0
+        &[0x00, 0xbd, 0x26, 0x7e],     // v_rndne_f16_e32 v19, v0
+        &[0x00, 0xb3, 0x28, 0x7e],     // v_frexp_mant_f16_e32 v20, v0
+        &[0x00, 0xb5, 0x2a, 0x7e],     // v_frexp_exp_i16_f16_e32 v21, v0
+        &[0x00, 0x03, 0x2c, 0x76],     // v_ldexp_f16_e32 v22, v0, v1
+        &[0x02, 0xc1, 0x2e, 0x7e],     // v_sin_f16_e32 v23, v2
+        &[0x02, 0xc3, 0x30, 0x7e],     // v_cos_f16_e32 v24, v2
+        &[0x19, 0x00, 0x5f, 0xd7, 0x03, 0x09, 0x02, 0x04], // v_div_fixup_f16 v25, v3, v4, v0
+        &[0x1a, 0x00, 0xd5, 0xd5, 0x05, 0x01, 0x00, 0x08], // v_sqrt_f16_e64 v26, v5 mul:2
+        &[0x1b, 0x01, 0xd4, 0xd5, 0x00, 0x01, 0x00, 0x20], // v_rcp_f16_e64 v27, -|v0|
+        &[0x1c, 0x80, 0xdf, 0xd5, 0x00, 0x01, 0x00, 0x00], // v_fract_f16_e64 v28, v0 clamp
+        &[0xf9, 0xaa, 0x3a, 0x7e, 0x00, 0x15, 0x05, 0x00], // v_sqrt_f16_sdwa v29, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    half_ops(Gpu::Gfx1030, 32, &code);
+    half_ops(Gpu::Gfx1030, 64, &code);
+}
+
+/// `v_xad_u32` (`(S0 ^ S1) + S2`, wrapping) and `v_pack_b32_f16` (`D =
+/// {S1.f16, S0.f16}`, halves chosen by `op_sel`, `neg`/`abs` on the sign
+/// bits, NaN and denormal bits passed through). (Before: unimplemented.)
+fn xad_and_pack(gpu: Gpu, size: u32, code: &[u8]) {
+    let exec = (if size == 64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 6);
+    let w = run(gpu, size, code, |w| {
+        w.exec = Mask(exec);
+        for l in 0..64 {
+            w.vgpr[0][l] = 0x9e37_79b9u32.wrapping_mul(l as u32 + 1);
+            w.vgpr[1][l] = 0xffff_0000 ^ l as u32;
+            w.vgpr[2][l] = u32::MAX - l as u32;
+            w.vgpr[3][l] = HALVES[l % 32] as u32 | (HALVES[(l + 5) % 32] as u32) << 16;
+            w.vgpr[4][l] = HALVES[(l + 11) % 32] as u32 | (HALVES[(l + 2) % 32] as u32) << 16;
+            for r in 5..9 {
+                w.vgpr[r][l] = 0x5555_0000 + r as u32;
+            }
+        }
+        // Signalling NaNs are reported, not packed: keep them out.
+        for l in 0..64 {
+            for r in [3, 4] {
+                let v = w.vgpr[r][l];
+                let fix = |h: u32| {
+                    if h & 0x7e00 == 0x7c00 && h & 0x1ff != 0 {
+                        0x7e00
+                    } else {
+                        h
+                    }
+                };
+                w.vgpr[r][l] = fix(v & 0xffff) | fix(v >> 16) << 16;
+            }
+        }
+    })
+    .expect("runs");
+    for l in 0..size as usize {
+        let v = |r: usize| w.vgpr[r][l];
+        if (exec >> l) & 1 == 0 {
+            for r in 5..9 {
+                assert_eq!(v(r), 0x5555_0000 + r as u32, "inactive lane {l}");
+            }
+            continue;
+        }
+        assert_eq!(v(5), (v(0) ^ v(1)).wrapping_add(v(2)), "{gpu} xad lane {l}");
+        let (lo3, hi3, lo4, hi4) = (v(3) & 0xffff, v(3) >> 16, v(4) & 0xffff, v(4) >> 16);
+        assert_eq!(v(6), lo3 | lo4 << 16, "{gpu} pack lane {l}");
+        assert_eq!(
+            v(7),
+            (hi3 ^ 0x8000) | (lo4 & 0x7fff) << 16,
+            "{gpu} pack -hi, |lo| lane {l}"
+        );
+        assert_eq!(v(8), lo3 | hi4 << 16, "{gpu} pack lo, hi lane {l}");
+    }
+}
+
+#[test]
+fn xad_and_pack_b32_f16() {
+    let gfx9: Vec<u8> = [
+        &[0x05, 0x00, 0xf3, 0xd1, 0x00, 0x03, 0x0a, 0x04][..], // v_xad_u32 v5, v0, v1, v2
+        &[0x06, 0x00, 0xa0, 0xd2, 0x03, 0x09, 0x02, 0x00],     // v_pack_b32_f16 v6, v3, v4
+        &[0x07, 0x0a, 0xa0, 0xd2, 0x03, 0x09, 0x02, 0x20], // v_pack_b32_f16 v7, -v3, |v4| op_sel:[1,0,0]
+        &[0x08, 0x10, 0xa0, 0xd2, 0x03, 0x09, 0x02, 0x00], // v_pack_b32_f16 v8, v3, v4 op_sel:[0,1,0]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x05, 0x00, 0x45, 0xd7, 0x00, 0x03, 0x0a, 0x04][..], // v_xad_u32 v5, v0, v1, v2
+        &[0x06, 0x00, 0x11, 0xd7, 0x03, 0x09, 0x02, 0x00],     // v_pack_b32_f16 v6, v3, v4
+        &[0x07, 0x0a, 0x11, 0xd7, 0x03, 0x09, 0x02, 0x20], // v_pack_b32_f16 v7, -v3, |v4| op_sel:[1,0,0]
+        &[0x08, 0x10, 0x11, 0xd7, 0x03, 0x09, 0x02, 0x00], // v_pack_b32_f16 v8, v3, v4 op_sel:[0,1,0]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    xad_and_pack(Gpu::Gfx900, 64, &gfx9);
+    xad_and_pack(Gpu::Gfx1030, 32, &gfx10);
+    xad_and_pack(Gpu::Gfx1030, 64, &gfx10);
+    // A signalling NaN is not packed silently.
+    let err = run(Gpu::Gfx900, 64, &gfx9[8..], |w| {
+        for l in 0..64 {
+            w.vgpr[3][l] = 0x7d00;
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+}
+
+/// GFX10 `v_permlane16_b32` / `v_permlanex16_b32` (RDNA ISA pseudo-code:
+/// `lanesel = {S2, S1}; D.lane[row * 16 + i] = S0.lane[row' * 16 +
+/// lanesel[4i + 3 : 4i]]` with `row' = row` or the other row of its pair),
+/// `op_sel[0]` = fetch inactive, `op_sel[1]` = bound_ctrl, in wave32 and
+/// wave64, with inactive lanes. (Before: unimplemented.)
+#[test]
+fn gfx10_permlane16_and_permlanex16() {
+    let code: Vec<u8> = [
+        &[0x01, 0x00, 0x77, 0xd7, 0x00, 0x01, 0x04, 0x00][..], // v_permlane16_b32 v1, v0, s0, s1
+        &[0x02, 0x00, 0x78, 0xd7, 0x00, 0x01, 0x04, 0x00],     // v_permlanex16_b32 v2, v0, s0, s1
+        &[0x03, 0x08, 0x77, 0xd7, 0x00, 0x05, 0x0c, 0x00], // v_permlane16_b32 v3, v0, s2, s3 op_sel:[1,0]
+        &[0x04, 0x10, 0x77, 0xd7, 0x00, 0x05, 0x0c, 0x00], // v_permlane16_b32 v4, v0, s2, s3 op_sel:[0,1]
+        &[0x05, 0x00, 0x78, 0xd7, 0x00, 0x05, 0x0c, 0x00], // v_permlanex16_b32 v5, v0, s2, s3
+        // v_permlanex16_b32 v6, v0, 0x76543210, s3 op_sel:[1,1]
+        &[
+            0x06, 0x18, 0x78, 0xd7, 0x00, 0xff, 0x0d, 0x00, 0x10, 0x32, 0x54, 0x76,
+        ],
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    for size in [32u32, 64] {
+        // Lanes 3, 17 and 40 are inactive.
+        let exec =
+            (if size == 64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 3 | 1 << 17 | 1 << 40);
+        let sel = [
+            (0xfedc_ba98u32, 0x7654_3210u32),
+            (0x0123_3333, 0x1111_1113), // lanes 1 and 3 sources, 3 inactive
+        ];
+        let w = run(Gpu::Gfx1030, size, &code, |w| {
+            w.exec = Mask(exec);
+            w.sgpr[0] = sel[0].1;
+            w.sgpr[1] = sel[0].0;
+            w.sgpr[2] = sel[1].1;
+            w.sgpr[3] = sel[1].0;
+            for l in 0..64 {
+                w.vgpr[0][l] = 1000 + l as u32;
+                for r in 1..7 {
+                    w.vgpr[r][l] = 0x7000 + r as u32;
+                }
+            }
+        })
+        .expect("runs");
+        let active = |l: usize| (exec >> l) & 1 != 0;
+        for l in 0..size as usize {
+            let pick = |lo: u32, hi: u32, cross: bool| -> usize {
+                let s = (hi as u64) << 32 | lo as u64;
+                let row = if cross { (l / 16) ^ 1 } else { l / 16 };
+                row * 16 + ((s >> (4 * (l % 16))) & 15) as usize
+            };
+            // (register, selects, cross rows, fetch inactive, bound_ctrl)
+            let cases = [
+                (1, sel[0], false, false, false),
+                (2, sel[0], true, false, false),
+                (3, sel[1], false, true, false),
+                (4, sel[1], false, false, true),
+                (5, sel[1], true, false, false),
+                (6, (sel[1].0, 0x7654_3210), true, true, true),
+            ];
+            for (r, (hi, lo), cross, fi, bound) in cases {
+                let s = pick(lo, hi, cross);
+                let want = if !active(l) {
+                    0x7000 + r
+                } else if fi || active(s) {
+                    1000 + s as u32
+                } else if bound {
+                    0
+                } else {
+                    0x7000 + r
+                };
+                assert_eq!(
+                    w.vgpr[r as usize][l], want,
+                    "wave{size} v{r} lane {l} from {s}"
+                );
+            }
+        }
+    }
+}
+
+/// An f32 with at most 12 significant bits and a small exponent, so sums of
+/// products of them are exact in f64.
+fn short_f32(l: usize, salt: u32) -> f32 {
+    let m = (l as u32).wrapping_mul(2654435761).wrapping_add(salt) >> 20; // 12 bits
+    let e = ((l as i32 * 7 + salt as i32) % 13) - 6;
+    let v = (m | 0x800) as f32 * f32::powi(2.0, e - 11);
+    if (l + salt as usize) % 3 == 0 { -v } else { v }
+}
+
+fn f16v(h: u32) -> f32 {
+    amdgpu_sim::alu::f16_to_f32(h as u16)
+}
+
+fn same_f32(a: u32, b: f32) -> bool {
+    a == b.to_bits() || f32::from_bits(a).is_nan() && b.is_nan()
+}
+
+/// `v_fma_mix_f32`, `v_fma_mixlo_f16`, `v_fma_mixhi_f16` (VOP3P): sources
+/// are f32, or with `op_sel_hi` the f16 half chosen by `op_sel`; `neg_hi` is
+/// `abs`; one rounding (the exact `a * b + c` rounded to f32, or once to f16
+/// into one half of the destination, the other half kept); `clamp`.
+/// (Before: unimplemented.)
+fn fma_mix(gpu: Gpu, size: u32, code: &[u8]) {
+    let exec = (if size == 64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 2);
+    let w = run(gpu, size, code, |w| {
+        w.exec = Mask(exec);
+        for l in 0..64 {
+            // NaNs only in v0: which of two NaNs propagates is not modelled.
+            let h = |k: usize| HALVES[k % 32] as u32;
+            let n = |k: usize| if is_nan16(h(k) as u16) { 0x3c00 } else { h(k) };
+            w.vgpr[0][l] = h(l) | h(l + 9) << 16;
+            w.vgpr[1][l] = n(l + 3) | n(l + 17) << 16;
+            w.vgpr[2][l] = n(l + 5) | n(l + 1) << 16;
+            for (r, salt) in [(3, 1), (4, 2), (5, 3)] {
+                w.vgpr[r][l] = short_f32(l, salt).to_bits();
+            }
+            for r in 10..15 {
+                w.vgpr[r][l] = 0x1234_5678;
+            }
+        }
+    })
+    .expect("runs");
+    for l in 0..size as usize {
+        let v = |r: usize| w.vgpr[r][l];
+        if (exec >> l) & 1 == 0 {
+            assert!((10..15).all(|r| v(r) == 0x1234_5678), "inactive lane {l}");
+            continue;
+        }
+        let (lo, hi) = (|x: u32| f16v(x & 0xffff), |x: u32| f16v(x >> 16));
+        let f = f32::from_bits;
+        let want10 = lo(v(0)).mul_add(lo(v(1)), lo(v(2)));
+        assert!(
+            same_f32(v(10), want10),
+            "{gpu} mix_f32 lane {l}: {:#x}",
+            v(10)
+        );
+        let want11 = f(v(3)).mul_add(hi(v(1)), f(v(4)));
+        assert!(same_f32(v(11), want11), "{gpu} mix_f32 hi lane {l}");
+        // Exact in f64, rounded once to f16.
+        let once = |x: f32, y: f32, z: f32| {
+            let e = x as f64 * y as f64 + z as f64;
+            if e.is_nan() {
+                0xfe00u32
+            } else {
+                amdgpu_sim::alu::f64_to_f16(e) as u32
+            }
+        };
+        let want12 = once(f(v(3)), f(v(4)), f(v(5)));
+        assert_eq!(v(12), 0x1234_0000 | want12, "{gpu} mixlo lane {l}");
+        let r13 = once(-lo(v(0)), lo(v(1)).abs(), lo(v(2)));
+        let c13 = match f16v(r13) {
+            x if x.is_nan() || x <= 0.0 => 0,
+            x if x >= 1.0 => 0x3c00,
+            _ => r13,
+        };
+        assert_eq!(v(13), c13 << 16 | 0x5678, "{gpu} mixhi clamp lane {l}");
+        if !hi(v(0)).is_nan() {
+            let want14 = once(f(v(3)), hi(v(0)), f(v(4)));
+            assert_eq!(v(14), 0x1234_0000 | want14, "{gpu} mixlo f16 hi lane {l}");
+        }
+    }
+}
+
+#[test]
+fn fma_mix_forms() {
+    let gfx9: Vec<u8> = [
+        &[0x0a, 0x40, 0xa0, 0xd3, 0x00, 0x03, 0x0a, 0x1c][..], // v_fma_mix_f32 v10, v0, v1, v2 op_sel_hi:[1,1,1]
+        &[0x0b, 0x10, 0xa0, 0xd3, 0x03, 0x03, 0x12, 0x14], // v_fma_mix_f32 v11, v3, v1, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x0c, 0x00, 0xa1, 0xd3, 0x03, 0x09, 0x16, 0x04], // v_fma_mixlo_f16 v12, v3, v4, v5
+        &[0x0d, 0xc2, 0xa2, 0xd3, 0x00, 0x03, 0x0a, 0x3c], // v_fma_mixhi_f16 v13, -v0, |v1|, v2 op_sel_hi:[1,1,1] clamp
+        &[0x0e, 0x10, 0xa1, 0xd3, 0x03, 0x01, 0x12, 0x14], // v_fma_mixlo_f16 v14, v3, v0, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x0a, 0x40, 0x20, 0xcc, 0x00, 0x03, 0x0a, 0x1c][..], // v_fma_mix_f32 v10, v0, v1, v2 op_sel_hi:[1,1,1]
+        &[0x0b, 0x10, 0x20, 0xcc, 0x03, 0x03, 0x12, 0x14], // v_fma_mix_f32 v11, v3, v1, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x0c, 0x00, 0x21, 0xcc, 0x03, 0x09, 0x16, 0x04], // v_fma_mixlo_f16 v12, v3, v4, v5
+        &[0x0d, 0xc2, 0x22, 0xcc, 0x00, 0x03, 0x0a, 0x3c], // v_fma_mixhi_f16 v13, -v0, |v1|, v2 op_sel_hi:[1,1,1] clamp
+        &[0x0e, 0x10, 0x21, 0xcc, 0x03, 0x01, 0x12, 0x14], // v_fma_mixlo_f16 v14, v3, v0, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    fma_mix(Gpu::Gfx906, 64, &gfx9);
+    fma_mix(Gpu::Gfx90a, 64, &gfx9);
+    fma_mix(Gpu::Gfx1030, 32, &gfx10);
+    // A lane whose f16 result would differ when rounded through f32 first
+    // (1 + 2^-11 + 2^-30) is reported rather than guessed.
+    let err = run(Gpu::Gfx906, 64, &gfx9[16..24], |w| {
+        w.vgpr[3][0] = (1.0 + f32::powi(2.0, -11)).to_bits();
+        w.vgpr[4][0] = 1.0f32.to_bits();
+        w.vgpr[5][0] = f32::powi(2.0, -30).to_bits();
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+}
+
+/// gfx900 `v_mad_mix_f32` / `v_mad_mixlo_f16` / `v_mad_mixhi_f16`: unfused
+/// (the product rounded to f32 before the add), as the compiler's `fmad`
+/// patterns for them assume; denormals are reported (the hardware flushes
+/// them). (Before: unimplemented.)
+#[test]
+fn gfx900_mad_mix_forms() {
+    let code: Vec<u8> = [
+        &[0x0a, 0x40, 0xa0, 0xd3, 0x00, 0x03, 0x0a, 0x1c][..], // v_mad_mix_f32 v10, v0, v1, v2 op_sel_hi:[1,1,1]
+        &[0x0b, 0x10, 0xa0, 0xd3, 0x03, 0x03, 0x12, 0x14], // v_mad_mix_f32 v11, v3, v1, v4 op_sel:[0,1,0] op_sel_hi:[0,1,0]
+        &[0x0c, 0x00, 0xa1, 0xd3, 0x03, 0x09, 0x16, 0x04], // v_mad_mixlo_f16 v12, v3, v4, v5
+        &[0x0d, 0xc2, 0xa2, 0xd3, 0x00, 0x03, 0x0a, 0x3c], // v_mad_mixhi_f16 v13, -v0, |v1|, v2 op_sel_hi:[1,1,1] clamp
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    const H: [u16; 8] = [
+        0x3c00, 0x3800, 0x3400, 0x4100, 0x4200, 0x3e00, 0x4540, 0x4b00,
+    ];
+    let w = run(Gpu::Gfx900, 64, &code, |w| {
+        for l in 0..64 {
+            let h = |k: usize| H[k % 8] as u32;
+            w.vgpr[0][l] = h(l) | h(l / 8) << 16;
+            w.vgpr[1][l] = h(l + 3) | h(l + 5) << 16;
+            w.vgpr[2][l] = h(l / 3) | h(l + 1) << 16;
+            // f32 operands whose product does not fit 24 bits.
+            let (m, n) = (l as f32 * 37.0 + 1.0, l as f32 * 11.0 + 3.0);
+            w.vgpr[3][l] = (1.0f32 + m * f32::powi(2.0, -20)).to_bits();
+            w.vgpr[4][l] = (1.5f32 + n * f32::powi(2.0, -19)).to_bits();
+            w.vgpr[5][l] = (0.75f32 + l as f32).to_bits();
+            for r in 10..14 {
+                w.vgpr[r][l] = 0x1234_5678;
+            }
+        }
+    })
+    .expect("runs");
+    let mut rounded = 0;
+    for l in 0..64 {
+        let v = |r: usize| w.vgpr[r][l];
+        let (lo, hi) = (|x: u32| f16v(x & 0xffff), |x: u32| f16v(x >> 16));
+        let f = f32::from_bits;
+        // The separately rounded operations.
+        let mad = |x: f32, y: f32, z: f32| (x * y) + z;
+        assert_eq!(
+            v(10),
+            mad(lo(v(0)), lo(v(1)), lo(v(2))).to_bits(),
+            "lane {l}"
+        );
+        assert_eq!(v(11), mad(f(v(3)), hi(v(1)), f(v(4))).to_bits(), "lane {l}");
+        let p = f(v(3)) * f(v(4));
+        rounded += (p as f64 != f(v(3)) as f64 * f(v(4)) as f64) as u32;
+        let want12 = amdgpu_sim::alu::f64_to_f16(p as f64 + f(v(5)) as f64) as u32;
+        assert_eq!(v(12), 0x1234_0000 | want12, "mixlo lane {l}");
+        let s = mad(-lo(v(0)), lo(v(1)).abs(), lo(v(2)));
+        let c = amdgpu_sim::alu::f32_to_f16(s.clamp(0.0, 1.0)) as u32;
+        assert_eq!(v(13), c << 16 | 0x5678, "mixhi clamp lane {l}");
+    }
+    assert!(
+        rounded > 48,
+        "most products need rounding to f32: {rounded}"
+    );
+    let err = run(Gpu::Gfx900, 64, &code, |w| w.vgpr[0][5] = 0x0001).unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("denormal")),
+        "{err}"
+    );
+}
+
+/// `v_trig_preop_f64`: segment `s` of 2/PI is the 53 bits starting at bit
+/// 53s; large inputs move the window by `exponent - 1077` bits and from
+/// exponent 1968 scale the result by 2^128. Checked against the segments of
+/// 1.0 themselves (bits reassembled with integer shifts), against
+/// `FRAC_2_PI`, and for NaN. (Before: unimplemented.)
+fn trig_preop(gpu: Gpu, size: u32, code: &[u8]) {
+    let x60 = f64::powi(2.0, 60);
+    let x950 = f64::powi(2.0, 950);
+    let input = |l: usize| -> (f64, u32) {
+        match l {
+            0..=19 => (1.0, l as u32),
+            20 => (-1.0, 0),
+            21 => (x60, 0),
+            22 => (x950, 0),
+            23 => (f64::from_bits(0x7ff0_0000_0000_0005), 0),
+            24 => (1.0, 32 + 3), // S1[4:0]
+            _ => (0.5 * l as f64, (l % 4) as u32),
+        }
+    };
+    let w = run(gpu, size, code, |w| {
+        for l in 0..64 {
+            let (x, s) = input(l);
+            w.vgpr[0][l] = x.to_bits() as u32;
+            w.vgpr[1][l] = (x.to_bits() >> 32) as u32;
+            w.vgpr[2][l] = s;
+        }
+    })
+    .expect("runs");
+    let get =
+        |r: usize, l: usize| f64::from_bits(w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32);
+    // Segment k of 1.0 as a 53-bit integer.
+    let seg = |k: usize| -> u128 {
+        let m = get(4, k) * f64::powi(2.0, 53 * (k as i32 + 1));
+        assert!(
+            m.fract() == 0.0 && m < f64::powi(2.0, 53),
+            "segment {k} is 53 bits"
+        );
+        m as u128
+    };
+    assert_eq!(
+        get(4, 0).to_bits(),
+        std::f64::consts::FRAC_2_PI.to_bits() - 1
+    );
+    // Bits b..b+53 of 2/PI from the segments of 1.0.
+    let window = |b: usize| -> f64 {
+        let (k, o) = (b / 53, b % 53);
+        let both = seg(k) << 53 | seg(k + 1);
+        ((both >> (53 - o)) & ((1 << 53) - 1)) as f64
+    };
+    for l in 0..size as usize {
+        let (x, s) = input(l);
+        let r = get(4, l);
+        let want = match l {
+            20 | 24 => get(4, (s & 31) as usize),
+            21 => window(6) * f64::powi(2.0, -59),
+            22 => window(896) * f64::powi(2.0, -53 - 896) * f64::powi(2.0, 128),
+            23 => f64::from_bits(0x7ff8_0000_0000_0005),
+            l if l < 20 => r,
+            _ => get(4, s as usize),
+        };
+        assert_eq!(
+            r.to_bits(),
+            want.to_bits(),
+            "{gpu} lane {l}: x = {x:e}, segment {s}"
+        );
+        // -|x| with segment 1 (inline constant): the sign does not matter.
+        let want6 = if l == 23 {
+            f64::from_bits(0xfff8_0000_0000_0005)
+        } else if x.abs() < x60 {
+            get(4, 1)
+        } else {
+            continue;
+        };
+        assert_eq!(get(6, l).to_bits(), want6.to_bits(), "{gpu} lane {l} -|x|");
+    }
+}
+
+#[test]
+fn trig_preop_f64_segments() {
+    let gfx9: Vec<u8> = [
+        &[0x04, 0x00, 0x92, 0xd2, 0x00, 0x05, 0x02, 0x00][..], // v_trig_preop_f64 v[4:5], v[0:1], v2
+        &[0x06, 0x01, 0x92, 0xd2, 0x00, 0x03, 0x01, 0x20], // v_trig_preop_f64 v[6:7], -|v[0:1]|, 1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x04, 0x00, 0x74, 0xd5, 0x00, 0x05, 0x02, 0x00][..], // v_trig_preop_f64 v[4:5], v[0:1], v2
+        &[0x06, 0x01, 0x74, 0xd5, 0x00, 0x03, 0x01, 0x20], // v_trig_preop_f64 v[6:7], -|v[0:1]|, 1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    trig_preop(Gpu::Gfx900, 64, &gfx9);
+    trig_preop(Gpu::Gfx1030, 32, &gfx10);
+    // Segment 20 of 1.0 is a denormal that would round: reported.
+    let err = run(Gpu::Gfx900, 64, &gfx9, |w| {
+        for l in 0..64 {
+            w.vgpr[1][l] = 0x3ff0_0000;
+            w.vgpr[2][l] = 20;
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+}
+
+/// What the f16 operations do not model is reported: `v_sin_f16` outside
+/// [-256, 256] and on an exact zero of unspecified sign, an output modifier
+/// that would round (2^15.5 * 2 overflows), and f16 denormal flushing in
+/// MODE.
+#[test]
+fn half_precision_limits_are_reported() {
+    let unsupported = |code: &[u8], x: u16| {
+        let err = run(Gpu::Gfx900, 64, code, |w| {
+            for l in 0..64 {
+                w.vgpr[0][l] = 0x3000;
+                w.vgpr[2][l] = 0x3000;
+            }
+            w.vgpr[0][17] = x as u32;
+            w.vgpr[2][17] = x as u32;
+        })
+        .unwrap_err();
+        match err {
+            SimError::Unsupported { what, at } => (what, at.pc),
+            other => panic!("{other}"),
+        }
+    };
+    let sin: Vec<u8> = [
+        &[0x02, 0x93, 0x2e, 0x7e][..], // v_sin_f16_e32 v23, v2
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    assert!(
+        unsupported(&sin, 0x5c04).0.contains("v_sin_f16"),
+        "sin(257.0)"
+    );
+    assert!(unsupported(&sin, 0x3800).0.contains("v_sin_f16"), "sin(pi)");
+    let omod: Vec<u8> = [
+        &[0x1b, 0x00, 0x81, 0xd1, 0x00, 0x01, 0x00, 0x08][..], // v_exp_f16_e64 v27, v0 mul:2
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    assert!(
+        unsupported(&omod, 0x4bc0).0.contains("output modifier"),
+        "2^15.5 * 2"
+    );
+    let mode: Vec<u8> = [
+        &[0x81, 0x09, 0x00, 0xba, 0x00, 0x00, 0x00, 0x00][..], // s_setreg_imm32_b32 hwreg(HW_REG_MODE, 6, 2), 0
+        &[0x00, 0x7d, 0x14, 0x7e],                             // v_sqrt_f16_e32 v10, v0
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let (what, pc) = unsupported(&mode, 0x3c00);
+    assert!(what.contains("FP_DENORM"), "{what}");
+    assert_eq!(pc, BASE + 8);
+}
+
+/// GFX9 VGPR indexing (Vega ISA §4.6): `s_set_gpr_idx_on` sets M0[7:0] (the
+/// index) and M0[15:12] (which of src0, src1, src2, dst it applies to) and
+/// MODE.GPR_IDX_EN; the VALU operands it selects are moved up by the index
+/// until `s_set_gpr_idx_off`. (Before: all four instructions unimplemented.)
+#[test]
+fn gfx9_vgpr_indexing() {
+    let code: Vec<u8> = [
+        &[0xff, 0x00, 0xfc, 0xbe, 0x00, 0x00, 0xcd, 0xab][..], // s_mov_b32 m0, 0xabcd0000
+        &[0x00, 0x01, 0x11, 0xbf],                             // s_set_gpr_idx_on s0, gpr_idx(SRC0)
+        &[0x02, 0x03, 0x02, 0x7e],                             // v_mov_b32_e32 v1, v2
+        &[0xc1, 0x06, 0x86, 0xb8], // s_getreg_b32 s6, hwreg(HW_REG_MODE, 27, 1)
+        &[0x00, 0x00, 0x9c, 0xbf], // s_set_gpr_idx_off
+        &[0x00, 0x08, 0x11, 0xbf], // s_set_gpr_idx_on s0, gpr_idx(DST)
+        &[0x02, 0x03, 0x02, 0x7e], // v_mov_b32_e32 v1, v2
+        &[0x01, 0x32, 0x80, 0xbe], // s_set_gpr_idx_idx s1
+        &[0x02, 0x07, 0x02, 0x68], // v_add_u32_e32 v1, v2, v3
+        &[0x0b, 0x00, 0x9d, 0xbf], // s_set_gpr_idx_mode gpr_idx(SRC0,SRC1,DST)
+        &[0x0b, 0x19, 0x14, 0x68], // v_add_u32_e32 v10, v11, v12
+        &[0x14, 0x00, 0xcc, 0xd1, 0x1e, 0x41, 0x8a, 0x04], // v_fma_f64 v[20:21], v[30:31], v[32:33], v[34:35]
+        &[0x7c, 0x00, 0x87, 0xbe],                         // s_mov_b32 s7, m0
+        &[0x00, 0x00, 0x9c, 0xbf],                         // s_set_gpr_idx_off
+        &[0x02, 0x03, 0x50, 0x7e],                         // v_mov_b32_e32 v40, v2
+        &[0xc1, 0x06, 0x85, 0xb8], // s_getreg_b32 s5, hwreg(HW_REG_MODE, 27, 1)
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    let exec = !(1u64 << 12);
+    let init = |r: usize, l: usize| (r as u32) << 16 | l as u32;
+    let w = run(Gpu::Gfx900, 64, &code, |w| {
+        w.vgpr.resize(48, [0; 64]);
+        w.exec = Mask(exec);
+        w.sgpr[0] = 3;
+        w.sgpr[1] = 0x102; // only bits 7:0 are the index
+        for l in 0..64 {
+            for r in 0..48 {
+                w.vgpr[r][l] = init(r, l);
+            }
+            let d = |v: f64| v.to_bits();
+            for (r, v) in [(32, 1.5 + l as f64), (34, -0.25 * l as f64)] {
+                w.vgpr[r][l] = d(v) as u32;
+                w.vgpr[r + 1][l] = (d(v) >> 32) as u32;
+            }
+        }
+    })
+    .expect("runs");
+    assert_eq!(w.sgpr[6], 1, "MODE.GPR_IDX_EN while on");
+    assert_eq!(w.sgpr[5], 0, "and off again");
+    assert_eq!(
+        w.sgpr[7], 0xabcd_b002,
+        "M0[7:0] index, M0[15:12] mode, the rest kept"
+    );
+    for l in 0..64 {
+        let v = |r: usize| w.vgpr[r][l];
+        if (exec >> l) & 1 == 0 {
+            for r in [1, 4, 3, 12, 22, 40] {
+                assert_eq!(v(r), init(r, l), "inactive lane {l} v{r}");
+            }
+            continue;
+        }
+        assert_eq!(v(1), init(5, l), "src0 indexed: v1 = v[2 + 3]");
+        assert_eq!(v(4), init(2, l), "dst indexed: v[1 + 3] = v2");
+        assert_eq!(
+            v(3),
+            init(2, l).wrapping_add(init(3, l)),
+            "v[1 + 2] = v2 + v3"
+        );
+        assert_eq!(
+            v(12),
+            init(13, l).wrapping_add(init(14, l)),
+            "v12 = v13 + v14"
+        );
+        let (a, b) = (1.5 + l as f64, -0.25 * l as f64);
+        let f = a.mul_add(b, b).to_bits();
+        assert_eq!(
+            (v(22), v(23)),
+            (f as u32, (f >> 32) as u32),
+            "src2 not indexed"
+        );
+        assert_eq!(v(20), init(20, l), "v20 not written");
+        assert_eq!(v(40), init(2, l), "no indexing after s_set_gpr_idx_off");
+    }
+    // An index past the allocated VGPRs, and a memory instruction while
+    // indexing is on, are reported.
+    let past: Vec<u8> = [
+        &[0x00, 0x01, 0x11, 0xbf][..], // s_set_gpr_idx_on s0, gpr_idx(SRC0)
+        &[0x1e, 0x03, 0x02, 0x7e],     // v_mov_b32_e32 v1, v30
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx900, 64, &past, |w| w.sgpr[0] = 2).unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("beyond")),
+        "{err}"
+    );
+    let mem: Vec<u8> = [
+        &[0x00, 0x08, 0x11, 0xbf][..], // s_set_gpr_idx_on s0, gpr_idx(DST)
+        &[0x00, 0x80, 0x50, 0xdc, 0x02, 0x00, 0x7f, 0x01], // global_load_dword v1, v[2:3], off
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx900, 64, &mem, |_| {}).unwrap_err();
+    assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+}
+
+/// f32 denormals flushed to zero of the same sign.
+fn ftz(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// The MAD forms (`v_mad_f32`, `v_mac_f32`, `v_madak_f32`, `v_madmk_f32`,
+/// `v_mad_f16`, `v_mac_f16`, `v_madak_f16`, `v_madmk_f16`) are unfused: the
+/// product is rounded, then the sum, denormals flushed (LLVM's
+/// `llvm.amdgcn.fmad.ftz`, which the compiler selects for `fmad` when
+/// denormals are off, e.g. `-cl-denorms-are-zero`); the FMA forms round once.
+/// `v_mac_f16`/`v_madak_f16`/`v_madmk_f16` keep the high half of the
+/// destination on GFX9. (Before: the MAD forms were computed fused and
+/// without flushing, and `v_mac_f16` zeroed the high half on GFX9.)
+#[test]
+fn mad_forms_round_the_product() {
+    let k1 = f32::from_bits(0x3f80_0001); // 1 + 2^-23
+    let setup = |w: &mut Wave| {
+        for l in 0..64 {
+            let (m, n) = (2 * l as u32 + 1, 3 * l as u32 + 7);
+            w.vgpr[0][l] = 0x3f80_0000 + m;
+            w.vgpr[1][l] = 0x3f80_0000 + n;
+            w.vgpr[2][l] = (-1.0f32).to_bits();
+            w.vgpr[5][l] = (-1.0f32).to_bits();
+            w.vgpr[3][l] = 0x3c00 + (l as u32 % 32) + 1;
+            w.vgpr[4][l] = 0x3c00 + (l as u32 * 5 % 64) + 3;
+            w.vgpr[10][l] = 0xabcd_bc00; // -1.0 in the low half
+            w.vgpr[12][l] = 0x1234_0000;
+            w.vgpr[13][l] = 0x5678_0000;
+        }
+        // A denormal operand: flushed by the MAD forms, not by FMA.
+        w.vgpr[0][63] = 0x0000_0400; // 2^-136
+        w.vgpr[1][63] = 0x4e80_0000; // 2^30
+        w.vgpr[2][63] = 0;
+        w.vgpr[5][63] = 0;
+    };
+    let h = |x: u32| amdgpu_sim::alu::f16_to_f32(x as u16) as f64;
+    let r16 = |x: f64| amdgpu_sim::alu::f64_to_f16(x) as u32;
+    let code9: Vec<u8> = [
+        &[0x00, 0x03, 0x0a, 0x2c][..], // v_mac_f32_e32 v5, v0, v1
+        &[0x06, 0x00, 0xc1, 0xd1, 0x00, 0x03, 0x0a, 0x04], // v_mad_f32 v6, v0, v1, v2
+        &[0x00, 0x03, 0x0e, 0x30, 0x00, 0x00, 0x80, 0xbf], // v_madak_f32 v7, v0, v1, 0xbf800000
+        &[0x00, 0x05, 0x10, 0x2e, 0x01, 0x00, 0x80, 0x3f], // v_madmk_f32 v8, v0, 0x3f800001, v2
+        &[0x09, 0x00, 0xcb, 0xd1, 0x00, 0x03, 0x0a, 0x04], // v_fma_f32 v9, v0, v1, v2
+        &[0x03, 0x09, 0x14, 0x46],     // v_mac_f16_e32 v10, v3, v4
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+        // Not executed before (unimplemented): run as a second program.
+        &[0x0b, 0x00, 0x03, 0xd2, 0x03, 0x09, 0x2a, 0x04], // v_mad_f16 v11, v3, v4, v10
+        &[0x03, 0x09, 0x18, 0x4a, 0x00, 0xbc, 0x00, 0x00], // v_madak_f16 v12, v3, v4, 0xbc00
+        &[0x03, 0x09, 0x1a, 0x48, 0x01, 0x3c, 0x00, 0x00], // v_madmk_f16 v13, v3, 0x3c01, v4
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let code10: Vec<u8> = [
+        &[0x00, 0x03, 0x0a, 0x3e][..], // v_mac_f32_e32 v5, v0, v1
+        &[0x06, 0x00, 0x41, 0xd5, 0x00, 0x03, 0x0a, 0x04], // v_mad_f32 v6, v0, v1, v2
+        &[0x00, 0x03, 0x0e, 0x42, 0x00, 0x00, 0x80, 0xbf], // v_madak_f32 v7, v0, v1, 0xbf800000
+        &[0x00, 0x05, 0x10, 0x40, 0x01, 0x00, 0x80, 0x3f], // v_madmk_f32 v8, v0, 0x3f800001, v2
+        &[0x09, 0x00, 0x4b, 0xd5, 0x00, 0x03, 0x0a, 0x04], // v_fma_f32 v9, v0, v1, v2
+        &[0x03, 0x09, 0x14, 0x6c],     // v_fmac_f16_e32 v10, v3, v4
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+        &[0x03, 0x09, 0x18, 0x70, 0x00, 0xbc, 0x00, 0x00], // v_fmaak_f16 v12, v3, v4, 0xbc00
+        &[0x03, 0x09, 0x1a, 0x6e, 0x01, 0x3c, 0x00, 0x00], // v_fmamk_f16 v13, v3, 0x3c01, v4
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    // The first program is 40 bytes and an s_endpgm; the second
+    // starts there, on the registers the first left.
+    for (gpu, size, code, split) in [
+        (Gpu::Gfx900, 64, &code9, 40),
+        (Gpu::Gfx1010, 32, &code10, 40),
+    ] {
+        let gfx9 = gpu == Gpu::Gfx900;
+        let first = run(gpu, size, &code[..split + 4], setup).expect("runs");
+        let mad16 = |p: f64, z: f64| r16(h(r16(p)) + z);
+        for l in 0..size as usize {
+            let v = |r: usize| first.vgpr[r][l];
+            let (a, b) = (f32::from_bits(v(0)), f32::from_bits(v(1)));
+            let c = if l == 63 { 0.0 } else { -1.0 };
+            let mad = |x: f32, y: f32, z: f32| ftz(ftz(ftz(x) * ftz(y)) + ftz(z));
+            assert_eq!(v(5), mad(a, b, c).to_bits(), "{gpu} v_mac_f32 lane {l}");
+            assert_eq!(v(6), mad(a, b, c).to_bits(), "{gpu} v_mad_f32 lane {l}");
+            assert_eq!(
+                v(7),
+                mad(a, b, -1.0).to_bits(),
+                "{gpu} v_madak_f32 lane {l}"
+            );
+            assert_eq!(v(8), mad(a, k1, c).to_bits(), "{gpu} v_madmk_f32 lane {l}");
+            assert_eq!(v(9), a.mul_add(b, c).to_bits(), "{gpu} v_fma_f32 lane {l}");
+            if l < 63 {
+                assert_ne!(v(6), v(9), "{gpu} lane {l}: fused and unfused differ here");
+            }
+            let (x, y) = (h(v(3)), h(v(4)));
+            let want = if gfx9 {
+                mad16(x * y, -1.0)
+            } else {
+                r16(x.mul_add(y, -1.0))
+            };
+            assert_eq!(
+                v(10),
+                0xabcd_0000 | want,
+                "{gpu} v_mac/fmac_f16 keep the high half, lane {l}"
+            );
+        }
+        let w = run(gpu, size, &code[split + 4..], |w| {
+            w.vgpr = first.vgpr.clone();
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let v = |r: usize| w.vgpr[r][l];
+            let (x, y) = (h(v(3)), h(v(4)));
+            if gfx9 {
+                assert_eq!(
+                    v(11),
+                    mad16(x * y, h(v(10))),
+                    "v_mad_f16 zeroes it, lane {l}"
+                );
+                assert_eq!(
+                    v(12),
+                    0x1234_0000 | mad16(x * y, -1.0),
+                    "v_madak_f16 lane {l}"
+                );
+                assert_eq!(
+                    v(13),
+                    0x5678_0000 | mad16(x * h(0x3c01), y),
+                    "v_madmk_f16 lane {l}"
+                );
+            } else {
+                assert_eq!(
+                    v(12),
+                    0x1234_0000 | r16(x.mul_add(y, -1.0)),
+                    "v_fmaak_f16 lane {l}"
+                );
+                assert_eq!(
+                    v(13),
+                    0x5678_0000 | r16(x.mul_add(h(0x3c01), y)),
+                    "v_fmamk_f16 lane {l}"
+                );
+            }
+        }
+    }
+}
+
+/// `v_div_fixup_f32/f64` in the order of the guide's pseudo-code: a NaN
+/// numerator (S2) before a NaN denominator (S1), quietened; 0/0 and inf/inf
+/// give the negative quiet NaN (0xffc00000, 0xfff8000000000000); an
+/// underflowing quotient, whose result the guides do not give, is reported.
+/// (Before: a NaN denominator won over a NaN numerator, signalling NaNs came
+/// back unquietened, and 0/0 gave the positive NaN.)
+#[test]
+fn div_fixup_nan_order_and_default_nan() {
+    let gfx9: Vec<u8> = [
+        &[0x03, 0x00, 0xde, 0xd1, 0x00, 0x03, 0x0a, 0x04][..], // v_div_fixup_f32 v3, v0, v1, v2
+        &[0x0a, 0x00, 0xdf, 0xd1, 0x04, 0x0d, 0x22, 0x04], // v_div_fixup_f64 v[10:11], v[4:5], v[6:7], v[8:9]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x03, 0x00, 0x5f, 0xd5, 0x00, 0x03, 0x0a, 0x04][..], // v_div_fixup_f32 v3, v0, v1, v2
+        &[0x0a, 0x00, 0x60, 0xd5, 0x04, 0x0d, 0x22, 0x04], // v_div_fixup_f64 v[10:11], v[4:5], v[6:7], v[8:9]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    // (quotient, denominator, numerator) as f64 bit patterns; each f32 lane
+    // uses the same cases narrowed.
+    let nan = |payload: u64, neg: bool| (neg as u64) << 63 | 0x7ff0_0000_0000_0000 | payload;
+    let cases: [(u64, u64, u64); 8] = [
+        (
+            0x3ff0_0000_0000_0000,
+            nan(0x1_0000_0000_0000, false),
+            nan(0x2_0000_0000_0000, true),
+        ),
+        (
+            0x3ff0_0000_0000_0000,
+            nan(0x4_0000_0000_0000, false),
+            2f64.to_bits(),
+        ),
+        (0x3ff0_0000_0000_0000, 0, 0x8000_0000_0000_0000),
+        (
+            0x3ff0_0000_0000_0000,
+            f64::INFINITY.to_bits(),
+            f64::NEG_INFINITY.to_bits(),
+        ),
+        (0x3ff0_0000_0000_0000, 0x8000_0000_0000_0000, 3f64.to_bits()),
+        (
+            0x3ff0_0000_0000_0000,
+            2f64.to_bits(),
+            f64::NEG_INFINITY.to_bits(),
+        ),
+        ((-0.75f64).to_bits(), (-2f64).to_bits(), 1.5f64.to_bits()),
+        (0.75f64.to_bits(), (-2f64).to_bits(), 1.5f64.to_bits()),
+    ];
+    // The expected values, from the pseudo-code, for f64 and for f32.
+    let want64 = [
+        nan(0xa_0000_0000_0000, true),
+        nan(0xc_0000_0000_0000, false),
+        0xfff8_0000_0000_0000,
+        0xfff8_0000_0000_0000,
+        f64::NEG_INFINITY.to_bits(),
+        0xfff0_0000_0000_0000,
+        (-0.75f64).to_bits(),
+        (-0.75f64).to_bits(),
+    ];
+    let narrow = |b: u64| -> u32 {
+        let x = f64::from_bits(b);
+        if x.is_nan() {
+            (b >> 32) as u32 & 0x8000_0000 | 0x7f80_0000 | ((b >> 29) as u32 & 0x7f_ffff)
+        } else {
+            (x as f32).to_bits()
+        }
+    };
+    for (gpu, size, code) in [(Gpu::Gfx900, 64, &gfx9), (Gpu::Gfx1030, 32, &gfx10)] {
+        let w = run(gpu, size, code, |w| {
+            for l in 0..64 {
+                let (q, d, n) = cases[l % 8];
+                for (r, v) in [(0, q), (1, d), (2, n)] {
+                    w.vgpr[r][l] = narrow(v);
+                }
+                for (r, v) in [(4, q), (6, d), (8, n)] {
+                    w.vgpr[r][l] = v as u32;
+                    w.vgpr[r + 1][l] = (v >> 32) as u32;
+                }
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let d = w.vgpr[10][l] as u64 | (w.vgpr[11][l] as u64) << 32;
+            assert_eq!(d, want64[l % 8], "{gpu} f64 case {} lane {l}", l % 8);
+            assert_eq!(
+                w.vgpr[3][l],
+                narrow(want64[l % 8]),
+                "{gpu} f32 case {} lane {l}",
+                l % 8
+            );
+        }
+    }
+    // 2^-100 / 2^60: the guide's underflow case.
+    let err = run(Gpu::Gfx900, 64, &gfx9, |w| {
+        for l in 0..64 {
+            w.vgpr[0][l] = 0x3f80_0000;
+            w.vgpr[1][l] = f32::powi(2.0, 60).to_bits();
+            w.vgpr[2][l] = f32::powi(2.0, -100).to_bits();
+        }
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("underflow")),
+        "{err}"
+    );
+}
+
+/// GFX10 DPP16 `fi:1` reads inactive source lanes (LLVM's modifier syntax:
+/// "fetch pre-exist values from inactive lanes"); without it an inactive
+/// source gives 0 with `bound_ctrl:1` and leaves the lane unwritten
+/// otherwise. DPP8 `fi:1` reads them too; DPP8 without `fi` reading an
+/// inactive lane is reported. (Before: `fi` was ignored, so an inactive
+/// source lane was treated as invalid.)
+#[test]
+fn gfx10_dpp_fetch_inactive() {
+    let code: Vec<u8> = [
+        &[0xfa, 0x02, 0x02, 0x7e, 0x00, 0x11, 0x05, 0xff][..], // v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf fi:1
+        &[0xfa, 0x02, 0x04, 0x7e, 0x00, 0x11, 0x01, 0xff], // v_mov_b32_dpp v2, v0 row_shr:1 row_mask:0xf bank_mask:0xf
+        &[0xfa, 0x02, 0x06, 0x7e, 0x00, 0x11, 0x09, 0xff], // v_mov_b32_dpp v3, v0 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1
+        &[0xea, 0x02, 0x08, 0x7e, 0x00, 0xc1, 0x54, 0xde], // v_mov_b32_dpp v4, v0 dpp8:[1,0,3,2,5,4,7,6] fi:1
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for size in [32u32, 64] {
+        // Every fourth lane inactive.
+        let exec = (if size == 64 { u64::MAX } else { 0xffff_ffff }) & !0x8888_8888_8888_8888u64;
+        let w = run(Gpu::Gfx1030, size, &code, |w| {
+            w.exec = Mask(exec);
+            for l in 0..64 {
+                w.vgpr[0][l] = 100 + l as u32;
+                for r in 1..5 {
+                    w.vgpr[r][l] = 7;
+                }
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let active = |s: usize| (exec >> s) & 1 != 0;
+            // row_shr:1: lane l reads l - 1 within its row of 16.
+            let src = (l % 16 != 0).then(|| l - 1);
+            let (fi, plain, bound) = match src {
+                _ if !active(l) => (7, 7, 7),
+                None => (7, 7, 0),
+                Some(s) if active(s) => (100 + s as u32, 100 + s as u32, 100 + s as u32),
+                Some(s) => (100 + s as u32, 7, 0),
+            };
+            assert_eq!(w.vgpr[1][l], fi, "wave{size} fi:1 lane {l}");
+            assert_eq!(w.vgpr[2][l], plain, "wave{size} lane {l}");
+            assert_eq!(w.vgpr[3][l], bound, "wave{size} bound_ctrl lane {l}");
+            let s8 = l ^ 1;
+            let want = if active(l) { 100 + s8 as u32 } else { 7 };
+            assert_eq!(w.vgpr[4][l], want, "wave{size} dpp8 fi:1 lane {l}");
+        }
+    }
+    let dpp8: Vec<u8> = [
+        &[0xe9, 0x02, 0x0a, 0x7e, 0x00, 0xc1, 0x54, 0xde][..], // v_mov_b32_dpp v5, v0 dpp8:[1,0,3,2,5,4,7,6]
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx1030, 32, &dpp8, |w| w.exec = Mask(0xffff_fffe)).unwrap_err();
+    assert!(
+        matches!(&err, SimError::Unsupported { what, .. } if what.contains("DPP8")),
+        "{err}"
+    );
+}
+
+/// `v_sin_f32` / `v_cos_f32` compute `sin(S0 * 2 * PI)` with the argument
+/// reduced exactly (`S0 - round(S0)` is exact), so large inputs keep their
+/// accuracy; inputs outside the valid domain [-256, 256] (Vega ISA, VOP1) and
+/// exact zeros of unspecified sign are reported. (Before: `S0 * 2 * PI` was
+/// rounded to f32 first, so `v_sin_f32(200.1)` was off by about 4e-5, and
+/// inputs outside the domain gave a value.)
+#[test]
+fn sin_cos_f32_reduce_exactly() {
+    let gfx9: Vec<u8> = [
+        &[0x00, 0x53, 0x02, 0x7e][..], // v_sin_f32_e32 v1, v0
+        &[0x00, 0x55, 0x04, 0x7e],     // v_cos_f32_e32 v2, v0
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x00, 0x6b, 0x02, 0x7e][..], // v_sin_f32_e32 v1, v0
+        &[0x00, 0x6d, 0x04, 0x7e],     // v_cos_f32_e32 v2, v0
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let x = |l: usize| -> f32 {
+        match l {
+            0 => 0.0,
+            1 => -0.0,
+            2 => f32::NAN,
+            3 => 200.1,
+            4 => -255.9,
+            _ => (l as f32 * 3.77 - 100.0) * 1.013,
+        }
+    };
+    for (gpu, size, code) in [(Gpu::Gfx900, 64, &gfx9), (Gpu::Gfx1030, 32, &gfx10)] {
+        let w = run(gpu, size, code, |w| {
+            for l in 0..64 {
+                w.vgpr[0][l] = x(l).to_bits();
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let v = x(l) as f64;
+            // 2 pi (v - round(v)): the reduction is exact in f64.
+            let t = std::f64::consts::TAU * (v - v.round());
+            let (s, c) = (t.sin() as f32, t.cos() as f32);
+            let (gs, gc) = (f32::from_bits(w.vgpr[1][l]), f32::from_bits(w.vgpr[2][l]));
+            if v.is_nan() {
+                assert!(gs.is_nan() && gc.is_nan(), "{gpu} NaN");
+                continue;
+            }
+            assert_eq!(
+                gs.to_bits(),
+                if v == 0.0 {
+                    x(l).to_bits()
+                } else {
+                    s.to_bits()
+                },
+                "{gpu} sin({v})"
+            );
+            assert_eq!(gc, c, "{gpu} cos({v})");
+        }
+        let naive = (200.1f32 * std::f32::consts::TAU).sin();
+        assert!((f32::from_bits(w.vgpr[1][3]) - naive).abs() > 1e-5);
+        for bad in [256.5f32, f32::INFINITY, 0.5] {
+            let err = run(gpu, size, code, |w| {
+                for l in 0..64 {
+                    w.vgpr[0][l] = if l == 7 { bad.to_bits() } else { 0 };
+                }
+            })
+            .unwrap_err();
+            assert!(
+                matches!(err, SimError::Unsupported { .. }),
+                "{gpu} {bad}: {err}"
+            );
+        }
+    }
+}
+
+/// The 16-bit three-operand forms (`v_max3/min3/med3` for f16, i16, u16,
+/// `op_sel` choosing source halves) and `v_cmp_class_f16` (f16 denormals
+/// classed as denormals). (Before: unimplemented.)
+#[test]
+fn three_operand_16_bit_and_class_f16() {
+    let gfx9: Vec<u8> = [
+        &[0x05, 0x00, 0xf7, 0xd1, 0x00, 0x03, 0x0a, 0x04][..], // v_max3_f16 v5, v0, v1, v2
+        &[0x06, 0x00, 0xf4, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_min3_f16 v6, v0, v1, v2
+        &[0x07, 0x00, 0xfa, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_med3_f16 v7, v0, v1, v2
+        &[0x08, 0x00, 0xf8, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_max3_i16 v8, v0, v1, v2
+        &[0x09, 0x00, 0xf6, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_min3_u16 v9, v0, v1, v2
+        &[0x0a, 0x00, 0xfb, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_med3_i16 v10, v0, v1, v2
+        &[0x0b, 0x28, 0xfc, 0xd1, 0x00, 0x03, 0x0a, 0x04], // v_med3_u16 v11, v0, v1, v2 op_sel:[1,0,1,0]
+        &[0x00, 0x07, 0x28, 0x7c],                         // v_cmp_class_f16_e32 vcc, v0, v3
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x05, 0x00, 0x54, 0xd7, 0x00, 0x03, 0x0a, 0x04][..], // v_max3_f16 v5, v0, v1, v2
+        &[0x06, 0x00, 0x51, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_min3_f16 v6, v0, v1, v2
+        &[0x07, 0x00, 0x57, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_med3_f16 v7, v0, v1, v2
+        &[0x08, 0x00, 0x55, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_max3_i16 v8, v0, v1, v2
+        &[0x09, 0x00, 0x53, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_min3_u16 v9, v0, v1, v2
+        &[0x0a, 0x00, 0x58, 0xd7, 0x00, 0x03, 0x0a, 0x04],     // v_med3_i16 v10, v0, v1, v2
+        &[0x0b, 0x28, 0x59, 0xd7, 0x00, 0x03, 0x0a, 0x04], // v_med3_u16 v11, v0, v1, v2 op_sel:[1,0,1,0]
+        &[0x00, 0x07, 0x1e, 0x7d],                         // v_cmp_class_f16_e32 vcc_lo, v0, v3
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let f = |h: u32| amdgpu_sim::alu::f16_to_f32(h as u16);
+    // IEEE minNum/maxNum: a NaN operand gives the other one.
+    let maxn = |a: f32, b: f32| {
+        if a.is_nan() {
+            b
+        } else if b.is_nan() || a > b || a == b && b.is_sign_negative() {
+            a
+        } else {
+            b
+        }
+    };
+    let minn = |a: f32, b: f32| {
+        if a.is_nan() {
+            b
+        } else if b.is_nan() || a < b || a == b && a.is_sign_negative() {
+            a
+        } else {
+            b
+        }
+    };
+    let h = |x: f32| amdgpu_sim::alu::f32_to_f16(x) as u32;
+    for (gpu, size, code) in [(Gpu::Gfx900, 64, &gfx9), (Gpu::Gfx1030, 32, &gfx10)] {
+        let high = if gpu == Gpu::Gfx900 { 0 } else { 0xeeee_0000 };
+        let w = run(gpu, size, code, |w| {
+            for l in 0..64 {
+                let n = |k: usize| {
+                    let v = HALVES[k % 32] as u32;
+                    if is_nan16(v as u16) { 0xc500 } else { v }
+                };
+                w.vgpr[0][l] = HALVES[l % 32] as u32 | n(l + 7) << 16;
+                w.vgpr[1][l] = n(l + 3) | n(l + 11) << 16;
+                w.vgpr[2][l] = n(l * 7 + 1) | (HALVES[l % 32] as u32) << 16;
+                w.vgpr[3][l] = 1 << (l % 10) | 1 << ((l + 3) % 10);
+                for r in 5..12 {
+                    w.vgpr[r][l] = 0xeeee_0000 + r as u32;
+                }
+            }
+        })
+        .expect("runs");
+        let mut vcc = 0u64;
+        for l in 0..size as usize {
+            let v = |r: usize| w.vgpr[r][l];
+            let (a, b, c) = (v(0) & 0xffff, v(1) & 0xffff, v(2) & 0xffff);
+            let (x, y, z) = (f(a), f(b), f(c));
+            let q = |r: f32| {
+                let r = h(r);
+                if is_nan16(r as u16) { r | 0x200 } else { r }
+            };
+            assert_eq!(
+                v(5),
+                high | q(maxn(maxn(x, y), z)),
+                "{gpu} max3_f16 lane {l}"
+            );
+            assert_eq!(
+                v(6),
+                high | q(minn(minn(x, y), z)),
+                "{gpu} min3_f16 lane {l}"
+            );
+            let med = if x.is_nan() || y.is_nan() || z.is_nan() {
+                minn(minn(x, y), z)
+            } else {
+                maxn(minn(x, y), minn(maxn(x, y), z))
+            };
+            assert_eq!(v(7), high | q(med), "{gpu} med3_f16 lane {l}");
+            let (ai, bi, ci) = (a as i16, b as i16, c as i16);
+            assert_eq!(
+                v(8),
+                high | ai.max(bi).max(ci) as u16 as u32,
+                "{gpu} max3_i16 lane {l}"
+            );
+            assert_eq!(v(9), high | a.min(b).min(c), "{gpu} min3_u16 lane {l}");
+            let mut s = [ai, bi, ci];
+            s.sort();
+            assert_eq!(v(10), high | s[1] as u16 as u32, "{gpu} med3_i16 lane {l}");
+            let mut u = [v(0) >> 16, b, v(2) >> 16];
+            u.sort();
+            assert_eq!(v(11), high | u[1], "{gpu} med3_u16 op_sel lane {l}");
+            // Class of a: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,
+            // 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+            let class = if is_nan16(a as u16) {
+                (a & 0x200 != 0) as u32
+            } else {
+                let mag = a & 0x7fff;
+                let c = if mag == 0x7c00 {
+                    9
+                } else if mag == 0 {
+                    6
+                } else if mag < 0x400 {
+                    7
+                } else {
+                    8
+                };
+                if a & 0x8000 != 0 { 11 - c } else { c }
+            };
+            if (v(3) >> class) & 1 != 0 {
+                vcc |= 1 << l;
+            }
+        }
+        assert_eq!(w.vcc.0 & w.full_mask(), vcc, "{gpu} v_cmp_class_f16");
+    }
+}

@@ -98,6 +98,8 @@ enum At {
     Dec,
     Swap,
     Cmpswap,
+    /// `ds_mskor`: `(old & !data0) | data1`.
+    Mskor,
 }
 
 fn shape(k: MemKind) -> Option<Shape> {
@@ -144,6 +146,22 @@ fn shape(k: MemKind) -> Option<Shape> {
         AtXor64 => Shape::Atomic(At::Xor, true),
         AtInc64 => Shape::Atomic(At::Inc, true),
         AtDec64 => Shape::Atomic(At::Dec, true),
+        DsAdd64 => Shape::Atomic(At::Add, true),
+        DsSub64 => Shape::Atomic(At::Sub, true),
+        DsRsub64 => Shape::Atomic(At::Rsub, true),
+        DsInc64 => Shape::Atomic(At::Inc, true),
+        DsDec64 => Shape::Atomic(At::Dec, true),
+        DsMinI64 => Shape::Atomic(At::Smin, true),
+        DsMaxI64 => Shape::Atomic(At::Smax, true),
+        DsMinU64 => Shape::Atomic(At::Umin, true),
+        DsMaxU64 => Shape::Atomic(At::Umax, true),
+        DsAnd64 => Shape::Atomic(At::And, true),
+        DsOr64 => Shape::Atomic(At::Or, true),
+        DsXor64 => Shape::Atomic(At::Xor, true),
+        DsSwap64 => Shape::Atomic(At::Swap, true),
+        DsCmpst64 => Shape::Atomic(At::Cmpswap, true),
+        DsMskor => Shape::Atomic(At::Mskor, false),
+        DsMskor64 => Shape::Atomic(At::Mskor, true),
         BufCacheNop => Shape::Nop,
         _ => return None,
     })
@@ -190,6 +208,7 @@ fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64 {
                 old
             }
         }
+        At::Mskor => (old & !cmp) | src,
     };
     if wide { r } else { r & 0xffff_ffff }
 }
@@ -247,6 +266,9 @@ fn write_lanes(w: &mut Wave, op: &Operand, vals: &[[u32; 4]], nd: usize, exec: u
 /// Executes a memory instruction.
 pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
     use MemKind::*;
+    if i.encoding != Encoding::Smem && !ctx.gfx10() && super::valu::gpr_index_on(w) {
+        return unsupported("a vector memory instruction while VGPR indexing is enabled");
+    }
     match k {
         SCacheNop => return Ok(()),
         SMemtime => {
@@ -257,6 +279,17 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         SLoad1 | SLoad2 | SLoad4 | SLoad8 | SLoad16 | SBufLoad1 | SBufLoad2 | SBufLoad4
         | SBufLoad8 | SBufLoad16 => return smem(k, w, i, ctx),
         DsBpermute | DsPermute => return permute(k, w, i),
+        _ => {}
+    }
+    if i.encoding == Encoding::Ds && i.mem.has(flags::GDS) {
+        return unsupported("GDS (the global data share)");
+    }
+    match k {
+        DsRead2B32 | DsRead2B64 | DsRead2St64B32 | DsRead2St64B64 | DsWrite2B32 | DsWrite2B64
+        | DsWrite2St64B32 | DsWrite2St64B64 | DsWrxchg2B32 | DsWrxchg2B64 | DsWrxchg2St64B32
+        | DsWrxchg2St64B64 => return ds2(k, w, i, lds),
+        DsReadU8D16 | DsReadU8D16Hi | DsReadI8D16 | DsReadI8D16Hi | DsReadU16D16
+        | DsReadU16D16Hi | DsWriteB8D16Hi | DsWriteB16D16Hi => return ds_d16(k, w, i, lds),
         _ => {}
     }
     let Some(sh) = shape(k) else {
@@ -274,20 +307,6 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
     let mut targets = [Target::Global(0); 64];
     let (data_op, pairs) = match i.encoding {
         Encoding::Ds => {
-            let two = matches!(
-                k,
-                DsRead2B32
-                    | DsRead2B64
-                    | DsRead2St64B32
-                    | DsRead2St64B64
-                    | DsWrite2B32
-                    | DsWrite2B64
-                    | DsWrite2St64B32
-                    | DsWrite2St64B64
-            );
-            if two {
-                return ds2(k, w, i, lds);
-            }
             let a = v32(w, &i.src[0], Ty::I)?;
             for l in 0..n {
                 targets[l] = Target::Lds(a[l].wrapping_add(i.mem.offset as u32 & 0xffff) as u64);
@@ -360,7 +379,11 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
                     continue;
                 }
                 let (src, cmp) = match (&ds_cmp, wide) {
-                    (Some(d1), _) => (get(d1, 0, l), get(&data, 0, l)),
+                    (Some(d1), true) => (
+                        get(d1, 0, l) | get(d1, 1, l) << 32,
+                        get(&data, 0, l) | get(&data, 1, l) << 32,
+                    ),
+                    (Some(d1), false) => (get(d1, 0, l), get(&data, 0, l)),
                     (None, false) => (get(&data, 0, l), get(&data, 1, l)),
                     (None, true) => (
                         get(&data, 0, l) | get(&data, 1, l) << 32,
@@ -569,59 +592,125 @@ fn smem(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
     Ok(())
 }
 
-/// `ds_read2*` / `ds_write2*`: two accesses at `offset0` and `offset1`
-/// scaled by the element size (and by 64 for the `st64` forms).
+/// `ds_read2*`, `ds_write2*` and `ds_wrxchg2*_rtn`: two accesses at
+/// `ADDR + offset0 * size` and `ADDR + offset1 * size` (`* 64` more for the
+/// `st64` forms), the sum wrapping at 32 bits like the single-address forms.
+/// The exchange reads both elements, then writes `data0` and `data1`, and
+/// returns the two old values (Vega ISA, DS_WRXCHG2_RTN_B32).
 fn ds2(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
     use MemKind::*;
-    let (size, st64, store) = match k {
-        DsRead2B32 => (4u64, 1u64, false),
-        DsRead2B64 => (8, 1, false),
-        DsRead2St64B32 => (4, 64, false),
-        DsRead2St64B64 => (8, 64, false),
-        DsWrite2B32 => (4, 1, true),
-        DsWrite2B64 => (8, 1, true),
-        DsWrite2St64B32 => (4, 64, true),
-        _ => (8, 64, true),
+    #[derive(PartialEq)]
+    enum Dir {
+        Read,
+        Write,
+        Exchange,
+    }
+    let (size, st64, dir) = match k {
+        DsRead2B32 => (4u32, 1u32, Dir::Read),
+        DsRead2B64 => (8, 1, Dir::Read),
+        DsRead2St64B32 => (4, 64, Dir::Read),
+        DsRead2St64B64 => (8, 64, Dir::Read),
+        DsWrite2B32 => (4, 1, Dir::Write),
+        DsWrite2B64 => (8, 1, Dir::Write),
+        DsWrite2St64B32 => (4, 64, Dir::Write),
+        DsWrite2St64B64 => (8, 64, Dir::Write),
+        DsWrxchg2B32 => (4, 1, Dir::Exchange),
+        DsWrxchg2B64 => (8, 1, Dir::Exchange),
+        DsWrxchg2St64B32 => (4, 64, Dir::Exchange),
+        _ => (8, 64, Dir::Exchange),
     };
     let exec = w.exec.0 & w.full_mask();
     let n = w.size as usize;
     let a = v32(w, &i.src[0], Ty::I)?;
-    let o0 = i.mem.offset0 as u64 * size * st64;
-    let o1 = i.mem.offset1 as u64 * size * st64;
+    let o0 = i.mem.offset0 as u32 * size * st64;
+    let o1 = i.mem.offset1 as u32 * size * st64;
     let sz = size as usize;
-    if store {
-        let d0 = data_lanes(w, &i.src[1])?;
-        let d1 = data_lanes(w, &i.src[2])?;
-        for l in 0..n {
-            if (exec >> l) & 1 == 0 {
-                continue;
-            }
-            for (o, d) in [(o0, &d0), (o1, &d1)] {
-                let mut b = [0u8; 8];
-                for (k2, r) in d.iter().enumerate().take(2) {
-                    b[k2 * 4..k2 * 4 + 4].copy_from_slice(&r[l].to_le_bytes());
-                }
-                lds.write(a[l] as u64 + o, &b[..sz]).map_err(lane_err(l))?;
-            }
-        }
+    let (d0, d1) = if dir == Dir::Read {
+        (Vec::new(), Vec::new())
     } else {
-        let mut vals = vec![[0u32; 4]; n];
-        for l in 0..n {
-            if (exec >> l) & 1 == 0 {
-                continue;
-            }
+        (data_lanes(w, &i.src[1])?, data_lanes(w, &i.src[2])?)
+    };
+    let mut vals = vec![[0u32; 4]; n];
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let addr = [a[l].wrapping_add(o0) as u64, a[l].wrapping_add(o1) as u64];
+        if dir != Dir::Write {
             let mut b = [0u8; 16];
-            lds.read(a[l] as u64 + o0, &mut b[..sz])
-                .map_err(lane_err(l))?;
-            lds.read(a[l] as u64 + o1, &mut b[sz..2 * sz])
-                .map_err(lane_err(l))?;
+            lds.read(addr[0], &mut b[..sz]).map_err(lane_err(l))?;
+            lds.read(addr[1], &mut b[sz..2 * sz]).map_err(lane_err(l))?;
             for (k2, c) in b.chunks_exact(4).enumerate() {
                 vals[l][k2] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
             }
         }
+        if dir != Dir::Read {
+            for (at, d) in addr.into_iter().zip([&d0, &d1]) {
+                let mut b = [0u8; 8];
+                for (k2, r) in d.iter().enumerate().take(2) {
+                    b[k2 * 4..k2 * 4 + 4].copy_from_slice(&r[l].to_le_bytes());
+                }
+                lds.write(at, &b[..sz]).map_err(lane_err(l))?;
+            }
+        }
+    }
+    if dir != Dir::Write {
         write_lanes(w, &i.dst[0], &vals, 2 * sz / 4, exec)?;
     }
     Ok(())
+}
+
+/// The GFX9 D16 forms: `ds_read_{u8,i8,u16}_d16` load into the low half of
+/// the destination and `_hi` into its high half, the other half kept (the
+/// byte forms zero- or sign-extend to 16 bits); `ds_write_b{8,16}_d16_hi`
+/// store from the high half of the data register.
+fn ds_d16(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    use MemKind::*;
+    let exec = w.exec.0 & w.full_mask();
+    let n = w.size as usize;
+    let a = v32(w, &i.src[0], Ty::I)?;
+    let off = i.mem.offset as u32 & 0xffff;
+    if matches!(k, DsWriteB8D16Hi | DsWriteB16D16Hi) {
+        let d = v32(w, &i.src[1], Ty::I)?;
+        let size = if k == DsWriteB8D16Hi { 1 } else { 2 };
+        for l in 0..n {
+            if (exec >> l) & 1 != 0 {
+                let b = (d[l] >> 16).to_le_bytes();
+                lds.write(a[l].wrapping_add(off) as u64, &b[..size])
+                    .map_err(lane_err(l))?;
+            }
+        }
+        return Ok(());
+    }
+    let (size, signed, hi) = match k {
+        DsReadU8D16 => (1, false, false),
+        DsReadU8D16Hi => (1, false, true),
+        DsReadI8D16 => (1, true, false),
+        DsReadI8D16Hi => (1, true, true),
+        DsReadU16D16 => (2, false, false),
+        _ => (2, false, true),
+    };
+    let old = v32(w, &i.dst[0], Ty::I)?;
+    let mut r = old;
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let mut b = [0u8; 2];
+        lds.read(a[l].wrapping_add(off) as u64, &mut b[..size])
+            .map_err(lane_err(l))?;
+        let v = match (size, signed) {
+            (1, true) => b[0] as i8 as i16 as u16,
+            (1, false) => b[0] as u16,
+            _ => u16::from_le_bytes(b),
+        } as u32;
+        r[l] = if hi {
+            (old[l] & 0xffff) | v << 16
+        } else {
+            (old[l] & 0xffff_0000) | v
+        };
+    }
+    super::valu::wv32(w, &i.dst[0], &r, exec)
 }
 
 /// `ds_bpermute_b32` (each lane reads lane `addr / 4`) and `ds_permute_b32`

@@ -167,6 +167,18 @@ fn exec_alu(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
         AluForm::Sop1 | AluForm::Sop2 | AluForm::Sopk | AluForm::Sopc | AluForm::Sopp => {
             salu::exec(k, w, i, pc, ctx)
         }
+        // GFX9 VGPR indexing: the operands M0 selects are renumbered first.
+        _ if !ctx.gfx10() && valu::gpr_index_on(w) => {
+            let j = valu::gpr_indexed(w, i)?;
+            exec_vector(k, w, &j, ctx)
+        }
+        _ => exec_vector(k, w, i, ctx),
+    }
+}
+
+fn exec_vector(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
+    use amdgpu_isa::alu::AluForm;
+    match i.alu.form {
         AluForm::Vintrp => Err(E::Unimpl),
         AluForm::SdwaVop1 | AluForm::SdwaVop2 | AluForm::SdwaVopc => valu::exec_sdwa(k, w, i, ctx),
         AluForm::DppVop1 | AluForm::DppVop2 => valu::exec_dpp(k, w, i, ctx, false),

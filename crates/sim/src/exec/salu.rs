@@ -542,9 +542,34 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
             set64(w, &d, pc.wrapping_add(4))?;
             w.pc = target(i, pc);
         }
+        // GFX9 VGPR indexing (Vega ISA §4.6 "GPR indexing"): M0[7:0] is the
+        // index, M0[15:12] which operands (src0, src1, src2, dst) it applies
+        // to, MODE.GPR_IDX_EN (bit 27) turns it on.
+        SSetGprIdxOn => {
+            let idx = s32(w, &i.src[0])? & 0xff;
+            let Operand::Imm(bits) = i.src[1] else {
+                return unsupported("s_set_gpr_idx_on without its mode bits");
+            };
+            w.m0 = (w.m0 & !0xf0ff) | idx | (bits as u32 & 0xf) << 12;
+            set_gpr_idx_en(w, true);
+        }
+        SSetGprIdxOff => set_gpr_idx_en(w, false),
+        SSetGprIdxIdx => {
+            let idx = s32(w, &i.src[0])? & 0xff;
+            w.m0 = (w.m0 & !0xff) | idx;
+        }
+        SSetGprIdxMode => w.m0 = (w.m0 & !0xf000) | (imm16(i) as u32 & 0xf) << 12,
         _ => return super::valu::exec(k, w, i, ctx),
     }
     Ok(())
+}
+
+/// Sets or clears MODE.GPR_IDX_EN.
+fn set_gpr_idx_en(w: &mut Wave, on: bool) {
+    if let Some(m) = w.hwreg.get_mut(crate::wave::HW_REG_MODE) {
+        let bit = 1 << super::valu::MODE_GPR_IDX_EN;
+        *m = if on { *m | bit } else { *m & !bit };
+    }
 }
 
 fn tz(v: u64, bits: u32) -> i32 {

@@ -308,6 +308,9 @@ pub(crate) fn exec_sdwa(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
 /// lane of the same row (or group of eight); lanes whose row or bank is
 /// masked off are not written; a lane whose source lane is out of range or
 /// inactive reads 0 when `bound_ctrl` is set and is not written otherwise.
+/// With GFX10's `fi` (fetch inactive) an inactive source lane is read like
+/// an active one; DPP8 without `fi` reading an inactive lane is reported
+/// (what it reads is not modelled).
 #[allow(clippy::needless_range_loop)]
 pub(crate) fn exec_dpp(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, dpp8: bool) -> R {
     let n = w.size as usize;
@@ -320,6 +323,7 @@ pub(crate) fn exec_dpp(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, dpp8: bool) -
     };
     let ctrl = i.alu.dpp_ctrl() as usize;
     let gfx10 = ctx.gfx10();
+    let fi = i.alu.dpp_fi();
     let mut moved = [0u32; 64];
     let mut write = 0u64;
     for l in 0..n {
@@ -358,7 +362,10 @@ pub(crate) fn exec_dpp(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, dpp8: bool) -
         if !enabled {
             continue;
         }
-        match src.filter(|&s| s < n && (dpp8 || (exec >> s) & 1 != 0)) {
+        if let Some(s) = src.filter(|&s| dpp8 && !fi && s < n && (exec >> s) & 1 == 0) {
+            return unsupported(format!("DPP8 without fi reading inactive lane {s}"));
+        }
+        match src.filter(|&s| s < n && (dpp8 || fi || (exec >> s) & 1 != 0)) {
             Some(s) => {
                 moved[l] = src0[s];
                 write |= 1 << l;
@@ -623,8 +630,30 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VFractF32 => f1!(fract_f32),
         VExpF32 => f1!(|x| x.exp2()),
         VLogF32 => f1!(|x| x.log2()),
-        VSinF32 => f1!(|x| (x * std::f32::consts::TAU).sin()),
-        VCosF32 => f1!(|x| (x * std::f32::consts::TAU).cos()),
+        VSinF32 | VCosF32 => {
+            let a = f32_src(w, ov, i, 0)?;
+            let mut r = [0u32; 64];
+            for l in 0..64 {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                let v = if k == VSinF32 {
+                    sin_f32(a[l])
+                } else {
+                    cos_f32(a[l])
+                };
+                let Some(v) = v else {
+                    return unsupported(format!(
+                        "v_{}_f32 of {:e} (outside [-256, 256], or an exact zero of \
+                         unspecified sign)",
+                        if k == VSinF32 { "sin" } else { "cos" },
+                        a[l]
+                    ));
+                };
+                r[l] = f32_out(v, omod, clamp).to_bits();
+            }
+            wv32(w, &d, &r, exec)?;
+        }
         VFrexpMantF32 => f1!(frexp_mant_f32),
         VFrexpExpF32 => {
             let a = f32_src(w, ov, i, 0)?;
@@ -886,29 +915,38 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             wv64(w, &d, &r, exec)?;
         }
         VFmaF32 => f3!(|a, b, c| a.mul_add(b, c)),
-        VMacF32 => {
+        VFmacF32 | VMacF32 => {
             let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
             let c = *vdst(w, &d, 0)?;
+            let f: fn(f32, f32, f32) -> f32 = if k == VMacF32 { mad_f32 } else { f32::mul_add };
             let r: L32 = std::array::from_fn(|l| {
-                f32_out(a[l].mul_add(b[l], f32::from_bits(c[l])), omod, clamp).to_bits()
+                f32_out(f(a[l], b[l], f32::from_bits(c[l])), omod, clamp).to_bits()
             });
             wv32(w, &d, &r, exec)?;
         }
-        VMadmkF32 | VMadakF32 => {
+        VFmamkF32 | VFmaakF32 | VMadmkF32 | VMadakF32 => {
             let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
             let kk = match i.src[3] {
                 Operand::Literal(v) => f32::from_bits(v),
                 _ => return unsupported("madmk/madak without a literal"),
             };
+            let f: fn(f32, f32, f32) -> f32 = if matches!(k, VMadmkF32 | VMadakF32) {
+                mad_f32
+            } else {
+                f32::mul_add
+            };
             let r: L32 = std::array::from_fn(|l| {
-                if k == VMadmkF32 {
-                    a[l].mul_add(kk, b[l]).to_bits()
+                let v = if matches!(k, VFmamkF32 | VMadmkF32) {
+                    f(a[l], kk, b[l])
                 } else {
-                    a[l].mul_add(b[l], kk).to_bits()
-                }
+                    f(a[l], b[l], kk)
+                };
+                f32_out(v, 0, false).to_bits()
             });
             wv32(w, &d, &r, exec)?;
         }
+        // Unfused, denormals flushed (`llvm.amdgcn.fmad.ftz`).
+        VMadF32 => f3!(mad_f32),
         VFmacF64 => {
             let (a, b) = (f64_src(w, ov, i, 0)?, f64_src(w, ov, i, 1)?);
             let c = v64(w, &d, Ty::D)?;
@@ -922,8 +960,40 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VMinF64 => d2!(min_f64),
         VMaxF64 => d2!(max_f64),
         VFmaF64 => d3!(|a, b, c| a.mul_add(b, c)),
-        VDivFixupF32 => f3!(div_fixup_f32),
-        VDivFixupF64 => d3!(div_fixup_f64),
+        VDivFixupF32 => {
+            let (a, b, c) = (
+                f32_src(w, ov, i, 0)?,
+                f32_src(w, ov, i, 1)?,
+                f32_src(w, ov, i, 2)?,
+            );
+            let mut r = [0u32; 64];
+            for l in 0..64 {
+                if (exec >> l) & 1 != 0 {
+                    let Some(v) = div_fixup_f32(a[l], b[l], c[l]) else {
+                        return unsupported("v_div_fixup_f32 underflow (result not documented)");
+                    };
+                    r[l] = f32_out(v, omod, clamp).to_bits();
+                }
+            }
+            wv32(w, &d, &r, exec)?;
+        }
+        VDivFixupF64 => {
+            let (a, b, c) = (
+                f64_src(w, ov, i, 0)?,
+                f64_src(w, ov, i, 1)?,
+                f64_src(w, ov, i, 2)?,
+            );
+            let mut r = [0u64; 64];
+            for l in 0..64 {
+                if (exec >> l) & 1 != 0 {
+                    let Some(v) = div_fixup_f64(a[l], b[l], c[l]) else {
+                        return unsupported("v_div_fixup_f64 underflow (result not documented)");
+                    };
+                    r[l] = f64_out(v, omod, clamp).to_bits();
+                }
+            }
+            wv64(w, &d, &r, exec)?;
+        }
         VDivScaleF32 => {
             let (a, b, c) = (
                 f32_src(w, ov, i, 0)?,
@@ -1085,7 +1155,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VMaxI16 => h2!(|a, b| (a as i16).max(b as i16) as u16),
         VMinI16 => h2!(|a, b| (a as i16).min(b as i16) as u16),
         VAshrrevI16 => h2!(|a, b| ((b as i16) >> (a & 15)) as u16),
-        VAddF16 | VSubF16 | VSubrevF16 | VMulF16 | VMaxF16 | VMinF16 | VFmaF16 | VMacF16 => {
+        VAddF16 | VSubF16 | VSubrevF16 | VMulF16 | VMaxF16 | VMinF16 | VFmaF16 | VFmacF16 => {
             if i.alu.op_sel != 0 {
                 return unsupported("op_sel on a 16-bit operation");
             }
@@ -1107,7 +1177,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let old = *vdst(w, &d, 0)?;
             let c = match k {
                 VFmaF16 => h(src32(w, ov, i, 2, Ty::H)?, 2),
-                VMacF16 => h(old, 2),
+                VFmacF16 => h(old, 2),
                 _ => [0.0; 64],
             };
             let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
@@ -1166,6 +1236,50 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             r &= exec;
             write_cmp(w, i, r, matches!(k, VCmpxClassF32 | VCmpxClassF64))?;
         }
+        VXadU32 => u3!(xad_u32),
+        VSqrtF16 | VRcpF16 | VRsqF16 | VExpF16 | VLogF16 | VSinF16 | VCosF16 | VFractF16
+        | VFloorF16 | VCeilF16 | VTruncF16 | VRndneF16 | VFrexpMantF16 | VFrexpExpF16
+        | VLdexpF16 | VDivFixupF16 | VPackB32F16 => half(k, w, ov, i, ctx, exec)?,
+        VFmaMixF32 | VFmaMixloF16 | VFmaMixhiF16 | VMadMixF32 | VMadMixloF16 | VMadMixhiF16 => {
+            mix(k, w, i, exec)?
+        }
+        VTrigPreopF64 => {
+            let a = f64_src(w, ov, i, 0)?;
+            let seg = u32_src(w, ov, i, 1)?;
+            let mut r = [0u64; 64];
+            for l in 0..64 {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                let Some(v) = trig_preop_f64(a[l], seg[l]) else {
+                    return unsupported(format!(
+                        "v_trig_preop_f64 of {:#018x} segment {} (a rounded or \
+                         disputed result)",
+                        a[l].to_bits(),
+                        seg[l] & 31
+                    ));
+                };
+                r[l] = f64_out(v, omod, clamp).to_bits();
+            }
+            wv64(w, &d, &r, exec)?;
+        }
+        VPermlane16 | VPermlanex16 => permlane(k, w, i, exec)?,
+        VMadF16 | VMacF16 | VMadmkF16 | VMadakF16 | VFmamkF16 | VFmaakF16 => {
+            mad16(k, w, ov, i, ctx, exec)?
+        }
+        VMax3F16 | VMin3F16 | VMed3F16 | VMax3I16 | VMin3I16 | VMed3I16 | VMax3U16 | VMin3U16
+        | VMed3U16 => three16(k, w, ov, i, ctx, exec)?,
+        VCmpClassF16 | VCmpxClassF16 => {
+            check_half_mode(w)?;
+            let (a, m) = (half_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let mut r = 0u64;
+            for l in 0..64 {
+                if (m[l] >> fp_class_f16(a[l])) & 1 != 0 {
+                    r |= 1 << l;
+                }
+            }
+            write_cmp(w, i, r & exec, k == VCmpxClassF16)?;
+        }
         _ => return Err(E::Unimpl),
     }
     Ok(())
@@ -1201,6 +1315,17 @@ fn int_clamp_modelled(k: Kind) -> bool {
             | VMax3I32
             | VMed3U32
             | VMed3I32
+            | VXadU32
+            | VPermlane16
+            | VPermlanex16
+            | VPackB32F16
+            | VFrexpExpF16
+            | VMax3I16
+            | VMin3I16
+            | VMed3I16
+            | VMax3U16
+            | VMin3U16
+            | VMed3U16
     )
 }
 
@@ -1400,4 +1525,496 @@ fn pk(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
         half(false) as u64 | (half(true) as u64) << 32
     });
     wv64(w, &i.dst[0], &r, exec)
+}
+
+/// Whether MODE keeps f16 (and f64) denormals on input and output and rounds
+/// to nearest even: the only mode the 16-bit operations below model.
+fn check_half_mode(w: &Wave) -> R {
+    check_round(w)?;
+    if denorms(w, true) != (true, true) {
+        return unsupported("f16 denormal flushing (MODE.FP_DENORM)");
+    }
+    Ok(())
+}
+
+/// 16-bit float source `k`: the half chosen by `op_sel` (VOP3), then `abs`
+/// and `neg`.
+fn half_src(w: &Wave, ov: Ov, i: &Inst, k: usize) -> Result<[u16; 64], E> {
+    let v = src32(w, ov, i, k, Ty::H)?;
+    let hi = (i.alu.op_sel >> k) & 1 != 0;
+    let (abs, neg) = ((i.alu.abs >> k) & 1 != 0, (i.alu.neg >> k) & 1 != 0);
+    Ok(v.map(|x| {
+        let h = if hi { (x >> 16) as u16 } else { x as u16 };
+        let h = if abs { h & 0x7fff } else { h };
+        if neg { h ^ 0x8000 } else { h }
+    }))
+}
+
+/// Output modifiers of a 16-bit float result: `omod` scales the rounded
+/// result, which must stay exactly representable (then scaling before or
+/// after the rounding gives the same value); `clamp` limits to [0, 1], NaN
+/// to +0.
+fn half_out(h: u16, omod: u8, clamp: bool) -> Result<u16, E> {
+    let mut h = h;
+    if omod != 0 && !f16_is_nan(h) {
+        let v = f16_to_f32(h) as f64 * [1.0, 2.0, 4.0, 0.5][omod as usize & 3];
+        let r = f64_to_f16(v);
+        if f16_to_f32(r) as f64 != v {
+            return unsupported("an output modifier that rounds an f16 result");
+        }
+        h = r;
+    }
+    if clamp {
+        let v = f16_to_f32(h);
+        h = if v.is_nan() || v <= 0.0 {
+            0
+        } else if v >= 1.0 {
+            0x3c00
+        } else {
+            h
+        };
+    }
+    Ok(h)
+}
+
+/// Writes 16-bit results: into the low half, the high half zeroed on GFX9 and
+/// kept on GFX10 (LLVM's `zeroesHigh16BitsOfDest`, "derived from
+/// experimentation"); with VOP3 `op_sel[3]` into the high half on GFX10.
+fn half_write(w: &mut Wave, i: &Inst, ctx: &Ctx, exec: u64, r: &[u16; 64]) -> R {
+    let d = i.dst[0];
+    let old = *vdst(w, &d, 0)?;
+    let hi = (i.alu.op_sel >> 3) & 1 != 0;
+    if hi && !ctx.gfx10() {
+        return unsupported("op_sel on the destination of a GFX9 16-bit operation");
+    }
+    let v: L32 = std::array::from_fn(|l| {
+        let x = r[l] as u32;
+        match (hi, ctx.gfx10()) {
+            (true, _) => (old[l] & 0xffff) | x << 16,
+            (false, true) => (old[l] & 0xffff_0000) | x,
+            (false, false) => x,
+        }
+    });
+    wv32(w, &d, &v, exec)
+}
+
+/// The f16 operations (VOP1/VOP2/VOP3) and `v_pack_b32_f16`, lane by lane
+/// through the pure functions of [`crate::alu`].
+fn half(k: Kind, w: &mut Wave, ov: Ov, i: &Inst, ctx: &Ctx, exec: u64) -> R {
+    use Kind::*;
+    check_half_mode(w)?;
+    let (omod, clamp) = (i.alu.omod, i.alu.clamp);
+    let a = half_src(w, ov, i, 0)?;
+    let mut r = [0u16; 64];
+    match k {
+        VPackB32F16 => {
+            if omod != 0 || (i.alu.op_sel >> 3) & 1 != 0 {
+                return unsupported("output modifiers on v_pack_b32_f16");
+            }
+            let b = half_src(w, ov, i, 1)?;
+            let mut v = [0u32; 64];
+            for l in 0..64 {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                match pack_b32_f16(a[l], b[l]) {
+                    Some(x) => v[l] = x,
+                    None => return unsupported("v_pack_b32_f16 of a signalling NaN"),
+                }
+            }
+            return wv32(w, &i.dst[0], &v, exec);
+        }
+        VLdexpF16 => {
+            if (i.alu.op_sel >> 1) & 1 != 0 {
+                return unsupported("op_sel on the exponent of v_ldexp_f16");
+            }
+            let e = src32(w, ov, i, 1, Ty::I)?;
+            for l in 0..64 {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                let Some(x) = ldexp_f16(a[l], e[l]) else {
+                    return unsupported(format!(
+                        "v_ldexp_f16 exponent {:#x} (16-bit and 32-bit readings differ)",
+                        e[l]
+                    ));
+                };
+                r[l] = half_out(x, omod, clamp)?;
+            }
+        }
+        VDivFixupF16 => {
+            let (b, c) = (half_src(w, ov, i, 1)?, half_src(w, ov, i, 2)?);
+            for l in 0..64 {
+                if (exec >> l) & 1 != 0 {
+                    r[l] = half_out(div_fixup_f16(a[l], b[l], c[l]), omod, clamp)?;
+                }
+            }
+        }
+        VFrexpExpF16 => {
+            if omod != 0 {
+                return unsupported("an output modifier on v_frexp_exp_i16_f16");
+            }
+            for l in 0..64 {
+                r[l] = frexp_exp_f16(a[l]) as u16;
+            }
+        }
+        _ => {
+            for l in 0..64 {
+                if (exec >> l) & 1 == 0 {
+                    continue;
+                }
+                let x = a[l];
+                let v = match k {
+                    VSqrtF16 => sqrt_f16(x),
+                    VRcpF16 => rcp_f16(x),
+                    VRsqF16 => rsq_f16(x),
+                    VExpF16 => exp_f16(x),
+                    VLogF16 => log_f16(x),
+                    VFractF16 => fract_f16(x),
+                    VFloorF16 => round_int_f16(x, 0),
+                    VCeilF16 => round_int_f16(x, 1),
+                    VTruncF16 => round_int_f16(x, 2),
+                    VRndneF16 => round_int_f16(x, 3),
+                    VFrexpMantF16 => frexp_mant_f16(x),
+                    VSinF16 | VCosF16 => {
+                        let v = if k == VSinF16 { sin_f16(x) } else { cos_f16(x) };
+                        match v {
+                            Some(v) => v,
+                            None => {
+                                return unsupported(format!(
+                                    "{} of {x:#06x} (outside [-256, 256], or an exact \
+                                     zero of unspecified sign)",
+                                    if k == VSinF16 {
+                                        "v_sin_f16"
+                                    } else {
+                                        "v_cos_f16"
+                                    }
+                                ));
+                            }
+                        }
+                    }
+                    _ => return Err(E::Unimpl),
+                };
+                r[l] = half_out(v, omod, clamp)?;
+            }
+        }
+    }
+    half_write(w, i, ctx, exec, &r)
+}
+
+/// `v_fma_mix*` (gfx906+, GFX10) and `v_mad_mix*` (gfx900), VOP3P: each
+/// source is an f32, or (its `op_sel_hi` bit set) the f16 half chosen by its
+/// `op_sel` bit, converted exactly; `neg_hi` is `abs` (decoded as `abs`),
+/// `neg_lo` negates. `_mixlo`/`_mixhi` write an f16 result into one half and
+/// keep the other.
+///
+/// The FMA forms round once; where rounding once to f16 and rounding
+/// through f32 (the guides' pseudo-code) differ, the result is reported as
+/// unsupported. The MAD forms are unfused (the product rounded to f32 first,
+/// as the compiler's `fmad` patterns assume) and flush denormals; a denormal
+/// anywhere in them, or an f16 result that rounding through f32 would change,
+/// is reported as unsupported.
+fn mix(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
+    use Kind::*;
+    check_round(w)?;
+    let fma = matches!(k, VFmaMixF32 | VFmaMixloF16 | VFmaMixhiF16);
+    if fma && (denorms(w, true) != (true, true) || denorms(w, false) != (true, true)) {
+        return unsupported("denormal flushing (MODE.FP_DENORM) in a mixed-precision FMA");
+    }
+    let a = &i.alu;
+    if a.omod != 0 {
+        return unsupported("an output modifier on a mixed-precision operation");
+    }
+    let mut srcs = [[0f32; 64]; 3];
+    // Lanes with an f16 denormal source (the MAD forms flush them).
+    let mut denormal = 0u64;
+    for (s, out) in srcs.iter_mut().enumerate() {
+        let half = (a.op_sel_hi >> s) & 1 != 0;
+        let v = v32(w, &i.src[s], if half { Ty::H } else { Ty::F })?;
+        let (hi, abs, neg) = (
+            (a.op_sel >> s) & 1 != 0,
+            (a.abs >> s) & 1 != 0,
+            (a.neg >> s) & 1 != 0,
+        );
+        for (l, &x) in v.iter().enumerate() {
+            let h = if hi { (x >> 16) as u16 } else { x as u16 };
+            if half && f16_is_denormal(h) {
+                denormal |= 1 << l;
+            }
+        }
+        *out = v.map(|x| {
+            let f = if !half {
+                f32::from_bits(x)
+            } else if hi {
+                f16_to_f32((x >> 16) as u16)
+            } else {
+                f16_to_f32(x as u16)
+            };
+            let f = if abs { f.abs() } else { f };
+            if neg { -f } else { f }
+        });
+    }
+    let d = i.dst[0];
+    let old = *vdst(w, &d, 0)?;
+    let mut r = [0u32; 64];
+    for l in 0..64 {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let (x, y, z) = (srcs[0][l], srcs[1][l], srcs[2][l]);
+        let wide = matches!(k, VFmaMixF32 | VMadMixF32);
+        let nans: Vec<f32> = [x, y, z].into_iter().filter(|v| v.is_nan()).collect();
+        let h = if let Some(&nan) = nans.first() {
+            // One NaN operand propagates, quietened; which of several
+            // would is not documented.
+            if nans.len() > 1 {
+                return unsupported("a mixed-precision operation on more than one NaN");
+            }
+            let q = f32::from_bits(nan.to_bits() | 0x0040_0000);
+            if wide {
+                r[l] = f32_out(q, 0, a.clamp).to_bits();
+                continue;
+            }
+            f32_to_f16(q)
+        } else if fma {
+            if wide {
+                r[l] = f32_out(x.mul_add(y, z), 0, a.clamp).to_bits();
+                continue;
+            }
+            let once = fma_f32_to_f16(x, y, z);
+            if once != f32_to_f16(x.mul_add(y, z)) {
+                return unsupported(
+                    "a mixed-precision FMA whose f16 result depends on rounding through f32",
+                );
+            }
+            once
+        } else {
+            let p = x * y;
+            let s = p + z;
+            if (denormal >> l) & 1 != 0 || [x, y, z, p, s].iter().any(|v| v.is_subnormal()) {
+                return unsupported(
+                    "a denormal in a mixed-precision MAD (flushed by the hardware)",
+                );
+            }
+            if wide {
+                r[l] = f32_out(s, 0, a.clamp).to_bits();
+                continue;
+            }
+            let through = f32_to_f16(s);
+            if through != fma_f32_to_f16(p, 1.0, z) || f16_is_denormal(through) {
+                return unsupported(
+                    "a mixed-precision MAD whose f16 result depends on rounding through f32",
+                );
+            }
+            through
+        };
+        let h = half_out(h, 0, a.clamp)?;
+        r[l] = if matches!(k, VFmaMixhiF16 | VMadMixhiF16) {
+            (old[l] & 0xffff) | (h as u32) << 16
+        } else {
+            (old[l] & 0xffff_0000) | h as u32
+        };
+    }
+    wv32(w, &d, &r, exec)
+}
+
+/// GFX10 `v_permlane16_b32` / `v_permlanex16_b32` (RDNA ISA, VOP3): lane
+/// `i` of each row of 16 reads lane `sel[i]` (4 bits of the 64-bit
+/// `{S2, S1}`) of its own row, or for `x16` of the other row of the pair
+/// (0 and 1, 2 and 3). `op_sel[0]` is DPP `fi`: source lanes outside EXEC are
+/// read too; without it such a lane gives 0 with `op_sel[1]` (`bound_ctrl`)
+/// and leaves the destination unchanged otherwise.
+#[allow(clippy::needless_range_loop)]
+fn permlane(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
+    let src = match i.src[0] {
+        Operand::Vgpr { index, .. } => *vreg(w, index, false)?,
+        _ => return unsupported("v_permlane with a source other than a VGPR"),
+    };
+    if i.alu.abs | i.alu.neg != 0 || i.alu.omod != 0 || (i.alu.op_sel & !3) != 0 {
+        return unsupported("modifiers on v_permlane");
+    }
+    let sel = s32(w, &i.src[1])? as u64 | (s32(w, &i.src[2])? as u64) << 32;
+    let (fi, bound) = (i.alu.op_sel & 1 != 0, i.alu.op_sel & 2 != 0);
+    let d = i.dst[0];
+    let mut r = *vdst(w, &d, 0)?;
+    let mut write = 0u64;
+    for l in 0..w.size as usize {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let row = if k == Kind::VPermlanex16 {
+            (l / 16) ^ 1
+        } else {
+            l / 16
+        };
+        let s = row * 16 + ((sel >> (4 * (l % 16))) & 15) as usize;
+        if fi || (exec >> s) & 1 != 0 {
+            r[l] = src[s];
+        } else if bound {
+            r[l] = 0;
+        } else {
+            continue;
+        }
+        write |= 1 << l;
+    }
+    wv32(w, &d, &r, write)
+}
+
+/// The bit of MODE that enables VGPR indexing (GFX9 `GPR_IDX_EN`).
+pub(crate) const MODE_GPR_IDX_EN: u32 = 27;
+
+/// Whether `s_set_gpr_idx_on` has enabled VGPR indexing.
+pub(crate) fn gpr_index_on(w: &Wave) -> bool {
+    (mode(w) >> MODE_GPR_IDX_EN) & 1 != 0
+}
+
+/// The instruction with the VGPR operands that M0[15:12] selects (src0,
+/// src1, src2, dst) moved up by M0[7:0] (Vega ISA §4.6 "GPR indexing").
+/// An index beyond the wave's VGPRs, or an indexed AGPR, is reported.
+pub(crate) fn gpr_indexed(w: &Wave, i: &Inst) -> Result<Inst, E> {
+    let idx = w.m0 & 0xff;
+    let enabled = (w.m0 >> 12) & 0xf;
+    let n = w.vgpr.len() as u32;
+    let shift = |op: &mut Operand, bit: u32| -> R {
+        if (enabled >> bit) & 1 == 0 {
+            return Ok(());
+        }
+        match *op {
+            Operand::Vgpr { index, count } => {
+                let r = index as u32 + idx;
+                if r + count as u32 > n {
+                    return unsupported(format!(
+                        "VGPR index v{index} + {idx} beyond the {n} allocated VGPRs"
+                    ));
+                }
+                *op = Operand::Vgpr {
+                    index: r as u8,
+                    count,
+                };
+            }
+            Operand::Agpr { .. } => return unsupported("VGPR indexing of an AGPR operand"),
+            _ => {}
+        }
+        Ok(())
+    };
+    let mut j = *i;
+    shift(&mut j.src[0], 0)?;
+    shift(&mut j.src[1], 1)?;
+    shift(&mut j.src[2], 2)?;
+    shift(&mut j.dst[0], 3)?;
+    Ok(j)
+}
+
+/// `v_mad_f16` and the two-operand and literal forms `v_mac_f16`,
+/// `v_madmk_f16`, `v_madak_f16` (unfused, denormals flushed, as
+/// [`mad_f16`]), and GFX10's `v_fmamk_f16` / `v_fmaak_f16` (fused). The
+/// 16-bit result goes to the low half; the high half is kept, except by
+/// `v_mad_f16` on GFX9, which zeroes it (LLVM's `zeroesHigh16BitsOfDest`:
+/// "In gfx9 ... some instructions changed to preserving the high bits").
+fn mad16(k: Kind, w: &mut Wave, ov: Ov, i: &Inst, ctx: &Ctx, exec: u64) -> R {
+    use Kind::*;
+    check_round(w)?;
+    let a = half_src(w, ov, i, 0)?;
+    let b = half_src(w, ov, i, 1)?;
+    let kk = match (k, i.src[3]) {
+        (VMadmkF16 | VMadakF16 | VFmamkF16 | VFmaakF16, Operand::Literal(v)) => v as u16,
+        (VMadmkF16 | VMadakF16 | VFmamkF16 | VFmaakF16, _) => {
+            return unsupported("madmk/madak without a literal");
+        }
+        _ => 0,
+    };
+    let d = i.dst[0];
+    let old = *vdst(w, &d, 0)?;
+    let c = match k {
+        VMadF16 => half_src(w, ov, i, 2)?,
+        VMacF16 => {
+            let (abs, neg) = ((i.alu.abs >> 2) & 1 != 0, (i.alu.neg >> 2) & 1 != 0);
+            old.map(|x| {
+                let h = if abs { x as u16 & 0x7fff } else { x as u16 };
+                if neg { h ^ 0x8000 } else { h }
+            })
+        }
+        _ => [kk; 64],
+    };
+    let mut r = [0u16; 64];
+    for l in 0..64 {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let v = match k {
+            VMadF16 | VMacF16 | VMadakF16 => mad_f16(a[l], b[l], c[l]),
+            VMadmkF16 => mad_f16(a[l], kk, b[l]),
+            VFmamkF16 => fma_f16(a[l], kk, b[l]),
+            _ => fma_f16(a[l], b[l], kk),
+        };
+        r[l] = half_out(v, i.alu.omod, i.alu.clamp)?;
+    }
+    if k == VMadF16 {
+        return half_write(w, i, ctx, exec, &r);
+    }
+    if (i.alu.op_sel >> 3) & 1 != 0 {
+        return unsupported("op_sel on the destination of a 16-bit multiply-add");
+    }
+    let v: L32 = std::array::from_fn(|l| (old[l] & 0xffff_0000) | r[l] as u32);
+    wv32(w, &d, &v, exec)
+}
+
+/// The GFX9+ 16-bit three-operand minimum, maximum and median (VOP3,
+/// `op_sel` choosing source halves): f16 with the `minNum`/`maxNum` rules of
+/// the f32 forms (a median with a NaN operand is the minimum of the three, as
+/// `v_med3_f32`), signed and unsigned 16-bit integers. The result is written
+/// like the other 16-bit VOP3 operations of the class (`v_mad_u16`,
+/// `v_fma_f16`): GFX9 zeroes the high half, GFX10 keeps it.
+fn three16(k: Kind, w: &mut Wave, ov: Ov, i: &Inst, ctx: &Ctx, exec: u64) -> R {
+    use Kind::*;
+    let float = matches!(k, VMax3F16 | VMin3F16 | VMed3F16);
+    let srcs = if float {
+        check_half_mode(w)?;
+        [
+            half_src(w, ov, i, 0)?,
+            half_src(w, ov, i, 1)?,
+            half_src(w, ov, i, 2)?,
+        ]
+    } else {
+        if i.alu.omod != 0 {
+            return unsupported("an output modifier on a 16-bit integer operation");
+        }
+        let pick = |k2: usize| -> Result<[u16; 64], E> {
+            let v = src32(w, ov, i, k2, Ty::I)?;
+            let hi = (i.alu.op_sel >> k2) & 1 != 0;
+            Ok(v.map(|x| if hi { (x >> 16) as u16 } else { x as u16 }))
+        };
+        [pick(0)?, pick(1)?, pick(2)?]
+    };
+    let mut r = [0u16; 64];
+    for l in 0..64 {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let (a, b, c) = (srcs[0][l], srcs[1][l], srcs[2][l]);
+        let med = |lt: &dyn Fn(u16, u16) -> bool| {
+            let mx = |x: u16, y: u16| if lt(x, y) { y } else { x };
+            let mn = |x: u16, y: u16| if lt(x, y) { x } else { y };
+            mx(mn(a, b), mn(mx(a, b), c))
+        };
+        r[l] = match k {
+            VMax3I16 => (a as i16).max(b as i16).max(c as i16) as u16,
+            VMin3I16 => (a as i16).min(b as i16).min(c as i16) as u16,
+            VMed3I16 => med(&|x, y| (x as i16) < (y as i16)),
+            VMax3U16 => a.max(b).max(c),
+            VMin3U16 => a.min(b).min(c),
+            VMed3U16 => med(&|x, y| x < y),
+            _ => {
+                let (x, y, z) = (f16_to_f32(a), f16_to_f32(b), f16_to_f32(c));
+                let v = match k {
+                    VMax3F16 => max_f32(max_f32(x, y), z),
+                    VMin3F16 => min_f32(min_f32(x, y), z),
+                    _ if x.is_nan() || y.is_nan() || z.is_nan() => min_f32(min_f32(x, y), z),
+                    _ => max_f32(min_f32(x, y), min_f32(max_f32(x, y), z)),
+                };
+                half_out(f32_to_f16(v), i.alu.omod, i.alu.clamp)?
+            }
+        };
+    }
+    half_write(w, i, ctx, exec, &r)
 }
