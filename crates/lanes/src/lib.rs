@@ -37,6 +37,7 @@ pub mod error;
 pub mod image;
 pub mod regions;
 pub mod service;
+pub mod svg;
 pub mod target;
 
 pub use debugger::{Debugger, Event};
