@@ -55,6 +55,28 @@ pub struct SvgOptions {
     pub max_cell_width: f64,
     /// The height of a lane's row.
     pub lane_height: f64,
+    /// Source files, as (a suffix of the file name, the file's lines), to quote each line
+    /// in the legend.
+    pub sources: Vec<(String, Vec<String>)>,
+}
+
+impl SvgOptions {
+    /// Adds a source file (its name, or a suffix of it, and its text) for the legend.
+    pub fn with_source(mut self, file: &str, text: &str) -> Self {
+        self.sources
+            .push((file.to_string(), text.lines().map(String::from).collect()));
+        self
+    }
+
+    /// The text of `line` of `file` (trimmed), when a source file given matches.
+    pub fn source_line(&self, file: &str, line: u64) -> Option<&str> {
+        let (_, lines) = self
+            .sources
+            .iter()
+            .find(|(suffix, _)| file.ends_with(suffix.as_str()) || suffix.ends_with(file))?;
+        let i = usize::try_from(line).ok()?.checked_sub(1)?;
+        lines.get(i).map(|l| l.trim())
+    }
 }
 
 impl Default for SvgOptions {
@@ -65,6 +87,7 @@ impl Default for SvgOptions {
             min_cell_width: 0.75,
             max_cell_width: 12.0,
             lane_height: 9.0,
+            sources: Vec::new(),
         }
     }
 }
@@ -76,10 +99,13 @@ pub const UNKNOWN: &str = "#f2a1b4";
 /// The colour of an active lane at an instruction without a source line.
 pub const NO_LINE: &str = "#4d4d4d";
 
-/// Distinct colours for source lines (a qualitative palette), then generated hues.
-const PALETTE: [&str; 12] = [
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-    "#bcbd22", "#393b79", "#e6550d", "#31a354",
+/// Colours for source lines: Kelly's colours of maximum contrast, in his order (so that
+/// neighbouring lines differ most), without the greys and buff that would look like a
+/// waiting lane; then generated hues.
+const PALETTE: [&str; 18] = [
+    "#f3c300", "#875692", "#f38400", "#a1caf1", "#be0032", "#008856", "#e68fac", "#0067a5",
+    "#f99379", "#604e97", "#f6a600", "#b3446c", "#dcd300", "#882d17", "#8db600", "#654522",
+    "#e25822", "#2b3d26",
 ];
 
 /// The colour of the `i`-th source line of the legend.
@@ -126,7 +152,8 @@ pub struct LegendEntry {
 }
 
 /// The source lines seen in `traces`, ordered by file and line, with their colours (the
-/// instructions without a line last).
+/// instructions without a line last). The most executed lines get the first, most
+/// distinct colours of the palette.
 pub fn legend(traces: &[Trace]) -> Vec<LegendEntry> {
     let mut count: BTreeMap<Option<(String, u64)>, u64> = BTreeMap::new();
     for t in traces {
@@ -134,18 +161,27 @@ pub fn legend(traces: &[Trace]) -> Vec<LegendEntry> {
             *count.entry(s.line.clone()).or_default() += 1;
         }
     }
-    let mut out = Vec::new();
-    let mut i = 0;
-    for (line, n) in &count {
-        if line.is_some() {
-            out.push(LegendEntry {
-                line: line.clone(),
-                colour: line_colour(i),
-                instructions: *n,
-            });
-            i += 1;
-        }
-    }
+    let mut ranked: Vec<(&Option<(String, u64)>, u64)> = count
+        .iter()
+        .filter(|(l, _)| l.is_some())
+        .map(|(l, n)| (l, *n))
+        .collect();
+    // By count, most first; ties by line (the map's order), so colours are deterministic.
+    ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
+    let rank: BTreeMap<&Option<(String, u64)>, usize> = ranked
+        .iter()
+        .enumerate()
+        .map(|(i, (l, _))| (*l, i))
+        .collect();
+    let mut out: Vec<LegendEntry> = count
+        .iter()
+        .filter(|(l, _)| l.is_some())
+        .map(|(l, n)| LegendEntry {
+            line: l.clone(),
+            colour: line_colour(rank.get(l).copied().unwrap_or(0)),
+            instructions: *n,
+        })
+        .collect();
     if let Some(n) = count.get(&None) {
         out.push(LegendEntry {
             line: None,
@@ -384,25 +420,44 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
         px(y)
     );
     y += 10.0;
-    let col_w = 200.0;
+    let quotes = !opts.sources.is_empty();
+    let col_w = if quotes { 400.0 } else { 200.0 };
     let width = (left + plot_w + right).max(left + 4.0 * col_w);
     let cols = (((width - left) / col_w).floor() as usize).max(1);
-    let mut entries: Vec<(String, String, String)> = legend
+    // (colour, label, instructions, quoted source)
+    let mut entries: Vec<(String, String, String, String)> = legend
         .iter()
         .map(|e| {
+            let quote = e
+                .line
+                .as_ref()
+                .and_then(|(f, l)| opts.source_line(f, *l))
+                .map(|q| {
+                    if q.chars().count() > 36 {
+                        format!("{}…", q.chars().take(35).collect::<String>())
+                    } else {
+                        q.to_string()
+                    }
+                })
+                .unwrap_or_default();
             (
                 e.colour.clone(),
                 line_label(&e.line),
                 format!("{} instr.", e.instructions),
+                quote,
             )
         })
         .collect();
-    entries.push((WAITING.into(), "waiting (divergent)".into(), String::new()));
-    entries.push((
-        "none".into(),
-        "finished / outside / not entered".into(),
-        String::new(),
-    ));
+    let plain = |c: &str, label: &str| {
+        (
+            c.to_string(),
+            label.to_string(),
+            String::new(),
+            String::new(),
+        )
+    };
+    entries.push(plain(WAITING, "waiting (divergent)"));
+    entries.push(plain("none", "finished / outside / not entered"));
     if traces.iter().any(|t| {
         t.steps.iter().any(|s| {
             s.lanes
@@ -411,9 +466,9 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
                 .any(|p| matches!(p.state, LaneState::Unknown(_)))
         })
     }) {
-        entries.push((UNKNOWN.into(), "unknown".into(), String::new()));
+        entries.push(plain(UNKNOWN, "unknown"));
     }
-    for (i, (c, label, n)) in entries.iter().enumerate() {
+    for (i, (c, label, n, quote)) in entries.iter().enumerate() {
         let x = left + col_w * (i % cols) as f64;
         let ey = y + 18.0 * (i / cols) as f64;
         let stroke = if c == "none" {
@@ -422,18 +477,28 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
             ""
         };
         let fill = if c == "none" { "#ffffff" } else { c.as_str() };
-        let _ = writeln!(
+        let _ = write!(
             body,
-            r#"<g class="legend"><rect x="{}" y="{}" width="14" height="12" fill="{fill}"{stroke}/><text x="{}" y="{}" class="l">{}</text><text x="{}" y="{}" class="t">{}</text></g>"#,
+            r#"<g class="legend"><rect x="{}" y="{}" width="14" height="12" fill="{fill}"{stroke}/><text x="{}" y="{}" class="l">{}</text><text x="{}" y="{}" class="t">{}</text>"#,
             px(x),
             px(ey),
             px(x + 20.0),
             px(ey + 10.0),
             esc(label),
-            px(x + 120.0),
+            px(x + 122.0),
             px(ey + 10.0),
             esc(n)
         );
+        if !quote.is_empty() {
+            let _ = write!(
+                body,
+                r#"<text x="{}" y="{}" class="q">{}</text>"#,
+                px(x + 180.0),
+                px(ey + 10.0),
+                esc(quote)
+            );
+        }
+        let _ = writeln!(body, "</g>");
     }
     y += 18.0 * entries.len().div_ceil(cols) as f64 + 8.0;
     let height = y + axis_h / 3.0;
@@ -448,7 +513,7 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
     );
     let _ = writeln!(
         out,
-        "<style>text{{font-family:sans-serif;fill:#222}} .h{{font-size:13px;font-weight:bold}} .l{{font-size:11px}} .t{{font-size:10px;fill:#555}}</style>"
+        "<style>text{{font-family:sans-serif;fill:#222}} .h{{font-size:13px;font-weight:bold}} .l{{font-size:11px}} .t{{font-size:10px;fill:#555}} .q{{font-size:10px;font-family:monospace;fill:#333}}</style>"
     );
     let _ = writeln!(
         out,
