@@ -26,9 +26,10 @@
 //!             "1..64 step 4": Divergent(line: 19),
 //!             "3..64 step 4": Active(line: 20),
 //!             13: Divergent(line: 18),
+//!             39: Divergent(line: 18),
 //!         }),
 //!         StepLine(lane: 0),
-//!         Var(lane: 3, name: "acc", u32: 1),
+//!         At(line: 28),
 //!     ],
 //! )
 //! ```
@@ -67,11 +68,46 @@
 //! - `ActiveMask(0x...)`: the conceptual active mask; `Exec(0x...)`: the hardware EXEC;
 //! - `At(line: N, file: ..., function: ..., pc: ...)` (each optional): the wave's position;
 //! - `Var(lane: L, name: "acc", u32: 7)` (or `i32`, `u64`, `i64`, `f32`, `f64`,
-//!   `bytes: [..]`): a variable read through its DWARF location for lane `L`;
+//!   `bytes: [..]`): a variable read through its DWARF location for lane `L`
+//!   ([`Debugger::read`], so for the wave that stopped last: focusing another wave does not
+//!   stop it);
 //! - `DispatchFinished`: every work-group has ended.
 //!
 //! A mistake in the file is an error with its line and column; a failed assertion names the
-//! step, the lane, what was expected and what was found.
+//! step, the lane, what was expected and what was found. [`run_file`] runs a file and
+//! returns a [`Report`] whose `Display` shows every step: where the program stopped and
+//! the lanes table of the focused wave.
+//!
+//! The dispatch part ([`DispatchSpec`], [`DispatchSpec::prepare`]) only has to produce a
+//! [`LaunchConfig`] with its buffers allocated, so another description of a launch can take
+//! its place.
+//!
+//! # From Rust
+//!
+//! ```no_run
+//! use amdgpu_lanes::Image;
+//! use amdgpu_lanes::scenario::{BreakAt, Stepper};
+//! use amdgpu_sim::{ArgValue, Device, LaunchConfig};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let bytes = std::fs::read("kernels/bin/gfx900/divergence.O2g.co")?;
+//! let image = Image::parse(&bytes)?;
+//! let mut dev = Device::new();
+//! let module = dev.load(&bytes)?;
+//! let input = dev.alloc_bytes(&[0u8; 400])?;
+//! let output = dev.alloc(400)?;
+//! let args = vec![ArgValue::Ptr(input), ArgValue::Ptr(output), ArgValue::U32(90)];
+//! let launch = dev.launch(&module, "divergence", LaunchConfig::new_1d(100, 64, args))?;
+//! let mut st = Stepper::new(&image, &dev, &module, launch)?;
+//! st.break_at(&BreakAt::Line { file: None, line: 20 })?;
+//! println!("{}", st.resume()?); // where it stopped, and the lanes
+//! let stop = st.step_line(0)?; // lane 0 to its next line
+//! let lanes = st.view()?; // every lane's state and source position
+//! assert_eq!(Some(lanes), stop.view);
+//! # Ok(()) }
+//! ```
+//!
+//! [`Stepper::record_group`] single-steps a work-group to its end, recording every
+//! instruction of every wave for [`crate::svg::render`].
 
 use crate::Error;
 use crate::image::Image;
