@@ -2257,7 +2257,15 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 let mut want: Vec<Option<&LaneExpect>> = vec![None; view.lanes.len()];
                 for (sel, e) in &map.0 {
                     for l in sel.lanes(self.wave_size)? {
-                        want[l as usize] = Some(e);
+                        match want.get_mut(l as usize) {
+                            Some(w) => *w = Some(e),
+                            None => {
+                                return Err(Failure::Error(StepError::LaneOutOfRange {
+                                    lane: l,
+                                    wave_size: view.lanes.len() as u32,
+                                }));
+                            }
+                        }
                     }
                 }
                 let mut failures = Vec::new();
