@@ -63,7 +63,9 @@ pub mod debugger;
 pub mod error;
 pub mod image;
 pub mod regions;
+pub mod scenario;
 pub mod service;
+pub mod svg;
 pub mod target;
 
 pub use debugger::{Debugger, Event};
