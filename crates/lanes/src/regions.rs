@@ -75,6 +75,9 @@ pub enum Sym {
     Zero,
     /// All lanes (`-1`).
     All,
+    /// Not a mask: the function's return address (`s[30:31]` on entry), followed so that
+    /// a called function's frame can find its caller's.
+    ReturnAddress,
 }
 
 /// A 32-bit location that can hold (half of) a saved mask.
@@ -207,6 +210,8 @@ pub struct FunctionRegions {
     pub models: BTreeMap<u64, LaneModel>,
     /// The regions, by identity.
     pub regions: BTreeMap<RegionId, Region>,
+    /// Where the function's return address is (low and high dword), by PC, where known.
+    pub return_address: BTreeMap<u64, (Loc, Loc)>,
 }
 
 impl FunctionRegions {
@@ -578,7 +583,11 @@ impl Analysis {
             exec: Sym::Set(LaneSet::FuncEntry),
             whole_wave: None,
             stack: Vec::new(),
-            locs: BTreeMap::new(),
+            locs: [
+                (Loc::Sgpr(30), (Sym::ReturnAddress, false)),
+                (Loc::Sgpr(31), (Sym::ReturnAddress, true)),
+            ]
+            .into(),
         };
         entry.insert(self.start, Flow::Ok(init));
         let mut work: VecDeque<u64> = [self.start].into();
@@ -672,8 +681,23 @@ impl Analysis {
         self.incomplete = states
             .iter()
             .any(|(_, f)| matches!(f, Flow::Unknown(w) if w != UNREACHABLE));
-        for (pc, flow) in states {
-            models.insert(pc, self.model(&flow));
+        for (pc, flow) in &states {
+            models.insert(*pc, self.model(flow));
+        }
+        let states_for_ra = states;
+        let mut return_address = BTreeMap::new();
+        for (pc, flow) in &states_for_ra {
+            if let Flow::Ok(s) = flow {
+                let find = |hi: bool| {
+                    s.locs
+                        .iter()
+                        .find(|(_, v)| **v == (Sym::ReturnAddress, hi))
+                        .map(|(l, _)| *l)
+                };
+                if let (Some(lo), Some(hi)) = (find(false), find(true)) {
+                    return_address.insert(*pc, (lo, hi));
+                }
+            }
         }
         FunctionRegions {
             start: self.start,
@@ -681,6 +705,7 @@ impl Analysis {
             wave_size: self.wave_size,
             models,
             regions: self.regions,
+            return_address,
         }
     }
 
@@ -967,6 +992,25 @@ impl Analysis {
                 let v = if whole { s.locs.get(&f).copied() } else { None };
                 set(s, t, v);
             }
+            return Ok(());
+        }
+        if n == "s_mov_b64"
+            && !mask_op
+            && let (
+                Operand::Sgpr {
+                    index: si,
+                    count: 2,
+                },
+                Operand::Sgpr {
+                    index: di,
+                    count: 2,
+                },
+            ) = (i.src[0], i.dst[0])
+        {
+            let lo = s.locs.get(&Loc::Sgpr(si)).copied();
+            let hi = s.locs.get(&Loc::Sgpr(si.wrapping_add(1))).copied();
+            set(s, Loc::Sgpr(di), lo);
+            set(s, Loc::Sgpr(di.wrapping_add(1)), hi);
             return Ok(());
         }
         if n.starts_with("s_") && mask_op {

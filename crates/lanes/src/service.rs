@@ -225,6 +225,17 @@ impl<'i, 'd> LaneService<'i, 'd> {
                 );
             }
         }
+        // In a called function, the lanes that did not enter it are in a caller's frame:
+        // find them there, through the return address the reconstruction follows.
+        if !kernel {
+            let mut pending = work_items & !out.active;
+            for (l, p) in pos.iter().enumerate() {
+                if p.is_some() {
+                    pending &= !(1u64 << l);
+                }
+            }
+            self.callers(wave, load_bias, pc, pending, &mut pos);
+        }
         for (l, p) in pos.into_iter().enumerate() {
             let bit = 1u64 << l;
             let (state, at, kind) = if out.active & bit != 0 {
@@ -246,6 +257,89 @@ impl<'i, 'd> LaneService<'i, 'd> {
             });
         }
         out
+    }
+
+    /// Places the lanes of `pending` (not entered in the frame at `pc`) in the frames of
+    /// the callers, innermost first. The registers a called function does not write still
+    /// hold its callers' masks (the reconstruction of a caller forgets, at each call,
+    /// what the called function writes); masks spilled to scratch are not read there
+    /// (the callee moved the frame pointer), nor are lanes placed when a return address
+    /// cannot be followed — those lanes stay not-entered.
+    fn callers(
+        &self,
+        wave: &Wave,
+        load_bias: u64,
+        pc: u64,
+        mut pending: u64,
+        pos: &mut [Option<(LaneState, Option<u64>, PcKind)>],
+    ) {
+        let mut frame = pc;
+        for _ in 0..64 {
+            if pending == 0 {
+                return;
+            }
+            let Some(f) = self.function_at(frame) else {
+                return;
+            };
+            let Some((lo, hi)) = f.return_address.get(&frame) else {
+                return;
+            };
+            let (Ok(lo), Ok(hi)) = (read_loc(wave, lo), read_loc(wave, hi)) else {
+                return;
+            };
+            let ret = (lo as u64 | (hi as u64) << 32).wrapping_sub(load_bias);
+            let Some(caller) = self.function_at(ret) else {
+                return;
+            };
+            let caller_kernel = self.symbol_at(ret).is_some_and(|s| s.3);
+            // The caller's state right after the call.
+            let Some(LaneModel::Known { regions, .. }) = caller.at(ret) else {
+                return;
+            };
+            for r in regions {
+                if [Some(&r.home.lo), r.home.hi.as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .any(|l| matches!(l, Loc::Scratch { .. }))
+                {
+                    continue;
+                }
+                let Ok(mask) = read_home(wave, &r.home) else {
+                    continue;
+                };
+                let lanes = mask & pending;
+                for (l, p) in pos.iter_mut().enumerate() {
+                    if lanes >> l & 1 != 0 {
+                        *p = Some(match r.wait {
+                            Wait::At(w) if w == r.region => {
+                                (LaneState::Divergent, Some(w), PcKind::RegionStart)
+                            }
+                            Wait::At(w) => (LaneState::Divergent, Some(w), PcKind::Join),
+                            Wait::Returned if caller_kernel => {
+                                (LaneState::Finished, None, PcKind::Current)
+                            }
+                            Wait::Returned => (LaneState::NotEntered, None, PcKind::Current),
+                        });
+                    }
+                }
+                // Inner regions override outer ones: keep the lanes pending until the
+                // innermost mask that holds them has placed them (masks nest).
+            }
+            for (l, p) in pos.iter().enumerate() {
+                if p.is_some() {
+                    pending &= !(1u64 << l);
+                }
+            }
+            if caller_kernel {
+                for (l, p) in pos.iter_mut().enumerate() {
+                    if pending >> l & 1 != 0 {
+                        *p = Some((LaneState::Finished, None, PcKind::Current));
+                    }
+                }
+                return;
+            }
+            frame = ret;
+        }
     }
 
     fn all_unknown(
