@@ -7,7 +7,7 @@
 //! State", "Private Segment Buffer", "Flat Scratch", and the code object V5
 //! hidden kernel arguments.
 
-use crate::error::{SimError, Space};
+use crate::error::{DispatchError, SimError, Space};
 use crate::exec::{self, Ctx};
 use crate::memory::{
     Bytes, GlobalMemory, PAGE, PRIVATE_BASE, SCRATCH_BACKING, SHARED_BASE, Scratch,
@@ -31,6 +31,10 @@ pub const MAX_LDS: u64 = 64 << 10;
 
 /// The most private memory per work-item the simulator provides.
 pub const MAX_PRIVATE: u64 = 1 << 20;
+
+/// The most work-groups one dispatch may have (2^40: far more than a
+/// simulated dispatch can run, and small enough to count in a `u64`).
+pub const MAX_GROUPS: u64 = 1 << 40;
 
 /// The simulated device: global memory shared by every dispatch.
 #[derive(Debug, Default)]
@@ -125,6 +129,10 @@ pub struct LaunchConfig {
     /// packet's dimensions); `None`: the highest dimension whose grid or
     /// work-group size exceeds 1.
     pub dimensions: Option<u32>,
+    /// The global offset (x, y, z) the kernel sees in its
+    /// `hidden_global_offset_*` arguments (`get_global_offset`; added to
+    /// `get_global_id`).
+    pub global_offset: [u64; 3],
 }
 
 impl LaunchConfig {
@@ -138,6 +146,7 @@ impl LaunchConfig {
             extra_private: 0,
             dynamic_lds: 0,
             dimensions: None,
+            global_offset: [0; 3],
         }
     }
 }
@@ -192,7 +201,7 @@ fn gpu_of(co: &CodeObject) -> Result<Gpu, SimError> {
         .gpu
         .name()
         .parse::<Gpu>()
-        .map_err(|e| SimError::CodeObject(e.to_string()))
+        .map_err(SimError::from)
 }
 
 impl Device {
@@ -241,6 +250,12 @@ impl Device {
         }
         let text = co.text();
         top = top.max(text.end_address());
+        if top > MAX_CODE_OBJECT {
+            return Err(SimError::ImageTooLarge {
+                size: top,
+                max: MAX_CODE_OBJECT,
+            });
+        }
         let size = top.div_ceil(PAGE) * PAGE;
         self.mem
             .map_at(bias, size.max(PAGE))
@@ -286,52 +301,67 @@ impl Device {
     ) -> Result<Launch, SimError> {
         let k = module
             .kernel(kernel)
-            .ok_or_else(|| SimError::Dispatch(format!("no kernel `{kernel}`")))?
+            .ok_or_else(|| DispatchError::NoKernel {
+                name: kernel.to_string(),
+                available: module.kernels.iter().map(|k| k.name.clone()).collect(),
+            })?
             .clone();
-        for d in 0..3 {
-            if config.group[d] == 0 || config.grid[d] == 0 {
-                return Err(SimError::Dispatch("zero grid or group size".into()));
+        if (0..3).any(|d| config.group[d] == 0 || config.grid[d] == 0) {
+            return Err(DispatchError::ZeroSize {
+                grid: config.grid,
+                group: config.group,
             }
+            .into());
         }
-        let threads: u64 = config.group.iter().map(|&g| g as u64).product();
-        if threads > 1024 {
-            return Err(SimError::Dispatch(format!(
-                "work-group of {threads} work-items (max 1024)"
-            )));
+        let items: u64 = config.group.iter().map(|&g| g as u64).product();
+        if items > 1024 {
+            return Err(DispatchError::GroupTooLarge { items }.into());
         }
         let wave_size = k.descriptor.wavefront_size();
         // Hardware limits (Vega/RDNA ISA: 64 KiB of LDS per work-group; the
         // private segment is bounded here to keep host memory in check).
         let lds = k.descriptor.group_segment_fixed_size as u64 + config.dynamic_lds as u64;
         if lds > MAX_LDS {
-            return Err(SimError::Dispatch(format!(
-                "{lds} bytes of LDS per work-group (max {MAX_LDS})"
-            )));
+            return Err(DispatchError::LdsTooLarge {
+                bytes: lds,
+                max: MAX_LDS,
+            }
+            .into());
         }
         let private = k.descriptor.private_segment_fixed_size as u64 + config.extra_private as u64;
         if private > MAX_PRIVATE {
-            return Err(SimError::Dispatch(format!(
-                "{private} private bytes per work-item (max {MAX_PRIVATE})"
-            )));
+            return Err(DispatchError::PrivateTooLarge {
+                bytes: private,
+                max: MAX_PRIVATE,
+            }
+            .into());
         }
         let groups: [u32; 3] = std::array::from_fn(|d| config.grid[d].div_ceil(config.group[d]));
+        let total = groups.iter().map(|&g| g as u128).product::<u128>();
+        if total > MAX_GROUPS as u128 {
+            return Err(DispatchError::TooManyGroups {
+                groups: total,
+                grid: config.grid,
+                group: config.group,
+                max: MAX_GROUPS,
+            }
+            .into());
+        }
         let dims = match config.dimensions {
             Some(d @ 1..=3) => d,
-            Some(d) => {
-                return Err(SimError::Dispatch(format!(
-                    "{d} dimensions (a dispatch has 1, 2 or 3)"
-                )));
-            }
+            Some(d) => return Err(DispatchError::BadDimensions(d).into()),
             None if config.grid[2] > 1 || config.group[2] > 1 => 3,
             None if config.grid[1] > 1 || config.group[1] > 1 => 2,
             None => 1,
         };
         for d in dims as usize..3 {
             if config.grid[d] > 1 || config.group[d] > 1 {
-                return Err(SimError::Dispatch(format!(
-                    "a {dims}-dimensional dispatch with grid {:?} and work-group {:?}",
-                    config.grid, config.group
-                )));
+                return Err(DispatchError::DimensionMismatch {
+                    dims,
+                    grid: config.grid,
+                    group: config.group,
+                }
+                .into());
             }
         }
         let queue = self.alloc(256)?;
@@ -430,35 +460,33 @@ fn build_kernarg(
             .unwrap_or(0) as u32,
     );
     if size as u64 > MAX_KERNARG {
-        return Err(SimError::Dispatch(format!(
-            "kernarg segment of {size} bytes (max {MAX_KERNARG})"
-        )));
+        return Err(DispatchError::KernargTooLarge {
+            size: size as u64,
+            max: MAX_KERNARG,
+        }
+        .into());
     }
     let mut buf = vec![0u8; size as usize];
     let Some(md) = &k.metadata else {
         if !config.args.is_empty() {
-            return Err(SimError::Dispatch(
-                "kernel has no metadata: cannot place arguments".into(),
-            ));
+            return Err(DispatchError::NoMetadata(k.name.clone()).into());
         }
         return Ok(buf);
     };
     let explicit: Vec<_> = md.explicit_args().collect();
     if explicit.len() != config.args.len() {
-        return Err(SimError::Dispatch(format!(
-            "kernel `{}` takes {} arguments, {} given",
-            k.name,
-            explicit.len(),
-            config.args.len()
-        )));
+        return Err(DispatchError::ArgumentCount {
+            kernel: k.name.clone(),
+            expected: explicit.len(),
+            given: config.args.len(),
+        }
+        .into());
     }
     let mut put = |off: u64, size: u64, bytes: &[u8]| -> Result<(), SimError> {
         let end = off
             .checked_add(size)
             .filter(|&e| e <= MAX_KERNARG)
-            .ok_or_else(|| {
-                SimError::Dispatch(format!("argument at {off} outside the kernarg segment"))
-            })?;
+            .ok_or(DispatchError::ArgumentOutsideKernarg { offset: off, size })?;
         if end as usize > buf.len() {
             buf.resize(end as usize, 0);
         }
@@ -466,15 +494,16 @@ fn build_kernarg(
         buf[off as usize..off as usize + n].copy_from_slice(&bytes[..n]);
         Ok(())
     };
-    for (a, v) in explicit.iter().zip(&config.args) {
+    for (index, (a, v)) in explicit.iter().zip(&config.args).enumerate() {
         let b = v.bytes();
         if b.len() as u64 != a.size {
-            return Err(SimError::Dispatch(format!(
-                "argument `{}` is {} bytes, value has {}",
-                a.name.clone().unwrap_or_default(),
-                a.size,
-                b.len()
-            )));
+            return Err(DispatchError::ArgumentSize {
+                index,
+                name: a.name.clone().unwrap_or_default(),
+                expected: a.size,
+                given: b.len() as u64,
+            }
+            .into());
         }
         put(a.offset, a.size, &b)?;
     }
@@ -495,9 +524,9 @@ fn build_kernarg(
             ValueKind::HiddenRemainderX => Some((config.grid[0] % config.group[0]) as u64),
             ValueKind::HiddenRemainderY => Some((config.grid[1] % config.group[1]) as u64),
             ValueKind::HiddenRemainderZ => Some((config.grid[2] % config.group[2]) as u64),
-            ValueKind::HiddenGlobalOffsetX
-            | ValueKind::HiddenGlobalOffsetY
-            | ValueKind::HiddenGlobalOffsetZ => Some(0),
+            ValueKind::HiddenGlobalOffsetX => Some(config.global_offset[0]),
+            ValueKind::HiddenGlobalOffsetY => Some(config.global_offset[1]),
+            ValueKind::HiddenGlobalOffsetZ => Some(config.global_offset[2]),
             ValueKind::HiddenGridDims => Some(dims as u64),
             ValueKind::HiddenPrivateBase => Some(PRIVATE_BASE >> 32),
             ValueKind::HiddenSharedBase => Some(SHARED_BASE >> 32),
@@ -519,7 +548,7 @@ pub const HIDDEN_FILLED: &[&str] = &[
     "hidden_block_count_x/y/z (full work-groups: grid / group rounded down)",
     "hidden_group_size_x/y/z",
     "hidden_remainder_x/y/z",
-    "hidden_global_offset_x/y/z (0)",
+    "hidden_global_offset_x/y/z (LaunchConfig::global_offset)",
     "hidden_grid_dims",
     "hidden_private_base",
     "hidden_shared_base",
@@ -533,10 +562,11 @@ impl Launch {
         let cfg = &self.config;
         let kd = &self.kernel.descriptor;
         if (0..3).any(|d| id[d] >= self.groups[d]) {
-            return Err(SimError::Dispatch(format!(
-                "work-group {id:?} outside the grid of {:?} groups",
-                self.groups
-            )));
+            return Err(DispatchError::GroupOutsideGrid {
+                id,
+                groups: self.groups,
+            }
+            .into());
         }
         let ws = self.wave_size;
         // Work-items of this group (partial groups at the grid's edge).
