@@ -18,7 +18,10 @@ use amdgpu_codeobj::{
 };
 use amdgpu_isa::{Decoder, Gpu, Program};
 use rayon::prelude::*;
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// The largest loadable image of a code object the simulator maps.
 pub const MAX_CODE_OBJECT: u64 = 256 << 20;
@@ -160,6 +163,146 @@ pub struct Stats {
     pub waves: u64,
     /// Instructions executed, summed over waves.
     pub instructions: u64,
+}
+
+/// How [`Device::run_with`] runs a dispatch.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Stop every work-group at the first fault (default: run the others on).
+    pub stop_on_fault: bool,
+    /// The wall-clock limit of the run.
+    pub timeout: Option<Duration>,
+    /// Set from outside (a Ctrl-C handler) to stop the run promptly.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Incremented each time a work-group completes (for a progress bar).
+    pub progress: Option<Arc<AtomicU64>>,
+    /// How many faults the report keeps in full (the lowest work-groups);
+    /// the rest are only counted.
+    pub max_faults: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            stop_on_fault: false,
+            timeout: None,
+            cancel: None,
+            progress: None,
+            max_faults: 64,
+        }
+    }
+}
+
+/// Why a run stopped before every work-group finished.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stopped {
+    /// A wave reached the instruction cap (the error says where).
+    InstructionLimit(Box<SimError>),
+    /// The wall-clock limit passed.
+    Timeout,
+    /// The cancel flag was set.
+    Cancelled,
+    /// A fault stopped the run ([`RunOptions::stop_on_fault`]).
+    Fault,
+}
+
+/// A work-group's fault.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupFault {
+    /// The work-group's linear number (x fastest).
+    pub linear: u64,
+    /// The work-group.
+    pub group: [u32; 3],
+    /// What happened, and where.
+    pub error: SimError,
+}
+
+/// Where an unfinished wave was when a run stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaveAt {
+    /// The work-group.
+    pub group: [u32; 3],
+    /// The wave's number in it.
+    pub wave: u32,
+    /// Its PC.
+    pub pc: u64,
+    /// The instruction at the PC (empty when none).
+    pub inst: String,
+    /// Running or waiting at a barrier.
+    pub status: WaveStatus,
+    /// Instructions it executed.
+    pub executed: u64,
+}
+
+/// What [`Device::run_with`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunReport {
+    /// Work-groups completed, and the waves and instructions of every
+    /// work-group that started.
+    pub stats: Stats,
+    /// Work-groups in the grid.
+    pub total_groups: u64,
+    /// The faults kept in full, in work-group order.
+    pub faults: Vec<GroupFault>,
+    /// Every fault, kept or not.
+    pub fault_count: u64,
+    /// Why the run stopped early, if it did.
+    pub stopped: Option<Stopped>,
+    /// The unfinished waves of the work-groups a stop interrupted.
+    pub interrupted: Vec<WaveAt>,
+}
+
+impl RunReport {
+    /// Whether every work-group ran to its end without a fault.
+    pub fn ok(&self) -> bool {
+        self.fault_count == 0 && self.stopped.is_none()
+    }
+}
+
+#[derive(Default)]
+struct Collected {
+    faults: BTreeMap<u64, GroupFault>,
+    count: u64,
+    limit: Option<Box<SimError>>,
+    waves: Vec<WaveAt>,
+}
+
+impl Collected {
+    fn fault(&mut self, linear: u64, group: [u32; 3], error: SimError, keep: usize) {
+        self.count += 1;
+        self.faults.insert(
+            linear,
+            GroupFault {
+                linear,
+                group,
+                error,
+            },
+        );
+        while self.faults.len() > keep {
+            self.faults.pop_last();
+        }
+    }
+
+    fn interrupted(&mut self, wg: &Workgroup, launch: &Launch) {
+        for w in wg.waves.iter().filter(|w| w.status != WaveStatus::Done) {
+            self.waves.push(WaveAt {
+                group: wg.id,
+                wave: w.id,
+                pc: w.pc,
+                inst: launch
+                    .program
+                    .at(w.pc)
+                    .map(|i| i.to_string())
+                    .unwrap_or_default(),
+                status: w.status,
+                executed: w.executed,
+            });
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A prepared dispatch: memory set up, ready to create work-groups.
@@ -365,7 +508,10 @@ impl Device {
             }
         }
         let queue = self.alloc(256)?;
-        let kernarg_bytes = build_kernarg(&k, &config, dims, queue)?;
+        let mut kernarg_bytes = build_kernarg(&k, &config, dims, queue)?;
+        // Scalar loads fetch up to 64 bytes at once and may read past the
+        // last argument, as they do on hardware, where the segment is padded.
+        kernarg_bytes.resize(kernarg_bytes.len().div_ceil(64) * 64 + 64, 0);
         let kernarg = self.alloc_bytes(&kernarg_bytes)?;
         // AQL kernel dispatch packet (hsa_kernel_dispatch_packet_t, 64 bytes).
         let mut p = Vec::with_capacity(64);
@@ -401,35 +547,141 @@ impl Device {
     }
 
     /// Runs a prepared dispatch to completion, work-groups in parallel. The
-    /// first error (in work-group order) is returned.
+    /// first error (in work-group order) is returned; [`Device::run_with`]
+    /// reports every one and keeps the results of the other work-groups.
     pub fn run(&self, launch: &Launch) -> Result<Stats, SimError> {
+        let report = self.run_with(launch, &RunOptions::default());
+        match report.stopped {
+            Some(Stopped::InstructionLimit(e)) => return Err(*e),
+            Some(Stopped::Fault) | None => {}
+            Some(Stopped::Timeout) | Some(Stopped::Cancelled) => {}
+        }
+        match report.faults.into_iter().next() {
+            Some(f) => Err(f.error),
+            None => Ok(report.stats),
+        }
+    }
+
+    /// Runs a prepared dispatch, work-groups in parallel on the current rayon
+    /// pool. A work-group that faults stops there; the others run to
+    /// completion (or, with [`RunOptions::stop_on_fault`], stop). The
+    /// instruction cap of a wave, the deadline and the cancel flag stop every
+    /// work-group promptly; the report then says where each unfinished wave
+    /// was. Whatever the work-groups wrote stays in memory.
+    pub fn run_with(&self, launch: &Launch, opts: &RunOptions) -> RunReport {
         let [gx, gy, gz] = launch.groups;
         let total = gx as u64 * gy as u64 * gz as u64;
-        let results: Vec<Result<Stats, SimError>> = (0..total)
-            .into_par_iter()
-            .map(|n| {
+        let stop = AtomicBool::new(false);
+        let cancel = opts.cancel.as_deref();
+        let done = opts.progress.as_deref();
+        let finished = AtomicBool::new(false);
+        let state = Mutex::new(Collected::default());
+        let waves = AtomicU64::new(0);
+        let instructions = AtomicU64::new(0);
+        let groups = AtomicU64::new(0);
+        let timed_out = AtomicBool::new(false);
+        let body = || {
+            (0..total).into_par_iter().try_for_each(|n| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(());
+                }
                 let id = [
                     (n % gx as u64) as u32,
                     ((n / gx as u64) % gy as u64) as u32,
                     (n / (gx as u64 * gy as u64)) as u32,
                 ];
-                let mut wg = launch.workgroup(id)?;
-                wg.run(launch, &self.mem)?;
-                Ok(Stats {
-                    groups: 1,
-                    waves: wg.waves.len() as u64,
-                    instructions: wg.waves.iter().map(|w| w.executed).sum(),
-                })
+                let mut wg = match launch.workgroup(id) {
+                    Ok(wg) => wg,
+                    Err(error) => {
+                        lock(&state).fault(n, id, error, opts.max_faults);
+                        return Ok(());
+                    }
+                };
+                let r = wg.run_until(launch, &self.mem, |_| stop.load(Ordering::Relaxed));
+                waves.fetch_add(wg.waves.len() as u64, Ordering::Relaxed);
+                instructions.fetch_add(
+                    wg.waves.iter().map(|w| w.executed).sum::<u64>(),
+                    Ordering::Relaxed,
+                );
+                match r {
+                    Ok(None) => {
+                        groups.fetch_add(1, Ordering::Relaxed);
+                        if let Some(d) = done {
+                            d.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    Ok(Some(_)) => lock(&state).interrupted(&wg, launch),
+                    Err(error @ SimError::InstructionLimit { .. }) => {
+                        stop.store(true, Ordering::Relaxed);
+                        let mut st = lock(&state);
+                        if st.limit.is_none() {
+                            st.limit = Some(Box::new(error));
+                        }
+                        st.interrupted(&wg, launch);
+                    }
+                    Err(error) => {
+                        if opts.stop_on_fault {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        lock(&state).fault(n, id, error, opts.max_faults);
+                    }
+                }
+                Ok(())
             })
-            .collect();
-        let mut s = Stats::default();
-        for r in results {
-            let r = r?;
-            s.groups += r.groups;
-            s.waves += r.waves;
-            s.instructions += r.instructions;
+        };
+        std::thread::scope(|scope| {
+            // The watchdog: turns the deadline and the cancel flag into the
+            // stop flag the work-groups poll before every instruction.
+            if opts.timeout.is_some() || cancel.is_some() {
+                scope.spawn(|| {
+                    let start = Instant::now();
+                    while !finished.load(Ordering::Relaxed) {
+                        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                            stop.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                        if opts.timeout.is_some_and(|t| start.elapsed() >= t) {
+                            timed_out.store(true, Ordering::Relaxed);
+                            stop.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                });
+            }
+            let _ = body();
+            finished.store(true, Ordering::Relaxed);
+        });
+        let st = state.into_inner().unwrap_or_else(|e| e.into_inner());
+        let stopped = if let Some(e) = st.limit {
+            Some(Stopped::InstructionLimit(e))
+        } else if timed_out.load(Ordering::Relaxed) {
+            Some(Stopped::Timeout)
+        } else if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) && stop.load(Ordering::Relaxed)
+        {
+            Some(Stopped::Cancelled)
+        } else if stop.load(Ordering::Relaxed) {
+            Some(Stopped::Fault)
+        } else {
+            None
+        };
+        let mut faults: Vec<GroupFault> = st.faults.into_values().collect();
+        faults.sort_by_key(|f| f.linear);
+        let mut interrupted = st.waves;
+        interrupted.sort_by_key(|w| (w.group[2], w.group[1], w.group[0], w.wave));
+        let completed = groups.load(Ordering::Relaxed);
+        RunReport {
+            stats: Stats {
+                groups: completed,
+                waves: waves.load(Ordering::Relaxed),
+                instructions: instructions.load(Ordering::Relaxed),
+            },
+            total_groups: total,
+            faults,
+            fault_count: st.count,
+            stopped,
+            interrupted,
         }
-        Ok(s)
     }
 
     /// Prepares and runs a dispatch of `kernel` of `module` ([`Device::launch`]

@@ -127,6 +127,34 @@ pub enum SimError {
         /// The wave and instruction.
         at: Box<Location>,
     },
+    /// `s_trap`: the kernel asked for its trap handler (there is none; the
+    /// OpenCL `__builtin_trap` and failed device assertions end here).
+    #[error("trap {id} (s_trap) at {at}")]
+    Trap {
+        /// The trap id (`s_trap`'s immediate, bits 7:0).
+        id: u8,
+        /// The wave and instruction.
+        at: Box<Location>,
+    },
+    /// A branch or jump whose target is not the start of an instruction.
+    #[error("branch to 0x{target:x}, which is not an instruction, at {at}")]
+    BadBranch {
+        /// The target address.
+        target: u64,
+        /// The wave and the branch.
+        at: Box<Location>,
+    },
+    /// An instruction names a vector register beyond the kernel's allocation
+    /// (the descriptor's VGPR count), as no wave on hardware could.
+    #[error("register {register} is beyond the kernel's {allocated} VGPRs at {at}")]
+    RegisterBeyondAllocation {
+        /// The register operand.
+        register: String,
+        /// VGPRs allocated to the wave.
+        allocated: u32,
+        /// The wave and instruction.
+        at: Box<Location>,
+    },
     /// A wave ran more instructions than the configured cap.
     #[error("instruction limit of {limit} reached at {at}")]
     InstructionLimit {

@@ -58,7 +58,10 @@ pub mod exec;
 pub mod memory;
 pub mod wave;
 
-pub use dispatch::{ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, Stats, Workgroup};
+pub use dispatch::{
+    ArgValue, Device, GroupFault, KernelInfo, Launch, LaunchConfig, Module, RunOptions, RunReport,
+    Stats, Stopped, WaveAt, Workgroup,
+};
 pub use error::{DispatchError, FaultKind, Location, MemFault, SimError, Space};
 pub use memory::{FlatTarget, GlobalMemory};
 pub use wave::{Mask, Wave, WaveStatus};
