@@ -163,6 +163,9 @@ pub struct Stats {
     pub waves: u64,
     /// Instructions executed, summed over waves.
     pub instructions: u64,
+    /// Lane operations (vector instructions times the lanes EXEC enabled),
+    /// summed over waves.
+    pub lane_ops: u64,
 }
 
 /// How [`Device::run_with`] runs a dispatch.
@@ -578,6 +581,7 @@ impl Device {
         let state = Mutex::new(Collected::default());
         let waves = AtomicU64::new(0);
         let instructions = AtomicU64::new(0);
+        let lane_ops = AtomicU64::new(0);
         let groups = AtomicU64::new(0);
         let timed_out = AtomicBool::new(false);
         let body = || {
@@ -601,6 +605,10 @@ impl Device {
                 waves.fetch_add(wg.waves.len() as u64, Ordering::Relaxed);
                 instructions.fetch_add(
                     wg.waves.iter().map(|w| w.executed).sum::<u64>(),
+                    Ordering::Relaxed,
+                );
+                lane_ops.fetch_add(
+                    wg.waves.iter().map(|w| w.lane_ops).sum::<u64>(),
                     Ordering::Relaxed,
                 );
                 match r {
@@ -632,7 +640,7 @@ impl Device {
         std::thread::scope(|scope| {
             // The watchdog: turns the deadline and the cancel flag into the
             // stop flag the work-groups poll before every instruction.
-            if opts.timeout.is_some() || cancel.is_some() {
+            let watchdog = (opts.timeout.is_some() || cancel.is_some()).then(|| {
                 scope.spawn(|| {
                     let start = Instant::now();
                     while !finished.load(Ordering::Relaxed) {
@@ -645,12 +653,15 @@ impl Device {
                             stop.store(true, Ordering::Relaxed);
                             return;
                         }
-                        std::thread::sleep(Duration::from_millis(5));
+                        std::thread::park_timeout(Duration::from_millis(5));
                     }
-                });
-            }
+                })
+            });
             let _ = body();
             finished.store(true, Ordering::Relaxed);
+            if let Some(w) = watchdog {
+                w.thread().unpark();
+            }
         });
         let st = state.into_inner().unwrap_or_else(|e| e.into_inner());
         let stopped = if let Some(e) = st.limit {
@@ -675,6 +686,7 @@ impl Device {
                 groups: completed,
                 waves: waves.load(Ordering::Relaxed),
                 instructions: instructions.load(Ordering::Relaxed),
+                lane_ops: lane_ops.load(Ordering::Relaxed),
             },
             total_groups: total,
             faults,

@@ -625,6 +625,12 @@ pub enum DispatchFileError {
         #[source]
         source: std::io::Error,
     },
+    /// A path to read is not a regular file (a FIFO, a device, a directory).
+    #[error("{}: not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
     /// A file to read is larger than allowed.
     #[error("{}: {size} bytes is more than the {max} allowed", path.display())]
     FileTooLarge {
@@ -723,10 +729,18 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DispatchFileError + '
     }
 }
 
-/// Reads a regular file of at most `max` bytes (also refusing endless
-/// streams such as `/dev/zero`: at most `max + 1` bytes are ever read).
+/// Reads a regular file of at most `max` bytes. Anything else (a FIFO,
+/// `/dev/zero`, a directory) is refused, and at most `max + 1` bytes are
+/// ever read.
 pub fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, DispatchFileError> {
     use std::io::Read;
+    // Opening a FIFO would wait for a writer: only regular files are read.
+    let meta = std::fs::metadata(path).map_err(io_error(path))?;
+    if !meta.is_file() {
+        return Err(DispatchFileError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
     let f = std::fs::File::open(path).map_err(io_error(path))?;
     let mut out = Vec::new();
     f.take(max + 1)

@@ -16,7 +16,7 @@ use crate::memory::{Bytes, GlobalMemory};
 use crate::wave::{Wave, WaveStatus};
 use amdgpu_isa::alu::AluOp;
 use amdgpu_isa::mem::MemOp;
-use amdgpu_isa::{Gen, Gpu, Inst, Op, Program};
+use amdgpu_isa::{Encoding, Gen, Gpu, Inst, Op, Program};
 use std::sync::OnceLock;
 
 /// An error inside an instruction, before it is attributed to a wave and PC.
@@ -119,6 +119,17 @@ pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
         });
     }
     w.executed += 1;
+    if !matches!(
+        inst.encoding,
+        Encoding::Sop1
+            | Encoding::Sop2
+            | Encoding::Sopk
+            | Encoding::Sopc
+            | Encoding::Sopp
+            | Encoding::Smem
+    ) {
+        w.lane_ops += w.exec.count() as u64;
+    }
     let next = pc.wrapping_add(inst.size as u64);
     w.pc = next;
     let t = tables();
