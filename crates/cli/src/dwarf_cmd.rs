@@ -397,7 +397,8 @@ fn describe_single(s: &Single) -> String {
                 c.parts().len(),
                 bits(s.offset)
             );
-            for p in c.parts() {
+            const SHOWN: usize = 64;
+            for p in c.parts().iter().take(SHOWN) {
                 let _ = write!(
                     out,
                     "\n  bits [{}, {}): {}",
@@ -405,6 +406,9 @@ fn describe_single(s: &Single) -> String {
                     p.start + u128::from(p.bits),
                     describe_loc(&p.loc)
                 );
+            }
+            if c.parts().len() > SHOWN {
+                let _ = write!(out, "\n  ... and {} more part(s)", c.parts().len() - SHOWN);
             }
             out
         }

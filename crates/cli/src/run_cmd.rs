@@ -80,8 +80,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// Host threads running work-groups (default: one per core).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     /// Stop every work-group at the first fault.
     #[arg(long)]
     stop_on_fault: bool,
@@ -343,7 +343,9 @@ pub fn execute(d: &DispatchFile, how: &Execution) -> Result<Executed, Failure> {
         max_faults: how.max_faults,
     };
     let pool = match d.threads {
-        Some(0) => return Err(Failure::Usage("0 threads".into())),
+        Some(n) if n == 0 || n > 256 => {
+            return Err(Failure::Usage(format!("{n} threads (1 to 256)")));
+        }
         Some(n) => Some(
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
@@ -484,8 +486,8 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     if a.timeout.is_some() {
         d.timeout_s = a.timeout;
     }
-    if a.threads.is_some() {
-        d.threads = a.threads;
+    if let Some(t) = a.threads {
+        d.threads = Some(t.into());
     }
     let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
     for (arg, file) in &a.output {

@@ -263,3 +263,153 @@ fn a_typo_in_a_dispatch_file_names_its_place() {
     assert!(err.contains("gird"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// Runs amdsim and expects a one-line error, a non-zero exit, and a quick end.
+fn refused(args: &[&str], code: i32, want: &str) {
+    let start = Instant::now();
+    let out = amdsim(args);
+    let took = start.elapsed();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: {err}");
+    assert!(
+        err.trim().lines().count() <= 4,
+        "{args:?}: a short error: {err}"
+    );
+    assert!(took < Duration::from_secs(20), "{args:?} took {took:?}");
+}
+
+#[test]
+fn bad_dwarf_input_is_bounded() {
+    refused(
+        &[
+            "dwarf",
+            "eval",
+            "--hex",
+            "9020e90b01e807e90be807e807e90bc0843de807",
+        ],
+        1,
+        "at offset 0xd",
+    );
+    refused(
+        &["dwarf", "eval", "--read", "99999999999999", "DW_OP_lit0"],
+        2,
+        "--read",
+    );
+    refused(&["dwarf", "eval", "--hex", "90zz"], 1, "not a hex digit");
+    refused(&["dwarf", "decode", "9020 e9x0"], 1, "not a hex digit");
+}
+
+#[test]
+fn bad_grids_and_buffers_are_refused() {
+    let co = "kernels/bin/gfx900/vector_add.co";
+    let args = ["f32[1]", "f32[1]", "f32[1]", "u32:1"];
+    let mut v = vec!["run", co, "vector_add"];
+    v.extend(args);
+    v.extend(["--grid", "2147483648,2147483648,4", "--group", "1,1,1"]);
+    refused(&v, 1, "work-groups");
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "u32[4611686018427387904]",
+            "f32[1]",
+            "f32[1]",
+            "u32:1",
+        ],
+        2,
+        "do not fit",
+    );
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "u8[8589934593]",
+            "f32[1]",
+            "f32[1]",
+            "u32:1",
+        ],
+        2,
+        "do not fit",
+    );
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "u8[4294967296]",
+            "u8[4294967296]",
+            "u8[4294967296]",
+            "u32:1",
+        ],
+        1,
+        "8 GiB",
+    );
+    refused(
+        &["run", co, "vector_add", "--threads", "100000", "u32:1"],
+        2,
+        "threads",
+    );
+}
+
+#[test]
+fn bad_code_objects_are_refused() {
+    let dir = scratch("codeobj");
+    // A program header that claims 64 GiB of memory.
+    let mut elf = std::fs::read(root().join("kernels/bin/gfx900/vector_add.co")).unwrap();
+    let u16_at = |b: &[u8], o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as usize;
+    let phoff = u64::from_le_bytes(elf[0x20..0x28].try_into().unwrap()) as usize;
+    let (phentsize, phnum) = (u16_at(&elf, 0x36), u16_at(&elf, 0x38));
+    let load = (0..phnum)
+        .map(|i| phoff + i * phentsize)
+        .find(|&p| u32::from_le_bytes(elf[p..p + 4].try_into().unwrap()) == 1)
+        .expect("a PT_LOAD");
+    elf[load + 40..load + 48].copy_from_slice(&(64u64 << 30).to_le_bytes());
+    let big = dir.join("big.co");
+    std::fs::write(&big, &elf).unwrap();
+    let big = big.to_str().unwrap();
+    refused(&["run", big, "vector_add", "u32:1"], 1, "big.co");
+    refused(&["info", "/dev/zero"], 1, "not a regular file");
+    refused(&["disasm", "/dev/zero"], 1, "not a regular file");
+    let fifo = dir.join("fifo.co");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        refused(
+            &["run", fifo.to_str().unwrap(), "k"],
+            1,
+            "not a regular file",
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_run_and_says_where() {
+    let child = Command::new(env!("CARGO_BIN_EXE_amdsim"))
+        .args([
+            "run",
+            "kernels/bin/gfx1030/asm_salu_loop.co",
+            "asm_salu_loop",
+            "u32[256]",
+            "u32:4294967295",
+            "--max-instructions=100000000000",
+        ])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("interrupted (Ctrl-C)"), "{err}");
+    assert!(err.contains("at pc 0x"), "{err}");
+}

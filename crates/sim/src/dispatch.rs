@@ -10,7 +10,7 @@
 use crate::error::{DispatchError, SimError, Space};
 use crate::exec::{self, Ctx};
 use crate::memory::{
-    Bytes, GlobalMemory, PAGE, PRIVATE_BASE, SCRATCH_BACKING, SHARED_BASE, Scratch,
+    Bytes, GlobalMemory, MAX_MAPPED, PAGE, PRIVATE_BASE, SCRATCH_BACKING, SHARED_BASE, Scratch,
 };
 use crate::wave::{Mask, Wave, WaveStatus};
 use amdgpu_codeobj::{
@@ -361,6 +361,13 @@ impl Device {
 
     /// Allocates `size` zeroed bytes of global memory.
     pub fn alloc(&mut self, size: u64) -> Result<u64, SimError> {
+        let pages = size.max(1).div_ceil(PAGE).saturating_mul(PAGE);
+        if self.mem.mapped().saturating_add(pages) > MAX_MAPPED {
+            return Err(SimError::Alloc {
+                size,
+                why: "simulated global memory holds at most 8 GiB (memory::MAX_MAPPED)",
+            });
+        }
         self.mem.allocate(size).map_err(SimError::Host)
     }
 
