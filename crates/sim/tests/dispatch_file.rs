@@ -129,3 +129,46 @@ fn mistakes_are_reported_with_their_place() {
         other => panic!("{other}"),
     }
 }
+
+#[test]
+fn local_arguments_get_their_own_lds() {
+    let mut d = DispatchFile::from_path(example("local_reverse.ron")).unwrap();
+    d.outputs.clear();
+    let mut dev = Device::new();
+    let p = d.prepare(&mut dev).unwrap();
+    assert_eq!(
+        p.args[3..],
+        [
+            PreparedArg::Local {
+                offset: 0,
+                bytes: 128
+            },
+            PreparedArg::Local {
+                offset: 128,
+                bytes: 128
+            }
+        ]
+    );
+    assert_eq!(p.launch.config.dynamic_lds, 256);
+    dev.run(&p.launch).unwrap();
+    let read = |i: usize| -> Vec<u32> {
+        dev.read(p.arg_address(i).unwrap(), 400)
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let (a, b) = (read(1), read(2));
+    for g in 0..100u32 {
+        let (base, n) = (g / 32 * 32, if g >= 96 { 4 } else { 32 });
+        let want = base + (n - 1 - (g - base)) + 1;
+        assert_eq!(a[g as usize], want, "out_a[{g}]");
+        assert_eq!(b[g as usize], 3 * want, "out_b[{g}]");
+    }
+    // Too little LDS for the group: the kernel faults in LDS.
+    d.args[4] = amdgpu_sim::dispatch_file::Arg::Local { bytes: 4 };
+    let mut dev = Device::new();
+    let p = d.prepare(&mut dev).unwrap();
+    let err = dev.run(&p.launch).unwrap_err();
+    assert!(err.to_string().contains("LDS"), "{err}");
+}
