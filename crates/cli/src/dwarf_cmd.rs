@@ -2,19 +2,14 @@
 //! in RON, list the variables in scope at a PC of a code object, and convert between
 //! expression bytes and the `llvm-dwarfdump` text syntax.
 
-use amdgpu_dwarf::eval::{
-    Compat, EvalOptions, Evaluator, MapContext, Outcome, ResultKind, read_through,
-};
+use amdgpu_dwarf::eval::{Compat, EvalOptions, Evaluator, Outcome, ResultKind, read_through};
 use amdgpu_dwarf::location::{Loc, Single, Storage};
 use amdgpu_dwarf::op::{DecodeOptions, Dialect, Expr, Extensions};
 use amdgpu_dwarf::program::{LocationValue, Program, ProgramOptions};
-use amdgpu_dwarf::target::{MemTarget, MemorySpace, Register};
-use amdgpu_dwarf::text::{assemble, parse_register, print_bytes};
-use amdgpu_dwarf::value::BaseType;
-use serde::Deserialize;
-use std::collections::BTreeMap;
+use amdgpu_dwarf::state::State;
+use amdgpu_dwarf::target::Register;
+use amdgpu_dwarf::text::{assemble, print_bytes};
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 /// The state file example `amdsim dwarf eval --help` prints; a test runs
 /// it exactly as printed.
@@ -158,76 +153,9 @@ pub fn run(c: DwarfCommand) -> Result<(), crate::Failure> {
     }
 }
 
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-struct State {
-    wave_size: Option<u32>,
-    lane: u32,
-    pc: u64,
-    exec: Option<u64>,
-    registers: BTreeMap<String, RegValue>,
-    memory: Vec<MemRegion>,
-    base_types: BTreeMap<u64, BaseTypeSpec>,
-    procedures: BTreeMap<u64, String>,
-    variables: BTreeMap<u64, String>,
-    frame_base: Option<String>,
-    addresses: Vec<u64>,
-    load_bias: u64,
-}
-
-#[derive(Debug, Deserialize)]
-enum RegValue {
-    Int(u64),
-    Lanes(Vec<u32>),
-    Bytes(Vec<u8>),
-}
-
-#[derive(Debug, Deserialize)]
-enum Space {
-    Global,
-    Local,
-    Region,
-    PrivateWave,
-}
-
-#[derive(Debug, Deserialize)]
-struct MemRegion {
-    space: Space,
-    address: u64,
-    #[serde(default)]
-    bytes: Vec<u8>,
-    #[serde(default)]
-    hex: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-struct BaseTypeSpec {
-    encoding: u8,
-    byte_size: u64,
-    #[serde(default)]
-    vector_size: Option<u64>,
-}
-
-/// Parses hex bytes: an optional `0x`, pairs of hex digits, and spaces or
-/// underscores between them; anything else is an error.
+/// Parses hex bytes (strictly: digits, spaces and underscores).
 fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
-    let t = s.trim();
-    let t = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .unwrap_or(t);
-    let mut digits = Vec::with_capacity(t.len());
-    for (i, c) in t.char_indices() {
-        match c.to_digit(16) {
-            Some(d) => digits.push(d as u8),
-            None if c.is_whitespace() || c == '_' => {}
-            None => return Err(format!("`{c}` at offset {i} of `{s}` is not a hex digit")),
-        }
-    }
-    if digits.len() % 2 != 0 {
-        return Err(format!("odd number of hex digits in `{s}`"));
-    }
-    Ok(digits.chunks(2).map(|p| p[0] << 4 | p[1]).collect())
+    amdgpu_dwarf::state::parse_hex(s).map_err(|e| format!("`{s}`: {e}"))
 }
 
 fn decode_options(e: &Encoding) -> DecodeOptions {
@@ -246,108 +174,6 @@ fn decode_options(e: &Encoding) -> DecodeOptions {
         extensions,
         ..DecodeOptions::default()
     }
-}
-
-/// Parses a state file's text (RON; `Some(..)` may be left out).
-fn parse_state(text: &str) -> Result<State, String> {
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(text)
-        .map_err(|e| e.to_string())
-}
-
-fn build_target(st: &State) -> Result<MemTarget, String> {
-    let ws = st.wave_size.unwrap_or(64);
-    if ws != 32 && ws != 64 {
-        return Err(format!("wave_size must be 32 or 64, not {ws}"));
-    }
-    if st.lane >= ws {
-        return Err(format!("lane {} is outside a wave of {ws}", st.lane));
-    }
-    let mut t = MemTarget::new(ws, st.lane);
-    t.set_pc(st.pc);
-    if let Some(e) = st.exec {
-        t.set_exec(e);
-    }
-    for (name, v) in &st.registers {
-        let num = parse_register(name, ws).ok_or_else(|| format!("unknown register `{name}`"))?;
-        let size = Register::from_dwarf(num)
-            .map(Register::size)
-            .ok_or_else(|| format!("register {num} is reserved"))?;
-        let mut bytes = vec![0u8; size as usize];
-        match v {
-            RegValue::Int(x) => {
-                for (d, s) in bytes.iter_mut().zip(x.to_le_bytes()) {
-                    *d = s;
-                }
-            }
-            RegValue::Lanes(l) => {
-                for (i, x) in l.iter().enumerate() {
-                    if let Some(d) = bytes.get_mut(i * 4..i * 4 + 4) {
-                        d.copy_from_slice(&x.to_le_bytes());
-                    }
-                }
-            }
-            RegValue::Bytes(b) => {
-                for (d, s) in bytes.iter_mut().zip(b) {
-                    *d = *s;
-                }
-            }
-        }
-        if num == u64::from(Register::PC) {
-            t.set_pc(u64::from_le_bytes(bytes[..8].try_into().map_err(|_| "PC")?));
-        } else if num == u64::from(Register::EXEC64) {
-            t.set_exec(u64::from_le_bytes(
-                bytes[..8].try_into().map_err(|_| "EXEC")?,
-            ));
-        } else {
-            t.set_register(num as u32, bytes);
-        }
-    }
-    for m in &st.memory {
-        let bytes = match &m.hex {
-            Some(h) => parse_hex(h)?,
-            None => m.bytes.clone(),
-        };
-        let space = match m.space {
-            Space::Global => MemorySpace::Global,
-            Space::Local => MemorySpace::Local,
-            Space::Region => MemorySpace::Region,
-            Space::PrivateWave => MemorySpace::PrivateWave,
-        };
-        t.map(space, m.address, bytes);
-    }
-    Ok(t)
-}
-
-fn build_context(st: &State, ws: u32, o: &DecodeOptions) -> Result<MapContext, String> {
-    let mut c = MapContext::default();
-    let compile = |text: &str| -> Result<Expr, String> {
-        let b = assemble(text, ws, o).map_err(|e| format!("`{text}`: {e}"))?;
-        Expr::decode(&b, o).map_err(|e| format!("`{text}`: {e}"))
-    };
-    for (off, t) in &st.base_types {
-        c.base_types.insert(
-            *off,
-            BaseType {
-                encoding: t.encoding,
-                byte_size: t.byte_size,
-                vector_size: t.vector_size.unwrap_or(1),
-            },
-        );
-    }
-    for (off, text) in &st.procedures {
-        c.procedure(*off, compile(text)?);
-    }
-    for (off, text) in &st.variables {
-        c.variable(*off, compile(text)?);
-    }
-    if let Some(fb) = &st.frame_base {
-        c.frame_base = Some(Arc::new(compile(fb)?));
-    }
-    c.addresses = st.addresses.clone();
-    c.load_bias = st.load_bias;
-    Ok(c)
 }
 
 fn describe_single(s: &Single) -> String {
@@ -431,7 +257,7 @@ fn eval(a: EvalArgs) -> Result<(), crate::Failure> {
         Some(path) => {
             let bytes = crate::read_file(path, MAX_STATE_FILE)?;
             let text = String::from_utf8(bytes).map_err(|e| format!("{path}: {e}"))?;
-            parse_state(&text).map_err(|e| format!("{path}:{e}"))?
+            State::parse(&text).map_err(|e| format!("{path}:{e}"))?
         }
         None => State::default(),
     };
@@ -442,7 +268,7 @@ fn eval(a: EvalArgs) -> Result<(), crate::Failure> {
             "--read {n}: at most {MAX_READ} bytes"
         )));
     }
-    let ws = st.wave_size.unwrap_or(64);
+    let ws = st.wave_size();
     let bytes = if let Some(h) = &a.hex {
         parse_hex(h)?
     } else {
@@ -462,8 +288,8 @@ fn eval(a: EvalArgs) -> Result<(), crate::Failure> {
         }
     };
     let expr = Expr::decode(&bytes, &o).map_err(|e| format!("decoding: {e}"))?;
-    let target = build_target(&st)?;
-    let ctx = build_context(&st, ws, &o)?;
+    let target = st.target().map_err(|e| e.to_string())?;
+    let ctx = st.context(&o).map_err(|e| e.to_string())?;
     let compat = match a.compat.as_deref() {
         Some("clang19") => Compat::clang19(false),
         Some("clang19-scaled") => Compat::clang19(true),
@@ -605,47 +431,28 @@ mod tests {
 
     #[test]
     fn the_documented_state_example_parses() {
-        let st = parse_state(STATE_EXAMPLE).expect("the example parses");
+        let st = State::parse(STATE_EXAMPLE).expect("the example parses");
         assert_eq!(st.wave_size, Some(64));
         assert_eq!(st.exec, Some(u64::MAX));
-        build_target(&st).expect("and builds a wave");
+        st.target().expect("and builds a wave");
+        st.context(&DecodeOptions::default())
+            .expect("and its expressions assemble");
         assert!(eval_help().contains(STATE_EXAMPLE));
     }
 
     #[test]
-    fn hex_is_strict() {
+    fn hex_errors_name_the_character() {
         assert_eq!(parse_hex("0x90 20_e9").unwrap(), [0x90, 0x20, 0xe9]);
         assert!(parse_hex("9g").unwrap_err().contains("`g`"));
         assert!(parse_hex("902").is_err());
     }
 
     #[test]
-    fn state_file_builds_a_wave() {
-        let st: State = ron::from_str(
-            "(wave_size: Some(32), lane: 3, registers: { \"SGPR0\": Int(0x8000), \"VGPR1\": Lanes([1, 2, 3, 4]) }, \
-             memory: [(space: Global, address: 0x8000, bytes: [42, 0, 0, 0, 0, 0, 0, 0])])",
-        )
-        .expect("parses");
-        let t = build_target(&st).expect("builds");
-        let mut b = [0u8; 4];
-        use amdgpu_dwarf::Target;
-        t.read_register(Register::vgpr(1, 32), 12, &mut b).unwrap();
-        assert_eq!(u32::from_le_bytes(b), 4);
-        assert!(
-            build_target(&State {
-                lane: 99,
-                ..State::default()
-            })
-            .is_err()
-        );
-    }
-
-    #[test]
     fn describes_composites() {
         let o = DecodeOptions::default();
         let st = State::default();
-        let t = build_target(&st).unwrap();
-        let ctx = build_context(&st, 64, &o).unwrap();
+        let t = st.target().unwrap();
+        let ctx = st.context(&o).unwrap();
         let b = assemble("DW_OP_regx SGPR3, DW_OP_piece 0x4, DW_OP_piece 0x2", 64, &o).unwrap();
         let e = Expr::decode(&b, &o).unwrap();
         let l = Evaluator::new(&t, &ctx, EvalOptions::default())
