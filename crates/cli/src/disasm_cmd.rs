@@ -4,47 +4,56 @@ use amdgpu_codeobj::{CodeObject, Symbol, SymbolKind};
 use amdgpu_isa::{Decoder, Encoding, Gpu, Inst, Program};
 use std::fmt::Write as _;
 
-const USAGE: &str = "usage: amdsim disasm [--wave64] [--disassemble-symbols=NAME[,NAME...]] FILE.co\n       amdsim disasm --raw --mcpu gfxNNN [--wave64] [--address ADDR] FILE";
+/// Arguments of `amdsim disasm`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  amdsim disasm kernels/bin/gfx900/vector_add.co\n  \
+amdsim disasm --disassemble-symbols=vector_add kernels/bin/gfx1030/vector_add.co\n  \
+amdsim disasm --raw --mcpu=gfx1030 --wave64 code.bin"
+)]
+pub struct DisasmArgs {
+    /// The code object, or with --raw a file of instruction bytes.
+    file: String,
+    /// The file holds raw instruction bytes, not a code object.
+    #[arg(long, requires = "mcpu")]
+    raw: bool,
+    /// The GPU of raw bytes (gfx900, gfx906, gfx908, gfx90a, gfx1010, gfx1030).
+    #[arg(long, value_name = "GPU")]
+    mcpu: Option<String>,
+    /// The target triple (only amdgcn-amd-amdhsa).
+    #[arg(long, value_name = "TRIPLE")]
+    triple: Option<String>,
+    /// Name wave-mask operands for wave64 (GFX10).
+    #[arg(long)]
+    wave64: bool,
+    /// Address of the first raw byte.
+    #[arg(long, value_name = "ADDR", value_parser = crate::parse_u64, default_value = "0")]
+    address: u64,
+    /// List only these symbols.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    disassemble_symbols: Option<Vec<String>>,
+}
 
-/// Runs `amdsim disasm ARGS`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut raw = false;
-    let mut mcpu = None;
-    let mut wave64 = false;
-    let mut address = 0u64;
-    let mut file = None;
-    let mut only: Option<Vec<String>> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--raw" => raw = true,
-            "--wave64" => wave64 = true,
-            "--mcpu" => mcpu = Some(it.next().ok_or("--mcpu needs a GPU name")?.clone()),
-            "--address" => {
-                let v = it.next().ok_or("--address needs a value")?;
-                address = crate::parse_u64(v)?;
-            }
-            s if s.starts_with("--disassemble-symbols=") => {
-                let list = &s["--disassemble-symbols=".len()..];
-                only = Some(list.split(',').map(str::to_string).collect());
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            f if !f.starts_with('-') && file.is_none() => file = Some(f.to_string()),
-            other => return Err(format!("unexpected argument `{other}`\n{USAGE}")),
-        }
+/// Runs `amdsim disasm`.
+pub fn run(a: DisasmArgs) -> Result<(), crate::Failure> {
+    if let Some(t) = &a.triple
+        && !t.starts_with("amdgcn")
+    {
+        return Err(crate::Failure::Usage(format!(
+            "triple `{t}`: only amdgcn-amd-amdhsa code objects are supported"
+        )));
     }
-    let file = file.ok_or_else(|| format!("no input file\n{USAGE}"))?;
-    let data = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
-    let out = if raw {
-        let mcpu = mcpu.ok_or("--raw needs --mcpu gfxNNN")?;
-        let gpu: Gpu = mcpu.parse().map_err(|e| format!("{e}"))?;
-        raw_listing(&Decoder::new(gpu, wave64), &data, address)
+    let file = &a.file;
+    let data = crate::read_file(file, amdgpu_sim::dispatch::MAX_CODE_OBJECT)?;
+    let out = if a.raw {
+        let mcpu = a.mcpu.as_deref().unwrap_or_default();
+        let gpu: Gpu = mcpu
+            .parse()
+            .map_err(|e| crate::Failure::Usage(format!("--mcpu: {e}")))?;
+        raw_listing(&Decoder::new(gpu, a.wave64), &data, a.address)
     } else {
         let co = CodeObject::parse(&data).map_err(|e| format!("{file}: {e}"))?;
-        code_object_listing(&co, &file, wave64, only.as_deref())?
+        code_object_listing(&co, file, a.wave64, a.disassemble_symbols.as_deref())?
     };
     print!("{out}");
     Ok(())

@@ -2,280 +2,178 @@
 //! in RON, list the variables in scope at a PC of a code object, and convert between
 //! expression bytes and the `llvm-dwarfdump` text syntax.
 
-use amdgpu_dwarf::eval::{
-    Compat, EvalOptions, Evaluator, MapContext, Outcome, ResultKind, read_through,
-};
+use amdgpu_dwarf::eval::{Compat, EvalOptions, Evaluator, Outcome, ResultKind, read_through};
 use amdgpu_dwarf::location::{Loc, Single, Storage};
 use amdgpu_dwarf::op::{DecodeOptions, Dialect, Expr, Extensions};
 use amdgpu_dwarf::program::{LocationValue, Program, ProgramOptions};
-use amdgpu_dwarf::target::{MemTarget, MemorySpace, Register};
-use amdgpu_dwarf::text::{assemble, parse_register, print_bytes};
-use amdgpu_dwarf::value::BaseType;
-use serde::Deserialize;
-use std::collections::BTreeMap;
+use amdgpu_dwarf::state::State;
+use amdgpu_dwarf::target::Register;
+use amdgpu_dwarf::text::{assemble, print_bytes};
 use std::fmt::Write as _;
-use std::sync::Arc;
 
-const HELP: &str = "\
-usage:
-  amdsim dwarf eval (--hex HEX | --text 'DW_OP_...' | EXPR) [--state FILE.ron] [--read N]
-                    [--value] [--dialect user|single-byte|seed] [--proposals] [--compat clang19|clang19-scaled]
-      Evaluates one expression (bytes in hex, or the text llvm-dwarfdump-19 prints, e.g.
-      `DW_OP_regx 0x0, DW_OP_LLVM_user DW_OP_LLVM_extend 0x8 0x8`) against the wave state of
-      FILE.ron, prints the resulting value or location description and, with --read N, the
-      N bytes read through it (undefined bytes shown as `??`). --value asks for a value
-      result instead of a location.
-  amdsim dwarf vars FILE.co --pc ADDR [--dialect ...]
-      Lists the variables and parameters in scope at ADDR with their location expressions.
-  amdsim dwarf decode HEX [--dialect ...]      prints the expression as llvm-dwarfdump-19 does
-  amdsim dwarf asm 'DW_OP_...' [--dialect ...]  encodes the text to hex
+/// The state file example `amdsim dwarf eval --help` prints; a test runs
+/// it exactly as printed.
+pub const STATE_EXAMPLE: &str = r#"(
+  wave_size: 64, lane: 0, pc: 0x1000, exec: 0xffffffffffffffff,
+  registers: { "SGPR0": Int(0x8000), "VGPR0": Lanes([1, 2, 3]), "PC": Int(0x1000), "SGPR4": Bytes([1, 2, 3, 4]) },
+  memory: [ (space: Global, address: 0x8000, bytes: [42, 0, 0, 0]), (space: PrivateWave, address: 0, hex: "00ff") ],
+  base_types: { 0x30: (encoding: 7, byte_size: 8) },
+  procedures: { 0x100: "DW_OP_LLVM_user DW_OP_LLVM_undefined, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40" },
+  variables: { 0x200: "DW_OP_regx SGPR10, DW_OP_piece 0x4, DW_OP_regx SGPR11, DW_OP_piece 0x4" },
+  frame_base: "DW_OP_regx SGPR33", addresses: [0x40], load_bias: 0,
+)"#;
 
-state file (RON), every field optional:
-  (
-    wave_size: 64, lane: 0, pc: 0x1000, exec: 0xffffffffffffffff,
-    registers: { \"SGPR0\": Int(0x8000), \"VGPR0\": Lanes([1, 2, 3]), \"PC\": Int(0x1000), \"SGPR4\": Bytes([1, 2, 3, 4]) },
-    memory: [ (space: Global, address: 0x8000, bytes: [42, 0, 0, 0]), (space: PrivateWave, address: 0, hex: \"00ff\") ],
-    base_types: { 0x30: (encoding: 7, byte_size: 8) },
-    procedures: { 0x100: \"DW_OP_LLVM_user DW_OP_LLVM_undefined, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40\" },
-    variables: { 0x200: \"DW_OP_regx SGPR10, DW_OP_piece 0x4, DW_OP_regx SGPR11, DW_OP_piece 0x4\" },
-    frame_base: \"DW_OP_regx SGPR33\", addresses: [0x40], load_bias: 0,
-  )
-  (registers by name: SGPRn, VGPRn (wave size of the file), AGPRn, PC, EXEC, or DWARF number)
-";
+/// The most bytes `--read` reads through a location.
+pub const MAX_READ: u64 = 1 << 20;
 
-/// Runs `amdsim dwarf ARGS`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let Some((sub, rest)) = args.split_first() else {
-        return Err(HELP.to_string());
-    };
-    match sub.as_str() {
-        "eval" => eval(rest),
-        "vars" => vars(rest),
-        "decode" => decode(rest),
-        "asm" => asm(rest),
-        "-h" | "--help" | "help" => {
-            print!("{HELP}");
-            Ok(())
-        }
-        other => Err(format!("unknown `dwarf` subcommand `{other}`\n{HELP}")),
-    }
+/// The largest state file read.
+const MAX_STATE_FILE: u64 = 16 << 20;
+
+fn eval_help() -> String {
+    format!(
+        "Evaluates one expression (bytes in hex, or the text llvm-dwarfdump-19 prints, e.g.
+`DW_OP_regx 0x0, DW_OP_LLVM_user DW_OP_LLVM_extend 0x8 0x8`) against the wave state of
+a RON file, prints the resulting value or location description and, with --read N, the
+N bytes read through it (undefined bytes shown as `??`).
+
+State file (RON), every field optional:
+{STATE_EXAMPLE}
+(registers by name: SGPRn, VGPRn (wave size of the file), AGPRn, PC, EXEC, or DWARF number)
+
+Examples (state.ron holding the state above):
+  amdsim dwarf eval --text 'DW_OP_lit5, DW_OP_lit3, DW_OP_plus' --value
+  amdsim dwarf eval --state state.ron --read 4 'DW_OP_const2u 0x8000'
+  amdsim dwarf eval --state=state.ron --read=4 'DW_OP_regx SGPR4'
+  amdsim dwarf eval --hex=359f --read 1"
+    )
 }
 
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-struct State {
-    wave_size: Option<u32>,
-    lane: u32,
-    pc: u64,
-    exec: Option<u64>,
-    registers: BTreeMap<String, RegValue>,
-    memory: Vec<MemRegion>,
-    base_types: BTreeMap<u64, BaseTypeSpec>,
-    procedures: BTreeMap<u64, String>,
-    variables: BTreeMap<u64, String>,
-    frame_base: Option<String>,
-    addresses: Vec<u64>,
-    load_bias: u64,
+/// `amdsim dwarf` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum DwarfCommand {
+    /// Evaluate a DWARF expression against a wave state described in RON.
+    #[command(long_about = eval_help())]
+    Eval(EvalArgs),
+    /// List the variables and parameters in scope at a PC, with their locations.
+    Vars(VarsArgs),
+    /// Print expression bytes (hex) as llvm-dwarfdump-19 does.
+    Decode(DecodeArgs),
+    /// Encode llvm-dwarfdump-style text to hex.
+    Asm(AsmArgs),
 }
 
-#[derive(Debug, Deserialize)]
-enum RegValue {
-    Int(u64),
-    Lanes(Vec<u32>),
-    Bytes(Vec<u8>),
+/// How expression bytes are read.
+#[derive(clap::Args, Debug)]
+pub struct Encoding {
+    /// The encoding of the LLVM extension operations.
+    #[arg(long, value_name = "DIALECT", value_parser = ["user", "c", "single-byte", "a", "seed"])]
+    dialect: Option<String>,
+    /// Accept the operations of the open proposals too.
+    #[arg(long)]
+    proposals: bool,
 }
 
-#[derive(Debug, Deserialize)]
-enum Space {
-    Global,
-    Local,
-    Region,
-    PrivateWave,
-}
-
-#[derive(Debug, Deserialize)]
-struct MemRegion {
-    space: Space,
-    address: u64,
-    #[serde(default)]
-    bytes: Vec<u8>,
-    #[serde(default)]
+/// Arguments of `amdsim dwarf eval`.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// The expression as hex bytes.
+    #[arg(long, value_name = "HEX", conflicts_with_all = ["text", "expr"])]
     hex: Option<String>,
+    /// The expression as llvm-dwarfdump text.
+    #[arg(long, value_name = "TEXT", conflicts_with = "expr")]
+    text: Option<String>,
+    /// The expression (text starting with DW_OP, or hex).
+    expr: Vec<String>,
+    /// The wave state (RON; see above).
+    #[arg(long, value_name = "FILE.ron")]
+    state: Option<String>,
+    /// Read N bytes through the resulting location.
+    #[arg(long, value_name = "N", value_parser = crate::parse_u64)]
+    read: Option<u64>,
+    /// Ask for a value result instead of a location.
+    #[arg(long)]
+    value: bool,
+    /// Compatibility with what a producer emits.
+    #[arg(long, value_name = "MODE", value_parser = ["clang19", "clang19-scaled"])]
+    compat: Option<String>,
+    #[command(flatten)]
+    encoding: Encoding,
 }
 
-#[derive(Debug, Deserialize)]
-struct BaseTypeSpec {
-    encoding: u8,
-    byte_size: u64,
-    #[serde(default)]
-    vector_size: Option<u64>,
+/// Arguments of `amdsim dwarf vars`.
+#[derive(clap::Args, Debug)]
+pub struct VarsArgs {
+    /// The code object.
+    file: String,
+    /// The program counter.
+    #[arg(long, value_name = "ADDR", value_parser = crate::parse_u64)]
+    pc: u64,
+    #[command(flatten)]
+    encoding: Encoding,
 }
 
-struct Flags {
-    positional: Vec<String>,
-    opts: BTreeMap<String, Option<String>>,
+/// Arguments of `amdsim dwarf decode`.
+#[derive(clap::Args, Debug)]
+pub struct DecodeArgs {
+    /// The bytes, in hex (spaces allowed).
+    #[arg(required = true)]
+    hex: Vec<String>,
+    #[command(flatten)]
+    encoding: Encoding,
 }
 
-fn flags(args: &[String], with_value: &[&str]) -> Result<Flags, String> {
-    let mut f = Flags {
-        positional: Vec::new(),
-        opts: BTreeMap::new(),
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if let Some(name) = a.strip_prefix("--") {
-            if with_value.contains(&name) {
-                let v = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
-                f.opts.insert(name.to_string(), Some(v.clone()));
-            } else {
-                f.opts.insert(name.to_string(), None);
-            }
-        } else {
-            f.positional.push(a.clone());
-        }
+/// Arguments of `amdsim dwarf asm`.
+#[derive(clap::Args, Debug)]
+pub struct AsmArgs {
+    /// The text, e.g. 'DW_OP_regx SGPR0, DW_OP_piece 0x4'.
+    #[arg(required = true)]
+    text: Vec<String>,
+    /// Wave size for VGPR names.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = wave_size)]
+    wave_size: u32,
+    #[command(flatten)]
+    encoding: Encoding,
+}
+
+fn wave_size(s: &str) -> Result<u32, String> {
+    match s {
+        "32" => Ok(32),
+        "64" => Ok(64),
+        _ => Err("a wave has 32 or 64 lanes".into()),
     }
-    Ok(f)
 }
 
-fn parse_u64(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16),
-        None => t.parse::<u64>(),
-    };
-    r.map_err(|e| format!("bad number `{s}`: {e}"))
+/// Runs `amdsim dwarf SUBCOMMAND`.
+pub fn run(c: DwarfCommand) -> Result<(), crate::Failure> {
+    match c {
+        DwarfCommand::Eval(a) => eval(a),
+        DwarfCommand::Vars(a) => vars(a),
+        DwarfCommand::Decode(a) => decode(a),
+        DwarfCommand::Asm(a) => asm(a),
+    }
 }
 
+/// Parses hex bytes (strictly: digits, spaces and underscores).
 fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
-    let t = s.trim();
-    let t = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .unwrap_or(t);
-    let clean: String = t.chars().filter(|c| c.is_ascii_hexdigit()).collect();
-    if clean.len() % 2 != 0 {
-        return Err(format!("odd number of hex digits in `{s}`"));
-    }
-    (0..clean.len() / 2)
-        .map(|i| u8::from_str_radix(&clean[2 * i..2 * i + 2], 16).map_err(|e| e.to_string()))
-        .collect()
+    amdgpu_dwarf::state::parse_hex(s).map_err(|e| format!("`{s}`: {e}"))
 }
 
-fn decode_options(f: &Flags) -> Result<DecodeOptions, String> {
-    let dialect = match f.opts.get("dialect").cloned().flatten().as_deref() {
-        None | Some("user") | Some("c") => Dialect::User,
+fn decode_options(e: &Encoding) -> DecodeOptions {
+    let dialect = match e.dialect.as_deref() {
         Some("single-byte") | Some("a") => Dialect::SingleByte,
         Some("seed") => Dialect::SeedTable,
-        Some(other) => {
-            return Err(format!(
-                "unknown dialect `{other}` (user, single-byte, seed)"
-            ));
-        }
+        _ => Dialect::User,
     };
-    let extensions = if f.opts.contains_key("proposals") {
+    let extensions = if e.proposals {
         Extensions::proposals()
     } else {
         Extensions::default()
     };
-    Ok(DecodeOptions {
+    DecodeOptions {
         dialect,
         extensions,
         ..DecodeOptions::default()
-    })
-}
-
-fn build_target(st: &State) -> Result<MemTarget, String> {
-    let ws = st.wave_size.unwrap_or(64);
-    if ws != 32 && ws != 64 {
-        return Err(format!("wave_size must be 32 or 64, not {ws}"));
     }
-    if st.lane >= ws {
-        return Err(format!("lane {} is outside a wave of {ws}", st.lane));
-    }
-    let mut t = MemTarget::new(ws, st.lane);
-    t.set_pc(st.pc);
-    if let Some(e) = st.exec {
-        t.set_exec(e);
-    }
-    for (name, v) in &st.registers {
-        let num = parse_register(name, ws).ok_or_else(|| format!("unknown register `{name}`"))?;
-        let size = Register::from_dwarf(num)
-            .map(Register::size)
-            .ok_or_else(|| format!("register {num} is reserved"))?;
-        let mut bytes = vec![0u8; size as usize];
-        match v {
-            RegValue::Int(x) => {
-                for (d, s) in bytes.iter_mut().zip(x.to_le_bytes()) {
-                    *d = s;
-                }
-            }
-            RegValue::Lanes(l) => {
-                for (i, x) in l.iter().enumerate() {
-                    if let Some(d) = bytes.get_mut(i * 4..i * 4 + 4) {
-                        d.copy_from_slice(&x.to_le_bytes());
-                    }
-                }
-            }
-            RegValue::Bytes(b) => {
-                for (d, s) in bytes.iter_mut().zip(b) {
-                    *d = *s;
-                }
-            }
-        }
-        if num == u64::from(Register::PC) {
-            t.set_pc(u64::from_le_bytes(bytes[..8].try_into().map_err(|_| "PC")?));
-        } else if num == u64::from(Register::EXEC64) {
-            t.set_exec(u64::from_le_bytes(
-                bytes[..8].try_into().map_err(|_| "EXEC")?,
-            ));
-        } else {
-            t.set_register(num as u32, bytes);
-        }
-    }
-    for m in &st.memory {
-        let bytes = match &m.hex {
-            Some(h) => parse_hex(h)?,
-            None => m.bytes.clone(),
-        };
-        let space = match m.space {
-            Space::Global => MemorySpace::Global,
-            Space::Local => MemorySpace::Local,
-            Space::Region => MemorySpace::Region,
-            Space::PrivateWave => MemorySpace::PrivateWave,
-        };
-        t.map(space, m.address, bytes);
-    }
-    Ok(t)
-}
-
-fn build_context(st: &State, ws: u32, o: &DecodeOptions) -> Result<MapContext, String> {
-    let mut c = MapContext::default();
-    let compile = |text: &str| -> Result<Expr, String> {
-        let b = assemble(text, ws, o).map_err(|e| format!("`{text}`: {e}"))?;
-        Expr::decode(&b, o).map_err(|e| format!("`{text}`: {e}"))
-    };
-    for (off, t) in &st.base_types {
-        c.base_types.insert(
-            *off,
-            BaseType {
-                encoding: t.encoding,
-                byte_size: t.byte_size,
-                vector_size: t.vector_size.unwrap_or(1),
-            },
-        );
-    }
-    for (off, text) in &st.procedures {
-        c.procedure(*off, compile(text)?);
-    }
-    for (off, text) in &st.variables {
-        c.variable(*off, compile(text)?);
-    }
-    if let Some(fb) = &st.frame_base {
-        c.frame_base = Some(Arc::new(compile(fb)?));
-    }
-    c.addresses = st.addresses.clone();
-    c.load_bias = st.load_bias;
-    Ok(c)
 }
 
 fn describe_single(s: &Single) -> String {
@@ -325,7 +223,8 @@ fn describe_single(s: &Single) -> String {
                 c.parts().len(),
                 bits(s.offset)
             );
-            for p in c.parts() {
+            const SHOWN: usize = 64;
+            for p in c.parts().iter().take(SHOWN) {
                 let _ = write!(
                     out,
                     "\n  bits [{}, {}): {}",
@@ -333,6 +232,9 @@ fn describe_single(s: &Single) -> String {
                     p.start + u128::from(p.bits),
                     describe_loc(&p.loc)
                 );
+            }
+            if c.parts().len() > SHOWN {
+                let _ = write!(out, "\n  ... and {} more part(s)", c.parts().len() - SHOWN);
             }
             out
         }
@@ -349,26 +251,35 @@ fn describe_loc(l: &Loc) -> String {
     }
 }
 
-fn eval(args: &[String]) -> Result<(), String> {
-    let f = flags(args, &["hex", "text", "state", "read", "dialect", "compat"])?;
-    let o = decode_options(&f)?;
-    let st: State = match f.opts.get("state").cloned().flatten() {
+fn eval(a: EvalArgs) -> Result<(), crate::Failure> {
+    let o = decode_options(&a.encoding);
+    let st: State = match &a.state {
         Some(path) => {
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
-            ron::from_str(&text).map_err(|e| format!("{path}: {e}"))?
+            let bytes = crate::read_file(path, MAX_STATE_FILE)?;
+            let text = String::from_utf8(bytes).map_err(|e| format!("{path}: {e}"))?;
+            State::parse(&text).map_err(|e| format!("{path}:{e}"))?
         }
         None => State::default(),
     };
-    let ws = st.wave_size.unwrap_or(64);
-    let bytes = if let Some(Some(h)) = f.opts.get("hex") {
+    if let Some(n) = a.read
+        && n > MAX_READ
+    {
+        return Err(crate::Failure::Usage(format!(
+            "--read {n}: at most {MAX_READ} bytes"
+        )));
+    }
+    let ws = st.wave_size();
+    let bytes = if let Some(h) = &a.hex {
         parse_hex(h)?
     } else {
-        let text = match f.opts.get("text") {
-            Some(Some(t)) => t.clone(),
-            _ => f.positional.join(" "),
+        let text = match &a.text {
+            Some(t) => t.clone(),
+            None => a.expr.join(" "),
         };
         if text.trim().is_empty() {
-            return Err(format!("no expression given\n{HELP}"));
+            return Err(crate::Failure::Usage(
+                "no expression given (--hex, --text or EXPR)".into(),
+            ));
         }
         if text.trim_start().starts_with("DW_OP") {
             assemble(&text, ws, &o).map_err(|e| e.to_string())?
@@ -377,17 +288,16 @@ fn eval(args: &[String]) -> Result<(), String> {
         }
     };
     let expr = Expr::decode(&bytes, &o).map_err(|e| format!("decoding: {e}"))?;
-    let target = build_target(&st)?;
-    let ctx = build_context(&st, ws, &o)?;
-    let compat = match f.opts.get("compat").cloned().flatten().as_deref() {
-        None => EvalOptions::default().compat,
+    let target = st.target().map_err(|e| e.to_string())?;
+    let ctx = st.context(&o).map_err(|e| e.to_string())?;
+    let compat = match a.compat.as_deref() {
         Some("clang19") => Compat::clang19(false),
         Some("clang19-scaled") => Compat::clang19(true),
-        Some(other) => return Err(format!("unknown compatibility `{other}`")),
+        _ => EvalOptions::default().compat,
     };
     let opts = EvalOptions {
         decode: o.clone(),
-        proposals: f.opts.contains_key("proposals"),
+        proposals: a.encoding.proposals,
         compat,
         ..EvalOptions::default()
     };
@@ -397,7 +307,7 @@ fn eval(args: &[String]) -> Result<(), String> {
     }
     println!("expression: {}", print_bytes(&bytes, None, &o));
     println!("bytes:      {hex}");
-    let kind = if f.opts.contains_key("value") {
+    let kind = if a.value {
         ResultKind::Value
     } else {
         ResultKind::Location
@@ -410,8 +320,8 @@ fn eval(args: &[String]) -> Result<(), String> {
         Outcome::Value(v) => println!("value:      {v:?}"),
         Outcome::Location(l) => {
             println!("location:   {}", describe_loc(&l));
-            if let Some(Some(n)) = f.opts.get("read") {
-                let n = usize::try_from(parse_u64(n)?).map_err(|e| e.to_string())?;
+            if let Some(n) = a.read {
+                let n = n as usize;
                 let r = read_through(&target, &l, n).map_err(|e| format!("read: {e}"))?;
                 let mut line = String::new();
                 for (i, b) in r.bytes().iter().enumerate().take(n) {
@@ -431,26 +341,16 @@ fn eval(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn vars(args: &[String]) -> Result<(), String> {
-    let f = flags(args, &["pc", "dialect"])?;
-    let path = f
-        .positional
-        .first()
-        .ok_or_else(|| format!("which code object?\n{HELP}"))?;
-    let pc = parse_u64(
-        f.opts
-            .get("pc")
-            .cloned()
-            .flatten()
-            .as_deref()
-            .ok_or("--pc ADDR is required")?,
-    )?;
-    let data = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+fn vars(a: VarsArgs) -> Result<(), crate::Failure> {
+    let path = &a.file;
+    let pc = a.pc;
+    let data = crate::read_file(path, amdgpu_sim::dispatch::MAX_CODE_OBJECT)?;
     let co = amdgpu_codeobj::CodeObject::parse(&data).map_err(|e| format!("{path}: {e}"))?;
-    let dialect = match f.opts.get("dialect").cloned().flatten() {
-        Some(_) => Some(decode_options(&f)?.dialect),
-        None => None,
-    };
+    let dialect = a
+        .encoding
+        .dialect
+        .as_ref()
+        .map(|_| decode_options(&a.encoding).dialect);
     let popts = ProgramOptions {
         dialect,
         ..ProgramOptions::default()
@@ -507,22 +407,16 @@ fn vars(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn decode(args: &[String]) -> Result<(), String> {
-    let f = flags(args, &["dialect"])?;
-    let o = decode_options(&f)?;
-    let bytes = parse_hex(&f.positional.join(""))?;
+fn decode(a: DecodeArgs) -> Result<(), crate::Failure> {
+    let o = decode_options(&a.encoding);
+    let bytes = parse_hex(&a.hex.join(" "))?;
     println!("{}", print_bytes(&bytes, None, &o));
     Ok(())
 }
 
-fn asm(args: &[String]) -> Result<(), String> {
-    let f = flags(args, &["dialect", "wave-size"])?;
-    let o = decode_options(&f)?;
-    let ws = match f.opts.get("wave-size").cloned().flatten() {
-        Some(w) => parse_u64(&w)? as u32,
-        None => 64,
-    };
-    let bytes = assemble(&f.positional.join(" "), ws, &o).map_err(|e| e.to_string())?;
+fn asm(a: AsmArgs) -> Result<(), crate::Failure> {
+    let o = decode_options(&a.encoding);
+    let bytes = assemble(&a.text.join(" "), a.wave_size, &o).map_err(|e| e.to_string())?;
     let mut hex = String::new();
     for b in &bytes {
         let _ = write!(hex, "{b:02x}");
@@ -536,32 +430,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn state_file_builds_a_wave() {
-        let st: State = ron::from_str(
-            "(wave_size: Some(32), lane: 3, registers: { \"SGPR0\": Int(0x8000), \"VGPR1\": Lanes([1, 2, 3, 4]) }, \
-             memory: [(space: Global, address: 0x8000, bytes: [42, 0, 0, 0, 0, 0, 0, 0])])",
-        )
-        .expect("parses");
-        let t = build_target(&st).expect("builds");
-        let mut b = [0u8; 4];
-        use amdgpu_dwarf::Target;
-        t.read_register(Register::vgpr(1, 32), 12, &mut b).unwrap();
-        assert_eq!(u32::from_le_bytes(b), 4);
-        assert!(
-            build_target(&State {
-                lane: 99,
-                ..State::default()
-            })
-            .is_err()
-        );
+    fn the_documented_state_example_parses() {
+        let st = State::parse(STATE_EXAMPLE).expect("the example parses");
+        assert_eq!(st.wave_size, Some(64));
+        assert_eq!(st.exec, Some(u64::MAX));
+        st.target().expect("and builds a wave");
+        st.context(&DecodeOptions::default())
+            .expect("and its expressions assemble");
+        assert!(eval_help().contains(STATE_EXAMPLE));
+    }
+
+    #[test]
+    fn hex_errors_name_the_character() {
+        assert_eq!(parse_hex("0x90 20_e9").unwrap(), [0x90, 0x20, 0xe9]);
+        assert!(parse_hex("9g").unwrap_err().contains("`g`"));
+        assert!(parse_hex("902").is_err());
     }
 
     #[test]
     fn describes_composites() {
         let o = DecodeOptions::default();
         let st = State::default();
-        let t = build_target(&st).unwrap();
-        let ctx = build_context(&st, 64, &o).unwrap();
+        let t = st.target().unwrap();
+        let ctx = st.context(&o).unwrap();
         let b = assemble("DW_OP_regx SGPR3, DW_OP_piece 0x4, DW_OP_piece 0x2", 64, &o).unwrap();
         let e = Expr::decode(&b, &o).unwrap();
         let l = Evaluator::new(&t, &ctx, EvalOptions::default())

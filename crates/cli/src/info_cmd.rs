@@ -7,47 +7,28 @@ use amdgpu_codeobj::{
 };
 use std::fmt::Write as _;
 
-const USAGE: &str = "usage: amdsim info FILE.co [--kernel NAME]";
+/// Arguments of `amdsim info`.
+#[derive(clap::Args, Debug)]
+pub struct InfoArgs {
+    /// The code object.
+    file: String,
+    /// Show only this kernel.
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+}
 
-/// Runs `amdsim info` with the words after `info`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut file = None;
-    let mut only = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            "--kernel" => {
-                only = Some(
-                    it.next()
-                        .ok_or_else(|| format!("--kernel needs a name\n{USAGE}"))?
-                        .clone(),
-                );
-            }
-            s if s.starts_with('-') => return Err(format!("unknown option `{s}`\n{USAGE}")),
-            s => {
-                if file.replace(s.to_string()).is_some() {
-                    return Err(format!("more than one file given\n{USAGE}"));
-                }
-            }
-        }
-    }
-    let file = file.ok_or_else(|| USAGE.to_string())?;
-    let bytes = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
+/// Runs `amdsim info`.
+pub fn run(a: InfoArgs) -> Result<(), crate::Failure> {
+    let file = a.file;
+    let bytes = crate::read_file(&file, amdgpu_sim::dispatch::MAX_CODE_OBJECT)?;
     let co = CodeObject::parse(&bytes).map_err(|e| format!("{file}: {e}"))?;
-    if let Some(name) = &only
+    if let Some(name) = &a.kernel
         && co.kernel(name).is_none()
     {
         let names: Vec<&str> = co.kernels().iter().map(|k| k.name.as_str()).collect();
-        return Err(format!(
-            "{file}: no kernel `{name}` (kernels: {})",
-            names.join(", ")
-        ));
+        return Err(format!("{file}: no kernel `{name}` (kernels: {})", names.join(", ")).into());
     }
-    print!("{}", render(&file, &co, only.as_deref()));
+    print!("{}", render(&file, &co, a.kernel.as_deref()));
     Ok(())
 }
 
@@ -475,34 +456,34 @@ fn metadata(o: &mut String, md: &KernelMetadata) {
 mod tests {
     use super::*;
 
-    fn args(words: &[&str]) -> Vec<String> {
-        words.iter().map(|w| w.to_string()).collect()
+    fn message(file: &str, kernel: Option<&str>) -> String {
+        let a = InfoArgs {
+            file: file.to_string(),
+            kernel: kernel.map(str::to_string),
+        };
+        match run(a) {
+            Err(crate::Failure::Failed(m)) => m,
+            other => panic!("expected a failure, got {other:?}"),
+        }
     }
 
     #[test]
-    fn bad_arguments_are_errors() {
-        assert!(run(&[]).unwrap_err().contains("usage"));
-        assert!(
-            run(&args(&["--bogus"]))
-                .unwrap_err()
-                .contains("unknown option")
-        );
-        assert!(
-            run(&args(&["a.co", "b.co"]))
-                .unwrap_err()
-                .contains("more than one file")
-        );
-        assert!(
-            run(&args(&["a.co", "--kernel"]))
-                .unwrap_err()
-                .contains("--kernel needs")
-        );
-        let missing = run(&args(&["/nonexistent/x.co"])).unwrap_err();
+    fn bad_files_are_errors() {
+        let missing = message("/nonexistent/x.co", None);
         assert!(missing.starts_with("/nonexistent/x.co: "), "{missing}");
         // Not a code object: the loader's typed error reaches the message.
         let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-        let err = run(&args(&[manifest])).unwrap_err();
+        let err = message(manifest, None);
         assert!(err.contains("not an ELF file"), "{err}");
+        let co = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../kernels/bin/gfx900/vector_add.co"
+        );
+        let err = message(co, Some("nope"));
+        assert!(err.contains("kernels: vector_add"), "{err}");
+        // Not a regular file: refused without reading.
+        let err = message("/dev/zero", None);
+        assert!(err.contains("not a regular file"), "{err}");
     }
 
     /// Renders every committed code object and checks that the report names

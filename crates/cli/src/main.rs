@@ -1,134 +1,125 @@
 //! `amdsim`: run AMD GPU machine code on a CPU and look inside it.
+//!
+//! One file per subcommand; each defines its arguments (a clap `Args` or
+//! `Subcommand` type) and a `run` function. A new subcommand is a new file,
+//! a variant of [`Command`] and an arm in [`Command::run`].
 
+mod demo_cmd;
 mod disasm_cmd;
 mod dwarf_cmd;
 mod info_cmd;
 mod run_cmd;
 
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: amdsim <command> [args]
+/// Exit codes, as `--help` documents them.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  the kernel faulted, was stopped (instruction cap, --timeout, Ctrl-C), a check
+     found a mismatch, or an input file could not be used
+  2  usage error (unknown command or flag, bad flag value)";
 
-commands:
-  demo [FILE.co]                       the main job: info and disasm of a kernel
-                                       (default: kernels/bin/gfx900/vector_add.co)
-  info FILE.co                         target, kernels, descriptors, arguments
-  run FILE.co KERNEL [opts] ARG...     run a kernel on the simulator (see `amdsim run --help`)
-  disasm FILE.co                       disassemble a code object (like llvm-objdump -d)
-  disasm --raw --mcpu gfxNNN FILE      disassemble raw instruction bytes
-  dwarf eval ...                       evaluate a DWARF expression (see `amdsim dwarf --help`)
-  dwarf vars FILE.co --pc ADDR         variables in scope at ADDR with their locations
-";
+/// Run AMD GPU machine code (GFX9/GFX10 code objects) on a CPU and look inside it.
+#[derive(Parser, Debug)]
+#[command(name = "amdsim", version, after_help = EXIT_CODES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The main job: info, disassembly and a checked run of vector_add.
+    Demo(demo_cmd::DemoArgs),
+    /// Run a kernel: a dispatch file (DISPATCH.ron) or FILE.co KERNEL ARG...
+    Run(run_cmd::RunArgs),
+    /// Target, code object version, kernels, descriptors and arguments.
+    Info(info_cmd::InfoArgs),
+    /// Disassemble a code object (like llvm-objdump -d) or raw bytes.
+    Disasm(disasm_cmd::DisasmArgs),
+    /// DWARF expressions: evaluate, decode, assemble; variables at a PC.
+    #[command(subcommand)]
+    Dwarf(dwarf_cmd::DwarfCommand),
+}
+
+impl Command {
+    fn run(self) -> Result<(), Failure> {
+        match self {
+            Command::Demo(a) => demo_cmd::run(a),
+            Command::Run(a) => run_cmd::run(a),
+            Command::Info(a) => info_cmd::run(a),
+            Command::Disasm(a) => disasm_cmd::run(a),
+            Command::Dwarf(c) => dwarf_cmd::run(c),
+        }
+    }
+}
+
+/// Why a command failed, and with which exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// The run or a check failed, or an input could not be used (exit 1).
+    Failed(String),
+    /// The command line is wrong (exit 2).
+    Usage(String),
+    /// The failure has been reported already (exit 1).
+    Reported,
+}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Self {
+        Failure::Failed(s)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(s: &str) -> Self {
+        Failure::Failed(s.to_string())
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((cmd, rest)) = args.split_first() else {
-        eprint!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let result = match cmd.as_str() {
-        "dwarf" => dwarf_cmd::run(rest),
-        "disasm" => disasm_cmd::run(rest),
-        "info" => info_cmd::run(rest),
-        "run" => run_cmd::run(rest),
-        "demo" => demo(rest),
-        "-h" | "--help" | "help" => {
-            print!("{USAGE}");
-            Ok(())
-        }
-        other => Err(format!("unknown command `{other}`\n{USAGE}")),
-    };
-    match result {
+    let cli = Cli::parse();
+    match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
+        Err(Failure::Failed(msg)) => {
             eprintln!("amdsim: {msg}");
-            ExitCode::FAILURE
+            ExitCode::from(1)
         }
-    }
-}
-
-/// The built-in default kernel of `amdsim demo`, relative to the workspace root.
-const DEFAULT_KERNEL: &str = "kernels/bin/gfx900/vector_add.co";
-
-/// `amdsim demo [FILE.co]`: the main job. Prints the kernel's target, descriptor
-/// and arguments, its disassembly, and runs it on the simulator: the built-in
-/// default is `vector_add` on gfx900 over 1000 work-items (`c = a + b`, with
-/// `a = 0, 1, 2, ...` and `b = 0.5`), which `run` checks element by element.
-fn demo(args: &[String]) -> Result<(), String> {
-    let file = match args.first() {
-        Some(f) => f.clone(),
-        None => {
-            let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-            format!("{root}/{DEFAULT_KERNEL}")
+        Err(Failure::Usage(msg)) => {
+            eprintln!("amdsim: {msg}");
+            ExitCode::from(2)
         }
-    };
-    info_cmd::run(std::slice::from_ref(&file))?;
-    println!();
-    disasm_cmd::run(std::slice::from_ref(&file))?;
-    let data = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
-    let co = amdgpu_codeobj::CodeObject::parse(&data).map_err(|e| format!("{file}: {e}"))?;
-    if co.kernel("vector_add").is_none() {
-        println!("\n(no `vector_add` kernel in {file}: use `amdsim run` to run its kernels)");
-        return Ok(());
-    }
-    println!();
-    demo_run(&file)
-}
-
-/// Runs `vector_add` over `N` work-items on the simulator and checks every element.
-fn demo_run(file: &str) -> Result<(), String> {
-    use amdgpu_sim::{ArgValue, Device, LaunchConfig};
-    const N: u32 = 1000;
-    let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
-    let mut dev = Device::new();
-    let module = dev.load(&bytes).map_err(|e| format!("{file}: {e}"))?;
-    let a: Vec<f32> = (0..N).map(|i| i as f32).collect();
-    let b: Vec<f32> = (0..N).map(|i| 0.5 + (i % 7) as f32).collect();
-    let as_bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-    let pa = dev.alloc_bytes(&as_bytes(&a)).map_err(|e| e.to_string())?;
-    let pb = dev.alloc_bytes(&as_bytes(&b)).map_err(|e| e.to_string())?;
-    let pc = dev
-        .alloc_bytes(&vec![0u8; N as usize * 4])
-        .map_err(|e| e.to_string())?;
-    let args = vec![
-        ArgValue::Ptr(pa),
-        ArgValue::Ptr(pb),
-        ArgValue::Ptr(pc),
-        ArgValue::U32(N),
-    ];
-    let stats = dev
-        .dispatch(&module, "vector_add", LaunchConfig::new_1d(N, 64, args))
-        .map_err(|e| e.to_string())?;
-    let out = dev.read(pc, N as usize * 4).map_err(|e| e.to_string())?;
-    let wrong = out
-        .chunks_exact(4)
-        .enumerate()
-        .filter(|(i, c)| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) != a[*i] + b[*i])
-        .count();
-    println!(
-        "ran vector_add on the simulator: {N} work-items, {} work-groups, {} waves, {} instructions",
-        stats.groups, stats.waves, stats.instructions
-    );
-    let c0: Vec<String> = out
-        .chunks_exact(4)
-        .take(8)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).to_string())
-        .collect();
-    println!("c[0..8] = [{}]", c0.join(", "));
-    if wrong == 0 {
-        println!("c = a + b holds for all {N} elements");
-        Ok(())
-    } else {
-        Err(format!("{wrong} of {N} elements of c differ from a + b"))
+        Err(Failure::Reported) => ExitCode::from(1),
     }
 }
 
 /// Parses a decimal or `0x` hexadecimal number.
 pub(crate) fn parse_u64(s: &str) -> Result<u64, String> {
-    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+    let t = s.trim();
+    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         Some(h) => u64::from_str_radix(h, 16),
-        None => s.parse(),
+        None => t.parse(),
     };
     r.map_err(|_| format!("`{s}` is not a number"))
+}
+
+/// Reads a file of at most `max` bytes (a FIFO or `/dev/zero` cannot make
+/// it read more).
+pub(crate) fn read_file(path: &str, max: u64) -> Result<Vec<u8>, String> {
+    amdgpu_sim::dispatch_file::read_bounded(std::path::Path::new(path), max)
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

@@ -1,268 +1,556 @@
-//! `amdsim run FILE.co KERNEL [options] ARG...`: run a kernel on the
-//! simulator and print its buffers.
+//! `amdsim run`: run a kernel on the simulator, described by a dispatch file
+//! (`amdsim run DISPATCH.ron`, the format of [`amdgpu_sim::dispatch_file`])
+//! or on the command line (`amdsim run FILE.co KERNEL ARG...`, which builds
+//! the same dispatch).
 //!
-//! Arguments are given in kernarg order, one per explicit kernel argument:
+//! Command-line arguments are given in kernarg order, one per explicit kernel
+//! argument; TYPE is one of u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64:
 //!
 //! | form | meaning |
 //! |---|---|
-//! | `u32:5`, `i32:-3`, `u64:7`, `f32:1.5`, `f64:2.0` | a scalar |
-//! | `u32[]:1,2,3` (also `i32`, `u64`, `f32`, `f64`, `u16`) | a buffer holding these values |
-//! | `u32[N]:iota` | a buffer of N elements 0, 1, 2, ... |
+//! | `u32:5`, `i32:-3`, `f16:1.5`, `f64:2.0` | a scalar |
+//! | `u32[]:1,2,3` | a buffer holding these values |
+//! | `u32[N]:iota`, `u32[N]:iota=S` | a buffer of N elements 0, 1, 2, ... (or S, S+1, ...) |
 //! | `f32[N]:fill=V` | a buffer of N copies of V |
 //! | `u32[N]` | a zeroed buffer of N elements |
-//!
-//! Options: `--grid X[,Y[,Z]]` (work-items; default: the largest buffer's
-//! element count), `--group X[,Y[,Z]]` (default 64), `--max-insts N`,
-//! `--show N` (elements printed per buffer, default 16).
+//! | `f32[]:@FILE` | a buffer holding the raw bytes of FILE |
+//! | `local:N` | a `__local` pointer to N bytes of dynamic LDS |
+//! | `struct:1,2,0x3` | a struct by value, as bytes |
+//! | `ptr:0x1000` | a raw pointer value |
 
-use amdgpu_sim::{ArgValue, Device, LaunchConfig};
-use std::time::Instant;
+use crate::Failure;
+use amdgpu_sim::dispatch_file::{
+    Arg, Buffer, Dims, DispatchFile, Elem, Number, Offset, Output, PreparedArg,
+};
+use amdgpu_sim::{Device, RunOptions, RunReport, Stopped};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage: amdsim run FILE.co KERNEL [--grid X[,Y,Z]] [--group X[,Y,Z]] \
-[--max-insts N] [--show N] ARG...
-  ARG: u32:5 | f32:1.5 | u32[]:1,2,3 | u32[N]:iota | f32[N]:fill=V | u32[N]";
+/// The wall-clock limit of a run when neither the dispatch file nor
+/// `--timeout` gives one, in seconds.
+pub const DEFAULT_TIMEOUT_S: f64 = 300.0;
 
-/// Element type of a buffer or scalar argument.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Elem {
-    U16,
-    U32,
-    I32,
-    U64,
-    F32,
-    F64,
-}
+const AFTER_HELP: &str = "\
+ARG (FILE.co form), in kernarg order; TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64
+  TYPE:V              a scalar (u32:5, i32:-3, f32:1.5)
+  TYPE[]:V,V,...      a buffer holding these values (u32[]:1,2,3)
+  TYPE[N]             N zeros
+  TYPE[N]:iota[=S]    N values S, S+1, ... (S = 0 by default)
+  TYPE[N]:fill=V      N copies of V
+  TYPE[]:@FILE        the raw bytes of FILE
+  local:N             a __local pointer to N bytes of dynamic LDS
+  struct:B,B,...      a struct by value, as bytes
+  ptr:ADDR            a raw pointer value
 
-impl Elem {
-    fn parse(s: &str) -> Result<Elem, String> {
-        Ok(match s {
-            "u16" => Elem::U16,
-            "u32" => Elem::U32,
-            "i32" => Elem::I32,
-            "u64" => Elem::U64,
-            "f32" => Elem::F32,
-            "f64" => Elem::F64,
-            _ => return Err(format!("unknown type `{s}` (u16, u32, i32, u64, f32, f64)")),
-        })
-    }
+Examples:
+  amdsim run kernels/examples/vector_add.ron
+  amdsim run kernels/bin/gfx900/vector_add.co vector_add f32[1000]:iota f32[1000]:fill=0.5 f32[1000] u32:1000
+  amdsim run --grid=64 --group 32 kernels/bin/gfx1030/vector_add.co vector_add f32[]:1,2 f32[]:3,4 f32[2] u32:2
 
-    fn size(self) -> usize {
-        match self {
-            Elem::U16 => 2,
-            Elem::U32 | Elem::I32 | Elem::F32 => 4,
-            Elem::U64 | Elem::F64 => 8,
-        }
-    }
+Exit codes: 0 ok; 1 a fault, a stop (instruction cap, timeout, Ctrl-C) or an
+unusable input (outputs are still written); 2 usage error.";
 
-    fn encode(self, s: &str) -> Result<Vec<u8>, String> {
-        let msg = format!("`{s}` is not a valid {self:?} value");
-        let bad = |_: std::num::ParseIntError| msg.clone();
-        let badf = |_: std::num::ParseFloatError| msg.clone();
-        Ok(match self {
-            Elem::U16 => s.parse::<u16>().map_err(bad)?.to_le_bytes().to_vec(),
-            Elem::U32 => parse_int(s)
-                .and_then(|v| u32::try_from(v).map_err(|_| format!("`{s}` is out of range")))?
-                .to_le_bytes()
-                .to_vec(),
-            Elem::I32 => s.parse::<i32>().map_err(bad)?.to_le_bytes().to_vec(),
-            Elem::U64 => parse_int(s)?.to_le_bytes().to_vec(),
-            Elem::F32 => s.parse::<f32>().map_err(badf)?.to_le_bytes().to_vec(),
-            Elem::F64 => s.parse::<f64>().map_err(badf)?.to_le_bytes().to_vec(),
-        })
-    }
-
-    fn encode_index(self, i: u64) -> Vec<u8> {
-        match self {
-            Elem::U16 => (i as u16).to_le_bytes().to_vec(),
-            Elem::U32 | Elem::I32 => (i as u32).to_le_bytes().to_vec(),
-            Elem::U64 => i.to_le_bytes().to_vec(),
-            Elem::F32 => (i as f32).to_le_bytes().to_vec(),
-            Elem::F64 => (i as f64).to_le_bytes().to_vec(),
-        }
-    }
-
-    fn show(self, b: &[u8]) -> String {
-        let mut w = [0u8; 8];
-        let n = b.len().min(8);
-        w[..n].copy_from_slice(&b[..n]);
-        let v = u64::from_le_bytes(w);
-        match self {
-            Elem::U16 => format!("{}", v as u16),
-            Elem::U32 => format!("{}", v as u32),
-            Elem::I32 => format!("{}", v as u32 as i32),
-            Elem::U64 => format!("{v}"),
-            Elem::F32 => format!("{}", f32::from_bits(v as u32)),
-            Elem::F64 => format!("{}", f64::from_bits(v)),
-        }
-    }
-}
-
-fn parse_int(s: &str) -> Result<u64, String> {
-    crate::parse_u64(s)
-}
-
-/// One parsed command-line argument.
-enum Arg {
-    Scalar(ArgValue),
-    Buffer { elem: Elem, data: Vec<u8> },
-}
-
-fn parse_arg(s: &str) -> Result<Arg, String> {
-    let (ty, rest) = s
-        .split_once(':')
-        .map(|(t, r)| (t, Some(r)))
-        .unwrap_or((s, None));
-    if let Some(open) = ty.find('[') {
-        let elem = Elem::parse(&ty[..open])?;
-        let inner = ty[open + 1..]
-            .strip_suffix(']')
-            .ok_or_else(|| format!("`{s}`: missing `]`"))?;
-        let count = if inner.is_empty() {
-            None
-        } else {
-            Some(parse_int(inner)? as usize)
-        };
-        let mut data = Vec::new();
-        match (count, rest) {
-            (None, Some(list)) => {
-                for v in list.split(',').filter(|v| !v.is_empty()) {
-                    data.extend(elem.encode(v.trim())?);
-                }
-            }
-            (Some(n), None) => data = vec![0; n * elem.size()],
-            (Some(n), Some("iota")) => {
-                for i in 0..n {
-                    data.extend(elem.encode_index(i as u64));
-                }
-            }
-            (Some(n), Some(r)) => match r.strip_prefix("fill=") {
-                Some(v) => {
-                    let one = elem.encode(v)?;
-                    for _ in 0..n {
-                        data.extend_from_slice(&one);
-                    }
-                }
-                None => return Err(format!("`{s}`: expected `iota` or `fill=V`")),
-            },
-            (None, None) => return Err(format!("`{s}`: a buffer needs a size or values")),
-        }
-        return Ok(Arg::Buffer { elem, data });
-    }
-    let v = rest.ok_or_else(|| format!("`{s}`: expected TYPE:VALUE"))?;
-    let msg = format!("`{v}` is not a valid {ty}");
-    let bad = |_: std::num::ParseIntError| msg.clone();
-    let badf = |_: std::num::ParseFloatError| msg.clone();
-    Ok(Arg::Scalar(match ty {
-        "u32" => ArgValue::U32(
-            parse_int(v)
-                .and_then(|x| u32::try_from(x).map_err(|_| format!("`{v}` out of range")))?,
-        ),
-        "i32" => ArgValue::I32(v.parse().map_err(bad)?),
-        "u64" => ArgValue::U64(parse_int(v)?),
-        "f32" => ArgValue::F32(v.parse().map_err(badf)?),
-        "f64" => ArgValue::F64(v.parse().map_err(badf)?),
-        _ => return Err(format!("unknown scalar type `{ty}`")),
-    }))
+/// Arguments of `amdsim run`.
+#[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub struct RunArgs {
+    /// DISPATCH.ron, or FILE.co KERNEL ARG...
+    #[arg(required = true, value_name = "DISPATCH.ron | FILE.co KERNEL ARG...")]
+    inputs: Vec<String>,
+    /// Grid size in work-items, X[,Y[,Z]] (default: the largest buffer's element count).
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = parse_dims)]
+    grid: Option<[u32; 3]>,
+    /// Work-group size, X[,Y[,Z]] (default 64).
+    #[arg(long, visible_alias = "workgroup", value_name = "X[,Y,Z]", value_parser = parse_dims)]
+    group: Option<[u32; 3]>,
+    /// Global offset, X[,Y[,Z]].
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = parse_offset)]
+    offset: Option<[u64; 3]>,
+    /// The work dimension the kernel sees (1-3).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3))]
+    dimensions: Option<u32>,
+    /// Per-wave instruction cap (default 50000000).
+    #[arg(long, visible_alias = "max-insts", value_name = "N")]
+    max_instructions: Option<u64>,
+    /// Wall-clock limit in seconds (default 300; 0: none).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// Host threads running work-groups (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
+    /// Stop every work-group at the first fault.
+    #[arg(long)]
+    stop_on_fault: bool,
+    /// Faults reported in full (the rest are counted).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    max_faults: usize,
+    /// Write buffer argument ARG to FILE after the run (raw bytes; .npy, .txt).
+    #[arg(long, value_name = "ARG=FILE", value_parser = parse_output)]
+    output: Vec<(usize, PathBuf)>,
+    /// Elements of each buffer printed after the run.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    show: usize,
+    /// Never show a progress bar.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 fn parse_dims(s: &str) -> Result<[u32; 3], String> {
-    let mut d = [1u32; 3];
     let parts: Vec<&str> = s.split(',').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(format!("`{s}`: expected X[,Y[,Z]]"));
+    if parts.len() > 3 {
+        return Err("expected X[,Y[,Z]]".into());
     }
+    let mut d = [1u32; 3];
     for (k, p) in parts.iter().enumerate() {
-        d[k] = parse_int(p)?
+        d[k] = crate::parse_u64(p)?
             .try_into()
-            .map_err(|_| format!("`{p}` is out of range"))?;
+            .map_err(|_| format!("`{p}` is more than {}", u32::MAX))?;
         if d[k] == 0 {
-            return Err(format!("`{s}`: sizes must be positive"));
+            return Err("sizes must be positive".into());
         }
     }
     Ok(d)
 }
 
-/// Runs `amdsim run`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut pos = Vec::new();
-    let mut grid = None;
-    let mut group = [64u32, 1, 1];
-    let mut max_insts = None;
-    let mut show = 16usize;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || {
-            it.next()
-                .ok_or_else(|| format!("{a} needs a value\n{USAGE}"))
-        };
-        match a.as_str() {
-            "--grid" => grid = Some(parse_dims(value()?)?),
-            "--group" => group = parse_dims(value()?)?,
-            "--max-insts" => max_insts = Some(parse_int(value()?)?),
-            "--show" => show = parse_int(value()?)? as usize,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
+fn parse_offset(s: &str) -> Result<[u64; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() > 3 {
+        return Err("expected X[,Y[,Z]]".into());
+    }
+    let mut d = [0u64; 3];
+    for (k, p) in parts.iter().enumerate() {
+        d[k] = crate::parse_u64(p)?;
+    }
+    Ok(d)
+}
+
+fn parse_output(s: &str) -> Result<(usize, PathBuf), String> {
+    let (arg, file) = s.split_once('=').ok_or("expected ARG=FILE")?;
+    let arg = arg
+        .parse()
+        .map_err(|_| format!("`{arg}` is not an argument index"))?;
+    Ok((arg, PathBuf::from(file)))
+}
+
+/// Parses a number: decimal or `0x` hexadecimal integer, or a float.
+fn parse_number(s: &str) -> Result<Number, String> {
+    let t = s.trim();
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, t),
+    };
+    let int = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(h) => i128::from_str_radix(h, 16).ok(),
+        None => body.parse::<i128>().ok(),
+    };
+    if let Some(i) = int {
+        return Ok(Number::Int(if neg { -i } else { i }));
+    }
+    t.parse::<f64>()
+        .map(Number::Float)
+        .map_err(|_| format!("`{s}` is not a number"))
+}
+
+/// A scalar argument of type `elem`.
+fn scalar(elem: Elem, v: &str) -> Result<Arg, String> {
+    let n = parse_number(v)?;
+    let bytes = elem.encode(n).map_err(|e| e.to_string())?;
+    let mut w = [0u8; 8];
+    w[..bytes.len()].copy_from_slice(&bytes);
+    let u = u64::from_le_bytes(w);
+    Ok(match elem {
+        Elem::U8 => Arg::U8(u as u8),
+        Elem::I8 => Arg::I8(u as u8 as i8),
+        Elem::U16 => Arg::U16(u as u16),
+        Elem::I16 => Arg::I16(u as u16 as i16),
+        Elem::U32 => Arg::U32(u as u32),
+        Elem::I32 => Arg::I32(u as u32 as i32),
+        Elem::U64 => Arg::U64(u),
+        Elem::I64 => Arg::I64(u as i64),
+        Elem::F16 => Arg::F16(match n {
+            Number::Int(i) => i as f64,
+            Number::Float(f) => f,
+        }),
+        Elem::F32 => Arg::F32(f32::from_bits(u as u32)),
+        Elem::F64 => Arg::F64(f64::from_bits(u)),
+    })
+}
+
+fn elem_of(name: &str) -> Result<Elem, String> {
+    Elem::from_name(name)
+        .ok_or_else(|| format!("unknown type `{name}` (u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64)"))
+}
+
+/// Parses one command-line kernel argument.
+pub fn parse_arg(s: &str) -> Result<Arg, String> {
+    let (ty, rest) = match s.split_once(':') {
+        Some((t, r)) => (t, Some(r)),
+        None => (s, None),
+    };
+    match (ty, rest) {
+        ("local", Some(n)) => {
+            let bytes = crate::parse_u64(n)?;
+            let bytes = u32::try_from(bytes).map_err(|_| format!("`{s}`: too much LDS"))?;
+            return Ok(Arg::Local { bytes });
+        }
+        ("struct", Some(list)) => {
+            let bytes = list
+                .split(',')
+                .filter(|b| !b.trim().is_empty())
+                .map(|b| {
+                    crate::parse_u64(b)
+                        .and_then(|v| u8::try_from(v).map_err(|_| format!("`{b}` is not a byte")))
+                })
+                .collect::<Result<_, _>>()?;
+            return Ok(Arg::Struct { bytes });
+        }
+        ("ptr", Some(a)) => return Ok(Arg::Ptr(crate::parse_u64(a)?)),
+        _ => {}
+    }
+    let Some(open) = ty.find('[') else {
+        let v = rest.ok_or_else(|| format!("`{s}`: expected TYPE:VALUE"))?;
+        return scalar(elem_of(ty)?, v).map_err(|e| format!("`{s}`: {e}"));
+    };
+    let elem = elem_of(&ty[..open])?;
+    let inner = ty[open + 1..]
+        .strip_suffix(']')
+        .ok_or_else(|| format!("`{s}`: missing `]`"))?;
+    let count = if inner.is_empty() {
+        None
+    } else {
+        Some(crate::parse_u64(inner)?)
+    };
+    let mut b = Buffer {
+        elem: Some(elem),
+        ..Buffer::default()
+    };
+    match (count, rest) {
+        (None, Some(r)) if r.starts_with('@') => b.file = Some(PathBuf::from(&r[1..])),
+        (None, Some(list)) => {
+            b.values = Some(
+                list.split(',')
+                    .filter(|v| !v.trim().is_empty())
+                    .map(parse_number)
+                    .collect::<Result<_, _>>()?,
+            );
+        }
+        (Some(n), None) => b.count = Some(n),
+        (Some(n), Some(r)) => {
+            b.count = Some(n);
+            if r == "iota" {
+                b.iota = Some(Number::Int(0));
+            } else if let Some(v) = r.strip_prefix("iota=") {
+                b.iota = Some(parse_number(v)?);
+            } else if let Some(v) = r.strip_prefix("fill=") {
+                b.fill = Some(parse_number(v)?);
+            } else {
+                return Err(format!("`{s}`: expected `iota`, `iota=S` or `fill=V`"));
             }
-            _ => pos.push(a.clone()),
+        }
+        (None, None) => return Err(format!("`{s}`: a buffer needs a size or values")),
+    }
+    Ok(Arg::Buffer(b))
+}
+
+/// The element count of a buffer argument as given (for the default grid).
+fn elements(a: &Arg) -> u64 {
+    match a {
+        Arg::Buffer(b) => {
+            let size = b.elem.map_or(1, Elem::size) as u64;
+            b.count
+                .or(b.values.as_ref().map(|v| v.len() as u64))
+                .or(b
+                    .file
+                    .as_ref()
+                    .and_then(|f| std::fs::metadata(f).ok())
+                    .map(|m| m.len() / size))
+                .unwrap_or(0)
+        }
+        _ => 0,
+    }
+}
+
+/// How [`execute`] runs a dispatch.
+pub struct Execution {
+    /// Show a progress bar on a terminal when the run takes over a second.
+    pub progress: bool,
+    /// Stop at the first fault.
+    pub stop_on_fault: bool,
+    /// Faults kept in full.
+    pub max_faults: usize,
+}
+
+impl Execution {
+    /// No progress bar, run every work-group, keep 8 faults.
+    pub fn quiet() -> Self {
+        Execution {
+            progress: false,
+            stop_on_fault: false,
+            max_faults: 8,
         }
     }
-    if pos.len() < 2 {
-        return Err(USAGE.to_string());
-    }
-    let (file, kernel) = (&pos[0], &pos[1]);
-    let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
-    let parsed: Vec<Arg> = pos[2..]
-        .iter()
-        .map(|s| parse_arg(s))
-        .collect::<Result<_, _>>()?;
-    let mut dev = Device::new();
-    let module = dev.load(&bytes).map_err(|e| format!("{file}: {e}"))?;
-    let mut values = Vec::new();
-    let mut buffers = Vec::new();
-    let mut largest = 0usize;
-    for (k, a) in parsed.iter().enumerate() {
-        match a {
-            Arg::Scalar(v) => values.push(v.clone()),
-            Arg::Buffer { elem, data } => {
-                let addr = dev.alloc_bytes(data).map_err(|e| e.to_string())?;
-                values.push(ArgValue::Ptr(addr));
-                let n = data.len() / elem.size();
-                largest = largest.max(n);
-                buffers.push((k, *elem, addr, n));
+}
+
+/// A finished run.
+pub struct Executed {
+    /// The device, with the buffers as the kernel left them.
+    pub device: Device,
+    /// Where the arguments are.
+    pub prepared: amdgpu_sim::dispatch_file::Prepared,
+    /// What happened.
+    pub report: RunReport,
+    /// Wall-clock time of the run.
+    pub elapsed: Duration,
+    /// The wall-clock limit in force.
+    pub timeout: Option<Duration>,
+}
+
+/// The cancel flag set by Ctrl-C (a second Ctrl-C ends the process).
+fn cancel_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        let _ = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
             }
+        });
+        flag
+    })
+    .clone()
+}
+
+/// Prepares and runs a dispatch: the shared path of `run` and `demo`.
+pub fn execute(d: &DispatchFile, how: &Execution) -> Result<Executed, Failure> {
+    let mut device = Device::new();
+    let prepared = d.prepare(&mut device).map_err(|e| e.to_string())?;
+    let timeout_s = d.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S);
+    if !(timeout_s >= 0.0 && timeout_s.is_finite()) {
+        return Err(Failure::Usage(format!("timeout of {timeout_s} s")));
+    }
+    let timeout = (timeout_s > 0.0).then(|| Duration::from_secs_f64(timeout_s));
+    let progress = Arc::new(AtomicU64::new(0));
+    let opts = RunOptions {
+        stop_on_fault: how.stop_on_fault,
+        timeout,
+        cancel: Some(cancel_flag()),
+        progress: Some(progress.clone()),
+        max_faults: how.max_faults,
+    };
+    let pool = match d.threads {
+        Some(n) if n == 0 || n > 256 => {
+            return Err(Failure::Usage(format!("{n} threads (1 to 256)")));
         }
-    }
-    let grid = grid.unwrap_or([largest.max(1) as u32, 1, 1]);
-    let mut cfg = LaunchConfig::new_1d(grid[0], group[0], values);
-    cfg.grid = grid;
-    cfg.group = group;
-    if let Some(m) = max_insts {
-        cfg.max_instructions = m;
-    }
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| format!("thread pool: {e}"))?,
+        ),
+        None => None,
+    };
+    let total = prepared.launch.groups.iter().map(|&g| g as u64).product();
+    let finished = AtomicBool::new(false);
     let start = Instant::now();
-    let stats = dev
-        .dispatch(&module, kernel, cfg)
-        .map_err(|e| e.to_string())?;
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "{kernel}: {} work-groups, {} waves, {} instructions in {:.3} s ({:.1} M instructions/s)",
-        stats.groups,
-        stats.waves,
-        stats.instructions,
-        secs,
-        stats.instructions as f64 / secs.max(1e-9) / 1e6
-    );
-    for (k, elem, addr, n) in buffers {
-        let shown = n.min(show);
-        let data = dev
-            .read(addr, shown * elem.size())
-            .map_err(|e| e.to_string())?;
-        let vals: Vec<String> = data.chunks(elem.size()).map(|c| elem.show(c)).collect();
-        let more = if n > shown { ", ..." } else { "" };
-        println!("arg {k} ({n} x {elem:?}): [{}{more}]", vals.join(", "));
+    let report = std::thread::scope(|scope| {
+        if how.progress && std::io::stderr().is_terminal() {
+            scope.spawn(|| progress_bar(&finished, &progress, total));
+        }
+        let r = match &pool {
+            Some(p) => p.install(|| device.run_with(&prepared.launch, &opts)),
+            None => device.run_with(&prepared.launch, &opts),
+        };
+        finished.store(true, Ordering::Relaxed);
+        r
+    });
+    Ok(Executed {
+        device,
+        prepared,
+        report,
+        elapsed: start.elapsed(),
+        timeout,
+    })
+}
+
+/// Shows work-groups done once a run has taken a second.
+fn progress_bar(finished: &AtomicBool, done: &AtomicU64, total: u64) {
+    let start = Instant::now();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    while !finished.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        if bar.is_none() && start.elapsed() >= Duration::from_secs(1) {
+            let b = indicatif::ProgressBar::new(total);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} work-groups ({eta} left)",
+            ) {
+                b.set_style(style.progress_chars("=> "));
+            }
+            bar = Some(b);
+        }
+        if let Some(b) = &bar {
+            b.set_position(done.load(Ordering::Relaxed));
+        }
     }
-    Ok(())
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+}
+
+/// Prints the faults and, after a stop, where the unfinished waves were.
+pub fn print_problems(report: &RunReport, timeout: Option<Duration>) {
+    for (k, f) in report.faults.iter().enumerate() {
+        eprintln!("fault {} of {}: {}", k + 1, report.fault_count, f.error);
+    }
+    let untold = report.fault_count - report.faults.len() as u64;
+    if untold > 0 {
+        eprintln!(
+            "... and {untold} more fault(s) in other work-groups (--max-faults N to see more)"
+        );
+    }
+    if let Some(s) = &report.stopped {
+        let why = match s {
+            Stopped::InstructionLimit(e) => format!("{e}"),
+            Stopped::Timeout => format!(
+                "the wall-clock limit of {} s passed (--timeout)",
+                timeout.map_or(0.0, |t| t.as_secs_f64())
+            ),
+            Stopped::Cancelled => "interrupted (Ctrl-C)".to_string(),
+            Stopped::Fault => "stopped at the first fault (--stop-on-fault)".to_string(),
+        };
+        eprintln!(
+            "stopped: {why}; {} of {} work-groups completed",
+            report.stats.groups, report.total_groups
+        );
+        const SHOWN: usize = 16;
+        for w in report.interrupted.iter().take(SHOWN) {
+            eprintln!(
+                "  group ({},{},{}) wave {} {:?} at pc 0x{:x} `{}` after {} instructions",
+                w.group[0], w.group[1], w.group[2], w.wave, w.status, w.pc, w.inst, w.executed
+            );
+        }
+        if report.interrupted.len() > SHOWN {
+            eprintln!(
+                "  ... and {} more unfinished wave(s)",
+                report.interrupted.len() - SHOWN
+            );
+        }
+    }
+}
+
+/// Runs `amdsim run`.
+pub fn run(a: RunArgs) -> Result<(), Failure> {
+    let first = &a.inputs[0];
+    let mut d = if first.ends_with(".ron") {
+        if a.inputs.len() > 1 {
+            return Err(Failure::Usage(format!(
+                "a dispatch file takes no other arguments (got `{}`)",
+                a.inputs[1]
+            )));
+        }
+        DispatchFile::from_path(first).map_err(|e| e.to_string())?
+    } else {
+        let Some(kernel) = a.inputs.get(1) else {
+            return Err(Failure::Usage(
+                "expected DISPATCH.ron, or FILE.co KERNEL ARG... (see `amdsim run --help`)".into(),
+            ));
+        };
+        let args: Vec<Arg> = a.inputs[2..]
+            .iter()
+            .map(|s| parse_arg(s))
+            .collect::<Result<_, _>>()
+            .map_err(Failure::Usage)?;
+        let largest = args.iter().map(elements).max().unwrap_or(0).max(1);
+        let grid = [u32::try_from(largest).unwrap_or(u32::MAX), 1, 1];
+        DispatchFile::new(first, kernel, grid, [64, 1, 1], args)
+    };
+    if let Some(g) = a.grid {
+        d.grid = Dims(g);
+    }
+    if let Some(g) = a.group {
+        d.workgroup = Dims(g);
+    }
+    if let Some(o) = a.offset {
+        d.offset = Some(Offset(o));
+    }
+    if a.dimensions.is_some() {
+        d.dimensions = a.dimensions;
+    }
+    if a.max_instructions.is_some() {
+        d.max_instructions = a.max_instructions;
+    }
+    if a.timeout.is_some() {
+        d.timeout_s = a.timeout;
+    }
+    if let Some(t) = a.threads {
+        d.threads = Some(t.into());
+    }
+    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+    for (arg, file) in &a.output {
+        d.outputs.push(Output {
+            arg: *arg,
+            file: cwd.join(file),
+            format: None,
+            elem: None,
+        });
+    }
+    d.validate().map_err(|e| Failure::Usage(e.to_string()))?;
+    let how = Execution {
+        progress: !a.no_progress,
+        stop_on_fault: a.stop_on_fault,
+        max_faults: a.max_faults,
+    };
+    let run = execute(&d, &how)?;
+    let s = &run.report.stats;
+    let secs = run.elapsed.as_secs_f64().max(1e-9);
+    println!(
+        "{}: {} work-groups, {} waves, {} instructions, {} lane operations in {:.3} s \
+         ({:.2} M wave instructions/s, {:.2} M lane operations/s)",
+        d.kernel,
+        s.groups,
+        s.waves,
+        s.instructions,
+        s.lane_ops,
+        secs,
+        s.instructions as f64 / secs / 1e6,
+        s.lane_ops as f64 / secs / 1e6,
+    );
+    if a.show > 0 {
+        for (k, p) in run.prepared.args.iter().enumerate() {
+            if let PreparedArg::Buffer {
+                address,
+                bytes,
+                elem,
+            } = *p
+            {
+                let n = bytes / elem.size() as u64;
+                let shown = n.min(a.show as u64) as usize;
+                let data = run
+                    .device
+                    .read(address, shown * elem.size())
+                    .map_err(|e| e.to_string())?;
+                let vals: Vec<String> = data.chunks(elem.size()).map(|c| elem.show(c)).collect();
+                let more = if n > shown as u64 { ", ..." } else { "" };
+                println!("arg {k} ({n} x {elem}): [{}{more}]", vals.join(", "));
+            }
+        }
+    }
+    let written = d
+        .write_outputs(&run.device, &run.prepared)
+        .map_err(|e| e.to_string())?;
+    for f in written {
+        println!("wrote {}", f.display());
+    }
+    if run.report.ok() {
+        Ok(())
+    } else {
+        print_problems(&run.report, run.timeout);
+        Err(Failure::Reported)
+    }
 }
 
 #[cfg(test)]
@@ -271,24 +559,28 @@ mod tests {
 
     #[test]
     fn argument_forms() {
-        match parse_arg("u32[4]:iota").unwrap() {
-            Arg::Buffer { elem, data } => {
-                assert_eq!(elem, Elem::U32);
-                assert_eq!(data, [0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]);
-            }
-            Arg::Scalar(_) => panic!("expected a buffer"),
-        }
-        match parse_arg("f32[]:1.5,2").unwrap() {
-            Arg::Buffer { data, .. } => assert_eq!(data.len(), 8),
-            Arg::Scalar(_) => panic!("expected a buffer"),
-        }
-        assert!(matches!(
-            parse_arg("u32:0x10").unwrap(),
-            Arg::Scalar(ArgValue::U32(16))
-        ));
+        let Arg::Buffer(b) = parse_arg("u32[4]:iota").unwrap() else {
+            panic!("expected a buffer")
+        };
+        assert_eq!((b.count, b.iota), (Some(4), Some(Number::Int(0))));
+        let Arg::Buffer(b) = parse_arg("f32[]:1.5,2").unwrap() else {
+            panic!("expected a buffer")
+        };
+        assert_eq!(b.values.map(|v| v.len()), Some(2));
+        assert_eq!(parse_arg("u32:0x10").unwrap(), Arg::U32(16));
+        assert_eq!(parse_arg("i8:-3").unwrap(), Arg::I8(-3));
+        assert_eq!(parse_arg("f16:1.5").unwrap(), Arg::F16(1.5));
+        assert_eq!(parse_arg("local:256").unwrap(), Arg::Local { bytes: 256 });
+        assert_eq!(
+            parse_arg("struct:1,0x2").unwrap(),
+            Arg::Struct { bytes: vec![1, 2] }
+        );
         assert!(parse_arg("u32[2]:bogus").is_err());
         assert!(parse_arg("q8:1").is_err());
+        assert!(parse_arg("u8:256").is_err());
+        assert!(parse_arg("u32:1.5").is_err());
         assert_eq!(parse_dims("16,4").unwrap(), [16, 4, 1]);
         assert!(parse_dims("0").is_err());
+        assert!(parse_dims("4294967296").is_err());
     }
 }

@@ -161,6 +161,23 @@ pub enum ErrorKind {
     /// A composite would be larger than the largest address space.
     #[error("composite larger than the largest address space")]
     CompositeTooLarge,
+    /// A composite would stand for more parts than the cap (counted through nested
+    /// composites), or have more pieces.
+    #[error("composite of {parts} parts (at most {max})")]
+    TooManyParts {
+        /// The parts it would stand for.
+        parts: u64,
+        /// [`crate::location::MAX_COMPOSITE_PARTS`].
+        max: u64,
+    },
+    /// A read through a location asks for more bytes than the cap.
+    #[error("read of {bytes} bytes (at most {max})")]
+    ReadTooLarge {
+        /// Bytes asked for.
+        bytes: u64,
+        /// [`crate::eval::MAX_READ_BYTES`].
+        max: u64,
+    },
     /// Vector composites nested deeper than the cap.
     #[error("composites nested deeper than {0}")]
     CompositeTooDeep(u16),

@@ -1733,6 +1733,9 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 if u128::from(*bits) * u128::from(*count) > crate::location::MAX_COMPOSITE_BITS {
                     return fail(ErrorKind::CompositeTooLarge);
                 }
+                if let Some(Entry::Loc(pl)) = self.stack.last() {
+                    crate::location::check_parts(crate::location::leaf_parts(pl), *count)?;
+                }
                 if matches!(self.stack.last(), Some(Entry::Loc(_))) {
                     // The usual case, a location on top: extended where it lies.
                     self.tick_n(*count)?;
@@ -1746,6 +1749,7 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                     }
                 } else {
                     let pl = self.pop_loc(name)?;
+                    crate::location::check_parts(crate::location::leaf_parts(&pl), *count)?;
                     self.tick_n(*count)?;
                     crate::location::Extended::check(&pl, *bits)?;
                     self.push(Entry::Extended(crate::location::Extended::checked(
@@ -2089,8 +2093,21 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     }
 }
 
-/// Reads `nbytes` of an object through a location (undefined bytes recorded, not an error).
+/// The most bytes [`read_through`] reads at once.
+pub const MAX_READ_BYTES: usize = 1 << 24;
+
+/// Reads `nbytes` of an object through a location (undefined bytes recorded, not an error;
+/// at most [`MAX_READ_BYTES`]).
 pub fn read_through<T: Target + ?Sized>(t: &T, loc: &Loc, nbytes: usize) -> Result<ReadBits> {
+    if nbytes > MAX_READ_BYTES {
+        return Err(Error::new(
+            0,
+            ErrorKind::ReadTooLarge {
+                bytes: nbytes as u64,
+                max: MAX_READ_BYTES as u64,
+            },
+        ));
+    }
     crate::location::read_object(t, loc, nbytes * 8).map_err(|k| Error::new(0, k))
 }
 

@@ -13,6 +13,7 @@
 //!   and nesting caps and typed errors carrying the operation's offset;
 //! - [`target`]: the live-state trait, the AMDGPU target model (DWARF register numbers
 //!   and sizes, address spaces, the private-lane swizzle) and an in-memory target;
+//! - [`state`]: wave states described in RON (registers, memory, program data);
 //! - [`program`]: units, DIEs, location lists, frame bases, base types, lane attributes
 //!   and line programs read with gimli; [`cfi`]: call frame information, including
 //!   DW_CFA_LLVM_def_aspace_cfa(_sf).
@@ -27,6 +28,7 @@ pub mod eval;
 pub mod location;
 pub mod op;
 pub mod program;
+pub mod state;
 pub mod target;
 pub mod text;
 pub mod value;

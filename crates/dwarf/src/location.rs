@@ -173,6 +173,40 @@ pub struct Composite {
     parts: std::sync::OnceLock<Vec<Part>>,
     /// Nesting depth of composites inside this one (bounded by [`MAX_COMPOSITE_DEPTH`]).
     depth: u16,
+    /// The parts this composite stands for, counted through every nested
+    /// composite (an upper bound; see [`Composite::leaf_parts`]).
+    leaves: u64,
+}
+
+/// The most parts one composite may stand for, counted through every nested composite
+/// (DW_OP_LLVM_extend and DW_OP_LLVM_select_bit_piece multiply their source's parts by
+/// their count), and the most pieces one composite may have: so that materialising or
+/// walking a composite stays within a few tens of megabytes however its expression
+/// nests.
+pub const MAX_COMPOSITE_PARTS: u64 = 1 << 20;
+
+/// The parts `l` stands for, counted through nested composites (1 per single location
+/// that is not a composite).
+pub fn leaf_parts(l: &Loc) -> u64 {
+    l.singles()
+        .iter()
+        .map(|s| match &s.storage {
+            Storage::Composite(c) => c.leaves,
+            _ => 1,
+        })
+        .fold(0, u64::saturating_add)
+}
+
+/// `count` elements each standing for `per` parts, within [`MAX_COMPOSITE_PARTS`].
+pub(crate) fn check_parts(per: u64, count: u64) -> Result<u64, ErrorKind> {
+    let n = per.saturating_mul(count);
+    if n > MAX_COMPOSITE_PARTS {
+        return Err(ErrorKind::TooManyParts {
+            parts: n,
+            max: MAX_COMPOSITE_PARTS,
+        });
+    }
+    Ok(n)
 }
 
 /// Deepest nesting of vector composites (a composite whose element source is a composite
@@ -338,10 +372,15 @@ impl Composite {
             .max()
             .unwrap_or(0)
             .saturating_add(1);
+        let leaves = parts
+            .iter()
+            .map(|p| leaf_parts(&p.loc))
+            .fold(0, u64::saturating_add);
         Composite {
             repr: Repr::Parts(parts),
             parts: std::sync::OnceLock::new(),
             depth,
+            leaves,
         }
     }
 
@@ -350,6 +389,7 @@ impl Composite {
     pub fn extend(pl: Loc, bits: u64, count: u64) -> Result<Self, ErrorKind> {
         check_range(&pl, 0, bits)?;
         let depth = nested_depth(loc_depth(&pl))?;
+        let leaves = check_parts(leaf_parts(&pl), count)?;
         let repr = if count <= 64 {
             let mut srcs = [EMPTY_SRC; VECTOR_SOURCES];
             srcs[0] = Src {
@@ -370,6 +410,7 @@ impl Composite {
             repr,
             parts: std::sync::OnceLock::new(),
             depth,
+            leaves,
         })
     }
 
@@ -557,7 +598,9 @@ pub(crate) fn select_with(
         }
         let l0 = l0.into_loc()?;
         let l1 = l1.into_loc()?;
+        let leaves = check_parts(leaf_parts(&l0).max(leaf_parts(&l1)), count)?;
         Ok(Arc::new(Composite {
+            leaves,
             repr: Repr::Select {
                 l0,
                 l1,
@@ -789,6 +832,7 @@ fn select_vector(
             comp.depth = depth;
             if let Repr::Vector(v) = &mut comp.repr {
                 merge_select(v, l1, m, bits, count)?;
+                comp.leaves = vector_leaves(v)?;
             }
             Ok(node)
         }
@@ -801,13 +845,25 @@ fn select_vector(
             v.count = count;
             l0.write_src(&mut v.srcs[0], bits, count)?;
             merge_select(&mut v, l1, m, bits, count)?;
+            let leaves = vector_leaves(&v)?;
             Ok(Arc::new(Composite {
                 repr: Repr::Vector(v),
                 parts: std::sync::OnceLock::new(),
                 depth,
+                leaves,
             }))
         }
     }
+}
+
+/// The parts a vector composite stands for: its count times the most of any source.
+fn vector_leaves(v: &VectorRepr) -> Result<u64, ErrorKind> {
+    let per = v.srcs[..usize::from(v.nsrc).min(VECTOR_SOURCES)]
+        .iter()
+        .map(|s| leaf_parts(&s.loc))
+        .max()
+        .unwrap_or(1);
+    check_parts(per, v.count)
 }
 
 /// Selects `l1`'s elements into `v` where mask `m` is set: `l1`'s sources are added
@@ -1050,6 +1106,13 @@ static UNDEFINED: Single = Single {
 
 /// Appends a part to a composite under construction, keeping canonical form.
 pub fn push_part(parts: &mut Vec<Part>, loc: Loc, bits: u64) -> Result<(), ErrorKind> {
+    if parts.len() as u64 >= MAX_COMPOSITE_PARTS {
+        return Err(ErrorKind::TooManyParts {
+            parts: parts.len() as u64 + 1,
+            max: MAX_COMPOSITE_PARTS,
+        });
+    }
+    check_parts(leaf_parts(&loc), 1)?;
     if bits == 0 {
         return Ok(());
     }

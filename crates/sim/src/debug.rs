@@ -7,7 +7,7 @@
 //! stopped and resumed computes exactly what an uninterrupted run computes.
 
 use crate::dispatch::{Device, Launch, Workgroup};
-use crate::error::{FaultKind, MemFault, SimError, Space};
+use crate::error::{DispatchError, FaultKind, MemFault, SimError, Space};
 use crate::exec::{self, Ctx};
 use crate::memory::Bytes;
 use crate::wave::{Wave, WaveStatus};
@@ -189,10 +189,7 @@ impl<'d> Session<'d> {
             max_instructions: self.launch.config.max_instructions,
         };
         let Some(w) = wg.waves.get_mut(wave as usize) else {
-            return Err(SimError::Dispatch(format!(
-                "no wave {wave} in work-group {:?}",
-                wg.id
-            )));
+            return Err(DispatchError::NoWave { wave, group: wg.id }.into());
         };
         if w.status != WaveStatus::Running {
             return Ok(Stop::NotRunnable {

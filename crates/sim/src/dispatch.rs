@@ -7,10 +7,10 @@
 //! State", "Private Segment Buffer", "Flat Scratch", and the code object V5
 //! hidden kernel arguments.
 
-use crate::error::{SimError, Space};
+use crate::error::{DispatchError, SimError, Space};
 use crate::exec::{self, Ctx};
 use crate::memory::{
-    Bytes, GlobalMemory, PAGE, PRIVATE_BASE, SCRATCH_BACKING, SHARED_BASE, Scratch,
+    Bytes, GlobalMemory, MAX_MAPPED, PAGE, PRIVATE_BASE, SCRATCH_BACKING, SHARED_BASE, Scratch,
 };
 use crate::wave::{Mask, Wave, WaveStatus};
 use amdgpu_codeobj::{
@@ -18,7 +18,10 @@ use amdgpu_codeobj::{
 };
 use amdgpu_isa::{Decoder, Gpu, Program};
 use rayon::prelude::*;
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// The largest loadable image of a code object the simulator maps.
 pub const MAX_CODE_OBJECT: u64 = 256 << 20;
@@ -31,6 +34,10 @@ pub const MAX_LDS: u64 = 64 << 10;
 
 /// The most private memory per work-item the simulator provides.
 pub const MAX_PRIVATE: u64 = 1 << 20;
+
+/// The most work-groups one dispatch may have (2^40: far more than a
+/// simulated dispatch can run, and small enough to count in a `u64`).
+pub const MAX_GROUPS: u64 = 1 << 40;
 
 /// The simulated device: global memory shared by every dispatch.
 #[derive(Debug, Default)]
@@ -125,6 +132,10 @@ pub struct LaunchConfig {
     /// packet's dimensions); `None`: the highest dimension whose grid or
     /// work-group size exceeds 1.
     pub dimensions: Option<u32>,
+    /// The global offset (x, y, z) the kernel sees in its
+    /// `hidden_global_offset_*` arguments (`get_global_offset`; added to
+    /// `get_global_id`).
+    pub global_offset: [u64; 3],
 }
 
 impl LaunchConfig {
@@ -138,6 +149,7 @@ impl LaunchConfig {
             extra_private: 0,
             dynamic_lds: 0,
             dimensions: None,
+            global_offset: [0; 3],
         }
     }
 }
@@ -151,6 +163,149 @@ pub struct Stats {
     pub waves: u64,
     /// Instructions executed, summed over waves.
     pub instructions: u64,
+    /// Lane operations (vector instructions times the lanes EXEC enabled),
+    /// summed over waves.
+    pub lane_ops: u64,
+}
+
+/// How [`Device::run_with`] runs a dispatch.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Stop every work-group at the first fault (default: run the others on).
+    pub stop_on_fault: bool,
+    /// The wall-clock limit of the run.
+    pub timeout: Option<Duration>,
+    /// Set from outside (a Ctrl-C handler) to stop the run promptly.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Incremented each time a work-group completes (for a progress bar).
+    pub progress: Option<Arc<AtomicU64>>,
+    /// How many faults the report keeps in full (the lowest work-groups);
+    /// the rest are only counted.
+    pub max_faults: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            stop_on_fault: false,
+            timeout: None,
+            cancel: None,
+            progress: None,
+            max_faults: 64,
+        }
+    }
+}
+
+/// Why a run stopped before every work-group finished.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stopped {
+    /// A wave reached the instruction cap (the error says where).
+    InstructionLimit(Box<SimError>),
+    /// The wall-clock limit passed.
+    Timeout,
+    /// The cancel flag was set.
+    Cancelled,
+    /// A fault stopped the run ([`RunOptions::stop_on_fault`]).
+    Fault,
+}
+
+/// A work-group's fault.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupFault {
+    /// The work-group's linear number (x fastest).
+    pub linear: u64,
+    /// The work-group.
+    pub group: [u32; 3],
+    /// What happened, and where.
+    pub error: SimError,
+}
+
+/// Where an unfinished wave was when a run stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaveAt {
+    /// The work-group.
+    pub group: [u32; 3],
+    /// The wave's number in it.
+    pub wave: u32,
+    /// Its PC.
+    pub pc: u64,
+    /// The instruction at the PC (empty when none).
+    pub inst: String,
+    /// Running or waiting at a barrier.
+    pub status: WaveStatus,
+    /// Instructions it executed.
+    pub executed: u64,
+}
+
+/// What [`Device::run_with`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunReport {
+    /// Work-groups completed, and the waves and instructions of every
+    /// work-group that started.
+    pub stats: Stats,
+    /// Work-groups in the grid.
+    pub total_groups: u64,
+    /// The faults kept in full, in work-group order.
+    pub faults: Vec<GroupFault>,
+    /// Every fault, kept or not.
+    pub fault_count: u64,
+    /// Why the run stopped early, if it did.
+    pub stopped: Option<Stopped>,
+    /// The unfinished waves of the work-groups a stop interrupted.
+    pub interrupted: Vec<WaveAt>,
+}
+
+impl RunReport {
+    /// Whether every work-group ran to its end without a fault.
+    pub fn ok(&self) -> bool {
+        self.fault_count == 0 && self.stopped.is_none()
+    }
+}
+
+#[derive(Default)]
+struct Collected {
+    faults: BTreeMap<u64, GroupFault>,
+    count: u64,
+    limit: Option<Box<SimError>>,
+    waves: Vec<WaveAt>,
+}
+
+impl Collected {
+    fn fault(&mut self, linear: u64, group: [u32; 3], error: SimError, keep: usize) {
+        self.count += 1;
+        self.faults.insert(
+            linear,
+            GroupFault {
+                linear,
+                group,
+                error,
+            },
+        );
+        while self.faults.len() > keep {
+            self.faults.pop_last();
+        }
+    }
+
+    fn interrupted(&mut self, wg: &Workgroup, launch: &Launch) {
+        for w in wg.waves.iter().filter(|w| w.status != WaveStatus::Done) {
+            self.waves.push(WaveAt {
+                group: wg.id,
+                wave: w.id,
+                pc: w.pc,
+                inst: launch
+                    .program
+                    .at(w.pc)
+                    .map(|i| i.to_string())
+                    .unwrap_or_default(),
+                status: w.status,
+                executed: w.executed,
+            });
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A prepared dispatch: memory set up, ready to create work-groups.
@@ -192,7 +347,7 @@ fn gpu_of(co: &CodeObject) -> Result<Gpu, SimError> {
         .gpu
         .name()
         .parse::<Gpu>()
-        .map_err(|e| SimError::CodeObject(e.to_string()))
+        .map_err(SimError::from)
 }
 
 impl Device {
@@ -206,6 +361,13 @@ impl Device {
 
     /// Allocates `size` zeroed bytes of global memory.
     pub fn alloc(&mut self, size: u64) -> Result<u64, SimError> {
+        let pages = size.max(1).div_ceil(PAGE).saturating_mul(PAGE);
+        if self.mem.mapped().saturating_add(pages) > MAX_MAPPED {
+            return Err(SimError::Alloc {
+                size,
+                why: "simulated global memory holds at most 8 GiB (memory::MAX_MAPPED)",
+            });
+        }
         self.mem.allocate(size).map_err(SimError::Host)
     }
 
@@ -241,6 +403,12 @@ impl Device {
         }
         let text = co.text();
         top = top.max(text.end_address());
+        if top > MAX_CODE_OBJECT {
+            return Err(SimError::ImageTooLarge {
+                size: top,
+                max: MAX_CODE_OBJECT,
+            });
+        }
         let size = top.div_ceil(PAGE) * PAGE;
         self.mem
             .map_at(bias, size.max(PAGE))
@@ -286,56 +454,74 @@ impl Device {
     ) -> Result<Launch, SimError> {
         let k = module
             .kernel(kernel)
-            .ok_or_else(|| SimError::Dispatch(format!("no kernel `{kernel}`")))?
+            .ok_or_else(|| DispatchError::NoKernel {
+                name: kernel.to_string(),
+                available: module.kernels.iter().map(|k| k.name.clone()).collect(),
+            })?
             .clone();
-        for d in 0..3 {
-            if config.group[d] == 0 || config.grid[d] == 0 {
-                return Err(SimError::Dispatch("zero grid or group size".into()));
+        if (0..3).any(|d| config.group[d] == 0 || config.grid[d] == 0) {
+            return Err(DispatchError::ZeroSize {
+                grid: config.grid,
+                group: config.group,
             }
+            .into());
         }
-        let threads: u64 = config.group.iter().map(|&g| g as u64).product();
-        if threads > 1024 {
-            return Err(SimError::Dispatch(format!(
-                "work-group of {threads} work-items (max 1024)"
-            )));
+        let items: u64 = config.group.iter().map(|&g| g as u64).product();
+        if items > 1024 {
+            return Err(DispatchError::GroupTooLarge { items }.into());
         }
         let wave_size = k.descriptor.wavefront_size();
         // Hardware limits (Vega/RDNA ISA: 64 KiB of LDS per work-group; the
         // private segment is bounded here to keep host memory in check).
         let lds = k.descriptor.group_segment_fixed_size as u64 + config.dynamic_lds as u64;
         if lds > MAX_LDS {
-            return Err(SimError::Dispatch(format!(
-                "{lds} bytes of LDS per work-group (max {MAX_LDS})"
-            )));
+            return Err(DispatchError::LdsTooLarge {
+                bytes: lds,
+                max: MAX_LDS,
+            }
+            .into());
         }
         let private = k.descriptor.private_segment_fixed_size as u64 + config.extra_private as u64;
         if private > MAX_PRIVATE {
-            return Err(SimError::Dispatch(format!(
-                "{private} private bytes per work-item (max {MAX_PRIVATE})"
-            )));
+            return Err(DispatchError::PrivateTooLarge {
+                bytes: private,
+                max: MAX_PRIVATE,
+            }
+            .into());
         }
         let groups: [u32; 3] = std::array::from_fn(|d| config.grid[d].div_ceil(config.group[d]));
+        let total = groups.iter().map(|&g| g as u128).product::<u128>();
+        if total > MAX_GROUPS as u128 {
+            return Err(DispatchError::TooManyGroups {
+                groups: total,
+                grid: config.grid,
+                group: config.group,
+                max: MAX_GROUPS,
+            }
+            .into());
+        }
         let dims = match config.dimensions {
             Some(d @ 1..=3) => d,
-            Some(d) => {
-                return Err(SimError::Dispatch(format!(
-                    "{d} dimensions (a dispatch has 1, 2 or 3)"
-                )));
-            }
+            Some(d) => return Err(DispatchError::BadDimensions(d).into()),
             None if config.grid[2] > 1 || config.group[2] > 1 => 3,
             None if config.grid[1] > 1 || config.group[1] > 1 => 2,
             None => 1,
         };
         for d in dims as usize..3 {
             if config.grid[d] > 1 || config.group[d] > 1 {
-                return Err(SimError::Dispatch(format!(
-                    "a {dims}-dimensional dispatch with grid {:?} and work-group {:?}",
-                    config.grid, config.group
-                )));
+                return Err(DispatchError::DimensionMismatch {
+                    dims,
+                    grid: config.grid,
+                    group: config.group,
+                }
+                .into());
             }
         }
         let queue = self.alloc(256)?;
-        let kernarg_bytes = build_kernarg(&k, &config, dims, queue)?;
+        let mut kernarg_bytes = build_kernarg(&k, &config, dims, queue)?;
+        // Scalar loads fetch up to 64 bytes at once and may read past the
+        // last argument, as they do on hardware, where the segment is padded.
+        kernarg_bytes.resize(kernarg_bytes.len().div_ceil(64) * 64 + 64, 0);
         let kernarg = self.alloc_bytes(&kernarg_bytes)?;
         // AQL kernel dispatch packet (hsa_kernel_dispatch_packet_t, 64 bytes).
         let mut p = Vec::with_capacity(64);
@@ -371,35 +557,150 @@ impl Device {
     }
 
     /// Runs a prepared dispatch to completion, work-groups in parallel. The
-    /// first error (in work-group order) is returned.
+    /// first error (in work-group order) is returned; [`Device::run_with`]
+    /// reports every one and keeps the results of the other work-groups.
     pub fn run(&self, launch: &Launch) -> Result<Stats, SimError> {
+        let report = self.run_with(launch, &RunOptions::default());
+        match report.stopped {
+            Some(Stopped::InstructionLimit(e)) => return Err(*e),
+            Some(Stopped::Fault) | None => {}
+            Some(Stopped::Timeout) | Some(Stopped::Cancelled) => {}
+        }
+        match report.faults.into_iter().next() {
+            Some(f) => Err(f.error),
+            None => Ok(report.stats),
+        }
+    }
+
+    /// Runs a prepared dispatch, work-groups in parallel on the current rayon
+    /// pool. A work-group that faults stops there; the others run to
+    /// completion (or, with [`RunOptions::stop_on_fault`], stop). The
+    /// instruction cap of a wave, the deadline and the cancel flag stop every
+    /// work-group promptly; the report then says where each unfinished wave
+    /// was. Whatever the work-groups wrote stays in memory.
+    pub fn run_with(&self, launch: &Launch, opts: &RunOptions) -> RunReport {
         let [gx, gy, gz] = launch.groups;
         let total = gx as u64 * gy as u64 * gz as u64;
-        let results: Vec<Result<Stats, SimError>> = (0..total)
-            .into_par_iter()
-            .map(|n| {
+        let stop = AtomicBool::new(false);
+        let cancel = opts.cancel.as_deref();
+        let done = opts.progress.as_deref();
+        let finished = AtomicBool::new(false);
+        let state = Mutex::new(Collected::default());
+        let waves = AtomicU64::new(0);
+        let instructions = AtomicU64::new(0);
+        let lane_ops = AtomicU64::new(0);
+        let groups = AtomicU64::new(0);
+        let timed_out = AtomicBool::new(false);
+        let body = || {
+            (0..total).into_par_iter().try_for_each(|n| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(());
+                }
                 let id = [
                     (n % gx as u64) as u32,
                     ((n / gx as u64) % gy as u64) as u32,
                     (n / (gx as u64 * gy as u64)) as u32,
                 ];
-                let mut wg = launch.workgroup(id)?;
-                wg.run(launch, &self.mem)?;
-                Ok(Stats {
-                    groups: 1,
-                    waves: wg.waves.len() as u64,
-                    instructions: wg.waves.iter().map(|w| w.executed).sum(),
-                })
+                let mut wg = match launch.workgroup(id) {
+                    Ok(wg) => wg,
+                    Err(error) => {
+                        lock(&state).fault(n, id, error, opts.max_faults);
+                        return Ok(());
+                    }
+                };
+                let r = wg.run_until(launch, &self.mem, |_| stop.load(Ordering::Relaxed));
+                waves.fetch_add(wg.waves.len() as u64, Ordering::Relaxed);
+                instructions.fetch_add(
+                    wg.waves.iter().map(|w| w.executed).sum::<u64>(),
+                    Ordering::Relaxed,
+                );
+                lane_ops.fetch_add(
+                    wg.waves.iter().map(|w| w.lane_ops).sum::<u64>(),
+                    Ordering::Relaxed,
+                );
+                match r {
+                    Ok(None) => {
+                        groups.fetch_add(1, Ordering::Relaxed);
+                        if let Some(d) = done {
+                            d.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    Ok(Some(_)) => lock(&state).interrupted(&wg, launch),
+                    Err(error @ SimError::InstructionLimit { .. }) => {
+                        stop.store(true, Ordering::Relaxed);
+                        let mut st = lock(&state);
+                        if st.limit.is_none() {
+                            st.limit = Some(Box::new(error));
+                        }
+                        st.interrupted(&wg, launch);
+                    }
+                    Err(error) => {
+                        if opts.stop_on_fault {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        lock(&state).fault(n, id, error, opts.max_faults);
+                    }
+                }
+                Ok(())
             })
-            .collect();
-        let mut s = Stats::default();
-        for r in results {
-            let r = r?;
-            s.groups += r.groups;
-            s.waves += r.waves;
-            s.instructions += r.instructions;
+        };
+        std::thread::scope(|scope| {
+            // The watchdog: turns the deadline and the cancel flag into the
+            // stop flag the work-groups poll before every instruction.
+            let watchdog = (opts.timeout.is_some() || cancel.is_some()).then(|| {
+                scope.spawn(|| {
+                    let start = Instant::now();
+                    while !finished.load(Ordering::Relaxed) {
+                        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                            stop.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                        if opts.timeout.is_some_and(|t| start.elapsed() >= t) {
+                            timed_out.store(true, Ordering::Relaxed);
+                            stop.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                        std::thread::park_timeout(Duration::from_millis(5));
+                    }
+                })
+            });
+            let _ = body();
+            finished.store(true, Ordering::Relaxed);
+            if let Some(w) = watchdog {
+                w.thread().unpark();
+            }
+        });
+        let st = state.into_inner().unwrap_or_else(|e| e.into_inner());
+        let stopped = if let Some(e) = st.limit {
+            Some(Stopped::InstructionLimit(e))
+        } else if timed_out.load(Ordering::Relaxed) {
+            Some(Stopped::Timeout)
+        } else if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) && stop.load(Ordering::Relaxed)
+        {
+            Some(Stopped::Cancelled)
+        } else if stop.load(Ordering::Relaxed) {
+            Some(Stopped::Fault)
+        } else {
+            None
+        };
+        let mut faults: Vec<GroupFault> = st.faults.into_values().collect();
+        faults.sort_by_key(|f| f.linear);
+        let mut interrupted = st.waves;
+        interrupted.sort_by_key(|w| (w.group[2], w.group[1], w.group[0], w.wave));
+        let completed = groups.load(Ordering::Relaxed);
+        RunReport {
+            stats: Stats {
+                groups: completed,
+                waves: waves.load(Ordering::Relaxed),
+                instructions: instructions.load(Ordering::Relaxed),
+                lane_ops: lane_ops.load(Ordering::Relaxed),
+            },
+            total_groups: total,
+            faults,
+            fault_count: st.count,
+            stopped,
+            interrupted,
         }
-        Ok(s)
     }
 
     /// Prepares and runs a dispatch of `kernel` of `module` ([`Device::launch`]
@@ -430,35 +731,33 @@ fn build_kernarg(
             .unwrap_or(0) as u32,
     );
     if size as u64 > MAX_KERNARG {
-        return Err(SimError::Dispatch(format!(
-            "kernarg segment of {size} bytes (max {MAX_KERNARG})"
-        )));
+        return Err(DispatchError::KernargTooLarge {
+            size: size as u64,
+            max: MAX_KERNARG,
+        }
+        .into());
     }
     let mut buf = vec![0u8; size as usize];
     let Some(md) = &k.metadata else {
         if !config.args.is_empty() {
-            return Err(SimError::Dispatch(
-                "kernel has no metadata: cannot place arguments".into(),
-            ));
+            return Err(DispatchError::NoMetadata(k.name.clone()).into());
         }
         return Ok(buf);
     };
     let explicit: Vec<_> = md.explicit_args().collect();
     if explicit.len() != config.args.len() {
-        return Err(SimError::Dispatch(format!(
-            "kernel `{}` takes {} arguments, {} given",
-            k.name,
-            explicit.len(),
-            config.args.len()
-        )));
+        return Err(DispatchError::ArgumentCount {
+            kernel: k.name.clone(),
+            expected: explicit.len(),
+            given: config.args.len(),
+        }
+        .into());
     }
     let mut put = |off: u64, size: u64, bytes: &[u8]| -> Result<(), SimError> {
         let end = off
             .checked_add(size)
             .filter(|&e| e <= MAX_KERNARG)
-            .ok_or_else(|| {
-                SimError::Dispatch(format!("argument at {off} outside the kernarg segment"))
-            })?;
+            .ok_or(DispatchError::ArgumentOutsideKernarg { offset: off, size })?;
         if end as usize > buf.len() {
             buf.resize(end as usize, 0);
         }
@@ -466,15 +765,16 @@ fn build_kernarg(
         buf[off as usize..off as usize + n].copy_from_slice(&bytes[..n]);
         Ok(())
     };
-    for (a, v) in explicit.iter().zip(&config.args) {
+    for (index, (a, v)) in explicit.iter().zip(&config.args).enumerate() {
         let b = v.bytes();
         if b.len() as u64 != a.size {
-            return Err(SimError::Dispatch(format!(
-                "argument `{}` is {} bytes, value has {}",
-                a.name.clone().unwrap_or_default(),
-                a.size,
-                b.len()
-            )));
+            return Err(DispatchError::ArgumentSize {
+                index,
+                name: a.name.clone().unwrap_or_default(),
+                expected: a.size,
+                given: b.len() as u64,
+            }
+            .into());
         }
         put(a.offset, a.size, &b)?;
     }
@@ -495,9 +795,9 @@ fn build_kernarg(
             ValueKind::HiddenRemainderX => Some((config.grid[0] % config.group[0]) as u64),
             ValueKind::HiddenRemainderY => Some((config.grid[1] % config.group[1]) as u64),
             ValueKind::HiddenRemainderZ => Some((config.grid[2] % config.group[2]) as u64),
-            ValueKind::HiddenGlobalOffsetX
-            | ValueKind::HiddenGlobalOffsetY
-            | ValueKind::HiddenGlobalOffsetZ => Some(0),
+            ValueKind::HiddenGlobalOffsetX => Some(config.global_offset[0]),
+            ValueKind::HiddenGlobalOffsetY => Some(config.global_offset[1]),
+            ValueKind::HiddenGlobalOffsetZ => Some(config.global_offset[2]),
             ValueKind::HiddenGridDims => Some(dims as u64),
             ValueKind::HiddenPrivateBase => Some(PRIVATE_BASE >> 32),
             ValueKind::HiddenSharedBase => Some(SHARED_BASE >> 32),
@@ -519,7 +819,7 @@ pub const HIDDEN_FILLED: &[&str] = &[
     "hidden_block_count_x/y/z (full work-groups: grid / group rounded down)",
     "hidden_group_size_x/y/z",
     "hidden_remainder_x/y/z",
-    "hidden_global_offset_x/y/z (0)",
+    "hidden_global_offset_x/y/z (LaunchConfig::global_offset)",
     "hidden_grid_dims",
     "hidden_private_base",
     "hidden_shared_base",
@@ -533,10 +833,11 @@ impl Launch {
         let cfg = &self.config;
         let kd = &self.kernel.descriptor;
         if (0..3).any(|d| id[d] >= self.groups[d]) {
-            return Err(SimError::Dispatch(format!(
-                "work-group {id:?} outside the grid of {:?} groups",
-                self.groups
-            )));
+            return Err(DispatchError::GroupOutsideGrid {
+                id,
+                groups: self.groups,
+            }
+            .into());
         }
         let ws = self.wave_size;
         // Work-items of this group (partial groups at the grid's edge).

@@ -127,6 +127,34 @@ pub enum SimError {
         /// The wave and instruction.
         at: Box<Location>,
     },
+    /// `s_trap`: the kernel asked for its trap handler (there is none; the
+    /// OpenCL `__builtin_trap` and failed device assertions end here).
+    #[error("trap {id} (s_trap) at {at}")]
+    Trap {
+        /// The trap id (`s_trap`'s immediate, bits 7:0).
+        id: u8,
+        /// The wave and instruction.
+        at: Box<Location>,
+    },
+    /// A branch or jump whose target is not the start of an instruction.
+    #[error("branch to 0x{target:x}, which is not an instruction, at {at}")]
+    BadBranch {
+        /// The target address.
+        target: u64,
+        /// The wave and the branch.
+        at: Box<Location>,
+    },
+    /// An instruction names a vector register beyond the kernel's allocation
+    /// (the descriptor's VGPR count), as no wave on hardware could.
+    #[error("register {register} is beyond the kernel's {allocated} VGPRs at {at}")]
+    RegisterBeyondAllocation {
+        /// The register operand.
+        register: String,
+        /// VGPRs allocated to the wave.
+        allocated: u32,
+        /// The wave and instruction.
+        at: Box<Location>,
+    },
     /// A wave ran more instructions than the configured cap.
     #[error("instruction limit of {limit} reached at {at}")]
     InstructionLimit {
@@ -155,16 +183,147 @@ pub enum SimError {
         /// Why.
         why: &'static str,
     },
-    /// The code object could not be used.
+    /// The code object could not be parsed.
     #[error("code object: {0}")]
-    CodeObject(String),
+    CodeObject(#[from] amdgpu_codeobj::Error),
+    /// The code object targets a GPU the decoder does not support.
+    #[error("code object: {0}")]
+    UnsupportedGpu(#[from] amdgpu_isa::UnknownGpu),
+    /// The code object's loadable image is larger than the simulator maps.
+    #[error("code object: its loadable image spans {size} bytes (at most {max})")]
+    ImageTooLarge {
+        /// Bytes from address 0 to the end of the highest segment.
+        size: u64,
+        /// [`crate::dispatch::MAX_CODE_OBJECT`].
+        max: u64,
+    },
     /// The dispatch request is inconsistent (arguments, sizes, kernel name).
     #[error("dispatch: {0}")]
-    Dispatch(String),
+    Dispatch(#[from] DispatchError),
 }
 
-impl From<amdgpu_codeobj::Error> for SimError {
-    fn from(e: amdgpu_codeobj::Error) -> Self {
-        SimError::CodeObject(e.to_string())
-    }
+/// Why a dispatch request cannot be launched.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DispatchError {
+    /// The module has no kernel of that name.
+    #[error("no kernel `{name}` (kernels: {})", available.join(", "))]
+    NoKernel {
+        /// The name asked for.
+        name: String,
+        /// The kernels the module has.
+        available: Vec<String>,
+    },
+    /// A grid or work-group size is zero.
+    #[error("zero size in grid {grid:?} or work-group {group:?}")]
+    ZeroSize {
+        /// The grid, in work-items.
+        grid: [u32; 3],
+        /// The work-group size.
+        group: [u32; 3],
+    },
+    /// The work-group has more work-items than a work-group can.
+    #[error("work-group of {items} work-items (at most 1024)")]
+    GroupTooLarge {
+        /// Work-items per group.
+        items: u64,
+    },
+    /// The dispatch would run more work-groups than the simulator counts.
+    #[error("{groups} work-groups (grid {grid:?} / work-group {group:?}); at most {max}")]
+    TooManyGroups {
+        /// The number of work-groups.
+        groups: u128,
+        /// The grid.
+        grid: [u32; 3],
+        /// The work-group size.
+        group: [u32; 3],
+        /// The limit.
+        max: u64,
+    },
+    /// The work-group needs more LDS than a work-group has.
+    #[error("{bytes} bytes of LDS per work-group (at most {max})")]
+    LdsTooLarge {
+        /// Fixed plus dynamic LDS.
+        bytes: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// A work-item needs more private memory than the simulator provides.
+    #[error("{bytes} private bytes per work-item (at most {max})")]
+    PrivateTooLarge {
+        /// Fixed plus extra private bytes.
+        bytes: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// The work dimension is not 1, 2 or 3.
+    #[error("{0} dimensions (a dispatch has 1, 2 or 3)")]
+    BadDimensions(u32),
+    /// The grid or work-group extends beyond the declared work dimension.
+    #[error("a {dims}-dimensional dispatch with grid {grid:?} and work-group {group:?}")]
+    DimensionMismatch {
+        /// The declared work dimension.
+        dims: u32,
+        /// The grid.
+        grid: [u32; 3],
+        /// The work-group size.
+        group: [u32; 3],
+    },
+    /// The kernarg segment is larger than the simulator accepts.
+    #[error("kernarg segment of {size} bytes (at most {max})")]
+    KernargTooLarge {
+        /// Its size.
+        size: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// Arguments were given for a kernel without metadata.
+    #[error("kernel `{0}` has no metadata: its arguments cannot be placed")]
+    NoMetadata(String),
+    /// The number of arguments differs from the kernel's.
+    #[error("kernel `{kernel}` takes {expected} arguments, {given} given")]
+    ArgumentCount {
+        /// The kernel.
+        kernel: String,
+        /// Explicit arguments in its metadata.
+        expected: usize,
+        /// Values given.
+        given: usize,
+    },
+    /// An argument value has the wrong size.
+    #[error("argument {index} (`{name}`) is {expected} bytes, the value given has {given}")]
+    ArgumentSize {
+        /// Position among the explicit arguments.
+        index: usize,
+        /// Its name in the metadata (empty when it has none).
+        name: String,
+        /// Its size in the metadata.
+        expected: u64,
+        /// The value's size.
+        given: u64,
+    },
+    /// An argument lies outside the kernarg segment.
+    #[error("argument at offset {offset} ({size} bytes) outside the kernarg segment")]
+    ArgumentOutsideKernarg {
+        /// Its offset.
+        offset: u64,
+        /// Its size.
+        size: u64,
+    },
+    /// A work-group id outside the grid was asked for.
+    #[error("work-group {id:?} outside the grid of {groups:?} work-groups")]
+    GroupOutsideGrid {
+        /// The id asked for.
+        id: [u32; 3],
+        /// Work-groups per dimension.
+        groups: [u32; 3],
+    },
+    /// A wave number that the work-group does not have.
+    #[error("no wave {wave} in work-group {group:?}")]
+    NoWave {
+        /// The wave number.
+        wave: u32,
+        /// The work-group.
+        group: [u32; 3],
+    },
 }

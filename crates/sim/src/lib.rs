@@ -9,6 +9,7 @@
 //! - [`exec`]: the executor over the pre-decoded program;
 //! - [`dispatch`]: code object loading, kernarg/AQL set-up, initial register
 //!   state, work-groups on rayon;
+//! - [`dispatch_file`]: a dispatch described in RON (the format of `amdsim run`);
 //! - [`debug`]: breakpoints, single-stepping and state inspection.
 //!
 //! # Conventions the simulator chooses
@@ -51,12 +52,16 @@
 pub mod alu;
 pub mod debug;
 pub mod dispatch;
+pub mod dispatch_file;
 pub mod error;
 pub mod exec;
 pub mod memory;
 pub mod wave;
 
-pub use dispatch::{ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, Stats, Workgroup};
-pub use error::{FaultKind, Location, MemFault, SimError, Space};
+pub use dispatch::{
+    ArgValue, Device, GroupFault, KernelInfo, Launch, LaunchConfig, Module, RunOptions, RunReport,
+    Stats, Stopped, WaveAt, Workgroup,
+};
+pub use error::{DispatchError, FaultKind, Location, MemFault, SimError, Space};
 pub use memory::{FlatTarget, GlobalMemory};
 pub use wave::{Mask, Wave, WaveStatus};

@@ -67,10 +67,30 @@ pub fn classify_flat(addr: u64) -> FlatTarget {
 /// on several threads share it; atomics lock the page for the read-modify-write.
 #[derive(Debug, Default)]
 pub struct GlobalMemory {
-    pages: BTreeMap<u64, Mutex<Box<[u8]>>>,
+    pages: BTreeMap<u64, Page>,
     allocs: BTreeMap<u64, u64>,
     next: u64,
     mapped: u64,
+}
+
+/// One mapped page: its bytes, and how many of them (from the page's start)
+/// belong to the allocation, so that an access past the end of a buffer
+/// faults to the byte, not to the page. The bytes are allocated on the first
+/// access (until then the box is empty and the page reads as zeros), so a
+/// large allocation costs host memory only where it is used.
+#[derive(Debug)]
+struct Page {
+    valid: usize,
+    data: Mutex<Box<[u8]>>,
+}
+
+/// Locks a page's bytes, allocating them (zeroed) on first use.
+fn lock_page(data: &Mutex<Box<[u8]>>) -> std::sync::MutexGuard<'_, Box<[u8]>> {
+    let mut g = data.lock().unwrap_or_else(|e| e.into_inner());
+    if g.is_empty() {
+        *g = vec![0u8; PAGE as usize].into_boxed_slice();
+    }
+    g
 }
 
 fn fault(kind: FaultKind, space: Space, addr: u64, len: u64) -> MemFault {
@@ -94,8 +114,9 @@ impl GlobalMemory {
     }
 
     /// Allocates `size` zeroed bytes and returns the guest address. Allocations
-    /// are page aligned and separated by an unmapped guard page, so running off
-    /// the end of a buffer faults.
+    /// are page aligned and separated by an unmapped guard page; an access to
+    /// any byte past `size` faults (the tail of the last page is not part of
+    /// the allocation).
     pub fn allocate(&mut self, size: u64) -> Result<u64, MemFault> {
         let base = self.next;
         self.map_at(base, size)?;
@@ -119,9 +140,13 @@ impl GlobalMemory {
             return Err(bad);
         }
         for p in 0..pages {
+            let valid = (size - p * PAGE).min(PAGE) as usize;
             self.pages.insert(
                 base + p * PAGE,
-                Mutex::new(vec![0u8; PAGE as usize].into_boxed_slice()),
+                Page {
+                    valid,
+                    data: Mutex::new(Box::default()),
+                },
             );
         }
         self.allocs.insert(base, size);
@@ -143,16 +168,29 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// Bytes mapped (whole pages), at most [`MAX_MAPPED`].
+    pub fn mapped(&self) -> u64 {
+        self.mapped
+    }
+
     /// The allocations as `(base, size)`.
     pub fn allocations(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.allocs.iter().map(|(&b, &s)| (b, s))
     }
 
-    fn page(&self, addr: u64, len: u64) -> Result<&Mutex<Box<[u8]>>, MemFault> {
+    /// The page holding `addr`, when the `len` bytes from `addr` that lie
+    /// in that page are all inside the allocation (`total`: the whole
+    /// access's size, for the report).
+    fn page(&self, addr: u64, len: u64, total: u64) -> Result<&Mutex<Box<[u8]>>, MemFault> {
         let p = addr & !(PAGE - 1);
-        self.pages
-            .get(&p)
-            .ok_or(fault(FaultKind::Unmapped, Space::Global, addr, len))
+        let page =
+            self.pages
+                .get(&p)
+                .ok_or(fault(FaultKind::Unmapped, Space::Global, addr, total))?;
+        if (addr - p) + len > page.valid as u64 {
+            return Err(fault(FaultKind::OutOfBounds, Space::Global, addr, total));
+        }
+        Ok(&page.data)
     }
 
     /// Walks `len` bytes from `addr` page by page, calling `f(page, offset, chunk_range)`.
@@ -168,8 +206,8 @@ impl GlobalMemory {
         // Fast path: the access lies in one page.
         let off = (addr % PAGE) as usize;
         if off + len <= PAGE as usize {
-            let page = self.page(addr, total)?;
-            let mut g = page.lock().unwrap_or_else(|e| e.into_inner());
+            let page = self.page(addr, total, total)?;
+            let mut g = lock_page(page);
             if let Some(s) = g.get_mut(off..off + len) {
                 f(s, 0..len);
             }
@@ -179,16 +217,18 @@ impl GlobalMemory {
         let mut a = addr;
         let end = addr + total;
         while a < end {
-            self.page(a, total)?;
-            a = (a & !(PAGE - 1)) + PAGE;
+            let next = (a & !(PAGE - 1)) + PAGE;
+            self.page(a, next.min(end) - a, total)
+                .map_err(|f| MemFault { addr, ..f })?;
+            a = next;
         }
         let mut done = 0usize;
         while done < len {
             let a = addr + done as u64;
             let off = (a % PAGE) as usize;
             let n = (PAGE as usize - off).min(len - done);
-            let page = self.page(a, total)?;
-            let mut g = page.lock().unwrap_or_else(|e| e.into_inner());
+            let page = self.page(a, n as u64, total)?;
+            let mut g = lock_page(page);
             if let Some(s) = g.get_mut(off..off + n) {
                 f(s, done..done + n);
             }
@@ -239,8 +279,8 @@ impl GlobalMemory {
         if addr % n != 0 {
             return Err(fault(FaultKind::Misaligned, Space::Global, addr, n));
         }
-        let page = self.page(addr, n)?;
-        let mut g = page.lock().unwrap_or_else(|e| e.into_inner());
+        let page = self.page(addr, n, n)?;
+        let mut g = lock_page(page);
         let off = (addr % PAGE) as usize;
         let s =
             g.get_mut(off..off + N)
@@ -252,13 +292,16 @@ impl GlobalMemory {
     }
 }
 
+/// A locked page: its base, its valid length and the guard.
+type HeldPage<'a> = (u64, usize, std::sync::MutexGuard<'a, Box<[u8]>>);
+
 /// A cursor over global memory that keeps the lock of the last page it
 /// touched, so the lanes of one instruction that hit the same page (the usual
 /// case) take the lock once. At most one page lock is held at a time; drop
 /// the cursor before any other access to global memory from the same thread.
 pub struct PageCursor<'a> {
     mem: &'a GlobalMemory,
-    cur: Option<(u64, std::sync::MutexGuard<'a, Box<[u8]>>)>,
+    cur: Option<HeldPage<'a>>,
 }
 
 impl<'a> PageCursor<'a> {
@@ -277,10 +320,19 @@ impl<'a> PageCursor<'a> {
         if self.cur.as_ref().map(|c| c.0) != Some(base) {
             // Release the old lock before taking the next one.
             self.cur = None;
-            let p = self.mem.page(addr, len as u64)?;
-            self.cur = Some((base, p.lock().unwrap_or_else(|e| e.into_inner())));
+            let valid = self.mem.pages.get(&base).map_or(0, |p| p.valid);
+            let p = self.mem.page(addr, len as u64, len as u64)?;
+            self.cur = Some((base, valid, lock_page(p)));
         }
-        Ok(self.cur.as_mut().and_then(|c| c.1.get_mut(off..off + len)))
+        match self.cur.as_mut() {
+            Some(c) if off + len <= c.1 => Ok(c.2.get_mut(off..off + len)),
+            _ => Err(fault(
+                FaultKind::OutOfBounds,
+                Space::Global,
+                addr,
+                len as u64,
+            )),
+        }
     }
 
     /// Reads `out.len()` bytes at `addr`.
@@ -464,21 +516,52 @@ mod tests {
         let mut out = [0u8; 3];
         m.read(a, &mut out).unwrap();
         assert_eq!(out, [1, 2, 3]);
-        // The tail of the page is mapped, the guard page is not.
+        // Bounds are exact to the byte: the rest of the page is not part of
+        // the allocation, and neither is the guard page.
+        let mut last = [0u8; 1];
+        m.read(a + 9, &mut last).unwrap();
+        assert!(m.read(a + 8, &mut out).is_err(), "one byte past the end");
+        let e = m.read(a + 10, &mut last).unwrap_err();
+        assert_eq!((e.kind, e.addr), (FaultKind::OutOfBounds, a + 10));
         assert!(m.read(a + PAGE, &mut out).is_err());
-        // A write straddling into unmapped memory changes nothing.
-        assert!(m.write(a + PAGE - 2, &[9, 9, 9]).is_err());
+        let mut cur = PageCursor::new(&m);
+        cur.read(a + 9, &mut last).unwrap();
+        assert!(
+            cur.read(a + 10, &mut last).is_err(),
+            "the cursor checks too"
+        );
+        drop(cur);
+        // A write straddling the end changes nothing.
+        assert!(m.write(b + PAGE - 1, &[9, 9, 9]).is_err());
         let mut t = [0u8; 2];
-        m.read(a + PAGE - 2, &mut t).unwrap();
+        m.read(b + PAGE - 1, &mut t).unwrap();
         assert_eq!(t, [0, 0]);
         // Cross-page access inside one allocation.
-        m.write(b + PAGE - 2, &[5, 6, 7, 8]).unwrap();
-        let mut u = [0u8; 4];
+        m.write(b + PAGE - 2, &[5, 6, 7]).unwrap();
+        let mut u = [0u8; 3];
         m.read(b + PAGE - 2, &mut u).unwrap();
-        assert_eq!(u, [5, 6, 7, 8]);
+        assert_eq!(u, [5, 6, 7]);
         m.free(a).unwrap();
         assert!(m.read(a, &mut out).is_err());
         assert!(m.read(0, &mut out).is_err());
+    }
+
+    #[test]
+    fn pages_are_backed_on_first_use() {
+        // 4 GiB mapped, two pages touched: cheap in host memory and time.
+        let mut m = GlobalMemory::new();
+        let a = m.allocate(4 << 30).unwrap();
+        m.write(a + (4 << 30) - 1, &[7]).unwrap();
+        let mut b = [1u8; 2];
+        m.read(a + (4 << 30) - 2, &mut b).unwrap();
+        assert_eq!(b, [0, 7]);
+        let backed = m
+            .pages
+            .values()
+            .filter(|p| !p.data.lock().unwrap().is_empty())
+            .count();
+        assert_eq!(backed, 1);
+        assert!(m.read(a + (4 << 30) - 1, &mut b).is_err(), "past the end");
     }
 
     #[test]

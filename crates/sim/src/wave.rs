@@ -88,6 +88,9 @@ pub struct Wave {
     pub status: WaveStatus,
     /// Instructions executed so far.
     pub executed: u64,
+    /// Lane operations so far: for each vector instruction executed, the
+    /// lanes EXEC enabled.
+    pub lane_ops: u64,
     /// The wave's private memory.
     pub scratch: Scratch,
     /// Hardware registers set with `s_setreg` (MODE and friends), by id.
@@ -116,6 +119,7 @@ impl Wave {
             size,
             status: WaveStatus::Running,
             executed: 0,
+            lane_ops: 0,
             scratch,
             hwreg: {
                 let mut h = [0; 64];

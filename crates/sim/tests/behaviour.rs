@@ -340,3 +340,125 @@ fn private_memory_is_readable_per_lane() {
     }
     assert_eq!(s.resume().unwrap(), Stop::Finished);
 }
+
+#[test]
+fn a_fault_keeps_the_other_work_groups_results() {
+    use amdgpu_sim::RunOptions;
+    let mut dev = Device::new();
+    let m = load(&mut dev, "gfx900", "vector_add.co");
+    // Five groups of 64 write c, which holds only the first group's 64 elements.
+    let n = 320usize;
+    let mut v = vec_add_setup(&mut dev, n);
+    v.pc = dev.alloc(64 * 4).unwrap();
+    let launch = dev
+        .launch(
+            &m,
+            "vector_add",
+            LaunchConfig::new_1d(n as u32, 64, vec_add_args(&v, n as u32)),
+        )
+        .unwrap();
+    let opts = RunOptions {
+        max_faults: 2,
+        ..RunOptions::default()
+    };
+    let report = dev.run_with(&launch, &opts);
+    assert!(!report.ok());
+    assert_eq!(report.fault_count, 4, "groups 1..5 each fault");
+    assert_eq!(report.faults.len(), 2, "the first two are kept in full");
+    assert_eq!(report.stats.groups, 1, "group 0 completed");
+    assert_eq!(report.faults[0].group, [1, 0, 0]);
+    match &report.faults[0].error {
+        SimError::Fault { fault, lane, at } => {
+            assert_eq!(fault.addr, v.pc + 256, "one byte past the 64 elements");
+            assert_eq!(*lane, 0);
+            assert_eq!(at.group, [1, 0, 0]);
+        }
+        other => panic!("expected a fault, got {other}"),
+    }
+    let c = read_f32s(&dev, v.pc, 64);
+    for i in 0..64 {
+        assert_eq!(c[i], v.a[i] + v.b[i], "group 0's element {i} is kept");
+    }
+    // Stopping at the first fault runs fewer groups.
+    let stop = RunOptions {
+        stop_on_fault: true,
+        ..RunOptions::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let report = pool.install(|| dev.run_with(&launch, &stop));
+    assert_eq!(report.fault_count, 1, "{report:?}");
+    assert!(matches!(report.stopped, Some(amdgpu_sim::Stopped::Fault)));
+}
+
+#[test]
+fn out_of_bounds_is_exact_to_the_byte() {
+    // 64 work-items write a buffer of one element: lane 1 faults, although
+    // the rest of the page is mapped.
+    let mut dev = Device::new();
+    let m = load(&mut dev, "gfx1030", "vector_add.co");
+    let mut v = vec_add_setup(&mut dev, 64);
+    v.pc = dev.alloc(4).unwrap();
+    let err = dev
+        .dispatch(
+            &m,
+            "vector_add",
+            LaunchConfig::new_1d(64, 64, vec_add_args(&v, 64)),
+        )
+        .unwrap_err();
+    match err {
+        SimError::Fault { fault, lane, .. } => {
+            assert_eq!(lane, 1);
+            assert_eq!(fault.addr, v.pc + 4);
+        }
+        other => panic!("expected a fault, got {other}"),
+    }
+}
+
+#[test]
+fn runaway_kernels_stop_at_the_deadline_or_on_request() {
+    use amdgpu_sim::{RunOptions, Stopped};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let mut dev = Device::new();
+    let m = load(&mut dev, "gfx1030", "asm_salu_loop.co");
+    let out = dev.alloc(256 * 4).unwrap();
+    let mut cfg = LaunchConfig::new_1d(256, 64, vec![ArgValue::Ptr(out), ArgValue::U32(u32::MAX)]);
+    cfg.max_instructions = u64::MAX;
+    let launch = dev.launch(&m, "asm_salu_loop", cfg).unwrap();
+    let start = Instant::now();
+    let report = dev.run_with(
+        &launch,
+        &RunOptions {
+            timeout: Some(Duration::from_millis(200)),
+            ..RunOptions::default()
+        },
+    );
+    assert!(start.elapsed() < Duration::from_secs(10), "prompt");
+    assert_eq!(report.stopped, Some(Stopped::Timeout));
+    assert!(!report.interrupted.is_empty());
+    assert!(report.interrupted.iter().any(|w| w.executed > 1000));
+    for w in &report.interrupted {
+        assert!(!w.inst.is_empty(), "{w:?}");
+        assert!(launch.program.at(w.pc).is_some());
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let c2 = cancel.clone();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        c2.store(true, Ordering::Relaxed);
+    });
+    let report = dev.run_with(
+        &launch,
+        &RunOptions {
+            cancel: Some(cancel),
+            ..RunOptions::default()
+        },
+    );
+    t.join().unwrap();
+    assert_eq!(report.stopped, Some(Stopped::Cancelled));
+    assert_eq!(report.stats.groups, 0);
+}

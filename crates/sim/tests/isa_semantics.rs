@@ -2626,3 +2626,47 @@ fn three_operand_16_bit_and_class_f16() {
         assert_eq!(w.vcc.0 & w.full_mask(), vcc, "{gpu} v_cmp_class_f16");
     }
 }
+
+#[test]
+fn traps_bad_branches_and_unallocated_registers_say_what_they_are() {
+    // s_trap 2
+    let err = run(Gpu::Gfx900, 64, &[0x02, 0x00, 0x92, 0xbf], |_| {}).unwrap_err();
+    match &err {
+        SimError::Trap { id, at } => {
+            assert_eq!(*id, 2);
+            assert_eq!(at.pc, BASE);
+            assert!(at.inst.starts_with("s_trap"), "{}", at.inst);
+        }
+        other => panic!("expected a trap, got {other}"),
+    }
+    // s_branch 1 lands inside the 8-byte s_bfe_u32 that follows.
+    let code = [
+        &[0x01, 0x00, 0x82, 0xbf][..],
+        &[0x05, 0xff, 0x84, 0x92, 0x08, 0x00, 0x04, 0x00],
+        &[0x00, 0x00, 0x81, 0xbf],
+    ]
+    .concat();
+    let err = run(Gpu::Gfx900, 64, &code, |_| {}).unwrap_err();
+    match &err {
+        SimError::BadBranch { target, at } => {
+            assert_eq!(*target, BASE + 8);
+            assert_eq!(at.pc, BASE, "reported at the branch");
+            assert!(at.inst.starts_with("s_branch"), "{}", at.inst);
+        }
+        other => panic!("expected a bad branch, got {other}"),
+    }
+    // v_mov_b32 v40, 7 in a wave with 32 VGPRs.
+    let code = [0x87, 0x02, 0x50, 0x7e, 0x00, 0x00, 0x81, 0xbf];
+    let err = run(Gpu::Gfx900, 64, &code, |_| {}).unwrap_err();
+    match &err {
+        SimError::RegisterBeyondAllocation {
+            register,
+            allocated,
+            ..
+        } => {
+            assert_eq!(register, "v40");
+            assert_eq!(*allocated, 32);
+        }
+        other => panic!("expected a register beyond the allocation, got {other}"),
+    }
+}

@@ -16,7 +16,7 @@ use crate::memory::{Bytes, GlobalMemory};
 use crate::wave::{Wave, WaveStatus};
 use amdgpu_isa::alu::AluOp;
 use amdgpu_isa::mem::MemOp;
-use amdgpu_isa::{Gen, Gpu, Inst, Op, Program};
+use amdgpu_isa::{Encoding, Gen, Gpu, Inst, Op, Program};
 use std::sync::OnceLock;
 
 /// An error inside an instruction, before it is attributed to a wave and PC.
@@ -28,6 +28,8 @@ pub(crate) enum E {
     Unimpl,
     /// An operand or field the simulator does not model.
     Unsupported(String),
+    /// `s_trap` with this trap id (there is no trap handler).
+    Trap(u8),
 }
 
 impl From<MemFault> for E {
@@ -117,7 +119,19 @@ pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
         });
     }
     w.executed += 1;
-    w.pc = pc.wrapping_add(inst.size as u64);
+    if !matches!(
+        inst.encoding,
+        Encoding::Sop1
+            | Encoding::Sop2
+            | Encoding::Sopk
+            | Encoding::Sopc
+            | Encoding::Sopp
+            | Encoding::Smem
+    ) {
+        w.lane_ops += w.exec.count() as u64;
+    }
+    let next = pc.wrapping_add(inst.size as u64);
+    w.pc = next;
     let t = tables();
     let r = match inst.op {
         Op::Invalid => {
@@ -146,6 +160,13 @@ pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
         // Leave the PC on the faulting instruction so the state can be inspected.
         w.pc = pc;
         let at = location(ctx, w, pc, Some(inst));
+        if let Some((register, allocated)) = beyond_allocation(w, inst) {
+            return SimError::RegisterBeyondAllocation {
+                register,
+                allocated,
+                at,
+            };
+        }
         match e {
             E::Fault(fault, lane) => SimError::Fault { fault, lane, at },
             E::Unimpl => SimError::Unimplemented {
@@ -157,8 +178,37 @@ pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
                 at,
             },
             E::Unsupported(what) => SimError::Unsupported { what, at },
+            E::Trap(id) => SimError::Trap { id, at },
         }
-    })
+    })?;
+    // A jump to an address that is no instruction is reported at the jump,
+    // not at the (unknown) target.
+    if w.pc != next && w.status == WaveStatus::Running && ctx.program.at(w.pc).is_none() {
+        let target = w.pc;
+        w.pc = pc;
+        return Err(SimError::BadBranch {
+            target,
+            at: location(ctx, w, pc, Some(inst)),
+        });
+    }
+    Ok(())
+}
+
+/// The first vector register `inst` names beyond the wave's allocation (the
+/// kernel descriptor's VGPR count), with that count. Asked only on the error
+/// path, so that such an error says what it is.
+fn beyond_allocation(w: &Wave, inst: &Inst) -> Option<(String, u32)> {
+    use amdgpu_isa::Operand;
+    let allocated = w.vgpr.len() as u32;
+    inst.dst
+        .iter()
+        .chain(inst.src.iter())
+        .find_map(|op| match *op {
+            Operand::Vgpr { index, count } if index as u32 + count.max(1) as u32 > allocated => {
+                Some((op.to_string(), allocated))
+            }
+            _ => None,
+        })
 }
 
 fn exec_alu(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {

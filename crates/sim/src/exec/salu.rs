@@ -169,7 +169,7 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
                 w.status = WaveStatus::Done;
             }
         }
-        STrap => return unsupported("s_trap (no trap handler)"),
+        STrap => return Err(E::Trap((imm16(i) & 0xff) as u8)),
         SBarrier => {
             // A barrier in a single-wave group is a no-op; otherwise the
             // scheduler releases the wave when the group arrives.

@@ -1,0 +1,415 @@
+//! The built `amdsim` binary: every example that `--help` and the README
+//! show runs as printed, usage errors exit with 2 and a suggestion, faults and
+//! stops exit with 1 and still write the outputs, and bad input ends in a
+//! one-line error in bounded time.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn amdsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amdsim"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run amdsim")
+}
+
+/// Held by the tests that run the committed dispatch files, which write
+/// their outputs beside them.
+static EXAMPLES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("amdsim-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs a command line as printed (`amdsim ...`) through the shell, in `dir`.
+fn shell(line: &str, dir: &Path) -> Output {
+    let rest = line.strip_prefix("amdsim ").expect("an amdsim command");
+    let bin = env!("CARGO_BIN_EXE_amdsim");
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("'{bin}' {rest}"))
+        .current_dir(dir)
+        .output()
+        .expect("run sh")
+}
+
+fn assert_ok(line: &str, out: &Output) {
+    assert!(
+        out.status.success(),
+        "`{line}` failed ({:?}):\n{}{}",
+        out.status.code(),
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+/// The example command lines of a help text (lines `  amdsim ...`).
+fn help_examples(help: &str) -> Vec<String> {
+    help.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("amdsim ") && !l.contains("..."))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn version_and_help() {
+    let out = amdsim(&["--version"]);
+    assert_ok("--version", &out);
+    assert!(text(&out.stdout).starts_with("amdsim "));
+    for sub in [
+        "demo",
+        "run",
+        "info",
+        "disasm",
+        "dwarf",
+        "dwarf eval",
+        "dwarf vars",
+    ] {
+        let mut args: Vec<&str> = sub.split(' ').collect();
+        args.push("--help");
+        let out = amdsim(&args);
+        assert_ok(sub, &out);
+        assert!(text(&out.stdout).contains("Usage: amdsim"), "{sub}");
+    }
+    let help = text(&amdsim(&["--help"]).stdout);
+    assert!(help.contains("Exit codes"), "{help}");
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_suggestion() {
+    let out = amdsim(&["run", "--gird", "4", "x.co", "k"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("'--grid'"), "{err}");
+    assert_eq!(amdsim(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        amdsim(&["run", "--grid", "0", "x.co", "k"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        amdsim(&[
+            "run",
+            "kernels/bin/gfx900/vector_add.co",
+            "vector_add",
+            "q9:1"
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
+    assert_eq!(
+        amdsim(&["disasm", "--raw", "--mcpu=gfx42", "README.md"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn readme_examples_run_as_printed() {
+    let _g = EXAMPLES.lock().unwrap_or_else(|e| e.into_inner());
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("### Examples")
+        .nth(1)
+        .expect("README has an Examples section");
+    let section = section.split("\n#").next().unwrap_or(section);
+    let lines: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("    "))
+        .filter(|l| l.starts_with("amdsim "))
+        .collect();
+    assert!(lines.len() >= 8, "{lines:?}");
+    for line in lines {
+        let out = shell(line, &root());
+        assert_ok(line, &out);
+    }
+    // The dispatch file's output holds a + b.
+    let c = std::fs::read(root().join("kernels/examples/c.out.bin")).unwrap();
+    let a = std::fs::read(root().join("kernels/examples/a.bin")).unwrap();
+    let b = std::fs::read(root().join("kernels/examples/b.bin")).unwrap();
+    let f = |v: &[u8], i: usize| f32::from_le_bytes(v[i * 4..i * 4 + 4].try_into().unwrap());
+    for i in 0..1000 {
+        assert_eq!(f(&c, i), f(&a, i) + f(&b, i));
+    }
+}
+
+#[test]
+fn help_examples_run_as_printed() {
+    let _g = EXAMPLES.lock().unwrap_or_else(|e| e.into_inner());
+    let mut ran = 0;
+    for sub in [&["run", "--help"][..], &["disasm", "--help"]] {
+        let help = text(&amdsim(sub).stdout);
+        for line in help_examples(&help) {
+            let line = line.replace("code.bin", "kernels/examples/a.bin");
+            assert_ok(&line, &shell(&line, &root()));
+            ran += 1;
+        }
+    }
+    // `dwarf eval --help`: the state file example, saved exactly as printed,
+    // serves the examples that name it.
+    let help = text(&amdsim(&["dwarf", "eval", "--help"]).stdout);
+    let state = help
+        .split("every field optional:\n")
+        .nth(1)
+        .and_then(|s| s.split("\n(registers by name").next())
+        .expect("the help shows a state file");
+    let dir = scratch("state");
+    std::fs::write(dir.join("state.ron"), state).unwrap();
+    let examples = help_examples(&help);
+    assert!(examples.iter().any(|e| e.contains("state.ron")));
+    for line in examples {
+        let out = shell(&line, &dir);
+        assert_ok(&line, &out);
+        ran += 1;
+    }
+    let out = shell(
+        "amdsim dwarf eval --state state.ron --read 4 'DW_OP_const2u 0x8000'",
+        &dir,
+    );
+    assert!(
+        text(&out.stdout).contains("read 4:    2a 00 00 00"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(ran >= 8, "{ran} examples");
+}
+
+#[test]
+fn a_fault_exits_1_and_still_writes_the_outputs() {
+    let dir = scratch("fault");
+    let out_file = dir.join("c.bin");
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx900/vector_add.co",
+        "vector_add",
+        "f32[320]:iota",
+        "f32[320]:fill=1",
+        "f32[64]",
+        "u32:320",
+        "--max-faults=2",
+        "--output",
+        &format!("2={}", out_file.display()),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("fault 1 of 4"), "{err}");
+    assert!(err.contains("group (1,0,0) wave 0"), "{err}");
+    assert!(err.contains("lane 0"), "{err}");
+    assert!(err.contains("global_store_dword"), "{err}");
+    assert!(err.contains("and 2 more fault"), "{err}");
+    let c = std::fs::read(&out_file).unwrap();
+    assert_eq!(c.len(), 256);
+    assert_eq!(f32::from_le_bytes(c[40..44].try_into().unwrap()), 11.0);
+}
+
+#[test]
+fn runaway_kernels_stop_and_say_where() {
+    let start = Instant::now();
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx1030/asm_salu_loop.co",
+        "asm_salu_loop",
+        "u32[256]",
+        "u32:4294967295",
+        "--timeout=0.5",
+        "--max-instructions=100000000000",
+    ]);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("wall-clock limit of 0.5 s"), "{err}");
+    assert!(err.contains("at pc 0x"), "{err}");
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx1030/asm_salu_loop.co",
+        "asm_salu_loop",
+        "u32[256]",
+        "u32:4294967295",
+        "--max-insts",
+        "10000",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("instruction limit of 10000"));
+}
+
+#[test]
+fn a_typo_in_a_dispatch_file_names_its_place() {
+    let dir = scratch("typo");
+    let f = dir.join("typo.ron");
+    std::fs::write(
+        &f,
+        "(\n  code_object: \"x.co\",\n  kernel: \"k\",\n  gird: (1, 1, 1),\n)\n",
+    )
+    .unwrap();
+    let out = amdsim(&["run", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("typo.ron:4:"), "{err}");
+    assert!(err.contains("gird"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+/// Runs amdsim and expects a one-line error, a non-zero exit, and a quick end.
+fn refused(args: &[&str], code: i32, want: &str) {
+    let start = Instant::now();
+    let out = amdsim(args);
+    let took = start.elapsed();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: {err}");
+    assert!(
+        err.trim().lines().count() <= 4,
+        "{args:?}: a short error: {err}"
+    );
+    assert!(took < Duration::from_secs(20), "{args:?} took {took:?}");
+}
+
+#[test]
+fn bad_dwarf_input_is_bounded() {
+    refused(
+        &[
+            "dwarf",
+            "eval",
+            "--hex",
+            "9020e90b01e807e90be807e807e90bc0843de807",
+        ],
+        1,
+        "at offset 0xd",
+    );
+    refused(
+        &["dwarf", "eval", "--read", "99999999999999", "DW_OP_lit0"],
+        2,
+        "--read",
+    );
+    refused(&["dwarf", "eval", "--hex", "90zz"], 1, "not a hex digit");
+    refused(&["dwarf", "decode", "9020 e9x0"], 1, "not a hex digit");
+}
+
+#[test]
+fn bad_grids_and_buffers_are_refused() {
+    let co = "kernels/bin/gfx900/vector_add.co";
+    let args = ["f32[1]", "f32[1]", "f32[1]", "u32:1"];
+    let mut v = vec!["run", co, "vector_add"];
+    v.extend(args);
+    v.extend(["--grid", "2147483648,2147483648,4", "--group", "1,1,1"]);
+    refused(&v, 1, "work-groups");
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "u32[4611686018427387904]",
+            "f32[1]",
+            "f32[1]",
+            "u32:1",
+        ],
+        2,
+        "do not fit",
+    );
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "u8[8589934593]",
+            "f32[1]",
+            "f32[1]",
+            "u32:1",
+        ],
+        2,
+        "do not fit",
+    );
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "u8[4294967296]",
+            "u8[4294967296]",
+            "u8[4294967296]",
+            "u32:1",
+        ],
+        1,
+        "8 GiB",
+    );
+    refused(
+        &["run", co, "vector_add", "--threads", "100000", "u32:1"],
+        2,
+        "threads",
+    );
+}
+
+#[test]
+fn bad_code_objects_are_refused() {
+    let dir = scratch("codeobj");
+    // A program header that claims 64 GiB of memory.
+    let mut elf = std::fs::read(root().join("kernels/bin/gfx900/vector_add.co")).unwrap();
+    let u16_at = |b: &[u8], o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as usize;
+    let phoff = u64::from_le_bytes(elf[0x20..0x28].try_into().unwrap()) as usize;
+    let (phentsize, phnum) = (u16_at(&elf, 0x36), u16_at(&elf, 0x38));
+    let load = (0..phnum)
+        .map(|i| phoff + i * phentsize)
+        .find(|&p| u32::from_le_bytes(elf[p..p + 4].try_into().unwrap()) == 1)
+        .expect("a PT_LOAD");
+    elf[load + 40..load + 48].copy_from_slice(&(64u64 << 30).to_le_bytes());
+    let big = dir.join("big.co");
+    std::fs::write(&big, &elf).unwrap();
+    let big = big.to_str().unwrap();
+    refused(&["run", big, "vector_add", "u32:1"], 1, "big.co");
+    refused(&["info", "/dev/zero"], 1, "not a regular file");
+    refused(&["disasm", "/dev/zero"], 1, "not a regular file");
+    let fifo = dir.join("fifo.co");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        refused(
+            &["run", fifo.to_str().unwrap(), "k"],
+            1,
+            "not a regular file",
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_run_and_says_where() {
+    let child = Command::new(env!("CARGO_BIN_EXE_amdsim"))
+        .args([
+            "run",
+            "kernels/bin/gfx1030/asm_salu_loop.co",
+            "asm_salu_loop",
+            "u32[256]",
+            "u32:4294967295",
+            "--max-instructions=100000000000",
+        ])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("interrupted (Ctrl-C)"), "{err}");
+    assert!(err.contains("at pc 0x"), "{err}");
+}
