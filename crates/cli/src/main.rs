@@ -8,6 +8,7 @@ mod demo_cmd;
 mod disasm_cmd;
 mod dwarf_cmd;
 mod info_cmd;
+mod lanes_cmd;
 mod run_cmd;
 
 use clap::{Parser, Subcommand};
@@ -43,6 +44,10 @@ enum Command {
     /// DWARF expressions: evaluate, decode, assemble; variables at a PC.
     #[command(subcommand)]
     Dwarf(dwarf_cmd::DwarfCommand),
+    /// Run a dispatch to a breakpoint and show where every lane of the wave is.
+    Lanes(lanes_cmd::LanesArgs),
+    /// Run a lane-stepping scenario (RON) and print each step.
+    Step(lanes_cmd::StepArgs),
 }
 
 impl Command {
@@ -53,6 +58,8 @@ impl Command {
             Command::Info(a) => info_cmd::run(a),
             Command::Disasm(a) => disasm_cmd::run(a),
             Command::Dwarf(c) => dwarf_cmd::run(c),
+            Command::Lanes(a) => lanes_cmd::run(a),
+            Command::Step(a) => lanes_cmd::run_step(a),
         }
     }
 }

@@ -78,6 +78,8 @@ fn version_and_help() {
         "dwarf",
         "dwarf eval",
         "dwarf vars",
+        "lanes",
+        "step",
     ] {
         let mut args: Vec<&str> = sub.split(' ').collect();
         args.push("--help");
@@ -152,7 +154,12 @@ fn readme_examples_run_as_printed() {
 fn help_examples_run_as_printed() {
     let _g = EXAMPLES.lock().unwrap_or_else(|e| e.into_inner());
     let mut ran = 0;
-    for sub in [&["run", "--help"][..], &["disasm", "--help"]] {
+    for sub in [
+        &["run", "--help"][..],
+        &["disasm", "--help"],
+        &["lanes", "--help"],
+        &["step", "--help"],
+    ] {
         let help = text(&amdsim(sub).stdout);
         for line in help_examples(&help) {
             let line = line.replace("code.bin", "kernels/examples/a.bin");
@@ -412,4 +419,63 @@ fn ctrl_c_stops_the_run_and_says_where() {
     let err = text(&out.stderr);
     assert!(err.contains("interrupted (Ctrl-C)"), "{err}");
     assert!(err.contains("at pc 0x"), "{err}");
+}
+
+/// `amdsim lanes` prints one row per lane with the state each lane's input implies
+/// (kernels/examples/divergence.ron: in[i] = 1000 + i, n = 90; see lane_lines.rs for the
+/// reasoning): even lanes wait at the IF of line 14, lanes with (v & 2) set are active at
+/// line 20 in the first iteration, the others wait at line 19 or (no trips) line 18.
+#[test]
+fn lanes_table_and_errors() {
+    let out = amdsim(&[
+        "lanes",
+        "kernels/examples/divergence.ron",
+        "--break",
+        "divergence.cl:20",
+    ]);
+    assert_ok("lanes", &out);
+    let t = text(&out.stdout);
+    let rows: Vec<Vec<&str>> = t
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 5 && w[0].parse::<u32>().is_ok())
+        .collect();
+    assert_eq!(rows.len(), 64, "{t}");
+    for r in &rows {
+        let lane: u32 = r[0].parse().unwrap();
+        let v = 1000 + lane;
+        let trips = (v + lane) % 13;
+        let want = if lane % 2 == 0 {
+            ("divergent", ":14")
+        } else if trips == 0 {
+            ("divergent", ":18")
+        } else if v & 2 != 0 {
+            ("active", ":20")
+        } else {
+            ("divergent", ":19")
+        };
+        assert_eq!((r[1], &r[4][r[4].len() - 3..]), want, "lane {lane}: {r:?}");
+    }
+    assert!(t.contains("active mask 0x"), "{t}");
+    // A line without code names the nearest lines with code.
+    let out = amdsim(&[
+        "lanes",
+        "kernels/examples/divergence.ron",
+        "--break",
+        "divergence.cl:15",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("nearest lines with code"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A wave out of range is a usage error.
+    let out = amdsim(&[
+        "lanes",
+        "kernels/examples/divergence.ron",
+        "--break=divergence",
+        "--wave=5",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }

@@ -1,0 +1,294 @@
+//! `amdsim lanes DISPATCH.ron --break WHERE`: run a dispatch until a wave reaches a
+//! place, then print where every lane of that wave conceptually is, and
+//! `amdsim step SCENARIO.ron`: run a lane-stepping scenario.
+
+use crate::Failure;
+use amdgpu_codeobj::CodeObject;
+use amdgpu_lanes::Image;
+use amdgpu_lanes::scenario::Stepper;
+use amdgpu_lanes::service::{LaneService, LaneState, work_items};
+use amdgpu_lanes::svg::{SvgOptions, render};
+use amdgpu_sim::Device;
+use amdgpu_sim::debug::{Session, Stop};
+use amdgpu_sim::dispatch_file::DispatchFile;
+use clap::Args;
+use std::path::PathBuf;
+
+const LANES_HELP: &str = "\
+Prints one row per lane of the stopped wave: lane, state, pc, function, file:line.
+States: active (at the wave's pc), divergent (waiting at pc: the start of an IF whose
+other arm it still has to run, a join, a loop's exit), not-entered (not active when the
+function was entered; such lanes are looked up in the callers' frames), outside (no
+work-item), finished (its work-item returned), unknown (the reconstruction cannot say).
+Then the conceptual active mask and EXEC. Positions come from a reconstruction of the
+EXEC regions of the machine code; lines from the line table (?? without DWARF).
+
+Examples:
+  amdsim lanes kernels/examples/divergence.ron --break divergence.cl:20
+  amdsim lanes kernels/examples/divergence.ron --break divergence.cl:20 --hit 2 --group 1,0,0
+  amdsim lanes kernels/examples/divergence.ron --break divergence --svg /tmp/divergence.svg";
+
+/// Arguments of `amdsim lanes`.
+#[derive(Args, Debug)]
+#[command(after_help = LANES_HELP)]
+pub struct LanesArgs {
+    /// The dispatch file (the format of `amdsim run`).
+    dispatch: PathBuf,
+    /// Where to stop: FILE:LINE, a function name, or *ADDR (a link-time address).
+    #[arg(long = "break", value_name = "WHERE")]
+    at: String,
+    /// Stop the Nth time a wave gets there (counting the waves that match --group/--wave).
+    #[arg(long, default_value_t = 1)]
+    hit: u64,
+    /// Only a wave of this work-group (X[,Y[,Z]]).
+    #[arg(long, value_name = "X,Y,Z")]
+    group: Option<String>,
+    /// Only this wave of the work-group.
+    #[arg(long)]
+    wave: Option<u32>,
+    /// Also draw the stopped wave's work-group, from its start to its end, as SVG.
+    #[arg(long, value_name = "OUT.svg")]
+    svg: Option<PathBuf>,
+}
+
+fn parse_group(s: &str) -> Result<[u32; 3], Failure> {
+    let mut g = [0u32; 3];
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(Failure::Usage(format!("--group `{s}`: give X[,Y[,Z]]")));
+    }
+    for (k, p) in parts.iter().enumerate() {
+        g[k] = p
+            .trim()
+            .parse()
+            .map_err(|_| Failure::Usage(format!("--group `{s}`: `{p}` is not a number")))?;
+    }
+    Ok(g)
+}
+
+/// The link-time addresses of a `--break` place.
+fn addresses(at: &str, co: &CodeObject, image: Option<&Image>) -> Result<Vec<u64>, Failure> {
+    if let Some(a) = at.strip_prefix('*') {
+        return Ok(vec![crate::parse_u64(a).map_err(Failure::Usage)?]);
+    }
+    if let Some((file, line)) = at.rsplit_once(':')
+        && let Ok(line) = line.parse::<u64>()
+    {
+        let image = image.ok_or_else(|| {
+            Failure::Failed(format!(
+                "--break {at}: the code object has no line table (build it with -g); \
+                 break at a function or *ADDR instead"
+            ))
+        })?;
+        return image.line_addresses(file, line).map_err(|e| {
+            let mut msg = format!("--break {at}: {e}");
+            if let Ok(rows) = image.statement_rows() {
+                let mut lines: Vec<u64> = rows
+                    .iter()
+                    .filter(|r| r.file.ends_with(file) && r.line != 0)
+                    .map(|r| r.line)
+                    .collect();
+                lines.sort();
+                lines.dedup();
+                let before = lines.iter().rev().find(|&&l| l < line);
+                let after = lines.iter().find(|&&l| l > line);
+                msg += &format!(
+                    " (nearest lines with code: {}, {})",
+                    before.map_or("none".into(), |l| l.to_string()),
+                    after.map_or("none".into(), |l| l.to_string())
+                );
+            }
+            Failure::Failed(msg)
+        });
+    }
+    co.symbols()
+        .iter()
+        .find(|s| s.is_code() && s.name == at)
+        .map(|s| vec![s.address])
+        .ok_or_else(|| {
+            Failure::Failed(format!(
+                "--break {at}: not FILE:LINE, *ADDR or the name of a function of the code object"
+            ))
+        })
+}
+
+/// `amdsim lanes`.
+pub fn run(a: LanesArgs) -> Result<(), Failure> {
+    let df = DispatchFile::from_path(&a.dispatch).map_err(|e| e.to_string())?;
+    let co_path = df.resolve(std::path::Path::new(&df.code_object));
+    let bytes = crate::read_file(
+        &co_path.to_string_lossy(),
+        amdgpu_sim::dispatch::MAX_CODE_OBJECT,
+    )?;
+    let co = CodeObject::parse(&bytes).map_err(|e| format!("{}: {e}", co_path.display()))?;
+    let image = Image::parse(&bytes).ok();
+    let svc = LaneService::new(&co, image.as_ref()).map_err(|e| e.to_string())?;
+    let group_filter = a.group.as_deref().map(parse_group).transpose()?;
+    let targets = addresses(&a.at, &co, image.as_ref())?;
+    if a.hit == 0 {
+        return Err(Failure::Usage("--hit counts from 1".into()));
+    }
+    let mut dev = Device::new();
+    let prepared = df.prepare(&mut dev).map_err(|e| e.to_string())?;
+    let bias = prepared.module.load_bias;
+    let waves_per_group = {
+        let g = prepared.launch.config.group;
+        (g[0] * g[1] * g[2]).div_ceil(prepared.launch.wave_size)
+    };
+    if let Some(w) = a.wave
+        && w >= waves_per_group
+    {
+        return Err(Failure::Usage(format!(
+            "--wave {w}: a work-group of this dispatch has {waves_per_group} wave(s)"
+        )));
+    }
+    if let Some(g) = group_filter
+        && (0..3).any(|d| g[d] >= prepared.launch.groups[d])
+    {
+        return Err(Failure::Usage(format!(
+            "--group {g:?}: the dispatch has {:?} work-groups",
+            prepared.launch.groups
+        )));
+    }
+    let launch = prepared.launch;
+    let mut session = Session::new(&dev, launch);
+    for t in &targets {
+        session.add_breakpoint(t + bias);
+    }
+    let mut hits = 0;
+    let (group, wave) = loop {
+        match session.resume().map_err(|e| e.to_string())? {
+            Stop::Breakpoint { group, wave, .. } => {
+                if group_filter.is_some_and(|g| g != group) || a.wave.is_some_and(|w| w != wave) {
+                    continue;
+                }
+                hits += 1;
+                if hits == a.hit {
+                    break (group, wave);
+                }
+            }
+            Stop::Finished => {
+                return Err(Failure::Failed(format!(
+                    "the dispatch finished after {hits} matching stop(s) at {} (asked for --hit {})",
+                    a.at, a.hit
+                )));
+            }
+            other => return Err(Failure::Failed(format!("unexpected stop: {other:?}"))),
+        }
+    };
+    let w = session
+        .wave(wave)
+        .ok_or_else(|| Failure::Failed(format!("wave {wave} is gone")))?;
+    let items = work_items(session.launch(), group, wave);
+    let lanes = svc.wave_lanes(w, bias, items);
+    println!(
+        "work-group ({},{},{}) wave {wave} stopped at {:#x} (hit {}) of {}",
+        group[0], group[1], group[2], lanes.pc, a.hit, a.at
+    );
+    println!("lane  state        pc        function              file:line");
+    let mut unknown = Vec::new();
+    for p in &lanes.lanes {
+        let (pc, func, line) = match p.pc {
+            Some(pc) => {
+                let src = svc.source(pc, p.kind);
+                let line = src
+                    .line
+                    .map(|(f, l)| format!("{f}:{l}"))
+                    .unwrap_or_else(|| "??".into());
+                (
+                    format!("{pc:#x}"),
+                    src.function.unwrap_or_else(|| "??".into()),
+                    line,
+                )
+            }
+            None => ("-".into(), "-".into(), "-".into()),
+        };
+        if let LaneState::Unknown(why) = &p.state {
+            unknown.push((p.lane, why.clone()));
+        }
+        println!(
+            "{:>4}  {:<11}  {:<8}  {:<20}  {}",
+            p.lane,
+            p.state.word(),
+            pc,
+            func,
+            line
+        );
+    }
+    let digits = (w.size / 4) as usize;
+    println!("active mask 0x{:0digits$x}", lanes.active);
+    println!("EXEC        0x{:0digits$x}", lanes.exec);
+    if let Some((lane, why)) = unknown.first() {
+        println!("unknown lanes (first: {lane}): {why}");
+    }
+    if let Some(out) = &a.svg {
+        let image = image.as_ref().ok_or_else(|| {
+            Failure::Failed("--svg needs the code object's line table (build it with -g)".into())
+        })?;
+        let mut dev2 = Device::new();
+        let prepared2 = df.prepare(&mut dev2).map_err(|e| e.to_string())?;
+        let mut stepper = Stepper::new(image, &dev2, &prepared2.module, prepared2.launch)
+            .map_err(|e| e.to_string())?;
+        stepper
+            .set_focus(Some(group), wave)
+            .map_err(|e| e.to_string())?;
+        let traces = stepper.record_group().map_err(|e| e.to_string())?;
+        let mut opts = SvgOptions {
+            title: format!(
+                "{} on {}: work-group ({},{},{})",
+                df.kernel,
+                co.target().gpu.name(),
+                group[0],
+                group[1],
+                group[2]
+            ),
+            ..SvgOptions::default()
+        };
+        for f in traces
+            .iter()
+            .flat_map(|t| {
+                t.steps
+                    .iter()
+                    .filter_map(|s| s.line.as_ref().map(|l| l.0.clone()))
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+        {
+            if let Ok(text) = std::fs::read_to_string(&f) {
+                opts = opts.with_source(&f, &text);
+            }
+        }
+        std::fs::write(out, render(&traces, &opts))
+            .map_err(|e| format!("{}: {e}", out.display()))?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
+}
+
+/// Arguments of `amdsim step`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Runs a lane-stepping scenario (a RON file: a kernel, a dispatch and \
+steps such as Break, Continue, StepLine(lane: 3), Lanes({..}) assertions) and prints each \
+step. Exit code 1 when an assertion fails.\n\nExample:\n  amdsim step \
+sim-tests/scenarios/divergence_O2_gfx900.ron"
+)]
+pub struct StepArgs {
+    /// The scenario file.
+    scenario: PathBuf,
+}
+
+/// `amdsim step`.
+pub fn run_step(a: StepArgs) -> Result<(), Failure> {
+    match amdgpu_lanes::scenario::run_file(&a.scenario) {
+        Ok(report) => {
+            print!("{report}");
+            Ok(())
+        }
+        Err(e) => {
+            if let Some(r) = e.partial_report() {
+                print!("{r}");
+            }
+            Err(Failure::Failed(e.to_string()))
+        }
+    }
+}
