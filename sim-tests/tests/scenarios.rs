@@ -810,11 +810,10 @@ fn the_picture_leaves_finished_and_outside_lanes_blank() {
 }
 
 /// Lanes that leave the odd lanes' loop early wait for it just as the lanes that never
-/// entered it, so they should be shown at the same line (18, as `lane_lines.rs` has it for
-/// the latter). The lane service places them at the next statement row after the loop's
-/// exit instead, the `else` of line 14, which they never run.
+/// entered it, so they are shown at the same line (18, as `lane_lines.rs` has it for the
+/// latter): a loop's exit shows the loop's line (the branch back to its header), not the
+/// next statement row after the exit (the `else` of line 14, which they never run).
 #[test]
-#[ignore = "the lane service places lanes waiting at a loop's exit at the next statement row (line 14)"]
 fn lanes_that_left_a_loop_wait_at_the_loop() {
     for target in ["gfx900", "gfx1030", "gfx1030-w64"] {
         // Second arrival at line 20 (k = 1): lane 7 (trips 1) has left the loop, lane 13

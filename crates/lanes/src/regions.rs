@@ -212,6 +212,8 @@ pub struct FunctionRegions {
     pub regions: BTreeMap<RegionId, Region>,
     /// Where the function's return address is (low and high dword), by PC, where known.
     pub return_address: BTreeMap<u64, (Loc, Loc)>,
+    /// For each loop, the branch that goes back to its header (its line is the loop's).
+    pub loop_latch: BTreeMap<RegionId, u64>,
 }
 
 impl FunctionRegions {
@@ -361,6 +363,8 @@ struct Analysis {
     blocks: BTreeMap<u64, Block>,
     /// Loop headers of divergent loops -> the blocks of the loop.
     loops: BTreeMap<u64, BTreeSet<u64>>,
+    /// Loop headers -> the last instruction of a block that branches back to them.
+    latches: BTreeMap<u64, u64>,
     regions: BTreeMap<RegionId, Region>,
     /// The set EXEC held when each region opened (its two arms, or a loop's active and
     /// exited lanes, make it up).
@@ -416,6 +420,7 @@ impl Analysis {
             end,
             blocks: BTreeMap::new(),
             loops: BTreeMap::new(),
+            latches: BTreeMap::new(),
             regions: BTreeMap::new(),
             parents: BTreeMap::new(),
             closed_at_merge: Default::default(),
@@ -571,6 +576,9 @@ impl Analysis {
                     })
                 });
                 if divergent {
+                    if let Some((pc, _)) = self.blocks[s].insts.last() {
+                        self.latches.entry(*h).or_insert(*pc);
+                    }
                     self.loops.entry(*h).or_default().extend(body);
                 }
             }
@@ -706,6 +714,7 @@ impl Analysis {
             models,
             regions: self.regions,
             return_address,
+            loop_latch: self.latches,
         }
     }
 

@@ -81,6 +81,8 @@ pub enum PcKind {
     RegionStart,
     /// A join (the end of an IF, a loop's exit): the next statement's line.
     Join,
+    /// A loop's exit: the loop's line (that of the branch back to its header at `.0`).
+    LoopExit(u64),
 }
 
 /// Every lane of a stopped wave.
@@ -202,7 +204,9 @@ impl<'i, 'd> LaneService<'i, 'd> {
                                 Wait::At(w) if w == r.region => {
                                     (LaneState::Divergent, Some(w), PcKind::RegionStart)
                                 }
-                                Wait::At(w) => (LaneState::Divergent, Some(w), PcKind::Join),
+                                Wait::At(w) => {
+                                    (LaneState::Divergent, Some(w), self.join_kind(pc, r.region))
+                                }
                                 Wait::Returned if kernel => {
                                     (LaneState::Finished, None, PcKind::Current)
                                 }
@@ -314,7 +318,9 @@ impl<'i, 'd> LaneService<'i, 'd> {
                             Wait::At(w) if w == r.region => {
                                 (LaneState::Divergent, Some(w), PcKind::RegionStart)
                             }
-                            Wait::At(w) => (LaneState::Divergent, Some(w), PcKind::Join),
+                            Wait::At(w) => {
+                                (LaneState::Divergent, Some(w), self.join_kind(ret, r.region))
+                            }
                             Wait::Returned if caller_kernel => {
                                 (LaneState::Finished, None, PcKind::Current)
                             }
@@ -339,6 +345,14 @@ impl<'i, 'd> LaneService<'i, 'd> {
                 return;
             }
             frame = ret;
+        }
+    }
+
+    /// How to show a join of `region` (of the function containing `pc`).
+    fn join_kind(&self, pc: u64, region: u64) -> PcKind {
+        match self.function_at(pc).and_then(|f| f.loop_latch.get(&region)) {
+            Some(latch) => PcKind::LoopExit(*latch),
+            None => PcKind::Join,
         }
     }
 
@@ -403,6 +417,15 @@ impl<'i, 'd> LaneService<'i, 'd> {
                 match self
                     .image
                     .and_then(|im| im.program().line_at(pc).ok().flatten())
+                {
+                    Some((f, l)) if l != 0 => Some((f, l)),
+                    _ => next_stmt(),
+                }
+            }
+            PcKind::LoopExit(latch) => {
+                match self
+                    .image
+                    .and_then(|im| im.program().line_at(latch).ok().flatten())
                 {
                     Some((f, l)) if l != 0 => Some((f, l)),
                     _ => next_stmt(),
