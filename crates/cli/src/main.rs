@@ -4,6 +4,7 @@
 //! `Subcommand` type) and a `run` function. A new subcommand is a new file,
 //! a variant of [`Command`] and an arm in [`Command::run`].
 
+mod debug_cmd;
 mod demo_cmd;
 mod disasm_cmd;
 mod dwarf_cmd;
@@ -48,6 +49,8 @@ enum Command {
     Lanes(lanes_cmd::LanesArgs),
     /// Run a lane-stepping scenario (RON) and print each step.
     Step(lanes_cmd::StepArgs),
+    /// Debug a dispatch interactively (break, run, step, lane, info lanes, print, ...).
+    Debug(debug_cmd::DebugArgs),
 }
 
 impl Command {
@@ -60,6 +63,7 @@ impl Command {
             Command::Dwarf(c) => dwarf_cmd::run(c),
             Command::Lanes(a) => lanes_cmd::run(a),
             Command::Step(a) => lanes_cmd::run_step(a),
+            Command::Debug(a) => debug_cmd::run(a),
         }
     }
 }

@@ -80,6 +80,7 @@ fn version_and_help() {
         "dwarf vars",
         "lanes",
         "step",
+        "debug",
     ] {
         let mut args: Vec<&str> = sub.split(' ').collect();
         args.push("--help");
@@ -159,6 +160,7 @@ fn help_examples_run_as_printed() {
         &["disasm", "--help"],
         &["lanes", "--help"],
         &["step", "--help"],
+        &["debug", "--help"],
     ] {
         let help = text(&amdsim(sub).stdout);
         for line in help_examples(&help) {
@@ -478,4 +480,39 @@ fn lanes_table_and_errors() {
         "--wave=5",
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+/// `amdsim debug` reads commands from a script: the breakpoint stops lane 3 (odd, v =
+/// 1003 with bit 1 set: the then-arm) at line 20, `print lid` reads its local id, `step`
+/// takes it to its next line; an unknown command is an error and the exit code 1.
+#[test]
+fn debug_session_from_a_script() {
+    let dir = scratch("debug");
+    let script = dir.join("cmds");
+    std::fs::write(
+        &script,
+        "break divergence.cl:20\nrun\nlane 3\nprint lid\nstep\ninfo lanes -active\nquit\n",
+    )
+    .unwrap();
+    let out = amdsim(&[
+        "debug",
+        "kernels/examples/divergence.ron",
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert_ok("debug", &out);
+    let t = text(&out.stdout);
+    assert!(t.contains("divergence.cl:20 in divergence"), "{t}");
+    assert!(t.contains("lid = 3 (lane 3"), "{t}");
+    // Only the odd lanes of the then-arm are active at the stop.
+    assert!(t.contains("active mask 0x"), "{t}");
+    std::fs::write(&script, "break divergence.cl:20\nfoo\nquit\n").unwrap();
+    let out = amdsim(&[
+        "debug",
+        "kernels/examples/divergence.ron",
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("unknown command `foo`"));
 }
