@@ -330,10 +330,11 @@ pub fn execute(d: &DispatchFile, how: &Execution) -> Result<Executed, Failure> {
     let mut device = Device::new();
     let prepared = d.prepare(&mut device).map_err(|e| e.to_string())?;
     let timeout_s = d.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S);
-    if !(timeout_s >= 0.0 && timeout_s.is_finite()) {
-        return Err(Failure::Usage(format!("timeout of {timeout_s} s")));
-    }
-    let timeout = (timeout_s > 0.0).then(|| Duration::from_secs_f64(timeout_s));
+    let timeout = match Duration::try_from_secs_f64(timeout_s) {
+        Ok(t) if t.is_zero() => None,
+        Ok(t) => Some(t),
+        Err(_) => return Err(Failure::Usage(format!("timeout of {timeout_s} s"))),
+    };
     let progress = Arc::new(AtomicU64::new(0));
     let opts = RunOptions {
         stop_on_fault: how.stop_on_fault,

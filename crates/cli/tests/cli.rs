@@ -224,6 +224,22 @@ fn a_fault_exits_1_and_still_writes_the_outputs() {
     let c = std::fs::read(&out_file).unwrap();
     assert_eq!(c.len(), 256);
     assert_eq!(f32::from_le_bytes(c[40..44].try_into().unwrap()), 11.0);
+    // On one thread, --stop-on-fault ends the run at the first fault.
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx900/vector_add.co",
+        "vector_add",
+        "f32[320]:iota",
+        "f32[320]:fill=1",
+        "f32[64]",
+        "u32:320",
+        "--threads=1",
+        "--stop-on-fault",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("fault 1 of 1"), "{err}");
+    assert!(err.contains("stopped at the first fault"), "{err}");
 }
 
 #[test]

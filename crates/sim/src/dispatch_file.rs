@@ -43,7 +43,7 @@
 //! outputs.
 
 use crate::alu::f64_to_f16;
-use crate::dispatch::{ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module};
+use crate::dispatch::{ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, RunOptions};
 use crate::error::SimError;
 use crate::memory::MAX_MAPPED;
 use amdgpu_codeobj::ValueKind;
@@ -649,6 +649,9 @@ pub enum DispatchFileError {
         /// What is wrong.
         problem: ArgProblem,
     },
+    /// `timeout_s` is negative, not a number, or beyond what a duration holds.
+    #[error("timeout_s of {0} (seconds: 0 for none, or a positive number)")]
+    Timeout(f64),
     /// An output names an argument that is not a buffer.
     #[error("output {index}: argument {arg} is not a buffer")]
     OutputNotBuffer {
@@ -832,6 +835,11 @@ impl DispatchFile {
     /// Checks what can be checked without the code object: buffer contents
     /// and sizes, values against their types, outputs naming buffers.
     pub fn validate(&self) -> Result<(), DispatchFileError> {
+        if let Some(t) = self.timeout_s
+            && (t < 0.0 || std::time::Duration::try_from_secs_f64(t).is_err())
+        {
+            return Err(DispatchFileError::Timeout(t));
+        }
         for (index, a) in self.args.iter().enumerate() {
             if let Arg::Buffer(b) = a {
                 b.check()
@@ -981,6 +989,19 @@ impl DispatchFile {
             problem: ArgProblem::LocalTooLarge,
         })?;
         Ok((values, placed, dynamic))
+    }
+
+    /// The run options the file asks for: its `timeout_s` (none when absent
+    /// or 0); everything else as [`RunOptions::default`]. (`threads` is the
+    /// caller's to apply, with a rayon pool of that size.)
+    pub fn run_options(&self) -> RunOptions {
+        RunOptions {
+            timeout: self
+                .timeout_s
+                .filter(|t| *t > 0.0)
+                .and_then(|t| std::time::Duration::try_from_secs_f64(t).ok()),
+            ..RunOptions::default()
+        }
     }
 
     /// Writes every output from `dev`'s memory; returns the files written.
@@ -1258,6 +1279,22 @@ mod tests {
         assert!(
             matches!(e, DispatchFileError::OutputNotBuffer { index: 0, arg: 0 }),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn timeouts_are_checked() {
+        for t in ["-1", "1e300", "NaN"] {
+            let e = parse(&format!(
+                "(code_object: \"x.co\", kernel: \"k\", grid: 1, timeout_s: {t})"
+            ))
+            .unwrap_err();
+            assert!(matches!(e, DispatchFileError::Timeout(_)), "{t}: {e}");
+        }
+        let d = parse("(code_object: \"x.co\", kernel: \"k\", grid: 1, timeout_s: 1.5)").unwrap();
+        assert_eq!(
+            d.run_options().timeout,
+            Some(std::time::Duration::from_millis(1500))
         );
     }
 

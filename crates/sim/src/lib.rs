@@ -15,7 +15,8 @@
 //! # Conventions the simulator chooses
 //!
 //! - **Address map.** Allocations start at [`memory::HEAP_BASE`], page
-//!   aligned, separated by unmapped guard pages; code objects are mapped at a
+//!   aligned, separated by unmapped guard pages (an access past an
+//!   allocation's last byte faults, whatever the page); code objects are mapped at a
 //!   load bias from `0x7f00_0000_0000`. The LDS aperture is
 //!   [`memory::SHARED_BASE`] and the private aperture [`memory::PRIVATE_BASE`]
 //!   (what `src_shared_base` / `src_private_base` and the v5 hidden arguments
@@ -46,7 +47,8 @@
 //! - **Not modelled** (reported as [`SimError::Unimplemented`] or
 //!   [`SimError::Unsupported`]): MIMG/MTBUF/EXP, VINTRP, scalar stores and
 //!   scalar atomics, GDS, MFMA and dot-product operations, GFX9
-//!   `s_set_gpr_idx` indexing, traps.
+//!   `s_set_gpr_idx` indexing. There is no trap handler: `s_trap` ends the
+//!   wave with [`SimError::Trap`] and its trap id.
 #![deny(missing_docs)]
 
 pub mod alu;
