@@ -608,7 +608,13 @@ impl Device {
                         return Ok(());
                     }
                 };
-                let r = wg.run_until(launch, &self.mem, |_| stop.load(Ordering::Relaxed));
+                // The stop flag is polled every 256 instructions: prompt, and
+                // off the per-instruction path.
+                let mut polls = 0u32;
+                let r = wg.run_until(launch, &self.mem, |_| {
+                    polls = polls.wrapping_add(1);
+                    polls % 256 == 0 && stop.load(Ordering::Relaxed)
+                });
                 waves.fetch_add(wg.waves.len() as u64, Ordering::Relaxed);
                 instructions.fetch_add(
                     wg.waves.iter().map(|w| w.executed).sum::<u64>(),
