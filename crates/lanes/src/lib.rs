@@ -62,6 +62,7 @@
 pub mod debugger;
 pub mod error;
 pub mod image;
+pub mod lane_pc;
 pub mod regions;
 pub mod service;
 pub mod target;
