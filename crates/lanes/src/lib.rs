@@ -59,6 +59,7 @@
 //! target reports the simulator's PC minus the module's load bias.
 #![deny(missing_docs)]
 
+pub mod annotate;
 pub mod debugger;
 pub mod error;
 pub mod image;
