@@ -538,6 +538,10 @@ impl<'d> LanePcIndex<'d> {
 
     /// Evaluates the lane attributes of the function the wave of `target` is in, at its PC.
     pub fn evaluate<T: Target + ?Sized>(&self, target: &T) -> Result<LanePcs, LanePcError> {
+        let target = &PcOnce {
+            inner: target,
+            pc: std::cell::Cell::new(None),
+        };
         let pc = target.pc();
         let scope = self.scope_at(pc).ok_or(LanePcError::NoScope(pc))?;
         let lanes = match &scope.lanes {
@@ -614,6 +618,73 @@ impl<'d> LanePcIndex<'d> {
     ) -> Result<LanePcs, LanePcError> {
         let t = WaveTarget::new(session, device, wave, 0, load_bias)?;
         self.evaluate(&t)
+    }
+}
+
+/// A target whose PC register is read once per evaluation: the lane vector holds it for
+/// every active lane, and reading it through the target each time costs more than the
+/// rest of the element.
+struct PcOnce<'t, T: Target + ?Sized> {
+    inner: &'t T,
+    pc: std::cell::Cell<Option<[u8; 8]>>,
+}
+
+impl<T: Target + ?Sized> Target for PcOnce<'_, T> {
+    fn wave_size(&self) -> u32 {
+        self.inner.wave_size()
+    }
+    fn lane(&self) -> u32 {
+        self.inner.lane()
+    }
+    fn pc(&self) -> u64 {
+        self.inner.pc()
+    }
+    fn exec(&self) -> u64 {
+        self.inner.exec()
+    }
+    fn frame(&self) -> u32 {
+        self.inner.frame()
+    }
+    fn read_register(
+        &self,
+        reg: u32,
+        offset: u64,
+        buf: &mut [u8],
+    ) -> Result<(), amdgpu_dwarf::TargetError> {
+        if reg != amdgpu_dwarf::Register::PC {
+            return self.inner.read_register(reg, offset, buf);
+        }
+        let bytes = match self.pc.get() {
+            Some(b) => b,
+            None => {
+                let mut b = [0u8; 8];
+                self.inner.read_register(reg, 0, &mut b)?;
+                self.pc.set(Some(b));
+                b
+            }
+        };
+        let at = usize::try_from(offset).ok();
+        match at.and_then(|o| bytes.get(o..o.checked_add(buf.len())?)) {
+            Some(src) => {
+                buf.copy_from_slice(src);
+                Ok(())
+            }
+            None => self.inner.read_register(reg, offset, buf),
+        }
+    }
+    fn read_memory(
+        &self,
+        space: amdgpu_dwarf::MemorySpace,
+        addr: u64,
+        buf: &mut [u8],
+    ) -> Result<(), amdgpu_dwarf::TargetError> {
+        self.inner.read_memory(space, addr, buf)
+    }
+    fn resolve_generic(&self, addr: u64) -> (amdgpu_dwarf::target::GenericTarget, u64) {
+        self.inner.resolve_generic(addr)
+    }
+    fn tls_address(&self, offset: u64) -> Option<u64> {
+        self.inner.tls_address(offset)
     }
 }
 
@@ -790,20 +861,23 @@ fn read_single<T: Target + ?Sized>(
 fn elements(bits: &ReadBits, lanes: u32, pc: u64) -> Result<Vec<Option<u64>>, LanePcError> {
     let data = bits.data.as_raw_slice();
     let defined = bits.defined.as_raw_slice();
-    (0..lanes as usize)
-        .map(|l| {
-            let d = &defined[l * 8..l * 8 + 8];
-            if d.iter().all(|&b| b == 0xff) {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(&data[l * 8..l * 8 + 8]);
-                Ok(Some(u64::from_le_bytes(b)))
-            } else if d.iter().all(|&b| b == 0) {
-                Ok(None)
-            } else {
-                Err(LanePcError::PartlyDefined { pc, lane: l as u32 })
-            }
-        })
-        .collect()
+    let mut out = Vec::with_capacity(lanes as usize);
+    let word = |b: &[u8], l: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[l * 8..l * 8 + 8]);
+        u64::from_le_bytes(w)
+    };
+    for l in 0..lanes as usize {
+        let d = word(defined, l);
+        if d == u64::MAX {
+            out.push(Some(word(data, l)));
+        } else if d == 0 {
+            out.push(None);
+        } else {
+            return Err(LanePcError::PartlyDefined { pc, lane: l as u32 });
+        }
+    }
+    Ok(out)
 }
 
 /// Program data for one evaluation: the decoded callees and base types of the index,
