@@ -1,1 +1,136 @@
-//! Benchmarks of amdsim (see `benches/`).
+//! Benchmarks of amdsim (see `benches/`), and the set-up they share with the examples.
+
+/// Stopped waves for the lane-position measurements (`benches/lanes.rs` and the
+/// `lane_rate` example): every state of every wave of work-group 0 of `cf_nested_if`,
+/// and the usage guide's lane_pc expression over an in-memory wave64 as the reference.
+pub mod lanes {
+    use amdgpu_codeobj::CodeObject;
+    use amdgpu_dwarf::eval::MapContext;
+    use amdgpu_dwarf::op::{DecodeOptions, Expr};
+    use amdgpu_dwarf::target::MemTarget;
+    use amdgpu_dwarf::text::assemble;
+    use amdgpu_dwarf::value::{BaseType, ate};
+    use amdgpu_sim::debug::{Session, Stop};
+    use amdgpu_sim::{ArgValue, Device, LaunchConfig, Wave, WaveStatus};
+    use std::path::Path;
+
+    /// Work-items of the dispatch.
+    pub const GRID: u32 = 1024;
+    /// Work-items per group.
+    pub const GROUP: u32 = 256;
+
+    /// A committed code object (under `kernels/bin`).
+    pub fn read(file: &str) -> Vec<u8> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../kernels/bin")
+            .join(file);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// A dispatch of `cf_nested_if` on `dev`: the launch, the load bias and the entry address.
+    pub fn prepare(dev: &mut Device, bytes: &[u8]) -> (amdgpu_sim::Launch, u64, u64) {
+        let m = dev.load(bytes).expect("loads");
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let data: Vec<u8> = (0..GRID * 4)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed >> 24) as u8
+            })
+            .collect();
+        let input = dev.alloc_bytes(&data).expect("alloc");
+        let out = dev.alloc(u64::from(GRID) * 4).expect("alloc");
+        let args = vec![
+            ArgValue::Ptr(input),
+            ArgValue::Ptr(out),
+            ArgValue::U32(GRID - 7),
+        ];
+        let launch = dev
+            .launch(&m, "cf_nested_if", LaunchConfig::new_1d(GRID, GROUP, args))
+            .expect("launches");
+        let entry = CodeObject::parse(bytes).expect("parses").kernels()[0].entry_address;
+        (launch, m.load_bias, entry + m.load_bias)
+    }
+
+    /// A session stopped at the kernel's entry in work-group 0.
+    pub fn stopped(dev: &Device, launch: amdgpu_sim::Launch, entry: u64) -> Session<'_> {
+        let mut s = Session::new(dev, launch);
+        s.add_breakpoint(entry);
+        assert!(matches!(s.resume(), Ok(Stop::Breakpoint { .. })));
+        s.remove_breakpoint(entry);
+        s
+    }
+
+    /// Every state of every wave of work-group 0, before every instruction.
+    pub fn states(bytes: &[u8]) -> Vec<Wave> {
+        let mut dev = Device::new();
+        let (launch, _, entry) = prepare(&mut dev, bytes);
+        let mut s = stopped(&dev, launch, entry);
+        let mut out = Vec::new();
+        while s.group().is_some_and(|g| g.id == [0, 0, 0]) {
+            let nw = s.group().map_or(0, |g| g.waves.len() as u32);
+            let mut progressed = false;
+            for w in 0..nw {
+                while s.group().is_some_and(|g| g.id == [0, 0, 0])
+                    && s.wave(w).is_some_and(|x| x.status == WaveStatus::Running)
+                {
+                    out.push(s.wave(w).expect("wave").clone());
+                    match s.step(w).expect("steps") {
+                        Stop::Stepped { .. } => progressed = true,
+                        _ => break,
+                    }
+                }
+            }
+            if !progressed {
+                for w in 0..nw {
+                    if let Some(x) = s.wave_mut(w)
+                        && x.status == WaveStatus::Barrier
+                    {
+                        x.status = WaveStatus::Running;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The reference: the usage guide's lane_pc expression (`DW_OP_call_ref
+    /// __divergent_lane_pc_1_then; DW_OP_call_ref __active_lane_pc`) with its procedures, and
+    /// an in-memory wave64 to evaluate it over (`dwarf_eval`'s `lane_pc_wave64`).
+    pub fn seed_lane_pc() -> (MapContext, Expr, MemTarget) {
+        let o = DecodeOptions::default();
+        let asm =
+            |s: &str| Expr::decode(&assemble(s, 64, &o).expect("assembles"), &o).expect("decodes");
+        let mut ctx = MapContext::default();
+        ctx.base_types
+            .insert(0x30, BaseType::scalar(ate::UNSIGNED, 8));
+        ctx.procedure(
+            0x100,
+            asm("DW_OP_regx PC, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40, DW_OP_regval_type EXEC (0x30), \
+                 DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x40 0x40"),
+        );
+        ctx.procedure(
+            0x110,
+            asm(
+                "DW_OP_LLVM_user DW_OP_LLVM_undefined, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40",
+            ),
+        );
+        ctx.procedure(
+            0x120,
+            asm("DW_OP_call_ref 0x110, DW_OP_addr 0x4000, DW_OP_stack_value, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40, \
+                 DW_OP_call_ref 0x160, DW_OP_deref_type 0x8 (0x30), DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x40 0x40"),
+        );
+        ctx.variable(
+            0x160,
+            asm("DW_OP_regx SGPR10, DW_OP_piece 0x4, DW_OP_regx SGPR11, DW_OP_piece 0x4"),
+        );
+        let expr = asm("DW_OP_call_ref 0x120, DW_OP_call_ref 0x100");
+        let mut t = MemTarget::new(64, 0);
+        t.set_pc(0x4100);
+        t.set_exec(0x0000_00ff_00ff_00ff);
+        t.set_sgpr(10, 0xffff_ffff);
+        t.set_sgpr(11, 0x0000_ffff);
+        (ctx, expr, t)
+    }
+}

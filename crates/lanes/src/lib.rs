@@ -59,9 +59,11 @@
 //! target reports the simulator's PC minus the module's load bias.
 #![deny(missing_docs)]
 
+pub mod annotate;
 pub mod debugger;
 pub mod error;
 pub mod image;
+pub mod lane_pc;
 pub mod regions;
 pub mod scenario;
 pub mod service;
