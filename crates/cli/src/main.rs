@@ -51,6 +51,8 @@ enum Command {
     Step(lanes_cmd::StepArgs),
     /// Debug a dispatch interactively (break, run, step, lane, info lanes, print, ...).
     Debug(debug_cmd::DebugArgs),
+    /// Write the lane reconstruction into a code object as DW_AT_LLVM_lane_pc DWARF.
+    AnnotateLanes(lanes_cmd::AnnotateArgs),
 }
 
 impl Command {
@@ -64,6 +66,7 @@ impl Command {
             Command::Lanes(a) => lanes_cmd::run(a),
             Command::Step(a) => lanes_cmd::run_step(a),
             Command::Debug(a) => debug_cmd::run(a),
+            Command::AnnotateLanes(a) => lanes_cmd::run_annotate(a),
         }
     }
 }

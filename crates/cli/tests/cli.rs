@@ -81,6 +81,7 @@ fn version_and_help() {
         "lanes",
         "step",
         "debug",
+        "annotate-lanes",
     ] {
         let mut args: Vec<&str> = sub.split(' ').collect();
         args.push("--help");
@@ -161,6 +162,7 @@ fn help_examples_run_as_printed() {
         &["lanes", "--help"],
         &["step", "--help"],
         &["debug", "--help"],
+        &["annotate-lanes", "--help"],
     ] {
         let help = text(&amdsim(sub).stdout);
         for line in help_examples(&help) {

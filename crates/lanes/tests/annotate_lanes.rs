@@ -255,6 +255,16 @@ fn compare(
     fig.active_attr += u64::from(attr);
     for l in &rec.lanes {
         let want = match l.state {
+            // DW_AT_LLVM_lane_pc describes this frame only: lanes the service found in a
+            // caller's frame are undefined in it.
+            LaneState::Active | LaneState::Divergent
+                if l.pc.is_some_and(|p| {
+                    service.function_at(p).map(|f| f.start)
+                        != service.function_at(pc).map(|f| f.start)
+                }) =>
+            {
+                None
+            }
             LaneState::Active | LaneState::Divergent => l.pc,
             LaneState::Finished | LaneState::NotEntered | LaneState::Outside => None,
             LaneState::Unknown(ref why) => return Err(format!("at {pc:#x}: unknown: {why}")),
