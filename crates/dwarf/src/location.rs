@@ -598,7 +598,9 @@ pub(crate) fn select_with(
         }
         let l0 = l0.into_loc()?;
         let l1 = l1.into_loc()?;
-        let leaves = check_parts(leaf_parts(&l0).max(leaf_parts(&l1)), count)?;
+        // Element n comes from element n of one of the two sources: the selection stands
+        // for at most the parts of both (not `count` times either).
+        let leaves = check_parts(leaf_parts(&l0).saturating_add(leaf_parts(&l1)), 1)?;
         Ok(Arc::new(Composite {
             leaves,
             repr: Repr::Select {
