@@ -16,6 +16,7 @@ differs from the committed files. Needs gcc, ocl-icd-opencl-dev and
 pocl-opencl-icd (apt-get install -y gcc ocl-icd-opencl-dev pocl-opencl-icd).
 """
 
+import concurrent.futures
 import difflib
 import os
 import shutil
@@ -628,6 +629,7 @@ def generate(out_dir, work):
     os.mkdir(cache)
     env = dict(os.environ, LC_ALL="C", POCL_CACHE_DIR=cache)
     env.pop("POCL_DEVICES", None)
+    jobs = []
     for name in sorted(KERNELS):
         spec = os.path.join(work, name + ".spec")
         with open(spec, "w") as f:
@@ -635,7 +637,13 @@ def generate(out_dir, work):
                     (name, name, OPTIONS))
             for c in KERNELS[name]():
                 f.write("\n" + c.render())
-        run([host, spec, os.path.join(out_dir, name + ".txt")], env)
+        jobs.append([host, spec, os.path.join(out_dir, name + ".txt")])
+    # Each run is one process with its own output file: running them side by
+    # side changes nothing in what they write (PoCL's kernel cache is keyed by
+    # source and options, and each kernel has its own source).
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        for _ in pool.map(lambda cmd: run(cmd, env), jobs):
+            pass
 
 
 def main(argv):
