@@ -1567,9 +1567,22 @@ pub fn read_object<T: Target + ?Sized>(
     loc: &Loc,
     nbits: usize,
 ) -> Result<ReadBits, ErrorKind> {
+    if let Some(r) = read_vector(t, loc.first(), nbits) {
+        return r;
+    }
+    read_object_by_leaves(t, loc, nbits)
+}
+
+/// [`read_object`] without its fast way for lane vectors: every element found by walking
+/// the composites from the root (the reference the fast way is tested against).
+pub fn read_object_by_leaves<T: Target + ?Sized>(
+    t: &T,
+    loc: &Loc,
+    nbits: usize,
+) -> Result<ReadBits, ErrorKind> {
+    let s = loc.first();
     let mut data = bitvec![u8, Lsb0; 0; nbits];
     let mut defined = bitvec![u8, Lsb0; 1; nbits];
-    let s = loc.first();
     match &s.storage {
         // Composites: walk the leaves (non-composite storages), bytes at a time where
         // aligned.
@@ -1585,15 +1598,16 @@ pub fn read_object<T: Target + ?Sized>(
             let mut pos = s.offset;
             let mut done = 0usize;
             while pos < end {
-                let (leaf, avail) = leaf_at(s, pos, end - pos)?;
+                let (leaf, leaf_offset, avail) = leaf_at(s, pos, end - pos)?;
                 let take = avail as usize;
-                if let Storage::Undefined = leaf.storage {
+                if let Storage::Undefined = leaf {
                     defined[done..done + take].fill(false);
                 } else if done % 8 == 0
                     && take % 8 == 0
-                    && let Some(r) = read_bytes_aligned(
+                    && let Some(r) = read_aligned_in(
                         t,
-                        &leaf,
+                        leaf,
+                        leaf_offset,
                         &mut data.as_raw_mut_slice()[done / 8..(done + take) / 8],
                     )
                 {
@@ -1601,7 +1615,10 @@ pub fn read_object<T: Target + ?Sized>(
                 } else {
                     read_bits(
                         t,
-                        &leaf,
+                        &Single {
+                            storage: leaf.clone(),
+                            offset: leaf_offset,
+                        },
                         0,
                         &mut data[done..done + take],
                         Some(&mut defined[done..done + take]),
@@ -1616,21 +1633,106 @@ pub fn read_object<T: Target + ?Sized>(
     Ok(ReadBits { data, defined })
 }
 
-/// The non-composite storage holding bit `pos` of composite single `s`, with the leaf's
-/// offset, and how many bits (at most `max`) continue contiguously in that leaf.
-fn leaf_at(s: &Single, pos: u128, max: u128) -> Result<(Single, u128), ErrorKind> {
+/// [`read_object`] of a whole [`Repr::Vector`] of whole-byte elements (a lane vector, as
+/// DW_OP_LLVM_extend and DW_OP_LLVM_select_bit_piece make them): each source is read once
+/// (a source that is not strided is one element for every lane that takes it; a strided
+/// one is the whole vector, of which those lanes take their own elements), instead of
+/// walking from the root to a leaf per element. `None` when the composite is not such a
+/// vector or a source cannot be read that way: the caller takes the general way, which
+/// also reports every error.
+fn read_vector<T: Target + ?Sized>(
+    t: &T,
+    s: &Single,
+    nbits: usize,
+) -> Option<Result<ReadBits, ErrorKind>> {
+    let Storage::Composite(c) = &s.storage else {
+        return None;
+    };
+    let Repr::Vector(v) = &c.repr else {
+        return None;
+    };
+    let bits = usize::try_from(v.bits).ok()?;
+    let count = usize::try_from(v.count).ok()?;
+    if s.offset != 0 || bits == 0 || bits % 8 != 0 || count > 64 || nbits != bits * count {
+        return None;
+    }
+    let bytes = bits / 8;
+    let mut data = vec![0u8; nbits / 8];
+    let mut defined = vec![0xffu8; nbits / 8];
+    let all = if count == 64 {
+        u64::MAX
+    } else {
+        (1u64 << count) - 1
+    };
+    for (i, src) in v.srcs.iter().enumerate() {
+        let p0 = if i & 1 == 1 {
+            v.planes[0]
+        } else {
+            !v.planes[0]
+        };
+        let p1 = if i & 2 == 2 {
+            v.planes[1]
+        } else {
+            !v.planes[1]
+        };
+        let lanes = p0 & p1 & all;
+        if lanes == 0 {
+            continue;
+        }
+        let Loc::One(one) = &src.loc else {
+            return None;
+        };
+        if let Storage::Undefined = one.storage {
+            for n in set_bits(lanes) {
+                defined[n * bytes..(n + 1) * bytes].fill(0);
+            }
+            continue;
+        }
+        // Strided: the lanes' own elements of the source; not strided: one element.
+        let span = if src.stride { nbits } else { bits };
+        let r = match read_object(t, &src.loc, span) {
+            Ok(r) => r,
+            Err(_) => return None,
+        };
+        let (rd, rdef) = (r.data.as_raw_slice(), r.defined.as_raw_slice());
+        if rd.len() < span / 8 || rdef.len() < span / 8 {
+            return None;
+        }
+        let stride = if src.stride { bytes } else { 0 };
+        for n in set_bits(lanes) {
+            let (to, from) = (n * bytes, n * stride);
+            data[to..to + bytes].copy_from_slice(&rd[from..from + bytes]);
+            defined[to..to + bytes].copy_from_slice(&rdef[from..from + bytes]);
+        }
+    }
+    Some(Ok(ReadBits {
+        data: BitVec::from_vec(data),
+        defined: BitVec::from_vec(defined),
+    }))
+}
+
+/// The indices of the set bits of `m`, lowest first.
+fn set_bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let n = m.trailing_zeros() as usize;
+            m &= m - 1;
+            n
+        })
+    })
+}
+
+/// The non-composite storage holding bit `pos` of composite single `s`, the bit offset in
+/// it, and how many bits (at most `max`) continue contiguously in that leaf. Borrowed, not
+/// cloned: a lane vector reads one leaf per lane, and an implicit leaf can be the whole
+/// extended vector.
+fn leaf_at(s: &Single, pos: u128, max: u128) -> Result<(&Storage, u128, u128), ErrorKind> {
     let mut cur: &Storage = &s.storage;
     let mut cur_off = pos;
     let mut avail = max;
     for _ in 0..64 {
         let Storage::Composite(c) = cur else {
-            return Ok((
-                Single {
-                    storage: cur.clone(),
-                    offset: cur_off,
-                },
-                avail,
-            ));
+            return Ok((cur, cur_off, avail));
         };
         let (pstart, pbits, ps, add) = c.part_ref(cur_off)?;
         let within = cur_off - pstart;

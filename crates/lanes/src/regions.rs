@@ -1022,7 +1022,10 @@ impl Analysis {
             set(s, Loc::Sgpr(di.wrapping_add(1)), hi);
             return Ok(());
         }
-        if n.starts_with("s_") && mask_op {
+        // A call is a `_b64` SALU instruction but not a mask operation (before this
+        // test, wave64 calls clobbered nothing).
+        let call = n == "s_swappc_b64" || n == "s_call_b64";
+        if n.starts_with("s_") && mask_op && !call {
             return self.salu_mask(s, pc, i, base);
         }
         if writes_exec {
@@ -1034,7 +1037,7 @@ impl Analysis {
         for d in i.dst.iter().skip(usize::from(store)) {
             kill_operand(s, d);
         }
-        if n == "s_swappc_b64" || n == "s_call_b64" {
+        if call {
             match self
                 .call_clobbers_at
                 .get(&pc)
@@ -1199,6 +1202,16 @@ impl Analysis {
                             }
                             _ => {}
                         }
+                        // Lanes leave: a copy of EXEC made earlier in the iteration holds
+                        // lanes that are no longer in the loop (when all leave, EXEC is
+                        // empty and the copy is not), so it no longer names the set.
+                        if v == Sym::Set(LaneSet::LoopActive(l)) {
+                            for val in s.locs.values_mut() {
+                                if val.0 == v {
+                                    val.0 = Sym::Cond(pc);
+                                }
+                            }
+                        }
                     }
                     return self.set_exec(s, pc, v, false);
                 }
@@ -1296,9 +1309,7 @@ impl Analysis {
                     if let Some(o) = s.stack.last_mut() {
                         o.phase = Phase::Transit;
                     }
-                    if let Some(r) = self.regions.get_mut(&top.id) {
-                        r.second.get_or_insert(pc);
-                    }
+                    self.region_entry(top.id).second.get_or_insert(pc);
                     s.exec = v;
                     return Ok(());
                 }
@@ -1309,9 +1320,7 @@ impl Analysis {
                     if let Some(o) = s.stack.last_mut() {
                         o.phase = Phase::Second;
                     }
-                    if let Some(r) = self.regions.get_mut(&top.id) {
-                        r.second.get_or_insert(pc);
-                    }
+                    self.region_entry(top.id).second.get_or_insert(pc);
                     s.exec = v;
                     return Ok(());
                 }
@@ -1328,6 +1337,18 @@ impl Analysis {
             }
             _ => Err("EXEC set from a mask the analysis does not follow".into()),
         }
+    }
+
+    /// The region `id` (an IF), made if the final pass has not met its opening yet: that
+    /// pass visits blocks in address order, and the structurizer may place an ELSE or a
+    /// join before the IF that opens it.
+    fn region_entry(&mut self, id: RegionId) -> &mut Region {
+        self.regions.entry(id).or_insert(Region {
+            id,
+            kind: RegionKind::If,
+            second: None,
+            join: None,
+        })
     }
 
     /// Whether some location still holds the second arm of region `id`.
@@ -1758,7 +1779,9 @@ pub fn analyse_code_object(
             .filter(|(pc, _)| *pc >= start && *pc < end)
             .collect();
         for (j, &(pc, i)) in insts.iter().enumerate() {
-            if name(i) != "s_swappc_b64" {
+            // Calls, and tail calls (`s_setpc_b64` to a computed function address: what
+            // the tail-called function writes, its caller's callers see written).
+            if !matches!(name(i), "s_swappc_b64" | "s_setpc_b64") {
                 continue;
             }
             if let Some(t) = call_target(&insts[..j], &i.src[0])

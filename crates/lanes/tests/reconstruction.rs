@@ -226,6 +226,18 @@ fn check_kernel(
         }
         // Check every expectation against the future of the trace.
         for (wi, tr) in traces.iter().enumerate() {
+            // For each step, the next later step at which each lane is active (scanned
+            // once, backwards: looking forward from every step is quadratic).
+            let mut next_active: Vec<[u32; 64]> = vec![[u32::MAX; 64]; tr.len()];
+            let mut later = [u32::MAX; 64];
+            for t in (0..tr.len()).rev() {
+                next_active[t] = later;
+                for (l, n) in later.iter_mut().enumerate() {
+                    if tr[t].active >> l & 1 != 0 {
+                        *n = t as u32;
+                    }
+                }
+            }
             for (t, st) in tr.iter().enumerate() {
                 for &(lanes, e, wait) in &st.expect {
                     for l in 0..64 {
@@ -233,7 +245,7 @@ fn check_kernel(
                             continue;
                         }
                         fig.lane_checks += 1;
-                        let next = tr[t + 1..].iter().find(|s| s.active >> l & 1 != 0);
+                        let next = tr.get(next_active[t][l] as usize);
                         let ok = match (e, next) {
                             (Expect::Never, None) => true,
                             (Expect::EndsAt(w), None) => tr.last().is_some_and(|s| s.pc == w),
@@ -324,12 +336,15 @@ fn optimised_kernels_lane_positions_agree_with_execution() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
-/// The -O0 builds: how many lane positions the reconstruction gets right, wrong, or
-/// leaves unknown (printed; run with --nocapture).
+/// The -O0 builds (masks spilled to lanes of VGPRs and to scratch, whole-wave regions,
+/// calls that clobber, the structurizer's flow blocks): no lane position may be wrong.
+/// Where the analysis cannot follow the code it says unknown, which is counted and
+/// printed (run with --nocapture), not failed; but most positions must be checked.
 #[test]
-#[ignore = "a measurement of the -O0 reconstruction, not yet a pass/fail criterion"]
-fn unoptimised_kernels_measure() {
+fn unoptimised_kernels_lane_positions_are_never_wrong() {
     let only = std::env::var("ONLY").unwrap_or_default();
+    let mut failures = Vec::new();
+    let (mut steps, mut unknown, mut checks) = (0, 0, 0);
     for t in TARGETS {
         for k in KERNELS {
             if !only.is_empty() && !format!("{t}/{k}").contains(&only) {
@@ -345,13 +360,30 @@ fn unoptimised_kernels_measure() {
             let file = format!("{k}.O0g.co");
             let r = check_kernel(t, &file, &mut fig, true);
             println!(
-                "{t}/{file}: {} steps, {} unknown steps, {} lane checks, {} wrong {:?}",
-                fig.steps,
-                fig.unknown_steps,
-                fig.lane_checks,
-                fig.wrong,
-                r.err()
+                "{t}/{file}: {} steps, {} unknown steps, {} lane checks, {} wrong",
+                fig.steps, fig.unknown_steps, fig.lane_checks, fig.wrong
             );
+            if let Err(e) = r {
+                failures.push(format!("{t}/{file}: {e}"));
+            }
+            if fig.wrong != 0 {
+                failures.push(format!("{t}/{file}: {} wrong lane positions", fig.wrong));
+            }
+            steps += fig.steps;
+            unknown += fig.unknown_steps;
+            checks += fig.lane_checks;
         }
+    }
+    println!("{steps} wave instructions ({unknown} unknown), {checks} lane positions checked");
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    if only.is_empty() {
+        assert!(
+            unknown * 10 < steps,
+            "more than a tenth of the -O0 instructions are unknown ({unknown} of {steps})"
+        );
+        assert!(
+            checks > 1_000_000,
+            "too few divergent lanes seen ({checks})"
+        );
     }
 }
