@@ -29,6 +29,19 @@ pub mod lanes {
 
     /// A dispatch of `cf_nested_if` on `dev`: the launch, the load bias and the entry address.
     pub fn prepare(dev: &mut Device, bytes: &[u8]) -> (amdgpu_sim::Launch, u64, u64) {
+        let (m, launch) = prepare_kernel(dev, bytes, "cf_nested_if");
+        let entry = CodeObject::parse(bytes).expect("parses").kernels()[0].entry_address;
+        (launch, m.load_bias, entry + m.load_bias)
+    }
+
+    /// A dispatch of kernel `name` (arguments `in`, `out`, `n`, as the `cf_*` kernels have)
+    /// on `dev` over [`GRID`] work-items in groups of [`GROUP`], with pseudo-random
+    /// inputs: the loaded module and the launch (nothing has run yet).
+    pub fn prepare_kernel(
+        dev: &mut Device,
+        bytes: &[u8],
+        name: &str,
+    ) -> (amdgpu_sim::Module, amdgpu_sim::Launch) {
         let m = dev.load(bytes).expect("loads");
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let data: Vec<u8> = (0..GRID * 4)
@@ -47,10 +60,9 @@ pub mod lanes {
             ArgValue::U32(GRID - 7),
         ];
         let launch = dev
-            .launch(&m, "cf_nested_if", LaunchConfig::new_1d(GRID, GROUP, args))
+            .launch(&m, name, LaunchConfig::new_1d(GRID, GROUP, args))
             .expect("launches");
-        let entry = CodeObject::parse(bytes).expect("parses").kernels()[0].entry_address;
-        (launch, m.load_bias, entry + m.load_bias)
+        (m, launch)
     }
 
     /// A session stopped at the kernel's entry in work-group 0.

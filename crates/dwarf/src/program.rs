@@ -156,6 +156,23 @@ pub struct Program<'d> {
     frame: Option<DebugFrame<'d>>,
     opts: ProgramOptions,
     address_size: u8,
+    /// Per PC, the unit containing it and the frame base there: a debugger evaluating
+    /// every variable of every lane asks for the same few PCs again and again, and
+    /// finding them walks the DIE tree (bounded: cleared when it grows past
+    /// [`PC_CACHE_ENTRIES`]).
+    pc_cache: std::sync::Mutex<std::collections::HashMap<u64, PcData>>,
+}
+
+/// The most PCs [`Program`] remembers.
+const PC_CACHE_ENTRIES: usize = 4096;
+
+/// What [`Program`] remembers of a PC.
+#[derive(Clone, Default)]
+struct PcData {
+    /// Index of the unit containing the PC (`Some(None)`: none does).
+    unit: Option<Option<usize>>,
+    /// The frame base at the PC, when found without error.
+    frame_base: Option<Option<LocationValue>>,
 }
 
 impl<'d> Program<'d> {
@@ -186,6 +203,7 @@ impl<'d> Program<'d> {
             frame,
             opts,
             address_size,
+            pc_cache: Default::default(),
         })
     }
 
@@ -212,13 +230,33 @@ impl<'d> Program<'d> {
     }
 
     fn unit_at(&self, pc: u64) -> Option<&UnitData<'d>> {
-        self.units.iter().find(|u| {
+        if let Some(k) = self.cached(pc, |d| d.unit) {
+            return k.map(|k| &self.units[k]);
+        }
+        let k = self.units.iter().position(|u| {
             let mut cur = u.unit.entries();
             match cur.next_dfs() {
                 Ok(Some(cu)) => self.die_contains(&u.unit, cu, pc).unwrap_or(false),
                 _ => false,
             }
-        })
+        });
+        self.remember(pc, |d| d.unit = Some(k));
+        k.map(|k| &self.units[k])
+    }
+
+    /// A remembered fact about `pc`.
+    fn cached<T>(&self, pc: u64, get: impl FnOnce(&PcData) -> Option<T>) -> Option<T> {
+        let cache = self.pc_cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.get(&pc).and_then(get)
+    }
+
+    /// Remembers a fact about `pc`.
+    fn remember(&self, pc: u64, set: impl FnOnce(&mut PcData)) {
+        let mut cache = self.pc_cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= PC_CACHE_ENTRIES && !cache.contains_key(&pc) {
+            cache.clear();
+        }
+        set(cache.entry(pc).or_default());
     }
 
     fn die_contains(
@@ -482,6 +520,15 @@ impl<'d> Program<'d> {
     /// DW_AT_frame_base of the innermost subprogram at `pc` (inlined subroutines use their
     /// containing subprogram's: the search keeps the last subprogram with one).
     pub fn frame_base_at(&self, pc: u64) -> Result<Option<LocationValue>, ProgramError> {
+        if let Some(fb) = self.cached(pc, |d| d.frame_base.clone()) {
+            return Ok(fb);
+        }
+        let fb = self.find_frame_base(pc)?;
+        self.remember(pc, |d| d.frame_base = Some(fb.clone()));
+        Ok(fb)
+    }
+
+    fn find_frame_base(&self, pc: u64) -> Result<Option<LocationValue>, ProgramError> {
         for u in &self.units {
             let mut cur = u.unit.entries();
             let mut found = None;
