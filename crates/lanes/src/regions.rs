@@ -1161,6 +1161,10 @@ impl Analysis {
             "s_and" | "s_or" | "s_xor" | "s_andn2" => {
                 let v = match (base, a, b) {
                     ("s_and", Some(x), Some(y)) => self.and(x, y, pc),
+                    // A set and a mask the analysis does not know (an -O0 flow predicate
+                    // reloaded from a lane it did not follow): a condition on the set.
+                    ("s_and", Some(x @ Sym::Set(_)), None)
+                    | ("s_and", None, Some(x @ Sym::Set(_))) => self.and(x, Sym::Cond(pc), pc),
                     ("s_and", Some(x), None) | ("s_and", None, Some(x)) if is_exec(&d) => {
                         self.and(x, Sym::Cond(pc), pc)
                     }
