@@ -238,14 +238,14 @@ fn check_kernel(
                     }
                 }
             }
-            for (t, st) in tr.iter().enumerate() {
+            for (st, later) in tr.iter().zip(&next_active) {
                 for &(lanes, e, wait) in &st.expect {
-                    for l in 0..64 {
+                    for (l, &n) in later.iter().enumerate() {
                         if lanes >> l & 1 == 0 {
                             continue;
                         }
                         fig.lane_checks += 1;
-                        let next = tr.get(next_active[t][l] as usize);
+                        let next = tr.get(n as usize);
                         let ok = match (e, next) {
                             (Expect::Never, None) => true,
                             (Expect::EndsAt(w), None) => tr.last().is_some_and(|s| s.pc == w),
