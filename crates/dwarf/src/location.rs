@@ -1688,6 +1688,31 @@ fn read_vector<T: Target + ?Sized>(
             }
             continue;
         }
+        let stride = if src.stride { bytes } else { 0 };
+        // A register, memory or implicit source: its bytes straight into the lanes' slots
+        // (all defined), without building bit vectors.
+        if !matches!(one.storage, Storage::Composite(_)) {
+            let (first, last) = (
+                lanes.trailing_zeros() as usize,
+                63 - lanes.leading_zeros() as usize,
+            );
+            // Strided: the span from the first lane's element to the last's; not: one.
+            let (from, to) = if src.stride {
+                (first * bytes, (last + 1) * bytes)
+            } else {
+                (0, bytes)
+            };
+            let mut buf = vec![0u8; to - from];
+            if let Some(Ok(())) =
+                read_aligned_in(t, &one.storage, one.offset + (from * 8) as u128, &mut buf)
+            {
+                for n in set_bits(lanes) {
+                    let at = if src.stride { n * bytes - from } else { 0 };
+                    data[n * bytes..(n + 1) * bytes].copy_from_slice(&buf[at..at + bytes]);
+                }
+                continue;
+            }
+        }
         // Strided: the lanes' own elements of the source; not strided: one element.
         let span = if src.stride { nbits } else { bits };
         let r = match read_object(t, &src.loc, span) {
@@ -1698,7 +1723,6 @@ fn read_vector<T: Target + ?Sized>(
         if rd.len() < span / 8 || rdef.len() < span / 8 {
             return None;
         }
-        let stride = if src.stride { bytes } else { 0 };
         for n in set_bits(lanes) {
             let (to, from) = (n * bytes, n * stride);
             data[to..to + bytes].copy_from_slice(&rd[from..from + bytes]);

@@ -859,23 +859,17 @@ fn read_single<T: Target + ?Sized>(
 
 /// The lane elements of a lane_pc vector.
 fn elements(bits: &ReadBits, lanes: u32, pc: u64) -> Result<Vec<Option<u64>>, LanePcError> {
-    let data = bits.data.as_raw_slice();
-    let defined = bits.defined.as_raw_slice();
-    let mut out = Vec::with_capacity(lanes as usize);
-    let word = |b: &[u8], l: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[l * 8..l * 8 + 8]);
-        u64::from_le_bytes(w)
-    };
-    for l in 0..lanes as usize {
-        let d = word(defined, l);
-        if d == u64::MAX {
-            out.push(Some(word(data, l)));
-        } else if d == 0 {
-            out.push(None);
-        } else {
-            return Err(LanePcError::PartlyDefined { pc, lane: l as u32 });
-        }
+    let n = lanes as usize;
+    let data = bits.data.as_raw_slice().chunks_exact(8).take(n);
+    let defined = bits.defined.as_raw_slice().chunks_exact(8).take(n);
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+    let mut out = Vec::with_capacity(n);
+    for (l, (v, d)) in data.zip(defined).enumerate() {
+        out.push(match word(d) {
+            u64::MAX => Some(word(v)),
+            0 => None,
+            _ => return Err(LanePcError::PartlyDefined { pc, lane: l as u32 }),
+        });
     }
     Ok(out)
 }
