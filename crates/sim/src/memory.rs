@@ -84,6 +84,28 @@ struct Page {
     data: Mutex<Box<[u8]>>,
 }
 
+impl Clone for Page {
+    fn clone(&self) -> Self {
+        let data = self.data.lock().unwrap_or_else(|e| e.into_inner());
+        Page {
+            valid: self.valid,
+            data: Mutex::new(data.clone()),
+        }
+    }
+}
+
+/// A copy of the whole address space (each page locked while it is copied).
+impl Clone for GlobalMemory {
+    fn clone(&self) -> Self {
+        GlobalMemory {
+            pages: self.pages.clone(),
+            allocs: self.allocs.clone(),
+            next: self.next,
+            mapped: self.mapped,
+        }
+    }
+}
+
 /// Locks a page's bytes, allocating them (zeroed) on first use.
 fn lock_page(data: &Mutex<Box<[u8]>>) -> std::sync::MutexGuard<'_, Box<[u8]>> {
     let mut g = data.lock().unwrap_or_else(|e| e.into_inner());

@@ -4,11 +4,13 @@
 //! to a [`Kind`] / [`MemKind`] in tables built on first use; the step function
 //! indexes those tables and never looks at strings or bytes.
 
+mod fast;
 mod kinds;
 mod mem;
 mod salu;
 mod valu;
 
+pub use fast::Prepared;
 pub use kinds::{Cmp, CmpTy, Kind, MemKind};
 
 use crate::error::{Location, MemFault, SimError};
@@ -101,6 +103,18 @@ fn location(ctx: &Ctx, w: &Wave, pc: u64, inst: Option<&Inst>) -> Box<Location> 
 /// Executes the instruction at the wave's PC. A wave that is not running is
 /// left unchanged.
 pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
+    step_with(w, lds, ctx, None)
+}
+
+/// [`step`] with the program's pre-resolved handlers ([`Prepared::new`] of
+/// `ctx.program`): the instructions that have one run through it, the others
+/// through the general executor. The results are those of [`step`].
+pub fn step_with(
+    w: &mut Wave,
+    lds: &mut Bytes,
+    ctx: &Ctx,
+    prepared: Option<&Prepared>,
+) -> Result<(), SimError> {
     if w.status != WaveStatus::Running {
         return Ok(());
     }
@@ -139,6 +153,7 @@ pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
                 at: location(ctx, w, pc, Some(inst)),
             });
         }
+        Op::Alu(_) if prepared.is_some_and(|p| fast::run(p, pc, w)) => Ok(()),
         Op::Alu(op) => {
             let k = t
                 .alu

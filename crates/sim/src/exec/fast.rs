@@ -1,0 +1,725 @@
+//! Pre-resolved handlers for the common vector ALU instructions.
+//!
+//! [`Prepared::new`] looks at every instruction of a program once and, for
+//! the modifier-free common cases (VOP1, VOP2 and VOP3 forms without abs,
+//! omod, clamp or op_sel, 32-bit operands in VGPRs, SGPRs or constants), keeps
+//! a [`Fast`] handler with its operands resolved: register numbers and
+//! constant values, the operation chosen once. [`run`] executes such a
+//! handler on a wave: sources are read straight from the register file, the
+//! lane loop runs over the wave's 32 or 64 lanes only, and the result is
+//! written in place under EXEC.
+//!
+//! A handler computes exactly what the general executor computes for the
+//! same instruction; where that depends on run-time state it does not model
+//! (a MODE other than round-to-nearest-even with denormals kept, GFX9 VGPR
+//! indexing, a register beyond the wave's allocation, a scalar source it
+//! cannot read), [`run`] declines before changing anything and the general
+//! executor runs the instruction instead (and reports what is wrong).
+//!
+//! f32 fused multiply-adds use the host's FMA instruction when the CPU has
+//! one (run-time detection), with the same results as the portable
+//! [`f32::mul_add`]: both are the exactly rounded `a * b + c`; a lane whose
+//! result is a NaN is recomputed with `f32::mul_add`, so that even the NaN
+//! payloads are those of the general executor.
+
+use super::kinds::Kind;
+use super::salu::s32;
+use crate::wave::{HW_REG_MODE, Wave};
+use amdgpu_isa::alu::AluForm;
+use amdgpu_isa::operand::inline_float_bits;
+use amdgpu_isa::{Inst, Op, Operand, Program};
+
+/// A 32-bit source, resolved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Src {
+    /// VGPR `n`.
+    V(u8),
+    /// SGPR `n` (below [`crate::wave::NUM_SGPRS`]).
+    S(u8),
+    /// A constant (inline or literal), as the general executor reads it.
+    K(u32),
+    /// Another scalar operand (special registers, trap temporaries), read
+    /// as the general executor reads it.
+    Other(Operand),
+}
+
+/// Unary 32-bit integer operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum U1 {
+    Mov,
+    Not,
+}
+
+/// Binary 32-bit integer operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum U2 {
+    Add,
+    Sub,
+    Subrev,
+    And,
+    Or,
+    Xor,
+    Xnor,
+    Lshlrev,
+    Lshrrev,
+    Ashrrev,
+    MinU,
+    MaxU,
+    MinI,
+    MaxI,
+    MulLo,
+    MulHiU,
+    MulHiI,
+    MulU24,
+}
+
+/// Ternary 32-bit integer operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum U3 {
+    Add3,
+    LshlAdd,
+    AddLshl,
+    LshlOr,
+    AndOr,
+    Or3,
+    MadU24,
+    Bfi,
+    Alignbit,
+}
+
+/// Binary f32 operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum F2 {
+    Add,
+    Sub,
+    Subrev,
+    Mul,
+}
+
+/// A resolved instruction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Fast {
+    /// `d = op(a)`.
+    U1 { op: U1, d: u8, a: Src },
+    /// `d = op(a, b)`.
+    U2 { op: U2, d: u8, a: Src, b: Src },
+    /// `d = op(a, b, c)`.
+    U3 {
+        op: U3,
+        d: u8,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// `d = op(a, b)` on f32, `neg` negating sources (bit k: source k).
+    F2 {
+        op: F2,
+        d: u8,
+        a: Src,
+        b: Src,
+        neg: u8,
+    },
+    /// `d = fma(a, b, c)` on f32 (`v_fma_f32`).
+    Fma {
+        d: u8,
+        a: Src,
+        b: Src,
+        c: Src,
+        neg: u8,
+    },
+    /// `d = fma(a, b, d)` on f32 (`v_fmac_f32`).
+    Fmac { d: u8, a: Src, b: Src, neg: u8 },
+}
+
+/// One entry per dword of a program: the resolved instruction starting
+/// there, if it has one, with the highest VGPR it names.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    fast: Fast,
+    vmax: u8,
+}
+
+/// A program prepared for execution: the [`Fast`] handlers of its
+/// instructions, by address.
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    base: u64,
+    slots: Vec<Option<Entry>>,
+}
+
+impl Prepared {
+    /// Resolves every instruction of `program` that has a fast handler.
+    pub fn new(program: &Program) -> Prepared {
+        let base = program.base();
+        let mut slots: Vec<Option<Entry>> = Vec::new();
+        for (addr, inst) in program.iter() {
+            let Some(off) = addr.checked_sub(base).map(|o| (o / 4) as usize) else {
+                continue;
+            };
+            let Some(e) = resolve(inst) else {
+                continue;
+            };
+            if slots.len() <= off {
+                slots.resize(off + 1, None);
+            }
+            slots[off] = Some(e);
+        }
+        Prepared { base, slots }
+    }
+
+    /// Number of instructions with a fast handler.
+    pub fn handled(&self) -> usize {
+        self.slots.iter().filter(|s| s.is_some()).count()
+    }
+
+    #[inline]
+    fn at(&self, pc: u64) -> Option<&Entry> {
+        let off = pc.wrapping_sub(self.base);
+        if off % 4 != 0 {
+            return None;
+        }
+        self.slots.get(usize::try_from(off / 4).ok()?)?.as_ref()
+    }
+}
+
+/// The vector destination register of `op`, if it is one VGPR.
+fn vdst(op: &Operand) -> Option<u8> {
+    match *op {
+        Operand::Vgpr { index, .. } => Some(index),
+        _ => None,
+    }
+}
+
+/// A 32-bit source as the general executor reads it for integer and f32
+/// operations (`v32` with `Ty::I` / `Ty::F`).
+fn src(op: &Operand) -> Option<Src> {
+    Some(match *op {
+        Operand::Vgpr { index, .. } => Src::V(index),
+        Operand::Sgpr { index, .. } if (index as usize) < crate::wave::NUM_SGPRS => Src::S(index),
+        Operand::InlineFloat(c) => Src::K(inline_float_bits(c, 32).unwrap_or(0) as u32),
+        Operand::InlineInt(v) => Src::K(v as i32 as u32),
+        Operand::Literal(v) => Src::K(v),
+        Operand::Special { .. } | Operand::Ttmp { .. } | Operand::Sgpr { .. } => Src::Other(*op),
+        _ => return None,
+    })
+}
+
+fn resolve(i: &Inst) -> Option<Entry> {
+    use Kind::*;
+    let Op::Alu(op) = i.op else {
+        return None;
+    };
+    let m = &i.alu;
+    if !matches!(m.form, AluForm::Vop1 | AluForm::Vop2 | AluForm::Vop3) {
+        return None;
+    }
+    if m.abs != 0 || m.omod != 0 || m.clamp || m.op_sel != 0 || i.dst[1].is_some() {
+        return None;
+    }
+    let k = *super::tables().alu.get(op.0 as usize)?;
+    let d = vdst(&i.dst[0])?;
+    let s = |n: usize| src(&i.src[n]);
+    let int_only = m.neg == 0;
+    let fast = match k {
+        VMovB32 if int_only => Fast::U1 {
+            op: U1::Mov,
+            d,
+            a: s(0)?,
+        },
+        VNotB32 if int_only => Fast::U1 {
+            op: U1::Not,
+            d,
+            a: s(0)?,
+        },
+        VAddU32 | VSubU32 | VSubrevU32 | VAddI32 | VSubI32 | VAndB32 | VOrB32 | VXorB32
+        | VXnorB32 | VLshlrevB32 | VLshrrevB32 | VAshrrevI32 | VMinU32 | VMaxU32 | VMinI32
+        | VMaxI32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VMulU32U24
+            if int_only =>
+        {
+            let op = match k {
+                VAddU32 | VAddI32 => U2::Add,
+                VSubU32 | VSubI32 => U2::Sub,
+                VSubrevU32 => U2::Subrev,
+                VAndB32 => U2::And,
+                VOrB32 => U2::Or,
+                VXorB32 => U2::Xor,
+                VXnorB32 => U2::Xnor,
+                VLshlrevB32 => U2::Lshlrev,
+                VLshrrevB32 => U2::Lshrrev,
+                VAshrrevI32 => U2::Ashrrev,
+                VMinU32 => U2::MinU,
+                VMaxU32 => U2::MaxU,
+                VMinI32 => U2::MinI,
+                VMaxI32 => U2::MaxI,
+                VMulLoU32 => U2::MulLo,
+                VMulHiU32 => U2::MulHiU,
+                VMulHiI32 => U2::MulHiI,
+                _ => U2::MulU24,
+            };
+            Fast::U2 {
+                op,
+                d,
+                a: s(0)?,
+                b: s(1)?,
+            }
+        }
+        VAdd3U32 | VLshlAddU32 | VAddLshlU32 | VLshlOrB32 | VAndOrB32 | VOr3B32 | VMadU32U24
+        | VBfiB32 | VAlignbitB32
+            if int_only =>
+        {
+            let op = match k {
+                VAdd3U32 => U3::Add3,
+                VLshlAddU32 => U3::LshlAdd,
+                VAddLshlU32 => U3::AddLshl,
+                VLshlOrB32 => U3::LshlOr,
+                VAndOrB32 => U3::AndOr,
+                VOr3B32 => U3::Or3,
+                VMadU32U24 => U3::MadU24,
+                VBfiB32 => U3::Bfi,
+                _ => U3::Alignbit,
+            };
+            Fast::U3 {
+                op,
+                d,
+                a: s(0)?,
+                b: s(1)?,
+                c: s(2)?,
+            }
+        }
+        VAddF32 | VSubF32 | VSubrevF32 | VMulF32 => Fast::F2 {
+            op: match k {
+                VAddF32 => F2::Add,
+                VSubF32 => F2::Sub,
+                VSubrevF32 => F2::Subrev,
+                _ => F2::Mul,
+            },
+            d,
+            a: s(0)?,
+            b: s(1)?,
+            neg: m.neg & 3,
+        },
+        VFmaF32 => Fast::Fma {
+            d,
+            a: s(0)?,
+            b: s(1)?,
+            c: s(2)?,
+            neg: m.neg & 7,
+        },
+        // VOP2 with a literal constant K in the fourth source slot:
+        // `fmamk` is a * K + b, `fmaak` a * b + K.
+        VFmamkF32 | VFmaakF32 if m.neg == 0 && !i.src[2].is_some() => {
+            let Operand::Literal(kk) = i.src[3] else {
+                return None;
+            };
+            let (a, b) = (s(0)?, s(1)?);
+            let fast = if k == VFmamkF32 {
+                Fast::Fma {
+                    d,
+                    a,
+                    b: Src::K(kk),
+                    c: b,
+                    neg: 0,
+                }
+            } else {
+                Fast::Fma {
+                    d,
+                    a,
+                    b,
+                    c: Src::K(kk),
+                    neg: 0,
+                }
+            };
+            return Some(Entry {
+                fast,
+                vmax: vmax(i, 2),
+            });
+        }
+        VFmacF32 => Fast::Fmac {
+            d,
+            a: s(0)?,
+            b: s(1)?,
+            neg: m.neg & 3,
+        },
+        _ => return None,
+    };
+    // Sources beyond those the operation reads must be absent (nothing is
+    // silently ignored).
+    let used = match fast {
+        Fast::U1 { .. } => 1,
+        Fast::U2 { .. } | Fast::F2 { .. } | Fast::Fmac { .. } => 2,
+        Fast::U3 { .. } | Fast::Fma { .. } => 3,
+    };
+    if i.src[used..].iter().any(|o| o.is_some()) {
+        return None;
+    }
+    Some(Entry {
+        fast,
+        vmax: vmax(i, used),
+    })
+}
+
+/// The highest VGPR among the destination and the first `used` sources.
+fn vmax(i: &Inst, used: usize) -> u8 {
+    i.src[..used]
+        .iter()
+        .chain(std::iter::once(&i.dst[0]))
+        .filter_map(|o| match *o {
+            Operand::Vgpr { index, .. } => Some(index),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// MODE bits a fast handler depends on: FP_ROUND and FP_DENORM (bits 7:0)
+/// and GFX9's GPR_IDX_EN (bit 27).
+const MODE_CHECKED: u32 = 0xff | 1 << 27;
+/// Their value for the fast handlers: round to nearest even, denormals kept
+/// in and out, no VGPR indexing.
+const MODE_FAST: u32 = 0xf0;
+
+/// Executes the instruction at `pc` through its fast handler, if it has
+/// one and the wave's state lets it. Returns `false`, with the wave
+/// unchanged, when the general executor must run the instruction.
+#[inline]
+pub(crate) fn run(p: &Prepared, pc: u64, w: &mut Wave) -> bool {
+    let Some(e) = p.at(pc) else {
+        return false;
+    };
+    if w.hwreg[HW_REG_MODE] & MODE_CHECKED != MODE_FAST || e.vmax as usize >= w.vgpr.len() {
+        return false;
+    }
+    match w.size {
+        64 => run_n::<64>(&e.fast, w),
+        32 => run_n::<32>(&e.fast, w),
+        _ => false,
+    }
+}
+
+/// Source lanes: a VGPR's first `N` lanes, or a scalar broadcast.
+#[inline(always)]
+fn fetch<const N: usize>(w: &Wave, s: &Src) -> Option<[u32; N]> {
+    Some(match *s {
+        Src::V(r) => {
+            let row = w.vgpr.get(r as usize)?;
+            let mut out = [0u32; N];
+            out.copy_from_slice(&row[..N]);
+            out
+        }
+        Src::S(r) => [*w.sgpr.get(r as usize)?; N],
+        Src::K(k) => [k; N],
+        Src::Other(op) => [s32(w, &op).ok()?; N],
+    })
+}
+
+/// Writes `f(l)` to lane `l` of VGPR `d` for the lanes in EXEC.
+#[inline(always)]
+fn write<const N: usize>(w: &mut Wave, d: u8, f: impl Fn(usize) -> u32) -> bool {
+    let exec = w.exec.0;
+    let Some(dst) = w.vgpr.get_mut(d as usize) else {
+        return false;
+    };
+    let dst = &mut dst[..N];
+    let full = if N == 64 { u64::MAX } else { (1u64 << N) - 1 };
+    if exec & full == full {
+        for (l, x) in dst.iter_mut().enumerate() {
+            *x = f(l);
+        }
+    } else {
+        for (l, x) in dst.iter_mut().enumerate() {
+            // A branch-free select, so the loop vectorises.
+            let m = 0u32.wrapping_sub(((exec >> l) & 1) as u32);
+            *x = (f(l) & m) | (*x & !m);
+        }
+    }
+    true
+}
+
+#[inline(always)]
+fn u2<const N: usize>(w: &mut Wave, d: u8, a: &Src, b: &Src, f: impl Fn(u32, u32) -> u32) -> bool {
+    let (Some(a), Some(b)) = (fetch::<N>(w, a), fetch::<N>(w, b)) else {
+        return false;
+    };
+    write::<N>(w, d, |l| f(a[l], b[l]))
+}
+
+#[inline(always)]
+fn u3<const N: usize>(
+    w: &mut Wave,
+    d: u8,
+    (a, b, c): (&Src, &Src, &Src),
+    f: impl Fn(u32, u32, u32) -> u32,
+) -> bool {
+    let (Some(a), Some(b), Some(c)) = (fetch::<N>(w, a), fetch::<N>(w, b), fetch::<N>(w, c)) else {
+        return false;
+    };
+    write::<N>(w, d, |l| f(a[l], b[l], c[l]))
+}
+
+/// f32 source lanes with `neg` (bit `k`) applied as a sign flip.
+#[inline(always)]
+fn fetch_f<const N: usize>(w: &Wave, s: &Src, neg: u8, k: u8) -> Option<[u32; N]> {
+    let mut v = fetch::<N>(w, s)?;
+    if (neg >> k) & 1 != 0 {
+        for x in v.iter_mut() {
+            *x ^= 0x8000_0000;
+        }
+    }
+    Some(v)
+}
+
+#[inline(always)]
+fn f2<const N: usize>(
+    w: &mut Wave,
+    d: u8,
+    (a, b, neg): (&Src, &Src, u8),
+    f: impl Fn(f32, f32) -> f32,
+) -> bool {
+    let (Some(a), Some(b)) = (fetch_f::<N>(w, a, neg, 0), fetch_f::<N>(w, b, neg, 1)) else {
+        return false;
+    };
+    write::<N>(w, d, |l| {
+        f(f32::from_bits(a[l]), f32::from_bits(b[l])).to_bits()
+    })
+}
+
+fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
+    match *f {
+        Fast::U1 { op, d, a } => {
+            let Some(a) = fetch::<N>(w, &a) else {
+                return false;
+            };
+            match op {
+                U1::Mov => write::<N>(w, d, |l| a[l]),
+                U1::Not => write::<N>(w, d, |l| !a[l]),
+            }
+        }
+        Fast::U2 { op, d, a, b } => {
+            let (a, b) = (&a, &b);
+            match op {
+                U2::Add => u2::<N>(w, d, a, b, u32::wrapping_add),
+                U2::Sub => u2::<N>(w, d, a, b, u32::wrapping_sub),
+                U2::Subrev => u2::<N>(w, d, a, b, |x, y| y.wrapping_sub(x)),
+                U2::And => u2::<N>(w, d, a, b, |x, y| x & y),
+                U2::Or => u2::<N>(w, d, a, b, |x, y| x | y),
+                U2::Xor => u2::<N>(w, d, a, b, |x, y| x ^ y),
+                U2::Xnor => u2::<N>(w, d, a, b, |x, y| !(x ^ y)),
+                U2::Lshlrev => u2::<N>(w, d, a, b, |x, y| y << (x & 31)),
+                U2::Lshrrev => u2::<N>(w, d, a, b, |x, y| y >> (x & 31)),
+                U2::Ashrrev => u2::<N>(w, d, a, b, |x, y| ((y as i32) >> (x & 31)) as u32),
+                U2::MinU => u2::<N>(w, d, a, b, |x, y| x.min(y)),
+                U2::MaxU => u2::<N>(w, d, a, b, |x, y| x.max(y)),
+                U2::MinI => u2::<N>(w, d, a, b, |x, y| (x as i32).min(y as i32) as u32),
+                U2::MaxI => u2::<N>(w, d, a, b, |x, y| (x as i32).max(y as i32) as u32),
+                U2::MulLo => u2::<N>(w, d, a, b, u32::wrapping_mul),
+                U2::MulHiU => u2::<N>(w, d, a, b, |x, y| ((x as u64 * y as u64) >> 32) as u32),
+                U2::MulHiI => u2::<N>(w, d, a, b, |x, y| {
+                    ((x as i32 as i64 * y as i32 as i64) >> 32) as u32
+                }),
+                U2::MulU24 => u2::<N>(w, d, a, b, |x, y| {
+                    (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff)
+                }),
+            }
+        }
+        Fast::U3 { op, d, a, b, c } => {
+            let s = (&a, &b, &c);
+            match op {
+                U3::Add3 => u3::<N>(w, d, s, |x, y, z| x.wrapping_add(y).wrapping_add(z)),
+                U3::LshlAdd => u3::<N>(w, d, s, |x, y, z| (x << (y & 31)).wrapping_add(z)),
+                U3::AddLshl => u3::<N>(w, d, s, |x, y, z| x.wrapping_add(y) << (z & 31)),
+                U3::LshlOr => u3::<N>(w, d, s, |x, y, z| (x << (y & 31)) | z),
+                U3::AndOr => u3::<N>(w, d, s, |x, y, z| (x & y) | z),
+                U3::Or3 => u3::<N>(w, d, s, |x, y, z| x | y | z),
+                U3::MadU24 => u3::<N>(w, d, s, |x, y, z| {
+                    (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff).wrapping_add(z)
+                }),
+                U3::Bfi => u3::<N>(w, d, s, |x, y, z| (x & y) | (!x & z)),
+                U3::Alignbit => u3::<N>(w, d, s, |x, y, z| {
+                    (((x as u64) << 32 | y as u64) >> (z & 31)) as u32
+                }),
+            }
+        }
+        Fast::F2 { op, d, a, b, neg } => {
+            let s = (&a, &b, neg);
+            match op {
+                F2::Add => f2::<N>(w, d, s, |x, y| x + y),
+                F2::Sub => f2::<N>(w, d, s, |x, y| x - y),
+                F2::Subrev => f2::<N>(w, d, s, |x, y| y - x),
+                F2::Mul => f2::<N>(w, d, s, |x, y| x * y),
+            }
+        }
+        Fast::Fma { d, a, b, c, neg } => {
+            let (Some(a), Some(b), Some(c)) = (
+                fetch_f::<N>(w, &a, neg, 0),
+                fetch_f::<N>(w, &b, neg, 1),
+                fetch_f::<N>(w, &c, neg, 2),
+            ) else {
+                return false;
+            };
+            let r = fma_lanes::<N>(&a, &b, &c);
+            write::<N>(w, d, |l| r[l])
+        }
+        Fast::Fmac { d, a, b, neg } => {
+            let (Some(a), Some(b), Some(c)) = (
+                fetch_f::<N>(w, &a, neg, 0),
+                fetch_f::<N>(w, &b, neg, 1),
+                fetch::<N>(w, &Src::V(d)),
+            ) else {
+                return false;
+            };
+            let r = fma_lanes::<N>(&a, &b, &c);
+            write::<N>(w, d, |l| r[l])
+        }
+    }
+}
+
+/// `a * b + c` exactly rounded, lane by lane, on f32 bit patterns: through
+/// the host's FMA instruction when it has one, [`f32::mul_add`] otherwise
+/// (and for every lane whose result is a NaN).
+#[inline(always)]
+pub(crate) fn fma_lanes<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32; N]) -> [u32; N] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU has the FMA instructions the function is compiled for.
+            return unsafe { fma_lanes_x86::<N>(a, b, c) };
+        }
+    }
+    fma_lanes_portable::<N>(a, b, c)
+}
+
+/// [`fma_lanes`] through [`f32::mul_add`] alone (the reference).
+#[inline(always)]
+pub(crate) fn fma_lanes_portable<const N: usize>(
+    a: &[u32; N],
+    b: &[u32; N],
+    c: &[u32; N],
+) -> [u32; N] {
+    std::array::from_fn(|l| {
+        f32::from_bits(a[l])
+            .mul_add(f32::from_bits(b[l]), f32::from_bits(c[l]))
+            .to_bits()
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,fma")]
+fn fma_lanes_x86<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32; N]) -> [u32; N] {
+    let mut r = [0u32; N];
+    let mut nan = false;
+    for l in 0..N {
+        let v = f32::from_bits(a[l]).mul_add(f32::from_bits(b[l]), f32::from_bits(c[l]));
+        nan |= v.is_nan();
+        r[l] = v.to_bits();
+    }
+    if nan {
+        // NaN payloads as the portable f32::mul_add gives them.
+        for l in 0..N {
+            if f32::from_bits(r[l]).is_nan() {
+                r[l] = fma_portable(a[l], b[l], c[l]);
+            }
+        }
+    }
+    r
+}
+
+/// One [`f32::mul_add`] compiled for the baseline target: never inlined into
+/// a function compiled with FMA (where it would become the instruction).
+#[inline(never)]
+fn fma_portable(a: u32, b: u32, c: u32) -> u32 {
+    f32::from_bits(a)
+        .mul_add(f32::from_bits(b), f32::from_bits(c))
+        .to_bits()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// f32 bit patterns that exercise the corners of fma: zeros, denormals,
+    /// the normal extremes, infinities, quiet and signalling NaNs with
+    /// payloads, both signs; then pseudo-random patterns.
+    fn patterns() -> Vec<u32> {
+        let special = [
+            0x0000_0000,
+            0x0000_0001,
+            0x0000_0100,
+            0x007f_ffff,
+            0x0080_0000,
+            0x0080_0001,
+            0x3f80_0000,
+            0x3f80_0001,
+            0x3fff_ffff,
+            0x4b80_0000,
+            0x7f7f_ffff,
+            0x7f80_0000,
+            0x7fc0_0000,
+            0x7fc0_1234,
+            0x7f80_0001,
+            0x7fa0_5678,
+            0x3380_0000,
+            0x3400_0000,
+            0x2000_0000,
+            0x5f00_0000,
+        ];
+        let mut v: Vec<u32> = special.iter().flat_map(|&b| [b, b | 0x8000_0000]).collect();
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for _ in 0..4000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v.push((x >> 16) as u32);
+        }
+        v
+    }
+
+    /// The FMA-instruction path and the portable path agree bit for bit
+    /// (the host may lack FMA: then both are the portable path).
+    #[test]
+    fn fma_paths_are_bit_identical() {
+        let p = patterns();
+        let n = p.len();
+        let mut checked = 0;
+        for (i, &a) in p.iter().enumerate() {
+            let a = [a; 64];
+            let b: [u32; 64] = std::array::from_fn(|l| p[(i * 7 + l * 13) % n]);
+            let c: [u32; 64] = std::array::from_fn(|l| p[(i * 11 + l * 5 + 3) % n]);
+            let want = fma_lanes_portable::<64>(&a, &b, &c);
+            assert_eq!(fma_lanes::<64>(&a, &b, &c), want, "wave64, pattern {i}");
+            let (a32, b32, c32): ([u32; 32], [u32; 32], [u32; 32]) = (
+                std::array::from_fn(|l| a[l]),
+                std::array::from_fn(|l| b[l]),
+                std::array::from_fn(|l| c[l]),
+            );
+            let want32 = fma_lanes_portable::<32>(&a32, &b32, &c32);
+            assert_eq!(fma_lanes::<32>(&a32, &b32, &c32), want32, "wave32");
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: the CPU has AVX and FMA.
+                let hw = unsafe { fma_lanes_x86::<64>(&a, &b, &c) };
+                assert_eq!(hw, want, "the FMA instruction, pattern {i}");
+                checked += 1;
+            }
+        }
+        eprintln!("{checked} wave64 fma vectors checked through the FMA instruction");
+    }
+
+    /// Every fast handler kind is resolved from the instruction it stands for
+    /// and declines modifiers it does not model.
+    #[test]
+    fn modifiers_are_left_to_the_general_executor() {
+        use amdgpu_isa::{Decoder, Gpu};
+        // v_fma_f32 v3, v3, s0, v5 / with clamp / with |v3| (gfx900).
+        let plain = [0x03, 0x00, 0xcb, 0xd1, 0x03, 0x01, 0x14, 0x04];
+        let clamp = [0x03, 0x80, 0xcb, 0xd1, 0x03, 0x01, 0x14, 0x04];
+        let abs = [0x03, 0x01, 0xcb, 0xd1, 0x03, 0x01, 0x14, 0x04];
+        let dec = Decoder::new(Gpu::Gfx900, true);
+        let one = |bytes: &[u8]| Prepared::new(&dec.decode_program(bytes, 0x1000)).handled();
+        assert_eq!(one(&plain), 1);
+        assert_eq!(one(&clamp), 0);
+        assert_eq!(one(&abs), 0);
+    }
+}
