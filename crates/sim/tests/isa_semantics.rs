@@ -29,13 +29,19 @@ fn run_in(
     let mut w = Wave::new(size, BASE, Scratch::new(private, size), 0, 32);
     w.exec = Mask(if size == 64 { u64::MAX } else { 0xffff_ffff });
     setup(&mut w);
-    // Each program runs twice, through the pre-resolved handlers and through
-    // the general executor alone, from copies of the same state: the two
-    // must agree on everything (registers, memory, LDS, the error).
-    let prepared = Prepared::new(&program);
+    // Each program runs through the pre-resolved handlers (compiled for the
+    // baseline target) and through the general executor alone, from copies
+    // of the same state: the two must agree on everything (registers,
+    // memory, LDS, the error). A third run uses the handlers compiled for
+    // AVX2 and FMA when the host has them.
+    let prepared = Prepared::new(&program).with_simd(false);
+    let simd = Prepared::new(&program).with_simd(true);
     let mem_before = mem.clone();
     let lds_before = lds.clone();
     let mut w_general = w.clone();
+    let mut w_simd = w.clone();
+    let mut lds_simd = lds.clone();
+    let mem_simd = mem.clone();
     let run = |w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory, prepared| {
         let ctx = Ctx {
             program: &program,
@@ -60,6 +66,17 @@ fn run_in(
         format!("{mem_before:?}"),
         "global memory"
     );
+    if simd.simd() {
+        let r_simd = run(&mut w_simd, &mut lds_simd, &mem_simd, Some(&simd));
+        assert_eq!(format!("{r:?}"), format!("{r_simd:?}"), "results (SIMD)");
+        assert_eq!(
+            format!("{w:?}"),
+            format!("{w_simd:?}"),
+            "wave states (SIMD)"
+        );
+        assert_eq!(format!("{lds:?}"), format!("{lds_simd:?}"), "LDS (SIMD)");
+        assert_eq!(format!("{mem:?}"), format!("{mem_simd:?}"), "memory (SIMD)");
+    }
     r.map(|()| w)
 }
 

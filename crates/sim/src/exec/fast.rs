@@ -96,6 +96,50 @@ pub(crate) enum F2 {
     Mul,
 }
 
+/// Scalar 32-bit operations: the result and the new SCC (`None`: SCC
+/// unchanged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum S2 {
+    AddU,
+    SubU,
+    AddI,
+    SubI,
+    And,
+    Or,
+    Xor,
+    Lshl,
+    Lshr,
+    Ashr,
+    MulI,
+}
+
+/// Scalar 32-bit compares (SCC = the predicate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SCmp {
+    Eq,
+    Lg,
+    GtI,
+    GeI,
+    LtI,
+    LeI,
+    GtU,
+    GeU,
+    LtU,
+    LeU,
+}
+
+/// Conditions of SOPP branches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cond {
+    Always,
+    Scc0,
+    Scc1,
+    Vccz,
+    Vccnz,
+    Execz,
+    Execnz,
+}
+
 /// A resolved instruction.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Fast {
@@ -129,6 +173,16 @@ pub(crate) enum Fast {
     },
     /// `d = fma(a, b, d)` on f32 (`v_fmac_f32`).
     Fmac { d: u8, a: Src, b: Src, neg: u8 },
+    /// Nothing (`s_nop`, `s_waitcnt` and the other waits).
+    Nop,
+    /// SGPR `d = a` (`s_mov_b32`).
+    SMov { d: u8, a: Src },
+    /// SGPR `d = op(a, b)`, setting SCC as the operation does.
+    S2 { op: S2, d: u8, a: Src, b: Src },
+    /// SCC = `op(a, b)`.
+    SCmp { op: SCmp, a: Src, b: Src },
+    /// A branch to `target` (an instruction start) when `cond` holds.
+    Branch { cond: Cond, target: u64 },
 }
 
 /// One entry per dword of a program: the resolved instruction starting
@@ -136,7 +190,13 @@ pub(crate) enum Fast {
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     fast: Fast,
+    /// The highest VGPR named (0 for scalar instructions).
     vmax: u8,
+    /// The instruction's size in bytes.
+    size: u8,
+    /// A vector instruction (its lanes counted in [`Wave::lane_ops`], and
+    /// run only in the MODE the handlers model).
+    vector: bool,
 }
 
 /// A program prepared for execution: the [`Fast`] handlers of its
@@ -145,6 +205,9 @@ struct Entry {
 pub struct Prepared {
     base: u64,
     slots: Vec<Option<Entry>>,
+    /// Run the handlers compiled for AVX2 and FMA (x86-64 hosts that have
+    /// them).
+    avx2: bool,
 }
 
 impl Prepared {
@@ -156,15 +219,34 @@ impl Prepared {
             let Some(off) = addr.checked_sub(base).map(|o| (o / 4) as usize) else {
                 continue;
             };
-            let Some(e) = resolve(inst) else {
+            let resolved = resolve(inst).or_else(|| resolve_scalar(inst, addr, program));
+            let Some(mut e) = resolved else {
                 continue;
             };
+            e.size = inst.size;
             if slots.len() <= off {
                 slots.resize(off + 1, None);
             }
             slots[off] = Some(e);
         }
-        Prepared { base, slots }
+        Prepared {
+            base,
+            slots,
+            avx2: host_has_avx2_fma(),
+        }
+    }
+
+    /// The same handlers compiled for the baseline target only (`false`),
+    /// or for AVX2 and FMA when the host has them (`true`, the default of
+    /// [`Prepared::new`]). The results are the same; tests run both.
+    pub fn with_simd(mut self, on: bool) -> Prepared {
+        self.avx2 = on && host_has_avx2_fma();
+        self
+    }
+
+    /// Whether the handlers run compiled for AVX2 and FMA.
+    pub fn simd(&self) -> bool {
+        self.avx2
     }
 
     /// Number of instructions with a fast handler.
@@ -332,6 +414,8 @@ fn resolve(i: &Inst) -> Option<Entry> {
             return Some(Entry {
                 fast,
                 vmax: vmax(i, 2),
+                size: i.size,
+                vector: true,
             });
         }
         VFmacF32 => Fast::Fmac {
@@ -348,6 +432,7 @@ fn resolve(i: &Inst) -> Option<Entry> {
         Fast::U1 { .. } => 1,
         Fast::U2 { .. } | Fast::F2 { .. } | Fast::Fmac { .. } => 2,
         Fast::U3 { .. } | Fast::Fma { .. } => 3,
+        _ => return None,
     };
     if i.src[used..].iter().any(|o| o.is_some()) {
         return None;
@@ -355,6 +440,108 @@ fn resolve(i: &Inst) -> Option<Entry> {
     Some(Entry {
         fast,
         vmax: vmax(i, used),
+        size: i.size,
+        vector: true,
+    })
+}
+
+/// A scalar source (`s32`'s reading).
+fn ssrc(op: &Operand) -> Option<Src> {
+    match *op {
+        Operand::Vgpr { .. } => None,
+        Operand::Imm(v) => Some(Src::K(v as u32)),
+        _ => src(op),
+    }
+}
+
+fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Entry> {
+    use Kind::*;
+    let Op::Alu(op) = i.op else {
+        return None;
+    };
+    let m = &i.alu;
+    let k = *super::tables().alu.get(op.0 as usize)?;
+    let sgpr_dst = || match i.dst[0] {
+        Operand::Sgpr { index, .. } if (index as usize) < crate::wave::NUM_SGPRS => Some(index),
+        _ => None,
+    };
+    let fast = match (m.form, k) {
+        (AluForm::Sopp, SNop | SWait) => Fast::Nop,
+        (
+            AluForm::Sopp,
+            SBranch | SCbranchScc0 | SCbranchScc1 | SCbranchVccz | SCbranchVccnz | SCbranchExecz
+            | SCbranchExecnz,
+        ) => {
+            let Operand::Imm(v) = i.src[0] else {
+                return None;
+            };
+            let target = pc.wrapping_add(4).wrapping_add_signed(v as i16 as i64 * 4);
+            // A branch to no instruction is reported by the general executor.
+            program.at(target)?;
+            let cond = match k {
+                SBranch => Cond::Always,
+                SCbranchScc0 => Cond::Scc0,
+                SCbranchScc1 => Cond::Scc1,
+                SCbranchVccz => Cond::Vccz,
+                SCbranchVccnz => Cond::Vccnz,
+                SCbranchExecz => Cond::Execz,
+                _ => Cond::Execnz,
+            };
+            Fast::Branch { cond, target }
+        }
+        (AluForm::Sop1, SMovB32) => Fast::SMov {
+            d: sgpr_dst()?,
+            a: ssrc(&i.src[0])?,
+        },
+        (
+            AluForm::Sop2,
+            SAddU32 | SSubU32 | SAddI32 | SSubI32 | SAndB32 | SOrB32 | SXorB32 | SLshlB32
+            | SLshrB32 | SAshrI32 | SMulI32,
+        ) => Fast::S2 {
+            op: match k {
+                SAddU32 => S2::AddU,
+                SSubU32 => S2::SubU,
+                SAddI32 => S2::AddI,
+                SSubI32 => S2::SubI,
+                SAndB32 => S2::And,
+                SOrB32 => S2::Or,
+                SXorB32 => S2::Xor,
+                SLshlB32 => S2::Lshl,
+                SLshrB32 => S2::Lshr,
+                SAshrI32 => S2::Ashr,
+                _ => S2::MulI,
+            },
+            d: sgpr_dst()?,
+            a: ssrc(&i.src[0])?,
+            b: ssrc(&i.src[1])?,
+        },
+        (
+            AluForm::Sopc,
+            SCmpEqU32 | SCmpLgU32 | SCmpGtI32 | SCmpGeI32 | SCmpLtI32 | SCmpLeI32 | SCmpGtU32
+            | SCmpGeU32 | SCmpLtU32 | SCmpLeU32,
+        ) => Fast::SCmp {
+            op: match k {
+                SCmpEqU32 => SCmp::Eq,
+                SCmpLgU32 => SCmp::Lg,
+                SCmpGtI32 => SCmp::GtI,
+                SCmpGeI32 => SCmp::GeI,
+                SCmpLtI32 => SCmp::LtI,
+                SCmpLeI32 => SCmp::LeI,
+                SCmpGtU32 => SCmp::GtU,
+                SCmpGeU32 => SCmp::GeU,
+                SCmpLtU32 => SCmp::LtU,
+                _ => SCmp::LeU,
+            },
+            a: ssrc(&i.src[0])?,
+            b: ssrc(&i.src[1])?,
+        },
+        _ => return None,
+    };
+    Some(Entry {
+        fast,
+        vmax: 0,
+        size: i.size,
+        vector: false,
     })
 }
 
@@ -378,21 +565,161 @@ const MODE_CHECKED: u32 = 0xff | 1 << 27;
 /// in and out, no VGPR indexing.
 const MODE_FAST: u32 = 0xf0;
 
-/// Executes the instruction at `pc` through its fast handler, if it has
-/// one and the wave's state lets it. Returns `false`, with the wave
-/// unchanged, when the general executor must run the instruction.
+/// Executes the wave's next instruction through its fast handler, if it
+/// has one and the wave's state lets it: the instruction counts, lane
+/// operations and PC move on as the general executor moves them. Returns
+/// `false`, with the wave unchanged, when the general executor must run the
+/// instruction. (The caller has checked that the wave runs and is below its
+/// instruction cap.)
 #[inline]
-pub(crate) fn run(p: &Prepared, pc: u64, w: &mut Wave) -> bool {
+pub(crate) fn step(p: &Prepared, w: &mut Wave) -> bool {
+    let pc = w.pc;
     let Some(e) = p.at(pc) else {
         return false;
     };
-    if w.hwreg[HW_REG_MODE] & MODE_CHECKED != MODE_FAST || e.vmax as usize >= w.vgpr.len() {
-        return false;
+    if e.vector {
+        if w.hwreg[HW_REG_MODE] & MODE_CHECKED != MODE_FAST || e.vmax as usize >= w.vgpr.len() {
+            return false;
+        }
+        let lanes = w.exec.count() as u64;
+        #[cfg(target_arch = "x86_64")]
+        let done = if p.avx2 {
+            // SAFETY: `avx2` is set only when the CPU has AVX2 and FMA.
+            unsafe { run_avx2(&e.fast, w) }
+        } else {
+            run_sized(&e.fast, w)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = run_sized(&e.fast, w);
+        if !done {
+            return false;
+        }
+        w.lane_ops += lanes;
+        w.pc = pc.wrapping_add(e.size as u64);
+    } else {
+        let next = pc.wrapping_add(e.size as u64);
+        match run_scalar(&e.fast, w) {
+            Some(Some(target)) => w.pc = target,
+            Some(None) => w.pc = next,
+            None => return false,
+        }
     }
+    w.executed += 1;
+    true
+}
+
+/// A scalar handler: `Some(Some(target))` for a branch taken,
+/// `Some(None)` to go on, `None` when the general executor must run it
+/// (the wave unchanged).
+#[inline(always)]
+fn run_scalar(f: &Fast, w: &mut Wave) -> Option<Option<u64>> {
+    let read = |w: &Wave, s: &Src| -> Option<u32> {
+        match *s {
+            Src::S(r) => w.sgpr.get(r as usize).copied(),
+            Src::K(k) => Some(k),
+            Src::Other(op) => s32(w, &op).ok(),
+            Src::V(_) => None,
+        }
+    };
+    match *f {
+        Fast::Nop => {}
+        Fast::SMov { d, a } => {
+            let v = read(w, &a)?;
+            *w.sgpr.get_mut(d as usize)? = v;
+        }
+        Fast::S2 { op, d, a, b } => {
+            let (a, b) = (read(w, &a)?, read(w, &b)?);
+            let (r, scc) = match op {
+                S2::AddU => {
+                    let (r, c) = a.overflowing_add(b);
+                    (r, Some(c))
+                }
+                S2::SubU => {
+                    let (r, c) = a.overflowing_sub(b);
+                    (r, Some(c))
+                }
+                S2::AddI => {
+                    let (r, o) = (a as i32).overflowing_add(b as i32);
+                    (r as u32, Some(o))
+                }
+                S2::SubI => {
+                    let (r, o) = (a as i32).overflowing_sub(b as i32);
+                    (r as u32, Some(o))
+                }
+                S2::And => (a & b, None),
+                S2::Or => (a | b, None),
+                S2::Xor => (a ^ b, None),
+                S2::Lshl => (a << (b & 31), None),
+                S2::Lshr => (a >> (b & 31), None),
+                S2::Ashr => (((a as i32) >> (b & 31)) as u32, None),
+                S2::MulI => {
+                    *w.sgpr.get_mut(d as usize)? = a.wrapping_mul(b);
+                    return Some(None);
+                }
+            };
+            *w.sgpr.get_mut(d as usize)? = r;
+            // The logical and shift operations set SCC to "result != 0".
+            w.scc = scc.unwrap_or(r != 0);
+        }
+        Fast::SCmp { op, a, b } => {
+            let (a, b) = (read(w, &a)?, read(w, &b)?);
+            let (ia, ib) = (a as i32, b as i32);
+            w.scc = match op {
+                SCmp::Eq => a == b,
+                SCmp::Lg => a != b,
+                SCmp::GtI => ia > ib,
+                SCmp::GeI => ia >= ib,
+                SCmp::LtI => ia < ib,
+                SCmp::LeI => ia <= ib,
+                SCmp::GtU => a > b,
+                SCmp::GeU => a >= b,
+                SCmp::LtU => a < b,
+                SCmp::LeU => a <= b,
+            };
+        }
+        Fast::Branch { cond, target } => {
+            let full = w.full_mask();
+            let take = match cond {
+                Cond::Always => true,
+                Cond::Scc0 => !w.scc,
+                Cond::Scc1 => w.scc,
+                Cond::Vccz => w.vcc.0 & full == 0,
+                Cond::Vccnz => w.vcc.0 & full != 0,
+                Cond::Execz => w.exec.0 & full == 0,
+                Cond::Execnz => w.exec.0 & full != 0,
+            };
+            return Some(take.then_some(target));
+        }
+        _ => return None,
+    }
+    Some(None)
+}
+
+#[inline(always)]
+fn run_sized(f: &Fast, w: &mut Wave) -> bool {
     match w.size {
-        64 => run_n::<64>(&e.fast, w),
-        32 => run_n::<32>(&e.fast, w),
+        64 => run_n::<64>(f, w),
+        32 => run_n::<32>(f, w),
         _ => false,
+    }
+}
+
+/// The handlers compiled for AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn run_avx2(f: &Fast, w: &mut Wave) -> bool {
+    run_sized(f, w)
+}
+
+/// Whether the host has AVX2 and FMA (x86-64 only).
+fn host_has_avx2_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -483,6 +810,7 @@ fn f2<const N: usize>(
     })
 }
 
+#[inline(always)]
 fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
     match *f {
         Fast::U1 { op, d, a } => {
@@ -570,6 +898,11 @@ fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
             let r = fma_lanes::<N>(&a, &b, &c);
             write::<N>(w, d, |l| r[l])
         }
+        Fast::Nop
+        | Fast::SMov { .. }
+        | Fast::S2 { .. }
+        | Fast::SCmp { .. }
+        | Fast::Branch { .. } => false,
     }
 }
 

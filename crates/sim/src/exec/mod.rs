@@ -118,6 +118,12 @@ pub fn step_with(
     if w.status != WaveStatus::Running {
         return Ok(());
     }
+    if let Some(p) = prepared
+        && w.executed < ctx.max_instructions
+        && fast::step(p, w)
+    {
+        return Ok(());
+    }
     let pc = w.pc;
     let Some(inst) = ctx.program.at(pc) else {
         return Err(SimError::BadPc {
@@ -153,7 +159,6 @@ pub fn step_with(
                 at: location(ctx, w, pc, Some(inst)),
             });
         }
-        Op::Alu(_) if prepared.is_some_and(|p| fast::run(p, pc, w)) => Ok(()),
         Op::Alu(op) => {
             let k = t
                 .alu
