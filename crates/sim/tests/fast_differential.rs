@@ -1,7 +1,7 @@
 //! The pre-resolved handlers (`exec::Prepared`) against the general executor
 //! on random instruction streams: VOP1, VOP2, VOP3, SOP1, SOP2, SOPC and
 //! SOPP words with random operands (and literals), over random register
-//! contents and EXEC masks, on gfx900 (wave64) and gfx1030 (wave32 and
+//! contents and EXEC masks (VOPC compares too), on gfx900 (wave64) and gfx1030 (wave32 and
 //! wave64). Every stream runs three times from the same state: through the
 //! general executor alone, through the handlers compiled for the baseline
 //! target, and through the handlers compiled for AVX2 and FMA when the host
@@ -59,7 +59,9 @@ fn src8(r: &mut Rng) -> u32 {
 /// so that any operand naming one has it).
 fn inst(r: &mut Rng, gfx10: bool, out: &mut Vec<u32>) {
     let vdst = r.below(12);
-    let word = match r.below(10) {
+    let word = match r.below(11) {
+        // VOPC (compares into VCC).
+        10 => 0x7c00_0000 | (r.below(256) << 17) | (r.below(12) << 9) | src9(r),
         // VOP2: opcode in bits 30:25.
         0..=3 => (r.below(64) << 25) | (vdst << 17) | ((r.below(12)) << 9) | src9(r),
         // VOP1.
@@ -130,7 +132,7 @@ fn fast_handlers_agree_with_the_general_executor() {
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
     let mut handled = 0usize;
     let mut executed = 0u64;
-    for case in 0..6000 {
+    for case in 0..10_000 {
         let (gpu, size) = [(Gpu::Gfx900, 64), (Gpu::Gfx1030, 32), (Gpu::Gfx1030, 64)][case % 3];
         let gfx10 = gpu == Gpu::Gfx1030;
         let dec = Decoder::new(gpu, size == 64);

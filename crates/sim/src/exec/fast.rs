@@ -22,12 +22,12 @@
 //! result is a NaN is recomputed with `f32::mul_add`, so that even the NaN
 //! payloads are those of the general executor.
 
-use super::kinds::Kind;
+use super::kinds::{Cmp, CmpTy, Kind};
 use super::salu::s32;
 use crate::wave::{HW_REG_MODE, Wave};
 use amdgpu_isa::alu::AluForm;
 use amdgpu_isa::operand::inline_float_bits;
-use amdgpu_isa::{Inst, Op, Operand, Program};
+use amdgpu_isa::{Inst, Op, Operand, Program, SpecialReg};
 
 /// A 32-bit source, resolved.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,6 +128,18 @@ pub(crate) enum SCmp {
     LeU,
 }
 
+/// Carry operations: `v_add_co_u32`, `v_sub_co_u32`, `v_subrev_co_u32` and
+/// their carry-in forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Carry {
+    Add,
+    Sub,
+    Subrev,
+    Addc,
+    Subb,
+    Subbrev,
+}
+
 /// Conditions of SOPP branches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Cond {
@@ -173,6 +185,33 @@ pub(crate) enum Fast {
     },
     /// `d = fma(a, b, d)` on f32 (`v_fmac_f32`).
     Fmac { d: u8, a: Src, b: Src, neg: u8 },
+    /// A 32-bit integer or f32 compare (`v_cmp_*`, `v_cmpx_*`): the lanes
+    /// in EXEC where it holds go to `d` (VCC when absent; nothing for
+    /// `null`), and to EXEC for `v_cmpx`.
+    Cmp {
+        c: Cmp,
+        a: Src,
+        b: Src,
+        neg: u8,
+        d: Operand,
+    },
+    /// `d = mask[l] ? b : a` (`v_cndmask_b32`), `neg` flipping signs.
+    Cndmask {
+        d: u8,
+        a: Src,
+        b: Src,
+        mask: Operand,
+        neg: u8,
+    },
+    /// `d = a ± b (± carry-in)`, the carry-out lanes (in EXEC) to `cout`.
+    Carry {
+        op: Carry,
+        d: u8,
+        a: Src,
+        b: Src,
+        cin: Operand,
+        cout: Operand,
+    },
     /// Nothing (`s_nop`, `s_waitcnt` and the other waits).
     Nop,
     /// SGPR `d = a` (`s_mov_b32`).
@@ -292,13 +331,22 @@ fn resolve(i: &Inst) -> Option<Entry> {
         return None;
     };
     let m = &i.alu;
-    if !matches!(m.form, AluForm::Vop1 | AluForm::Vop2 | AluForm::Vop3) {
+    if !matches!(
+        m.form,
+        AluForm::Vop1 | AluForm::Vop2 | AluForm::Vop3 | AluForm::Vopc
+    ) {
         return None;
     }
-    if m.abs != 0 || m.omod != 0 || m.clamp || m.op_sel != 0 || i.dst[1].is_some() {
+    if m.abs != 0 || m.omod != 0 || m.clamp || m.op_sel != 0 {
         return None;
     }
     let k = *super::tables().alu.get(op.0 as usize)?;
+    if let Some(e) = resolve_masked(i, k) {
+        return Some(e);
+    }
+    if i.dst[1].is_some() {
+        return None;
+    }
     let d = vdst(&i.dst[0])?;
     let s = |n: usize| src(&i.src[n]);
     let int_only = m.neg == 0;
@@ -545,6 +593,119 @@ fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Entry> {
     })
 }
 
+/// A lane-mask destination the general executor writes without fail:
+/// none, `null`, VCC, or SGPRs within the file.
+fn mask_dst(op: &Operand) -> Option<Operand> {
+    match *op {
+        Operand::None
+        | Operand::Special {
+            reg: SpecialReg::Null | SpecialReg::Vcc,
+            ..
+        } => Some(*op),
+        Operand::Sgpr { index, count }
+            if index as usize + (count.max(1) as usize) <= crate::wave::NUM_SGPRS =>
+        {
+            Some(*op)
+        }
+        _ => None,
+    }
+}
+
+/// Writes a lane mask as `write_mask_dst` of the general executor does
+/// (the operand checked by [`mask_dst`]).
+#[inline(always)]
+fn write_mask(w: &mut Wave, op: &Operand, m: u64) {
+    match op {
+        Operand::None
+        | Operand::Special {
+            reg: SpecialReg::Null,
+            ..
+        } => {}
+        _ => {
+            let written = w.write_mask(op, m);
+            debug_assert!(written, "mask destination {op}");
+        }
+    }
+}
+
+/// A lane-mask source (read with `Wave::read_mask`).
+fn mask_src(op: &Operand) -> Option<Operand> {
+    match *op {
+        Operand::Sgpr { .. } | Operand::Special { .. } | Operand::Ttmp { .. } => Some(*op),
+        _ => None,
+    }
+}
+
+/// Compares, `v_cndmask_b32` and the carry operations: the instructions
+/// that read or write lane masks.
+fn resolve_masked(i: &Inst, k: Kind) -> Option<Entry> {
+    use Kind::*;
+    let m = &i.alu;
+    let s = |n: usize| src(&i.src[n]);
+    let (fast, used) = match k {
+        VCmp(c) if matches!(c.ty, CmpTy::I32 | CmpTy::U32 | CmpTy::F32) => {
+            if i.dst[1].is_some() || (c.ty != CmpTy::F32 && m.neg != 0) {
+                return None;
+            }
+            let fast = Fast::Cmp {
+                c,
+                a: s(0)?,
+                b: s(1)?,
+                neg: m.neg & 3,
+                d: mask_dst(&i.dst[0])?,
+            };
+            (fast, 2)
+        }
+        VCndmaskB32 if !i.dst[1].is_some() => {
+            let fast = Fast::Cndmask {
+                d: vdst(&i.dst[0])?,
+                a: s(0)?,
+                b: s(1)?,
+                mask: mask_src(&i.src[2])?,
+                neg: m.neg & 3,
+            };
+            (fast, 3)
+        }
+        VAddCoU32 | VSubCoU32 | VSubrevCoU32 | VAddcCoU32 | VSubbCoU32 | VSubbrevCoU32
+            if m.neg == 0 =>
+        {
+            let op = match k {
+                VAddCoU32 => Carry::Add,
+                VSubCoU32 => Carry::Sub,
+                VSubrevCoU32 => Carry::Subrev,
+                VAddcCoU32 => Carry::Addc,
+                VSubbCoU32 => Carry::Subb,
+                _ => Carry::Subbrev,
+            };
+            let with_cin = matches!(op, Carry::Addc | Carry::Subb | Carry::Subbrev);
+            let cin = if with_cin {
+                mask_src(&i.src[2])?
+            } else {
+                Operand::None
+            };
+            let fast = Fast::Carry {
+                op,
+                d: vdst(&i.dst[0])?,
+                a: s(0)?,
+                b: s(1)?,
+                cin,
+                cout: mask_dst(&i.dst[1])?,
+            };
+            (fast, if with_cin { 3 } else { 2 })
+        }
+        _ => return None,
+    };
+    if i.src[used..].iter().any(|o| o.is_some()) {
+        return None;
+    }
+    Some(Entry {
+        fast,
+        vmax: vmax(i, used.min(2)),
+        size: i.size,
+        vector: true,
+    })
+}
+
 /// The highest VGPR among the destination and the first `used` sources.
 fn vmax(i: &Inst, used: usize) -> u8 {
     i.src[..used]
@@ -723,6 +884,24 @@ fn host_has_avx2_fma() -> bool {
     }
 }
 
+/// The mask of a wave's `N` lanes.
+#[inline(always)]
+fn full<const N: usize>() -> u64 {
+    if N == 64 { u64::MAX } else { (1u64 << N) - 1 }
+}
+
+/// Masks of the lanes where `a < b`, `a == b`, `a > b`.
+#[inline(always)]
+fn masks<const N: usize, T: PartialOrd + Copy>(a: &[T; N], b: &[T; N]) -> (u64, u64, u64) {
+    let (mut lt, mut eq, mut gt) = (0u64, 0u64, 0u64);
+    for l in 0..N {
+        lt |= ((a[l] < b[l]) as u64) << l;
+        eq |= ((a[l] == b[l]) as u64) << l;
+        gt |= ((a[l] > b[l]) as u64) << l;
+    }
+    (lt, eq, gt)
+}
+
 /// Source lanes: a VGPR's first `N` lanes, or a scalar broadcast.
 #[inline(always)]
 fn fetch<const N: usize>(w: &Wave, s: &Src) -> Option<[u32; N]> {
@@ -897,6 +1076,86 @@ fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
             };
             let r = fma_lanes::<N>(&a, &b, &c);
             write::<N>(w, d, |l| r[l])
+        }
+        Fast::Cmp { c, a, b, neg, d } => {
+            let exec = w.exec.0 & full::<N>();
+            let (Some(a), Some(b)) = (fetch::<N>(w, &a), fetch::<N>(w, &b)) else {
+                return false;
+            };
+            let (lt, eq, gt) = match c.ty {
+                CmpTy::U32 => masks::<N, u32>(&a, &b),
+                CmpTy::I32 => masks::<N, i32>(&a.map(|x| x as i32), &b.map(|x| x as i32)),
+                _ => {
+                    let fl = |v: &[u32; N], k: u8| -> [f32; N] {
+                        let flip = if (neg >> k) & 1 != 0 { 0x8000_0000 } else { 0 };
+                        v.map(|x| f32::from_bits(x ^ flip))
+                    };
+                    masks::<N, f32>(&fl(&a, 0), &fl(&b, 1))
+                }
+            };
+            let r = c.eval_masks(lt, eq, gt, !(lt | eq | gt)) & exec;
+            if d.is_some() {
+                write_mask(w, &d, r);
+            } else if !c.x {
+                w.vcc = crate::wave::Mask(r);
+            }
+            if c.x {
+                w.exec = crate::wave::Mask(r);
+            }
+            true
+        }
+        Fast::Cndmask { d, a, b, mask, neg } => {
+            let (Some(a), Some(b), Some(m)) = (
+                fetch_f::<N>(w, &a, neg, 0),
+                fetch_f::<N>(w, &b, neg, 1),
+                w.read_mask(&mask),
+            ) else {
+                return false;
+            };
+            write::<N>(w, d, |l| if (m >> l) & 1 != 0 { b[l] } else { a[l] })
+        }
+        Fast::Carry {
+            op,
+            d,
+            a,
+            b,
+            cin,
+            cout,
+        } => {
+            let exec = w.exec.0 & full::<N>();
+            let cin = if cin.is_some() {
+                match w.read_mask(&cin) {
+                    Some(m) => m,
+                    None => return false,
+                }
+            } else {
+                0
+            };
+            let (Some(a), Some(b)) = (fetch::<N>(w, &a), fetch::<N>(w, &b)) else {
+                return false;
+            };
+            let (x, y) = match op {
+                Carry::Subrev | Carry::Subbrev => (&b, &a),
+                _ => (&a, &b),
+            };
+            let add = matches!(op, Carry::Add | Carry::Addc);
+            let mut carry = 0u64;
+            let mut r = [0u32; N];
+            for l in 0..N {
+                let c = (cin >> l) & 1;
+                let (xv, yv) = (x[l] as u64, y[l] as u64);
+                let (v, co) = if add {
+                    let s = xv + yv + c;
+                    (s as u32, s >> 32 != 0)
+                } else {
+                    (xv.wrapping_sub(yv + c) as u32, yv + c > xv)
+                };
+                r[l] = v;
+                carry |= (co as u64) << l;
+            }
+            write::<N>(w, d, |l| r[l]);
+            write_mask(w, &cout, carry & exec);
+            true
         }
         Fast::Nop
         | Fast::SMov { .. }

@@ -103,7 +103,7 @@ fn location(ctx: &Ctx, w: &Wave, pc: u64, inst: Option<&Inst>) -> Box<Location> 
 /// Executes the instruction at the wave's PC. A wave that is not running is
 /// left unchanged.
 pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
-    step_with(w, lds, ctx, None)
+    step_general(w, lds, ctx)
 }
 
 /// [`step`] with the program's pre-resolved handlers ([`Prepared::new`] of
@@ -115,13 +115,21 @@ pub fn step_with(
     ctx: &Ctx,
     prepared: Option<&Prepared>,
 ) -> Result<(), SimError> {
-    if w.status != WaveStatus::Running {
-        return Ok(());
-    }
     if let Some(p) = prepared
+        && w.status == WaveStatus::Running
         && w.executed < ctx.max_instructions
         && fast::step(p, w)
     {
+        return Ok(());
+    }
+    step_general(w, lds, ctx)
+}
+
+/// One instruction through the general executor (kept out of line: its
+/// frame is large, and the fast path above should not pay for it).
+#[inline(never)]
+fn step_general(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
+    if w.status != WaveStatus::Running {
         return Ok(());
     }
     let pc = w.pc;
