@@ -215,6 +215,21 @@ impl GlobalMemory {
         Ok(&page.data)
     }
 
+    /// Runs `f` on the bytes of the page starting at `base` (a multiple of
+    /// [`PAGE`]) and the number of them, from the page's start, that belong
+    /// to the allocation, with the page locked. `None` when no page is
+    /// mapped there. (One lock for a whole wave's access, when its lanes
+    /// fall in one page.)
+    pub(crate) fn with_page<T>(
+        &self,
+        base: u64,
+        f: impl FnOnce(&mut [u8], usize) -> T,
+    ) -> Option<T> {
+        let page = self.pages.get(&base)?;
+        let mut bytes = lock_page(&page.data);
+        Some(f(&mut bytes, page.valid))
+    }
+
     /// Walks `len` bytes from `addr` page by page, calling `f(page, offset, chunk_range)`.
     fn walk(
         &self,
