@@ -905,17 +905,55 @@ fn masks<const N: usize, T: PartialOrd + Copy>(a: &[T; N], b: &[T; N]) -> (u64, 
 /// Source lanes: a VGPR's first `N` lanes, or a scalar broadcast.
 #[inline(always)]
 fn fetch<const N: usize>(w: &Wave, s: &Src) -> Option<[u32; N]> {
-    Some(match *s {
-        Src::V(r) => {
-            let row = w.vgpr.get(r as usize)?;
-            let mut out = [0u32; N];
-            out.copy_from_slice(&row[..N]);
-            out
+    let mut out = [0u32; N];
+    fetch_into(w, s, &mut out).then_some(out)
+}
+
+/// [`fetch`] into `out` (no array moved through a return value); `false`
+/// when the source cannot be read here.
+#[inline(always)]
+fn fetch_into<const N: usize>(w: &Wave, s: &Src, out: &mut [u32; N]) -> bool {
+    match *s {
+        Src::V(r) => match w.vgpr.get(r as usize) {
+            Some(row) => {
+                out.copy_from_slice(&row[..N]);
+                true
+            }
+            None => false,
+        },
+        Src::S(r) => match w.sgpr.get(r as usize) {
+            Some(&v) => {
+                out.fill(v);
+                true
+            }
+            None => false,
+        },
+        Src::K(k) => {
+            out.fill(k);
+            true
         }
-        Src::S(r) => [*w.sgpr.get(r as usize)?; N],
-        Src::K(k) => [k; N],
-        Src::Other(op) => [s32(w, &op).ok()?; N],
-    })
+        Src::Other(op) => match s32(w, &op) {
+            Ok(v) => {
+                out.fill(v);
+                true
+            }
+            Err(_) => false,
+        },
+    }
+}
+
+/// [`fetch_into`] with `neg` (bit `k`) applied as a sign flip.
+#[inline(always)]
+fn fetch_f_into<const N: usize>(w: &Wave, s: &Src, neg: u8, k: u8, out: &mut [u32; N]) -> bool {
+    if !fetch_into(w, s, out) {
+        return false;
+    }
+    if (neg >> k) & 1 != 0 {
+        for x in out.iter_mut() {
+            *x ^= 0x8000_0000;
+        }
+    }
+    true
 }
 
 /// Writes `f(l)` to lane `l` of VGPR `d` for the lanes in EXEC.
@@ -943,10 +981,11 @@ fn write<const N: usize>(w: &mut Wave, d: u8, f: impl Fn(usize) -> u32) -> bool 
 
 #[inline(always)]
 fn u2<const N: usize>(w: &mut Wave, d: u8, a: &Src, b: &Src, f: impl Fn(u32, u32) -> u32) -> bool {
-    let (Some(a), Some(b)) = (fetch::<N>(w, a), fetch::<N>(w, b)) else {
+    let (mut x, mut y) = ([0u32; N], [0u32; N]);
+    if !(fetch_into(w, a, &mut x) && fetch_into(w, b, &mut y)) {
         return false;
-    };
-    write::<N>(w, d, |l| f(a[l], b[l]))
+    }
+    write::<N>(w, d, |l| f(x[l], y[l]))
 }
 
 #[inline(always)]
@@ -956,22 +995,18 @@ fn u3<const N: usize>(
     (a, b, c): (&Src, &Src, &Src),
     f: impl Fn(u32, u32, u32) -> u32,
 ) -> bool {
-    let (Some(a), Some(b), Some(c)) = (fetch::<N>(w, a), fetch::<N>(w, b), fetch::<N>(w, c)) else {
+    let (mut x, mut y, mut z) = ([0u32; N], [0u32; N], [0u32; N]);
+    if !(fetch_into(w, a, &mut x) && fetch_into(w, b, &mut y) && fetch_into(w, c, &mut z)) {
         return false;
-    };
-    write::<N>(w, d, |l| f(a[l], b[l], c[l]))
+    }
+    write::<N>(w, d, |l| f(x[l], y[l], z[l]))
 }
 
 /// f32 source lanes with `neg` (bit `k`) applied as a sign flip.
 #[inline(always)]
 fn fetch_f<const N: usize>(w: &Wave, s: &Src, neg: u8, k: u8) -> Option<[u32; N]> {
-    let mut v = fetch::<N>(w, s)?;
-    if (neg >> k) & 1 != 0 {
-        for x in v.iter_mut() {
-            *x ^= 0x8000_0000;
-        }
-    }
-    Some(v)
+    let mut out = [0u32; N];
+    fetch_f_into(w, s, neg, k, &mut out).then_some(out)
 }
 
 #[inline(always)]
@@ -981,11 +1016,12 @@ fn f2<const N: usize>(
     (a, b, neg): (&Src, &Src, u8),
     f: impl Fn(f32, f32) -> f32,
 ) -> bool {
-    let (Some(a), Some(b)) = (fetch_f::<N>(w, a, neg, 0), fetch_f::<N>(w, b, neg, 1)) else {
+    let (mut x, mut y) = ([0u32; N], [0u32; N]);
+    if !(fetch_f_into(w, a, neg, 0, &mut x) && fetch_f_into(w, b, neg, 1, &mut y)) {
         return false;
-    };
+    }
     write::<N>(w, d, |l| {
-        f(f32::from_bits(a[l]), f32::from_bits(b[l])).to_bits()
+        f(f32::from_bits(x[l]), f32::from_bits(y[l])).to_bits()
     })
 }
 

@@ -514,6 +514,22 @@ fn global_load_page(
             let Some(off) = offsets_in(targets, exec, n, size, base, valid) else {
                 return false;
             };
+            if size == 4 {
+                // The common dword: no byte staging.
+                for l in 0..n {
+                    if (exec >> l) & 1 != 0 {
+                        let o = off[l];
+                        let v = u32::from_le_bytes([
+                            bytes[o],
+                            bytes[o + 1],
+                            bytes[o + 2],
+                            bytes[o + 3],
+                        ]);
+                        vals[l] = [v, 0, 0, 0];
+                    }
+                }
+                return true;
+            }
             for l in 0..n {
                 if (exec >> l) & 1 == 0 {
                     continue;
@@ -555,6 +571,16 @@ fn global_store_page(
             let Some(off) = offsets_in(targets, exec, n, size, base, valid) else {
                 return false;
             };
+            if size == 4
+                && let Some(d) = data.first()
+            {
+                for l in 0..n {
+                    if (exec >> l) & 1 != 0 {
+                        bytes[off[l]..off[l] + 4].copy_from_slice(&d[l].to_le_bytes());
+                    }
+                }
+                return true;
+            }
             for l in 0..n {
                 if (exec >> l) & 1 == 0 {
                     continue;
