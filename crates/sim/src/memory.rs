@@ -455,6 +455,12 @@ impl Bytes {
     pub fn as_slice(&self) -> &[u8] {
         &self.data
     }
+
+    /// The whole contents, writable (for accesses bounds-checked by the
+    /// caller).
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.data
+    }
 }
 
 /// One wave's private memory, stored dword-interleaved across lanes as the

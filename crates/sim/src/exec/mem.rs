@@ -331,6 +331,10 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
             {
                 return write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec);
             }
+            if let Some(off) = lds_offsets(&targets, exec, n, size, lds.len()) {
+                load_lanes(lds.as_slice(), &off, exec, n, size, ext, &mut vals);
+                return write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec);
+            }
             let mut cur = PageCursor::new(ctx.mem);
             for l in 0..n {
                 if (exec >> l) & 1 == 0 {
@@ -357,6 +361,10 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
             if let Some(base) = one_page(&targets, exec, n, size)
                 && global_store_page(ctx, base, &targets, exec, n, size, &data)
             {
+                return Ok(());
+            }
+            if let Some(off) = lds_offsets(&targets, exec, n, size, lds.len()) {
+                store_lanes(lds.as_mut_slice(), &off, exec, n, size, &data);
                 return Ok(());
             }
             let mut cur = PageCursor::new(ctx.mem);
@@ -495,6 +503,111 @@ fn offsets_in(
     Some(off)
 }
 
+/// The lanes' LDS offsets, when every active lane's access is to LDS and
+/// inside it (`len` bytes).
+fn lds_offsets(
+    targets: &[Target; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    len: usize,
+) -> Option<[usize; 64]> {
+    let mut off = [0usize; 64];
+    let mut any = false;
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let Target::Lds(a) = targets[l] else {
+            return None;
+        };
+        let a = usize::try_from(a).ok()?;
+        if a.checked_add(size)? > len {
+            return None;
+        }
+        off[l] = a;
+        any = true;
+    }
+    any.then_some(off)
+}
+
+/// Reads each active lane's `size` bytes at its offset in `bytes` (checked
+/// by the caller), extended as the per-lane path extends them.
+#[inline]
+fn load_lanes(
+    bytes: &[u8],
+    off: &[usize; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    ext: Ext,
+    vals: &mut [[u32; 4]],
+) {
+    if size == 4 {
+        // The common dword: no byte staging.
+        for l in 0..n {
+            if (exec >> l) & 1 != 0 {
+                let o = off[l];
+                let v = u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
+                vals[l] = [v, 0, 0, 0];
+            }
+        }
+        return;
+    }
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let mut b = [0u8; 16];
+        b[..size].copy_from_slice(&bytes[off[l]..off[l] + size]);
+        let mut v = [0u32; 4];
+        for (k2, c) in b.chunks_exact(4).enumerate() {
+            v[k2] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        if ext == Ext::Sign {
+            v[0] = match size {
+                1 => v[0] as u8 as i8 as i32 as u32,
+                _ => v[0] as u16 as i16 as i32 as u32,
+            };
+        }
+        vals[l] = v;
+    }
+}
+
+/// Writes each active lane's `size` bytes of `data` at its offset in
+/// `bytes` (checked by the caller), in lane order (a later lane's bytes
+/// win, as on the per-lane path).
+#[inline]
+fn store_lanes(
+    bytes: &mut [u8],
+    off: &[usize; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    data: &[[u32; 64]],
+) {
+    if size == 4
+        && let Some(d) = data.first()
+    {
+        for l in 0..n {
+            if (exec >> l) & 1 != 0 {
+                bytes[off[l]..off[l] + 4].copy_from_slice(&d[l].to_le_bytes());
+            }
+        }
+        return;
+    }
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let mut b = [0u8; 16];
+        for (k2, d) in data.iter().enumerate().take(4) {
+            b[k2 * 4..k2 * 4 + 4].copy_from_slice(&d[l].to_le_bytes());
+        }
+        bytes[off[l]..off[l] + size].copy_from_slice(&b[..size]);
+    }
+}
+
 /// A global load whose active lanes all read one page: the page locked
 /// once, the lanes read in a tight loop. `false` (nothing read) when some
 /// lane would fault: the per-lane path then reports it.
@@ -514,48 +627,14 @@ fn global_load_page(
             let Some(off) = offsets_in(targets, exec, n, size, base, valid) else {
                 return false;
             };
-            if size == 4 {
-                // The common dword: no byte staging.
-                for l in 0..n {
-                    if (exec >> l) & 1 != 0 {
-                        let o = off[l];
-                        let v = u32::from_le_bytes([
-                            bytes[o],
-                            bytes[o + 1],
-                            bytes[o + 2],
-                            bytes[o + 3],
-                        ]);
-                        vals[l] = [v, 0, 0, 0];
-                    }
-                }
-                return true;
-            }
-            for l in 0..n {
-                if (exec >> l) & 1 == 0 {
-                    continue;
-                }
-                let mut b = [0u8; 16];
-                b[..size].copy_from_slice(&bytes[off[l]..off[l] + size]);
-                let mut v = [0u32; 4];
-                for (k2, c) in b.chunks_exact(4).enumerate() {
-                    v[k2] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                }
-                if ext == Ext::Sign {
-                    v[0] = match size {
-                        1 => v[0] as u8 as i8 as i32 as u32,
-                        _ => v[0] as u16 as i16 as i32 as u32,
-                    };
-                }
-                vals[l] = v;
-            }
+            load_lanes(bytes, &off, exec, n, size, ext, vals);
             true
         })
         .unwrap_or(false)
 }
 
-/// A global store whose active lanes all write one page, in lane order (a
-/// later lane's bytes win, as on the per-lane path). `false` (nothing
-/// written) when some lane would fault.
+/// A global store whose active lanes all write one page, in lane order.
+/// `false` (nothing written) when some lane would fault.
 #[allow(clippy::too_many_arguments)]
 fn global_store_page(
     ctx: &Ctx,
@@ -571,26 +650,7 @@ fn global_store_page(
             let Some(off) = offsets_in(targets, exec, n, size, base, valid) else {
                 return false;
             };
-            if size == 4
-                && let Some(d) = data.first()
-            {
-                for l in 0..n {
-                    if (exec >> l) & 1 != 0 {
-                        bytes[off[l]..off[l] + 4].copy_from_slice(&d[l].to_le_bytes());
-                    }
-                }
-                return true;
-            }
-            for l in 0..n {
-                if (exec >> l) & 1 == 0 {
-                    continue;
-                }
-                let mut b = [0u8; 16];
-                for (k2, d) in data.iter().enumerate().take(4) {
-                    b[k2 * 4..k2 * 4 + 4].copy_from_slice(&d[l].to_le_bytes());
-                }
-                bytes[off[l]..off[l] + size].copy_from_slice(&b[..size]);
-            }
+            store_lanes(bytes, &off, exec, n, size, data);
             true
         })
         .unwrap_or(false)
