@@ -3,7 +3,8 @@
 //! - `sim_vector_add`: `vector_add` over 16,384 work-items (gfx900 wave64, gfx1030 wave32),
 //!   in work-items per second, with the same additions done natively in Rust as the
 //!   reference (how far the simulator is from the host doing the work itself).
-//! - `sim_instructions`: several kernels in executed wave instructions per second
+//! - `sim_instructions`: several kernels (`vector_add`, `saxpy`, `reduce_sum`, the
+//!   divergent `divergence`) in executed wave instructions per second
 //!   (`Stats::instructions`), the simulator's instruction rate.
 //!
 //! - `sim_valu_heavy`: `valu_heavy` (`benches/kernels/valu_heavy.cl`: a per-work-item
@@ -276,6 +277,15 @@ fn bench_valu_heavy(c: &mut Criterion) {
     }
 }
 
+fn divergence(file: &str) -> (Device, Launch) {
+    prepare(file, "divergence", N, 256, |dev| {
+        let input: Vec<u32> = (0..N).map(|i| 1000 + i).collect();
+        let p_in = dev.alloc_bytes(&u32s(&input)).expect("alloc");
+        let p_out = dev.alloc(u64::from(N) * 4).expect("alloc");
+        vec![ArgValue::Ptr(p_in), ArgValue::Ptr(p_out), ArgValue::U32(N)]
+    })
+}
+
 fn bench_sim(c: &mut Criterion) {
     // The simulator spreads work-groups over rayon's global pool: one thread makes
     // the figures per core (each run hands its work-groups to that thread).
@@ -324,13 +334,15 @@ fn bench_sim(c: &mut Criterion) {
 
         let mut g = c.benchmark_group("sim_instructions");
         type Prep = fn(&str) -> (Device, Launch);
-        let kernels: [(&str, &str, Prep); 6] = [
+        let kernels: [(&str, &str, Prep); 8] = [
             ("vector_add_gfx900", "gfx900/vector_add.co", vector_add),
             ("saxpy_gfx900", "gfx900/saxpy.co", saxpy),
             ("reduce_sum_gfx900", "gfx900/reduce_sum.co", reduce_sum),
+            ("divergence_gfx900", "gfx900/divergence.co", divergence),
             ("vector_add_gfx1030", "gfx1030/vector_add.co", vector_add),
             ("saxpy_gfx1030", "gfx1030/saxpy.co", saxpy),
             ("reduce_sum_gfx1030", "gfx1030/reduce_sum.co", reduce_sum),
+            ("divergence_gfx1030", "gfx1030/divergence.co", divergence),
         ];
         for (name, file, prep) in kernels {
             let (dev, launch) = prep(file);
