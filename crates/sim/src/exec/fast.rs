@@ -43,6 +43,26 @@ pub(crate) enum Src {
     Other(Operand),
 }
 
+/// A 64-bit source, resolved as the general executor reads it for
+/// integer operations (`v64` with `Ty::I`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Src64 {
+    /// VGPRs `n` (low dword) and `n + 1`.
+    V(u8),
+    /// A constant.
+    K(u64),
+    /// A scalar operand (SGPR pair, special register), read with `s64`.
+    Other(Operand),
+}
+
+/// 64-bit shifts by a 32-bit amount (`v_lshlrev_b64` and friends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sh64 {
+    Lshl,
+    Lshr,
+    Ashr,
+}
+
 /// Unary 32-bit integer operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum U1 {
@@ -212,6 +232,15 @@ pub(crate) enum Fast {
         cin: Operand,
         cout: Operand,
     },
+    /// A 64-bit integer compare, as [`Fast::Cmp`].
+    Cmp64 {
+        c: Cmp,
+        a: Src64,
+        b: Src64,
+        d: Operand,
+    },
+    /// VGPRs `d`, `d + 1` = `b` shifted by `a & 63`.
+    Shift64 { op: Sh64, d: u8, a: Src, b: Src64 },
     /// Nothing (`s_nop`, `s_waitcnt` and the other waits).
     Nop,
     /// SGPR `d = a` (`s_mov_b32`).
@@ -656,6 +685,51 @@ fn resolve_masked(i: &Inst, k: Kind) -> Option<Entry> {
             };
             (fast, 2)
         }
+        VCmp(c) if matches!(c.ty, CmpTy::I64 | CmpTy::U64) => {
+            if i.dst[1].is_some() || m.neg != 0 {
+                return None;
+            }
+            let fast = Fast::Cmp64 {
+                c,
+                a: src64(&i.src[0])?,
+                b: src64(&i.src[1])?,
+                d: mask_dst(&i.dst[0])?,
+            };
+            if i.src[2..].iter().any(|o| o.is_some()) {
+                return None;
+            }
+            return Some(Entry {
+                fast,
+                vmax: vmax64(i),
+                size: i.size,
+                vector: true,
+            });
+        }
+        VLshlrevB64 | VLshrrevB64 | VAshrrevI64 if m.neg == 0 && !i.dst[1].is_some() => {
+            let d = vdst(&i.dst[0])?;
+            if d == u8::MAX {
+                return None;
+            }
+            let fast = Fast::Shift64 {
+                op: match k {
+                    VLshlrevB64 => Sh64::Lshl,
+                    VLshrrevB64 => Sh64::Lshr,
+                    _ => Sh64::Ashr,
+                },
+                d,
+                a: s(0)?,
+                b: src64(&i.src[1])?,
+            };
+            if i.src[2..].iter().any(|o| o.is_some()) {
+                return None;
+            }
+            return Some(Entry {
+                fast,
+                vmax: vmax64(i).max(d + 1),
+                size: i.size,
+                vector: true,
+            });
+        }
         VCndmaskB32 if !i.dst[1].is_some() => {
             let fast = Fast::Cndmask {
                 d: vdst(&i.dst[0])?,
@@ -704,6 +778,34 @@ fn resolve_masked(i: &Inst, k: Kind) -> Option<Entry> {
         size: i.size,
         vector: true,
     })
+}
+
+/// A 64-bit integer source as `v64` reads it (`Ty::I`).
+fn src64(op: &Operand) -> Option<Src64> {
+    Some(match *op {
+        Operand::Vgpr { index, .. } if index < u8::MAX => Src64::V(index),
+        Operand::InlineFloat(c) => Src64::K(inline_float_bits(c, 64).unwrap_or(0)),
+        Operand::InlineInt(v) => Src64::K(v as i64 as u64),
+        Operand::Literal(v) => Src64::K(v as u64),
+        Operand::Sgpr { .. } | Operand::Special { .. } | Operand::Ttmp { .. } => Src64::Other(*op),
+        _ => return None,
+    })
+}
+
+/// The highest VGPR a 64-bit compare or shift names: the second dword of
+/// each VGPR pair source, and the first two sources' and the destination's
+/// registers.
+fn vmax64(i: &Inst) -> u8 {
+    i.src[..2]
+        .iter()
+        .chain(std::iter::once(&i.dst[0]))
+        .filter_map(|o| match *o {
+            Operand::Vgpr { index, count } if count >= 2 => index.checked_add(1),
+            Operand::Vgpr { index, .. } => Some(index),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The highest VGPR among the destination and the first `used` sources.
@@ -933,6 +1035,34 @@ fn fetch_into<const N: usize>(w: &Wave, s: &Src, out: &mut [u32; N]) -> bool {
             true
         }
         Src::Other(op) => match s32(w, &op) {
+            Ok(v) => {
+                out.fill(v);
+                true
+            }
+            Err(_) => false,
+        },
+    }
+}
+
+/// 64-bit source lanes into `out`; `false` when the source cannot be read
+/// here.
+#[inline(always)]
+fn fetch64_into<const N: usize>(w: &Wave, s: &Src64, out: &mut [u64; N]) -> bool {
+    match *s {
+        Src64::V(r) => match (w.vgpr.get(r as usize), w.vgpr.get(r as usize + 1)) {
+            (Some(lo), Some(hi)) => {
+                for l in 0..N {
+                    out[l] = lo[l] as u64 | (hi[l] as u64) << 32;
+                }
+                true
+            }
+            _ => false,
+        },
+        Src64::K(k) => {
+            out.fill(k);
+            true
+        }
+        Src64::Other(op) => match super::salu::s64(w, &op) {
             Ok(v) => {
                 out.fill(v);
                 true
@@ -1192,6 +1322,40 @@ fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
             write::<N>(w, d, |l| r[l]);
             write_mask(w, &cout, carry & exec);
             true
+        }
+        Fast::Cmp64 { c, a, b, d } => {
+            let exec = w.exec.0 & full::<N>();
+            let (mut x, mut y) = ([0u64; N], [0u64; N]);
+            if !(fetch64_into(w, &a, &mut x) && fetch64_into(w, &b, &mut y)) {
+                return false;
+            }
+            let (lt, eq, gt) = if c.ty == CmpTy::I64 {
+                masks::<N, i64>(&x.map(|v| v as i64), &y.map(|v| v as i64))
+            } else {
+                masks::<N, u64>(&x, &y)
+            };
+            let r = c.eval_masks(lt, eq, gt, !(lt | eq | gt)) & exec;
+            if d.is_some() {
+                write_mask(w, &d, r);
+            } else if !c.x {
+                w.vcc = crate::wave::Mask(r);
+            }
+            if c.x {
+                w.exec = crate::wave::Mask(r);
+            }
+            true
+        }
+        Fast::Shift64 { op, d, a, b } => {
+            let (mut x, mut y) = ([0u32; N], [0u64; N]);
+            if !(fetch_into(w, &a, &mut x) && fetch64_into(w, &b, &mut y)) {
+                return false;
+            }
+            let r: [u64; N] = match op {
+                Sh64::Lshl => std::array::from_fn(|l| y[l] << (x[l] & 63)),
+                Sh64::Lshr => std::array::from_fn(|l| y[l] >> (x[l] & 63)),
+                Sh64::Ashr => std::array::from_fn(|l| ((y[l] as i64) >> (x[l] & 63)) as u64),
+            };
+            write::<N>(w, d, |l| r[l] as u32) && write::<N>(w, d + 1, |l| (r[l] >> 32) as u32)
         }
         Fast::Nop
         | Fast::SMov { .. }
