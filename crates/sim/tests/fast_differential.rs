@@ -87,13 +87,17 @@ fn inst(r: &mut Rng, gfx10: bool, out: &mut Vec<u32>) {
         7 => 0x8000_0000 | (r.below(0x30) << 23) | (r.below(12) << 16) | (src8(r) << 8) | src8(r),
         // SOPC.
         8 => 0xbf00_0000 | (r.below(0x14) << 16) | (src8(r) << 8) | src8(r),
-        // SOP1 s_mov_b32 or a short forward branch.
+        // SOP1 (s_mov_b32, or any: saveexec, 64-bit moves) or a short
+        // forward branch.
         _ => {
-            if r.below(2) == 0 {
-                0xbe80_0000 | (r.below(12) << 16) | (if gfx10 { 3 } else { 0 } << 8) | src8(r)
-            } else {
-                // s_branch / s_cbranch_* (SOPP 2..=9) by 0..3 dwords.
-                0xbf80_0000 | ((2 + r.below(8)) << 16) | r.below(4)
+            let sdst = [0, 2, 4, 6, 8, 10, 106, 126][r.below(8) as usize];
+            match r.below(3) {
+                0 => 0xbe80_0000 | (r.below(12) << 16) | (if gfx10 { 3 } else { 0 } << 8) | src8(r),
+                1 => 0xbe80_0000 | (sdst << 16) | (r.below(0x40) << 8) | src8(r),
+                _ => {
+                    // s_branch / s_cbranch_* (SOPP 2..=9) by 0..3 dwords.
+                    0xbf80_0000 | ((2 + r.below(8)) << 16) | r.below(4)
+                }
             }
         }
     };

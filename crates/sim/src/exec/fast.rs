@@ -160,6 +160,28 @@ pub(crate) enum Carry {
     Subbrev,
 }
 
+/// Scalar 64-bit bitwise operations (`s_and_b64` ...; `Mov` is
+/// `s_mov_b64`, which leaves SCC alone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum L64 {
+    Mov,
+    And,
+    Or,
+    Xor,
+    Andn2,
+    Orn2,
+}
+
+/// The EXEC functions of `s_*_saveexec`: EXEC = f(source, EXEC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SaveExec {
+    And,
+    Or,
+    Xor,
+    Andn2,
+    Orn2,
+}
+
 /// Conditions of SOPP branches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Cond {
@@ -241,6 +263,28 @@ pub(crate) enum Fast {
     },
     /// VGPRs `d`, `d + 1` = `b` shifted by `a & 63`.
     Shift64 { op: Sh64, d: u8, a: Src, b: Src64 },
+    /// VGPRs `d`, `d + 1` = `a * b + c` (`v_mad_u64_u32`), the carry-out
+    /// lanes (in EXEC) to `cout`.
+    MadU64 {
+        d: u8,
+        a: Src,
+        b: Src,
+        c: Src64,
+        cout: Operand,
+    },
+    /// Scalar `d = op(a, b)` on 64 bits, SCC = result != 0 (not for `Mov`).
+    S64 {
+        op: L64,
+        d: Operand,
+        a: Operand,
+        b: Operand,
+    },
+    /// `d = EXEC; EXEC = op(s, EXEC)`, SCC = EXEC != 0.
+    Saveexec {
+        op: SaveExec,
+        d: Operand,
+        s: Operand,
+    },
     /// Nothing (`s_nop`, `s_waitcnt` and the other waits).
     Nop,
     /// SGPR `d = a` (`s_mov_b32`).
@@ -531,6 +575,35 @@ fn ssrc(op: &Operand) -> Option<Src> {
     }
 }
 
+/// A 64-bit scalar destination that `set64` / `set32` write without fail:
+/// an SGPR pair in the file, VCC or EXEC.
+fn sdst64(op: &Operand) -> Option<Operand> {
+    match *op {
+        Operand::Sgpr { index, .. } if (index as usize) + 2 <= crate::wave::NUM_SGPRS => Some(*op),
+        Operand::Special {
+            reg: SpecialReg::Vcc | SpecialReg::Exec,
+            ..
+        } => Some(*op),
+        _ => None,
+    }
+}
+
+/// A 64-bit scalar source (read with `s64`, or `read_mask` for saveexec).
+fn ssrc64(op: &Operand) -> Option<Operand> {
+    match *op {
+        Operand::Vgpr { .. } | Operand::Agpr { .. } | Operand::None => None,
+        _ => Some(*op),
+    }
+}
+
+/// Writes 64 bits to a scalar destination as `set64` does (checked by
+/// [`sdst64`], so it cannot fail).
+#[inline(always)]
+fn set64(w: &mut Wave, d: &Operand, v: u64) {
+    let ok = w.write_sdword(d, 0, v as u32) && w.write_sdword(d, 1, (v >> 32) as u32);
+    debug_assert!(ok, "64-bit scalar destination {d}");
+}
+
 fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Entry> {
     use Kind::*;
     let Op::Alu(op) = i.op else {
@@ -566,6 +639,38 @@ fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Entry> {
             };
             Fast::Branch { cond, target }
         }
+        (AluForm::Sop1, SMovB64) => Fast::S64 {
+            op: L64::Mov,
+            d: sdst64(&i.dst[0])?,
+            a: ssrc64(&i.src[0])?,
+            b: Operand::None,
+        },
+        (AluForm::Sop2, SAndB64 | SOrB64 | SXorB64 | SAndn2B64 | SOrn2B64) => Fast::S64 {
+            op: match k {
+                SAndB64 => L64::And,
+                SOrB64 => L64::Or,
+                SXorB64 => L64::Xor,
+                SAndn2B64 => L64::Andn2,
+                _ => L64::Orn2,
+            },
+            d: sdst64(&i.dst[0])?,
+            a: ssrc64(&i.src[0])?,
+            b: ssrc64(&i.src[1])?,
+        },
+        (
+            AluForm::Sop1,
+            SAndSaveexec | SOrSaveexec | SXorSaveexec | SAndn2Saveexec | SOrn2Saveexec,
+        ) => Fast::Saveexec {
+            op: match k {
+                SAndSaveexec => SaveExec::And,
+                SOrSaveexec => SaveExec::Or,
+                SXorSaveexec => SaveExec::Xor,
+                SAndn2Saveexec => SaveExec::Andn2,
+                _ => SaveExec::Orn2,
+            },
+            d: sdst64(&i.dst[0])?,
+            s: ssrc64(&i.src[0])?,
+        },
         (AluForm::Sop1, SMovB32) => Fast::SMov {
             d: sgpr_dst()?,
             a: ssrc(&i.src[0])?,
@@ -726,6 +831,32 @@ fn resolve_masked(i: &Inst, k: Kind) -> Option<Entry> {
             return Some(Entry {
                 fast,
                 vmax: vmax64(i).max(d + 1),
+                size: i.size,
+                vector: true,
+            });
+        }
+        VMadU64U32 if m.neg == 0 => {
+            let d = vdst(&i.dst[0])?;
+            if d == u8::MAX {
+                return None;
+            }
+            let fast = Fast::MadU64 {
+                d,
+                a: s(0)?,
+                b: s(1)?,
+                c: src64(&i.src[2])?,
+                cout: mask_dst(&i.dst[1])?,
+            };
+            if i.src[3].is_some() {
+                return None;
+            }
+            let c_hi = match i.src[2] {
+                Operand::Vgpr { index, .. } => index.checked_add(1)?,
+                _ => 0,
+            };
+            return Some(Entry {
+                fast,
+                vmax: vmax(i, 2).max(d + 1).max(c_hi),
                 size: i.size,
                 vector: true,
             });
@@ -939,6 +1070,45 @@ fn run_scalar(f: &Fast, w: &mut Wave) -> Option<Option<u64>> {
                 SCmp::LtU => a < b,
                 SCmp::LeU => a <= b,
             };
+        }
+        Fast::S64 { op, d, a, b } => {
+            let a = super::salu::s64(w, &a).ok()?;
+            if op == L64::Mov {
+                set64(w, &d, a);
+                return Some(None);
+            }
+            let b = super::salu::s64(w, &b).ok()?;
+            let r = match op {
+                L64::And => a & b,
+                L64::Or => a | b,
+                L64::Xor => a ^ b,
+                L64::Andn2 => a & !b,
+                _ => a | !b,
+            };
+            set64(w, &d, r);
+            w.scc = r != 0;
+        }
+        Fast::Saveexec { op, d, s } => {
+            let src = match w.read_mask(&s) {
+                Some(m) => m,
+                None => super::salu::s64(w, &s).ok()?,
+            };
+            let old = w.exec.0;
+            let new = match op {
+                SaveExec::And => src & old,
+                SaveExec::Or => src | old,
+                SaveExec::Xor => src ^ old,
+                SaveExec::Andn2 => src & !old,
+                SaveExec::Orn2 => src | !old,
+            } & w.full_mask();
+            if w.size == 64 {
+                set64(w, &d, old);
+            } else {
+                let ok = w.write_sdword(&d, 0, old as u32);
+                debug_assert!(ok, "scalar destination {d}");
+            }
+            w.exec = crate::wave::Mask(new);
+            w.scc = new != 0;
         }
         Fast::Branch { cond, target } => {
             let full = w.full_mask();
@@ -1357,6 +1527,28 @@ fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
             };
             write::<N>(w, d, |l| r[l] as u32) && write::<N>(w, d + 1, |l| (r[l] >> 32) as u32)
         }
+        Fast::MadU64 { d, a, b, c, cout } => {
+            let exec = w.exec.0 & full::<N>();
+            let (mut x, mut y, mut z) = ([0u32; N], [0u32; N], [0u64; N]);
+            if !(fetch_into(w, &a, &mut x)
+                && fetch_into(w, &b, &mut y)
+                && fetch64_into(w, &c, &mut z))
+            {
+                return false;
+            }
+            let mut carry = 0u64;
+            let mut r = [0u64; N];
+            for l in 0..N {
+                let p = x[l] as u128 * y[l] as u128 + z[l] as u128;
+                carry |= ((p >> 64 != 0) as u64) << l;
+                r[l] = p as u64;
+            }
+            let done =
+                write::<N>(w, d, |l| r[l] as u32) && write::<N>(w, d + 1, |l| (r[l] >> 32) as u32);
+            write_mask(w, &cout, carry & exec);
+            done
+        }
+        Fast::S64 { .. } | Fast::Saveexec { .. } => false,
         Fast::Nop
         | Fast::SMov { .. }
         | Fast::S2 { .. }
