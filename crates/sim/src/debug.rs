@@ -197,7 +197,7 @@ impl<'d> Session<'d> {
                 status: w.status,
             });
         }
-        exec::step(w, &mut wg.lds, &ctx)?;
+        exec::step_with(w, &mut wg.lds, &ctx, Some(&self.launch.prepared))?;
         self.skip = None;
         let stop = Stop::Stepped {
             group: wg.id,

@@ -8,7 +8,7 @@
 //! hidden kernel arguments.
 
 use crate::error::{DispatchError, SimError, Space};
-use crate::exec::{self, Ctx};
+use crate::exec::{self, Ctx, Prepared};
 use crate::memory::{
     Bytes, GlobalMemory, MAX_MAPPED, PAGE, PRIVATE_BASE, SCRATCH_BACKING, SHARED_BASE, Scratch,
 };
@@ -69,6 +69,8 @@ pub struct Module {
     pub load_bias: u64,
     /// The decoded `.text`, at its loaded address.
     pub program: Arc<Program>,
+    /// `program` prepared for execution (resolved once per code object).
+    pub prepared: Arc<Prepared>,
     /// The kernels.
     pub kernels: Vec<KernelInfo>,
 }
@@ -317,6 +319,8 @@ pub struct Launch {
     pub gpu: Gpu,
     /// The decoded program.
     pub program: Arc<Program>,
+    /// The program prepared for execution (the module's).
+    pub prepared: Arc<Prepared>,
     /// The configuration.
     pub config: LaunchConfig,
     /// Guest address of the kernarg segment.
@@ -436,10 +440,12 @@ impl Device {
                 metadata: k.metadata.clone(),
             })
             .collect();
+        let prepared = Arc::new(Prepared::new(&program));
         Ok(Module {
             gpu,
             load_bias: bias,
             program,
+            prepared,
             kernels,
         })
     }
@@ -547,6 +553,7 @@ impl Device {
             kernel: k,
             gpu: module.gpu,
             program: module.program.clone(),
+            prepared: module.prepared.clone(),
             config,
             kernarg,
             packet,
@@ -987,7 +994,7 @@ impl Workgroup {
                     if stop(w) {
                         return Ok(Some(w.id));
                     }
-                    exec::step(w, &mut self.lds, &ctx)?;
+                    exec::step_with(w, &mut self.lds, &ctx, Some(&launch.prepared))?;
                     progressed = true;
                 }
             }

@@ -84,6 +84,28 @@ struct Page {
     data: Mutex<Box<[u8]>>,
 }
 
+impl Clone for Page {
+    fn clone(&self) -> Self {
+        let data = self.data.lock().unwrap_or_else(|e| e.into_inner());
+        Page {
+            valid: self.valid,
+            data: Mutex::new(data.clone()),
+        }
+    }
+}
+
+/// A copy of the whole address space (each page locked while it is copied).
+impl Clone for GlobalMemory {
+    fn clone(&self) -> Self {
+        GlobalMemory {
+            pages: self.pages.clone(),
+            allocs: self.allocs.clone(),
+            next: self.next,
+            mapped: self.mapped,
+        }
+    }
+}
+
 /// Locks a page's bytes, allocating them (zeroed) on first use.
 fn lock_page(data: &Mutex<Box<[u8]>>) -> std::sync::MutexGuard<'_, Box<[u8]>> {
     let mut g = data.lock().unwrap_or_else(|e| e.into_inner());
@@ -191,6 +213,21 @@ impl GlobalMemory {
             return Err(fault(FaultKind::OutOfBounds, Space::Global, addr, total));
         }
         Ok(&page.data)
+    }
+
+    /// Runs `f` on the bytes of the page starting at `base` (a multiple of
+    /// [`PAGE`]) and the number of them, from the page's start, that belong
+    /// to the allocation, with the page locked. `None` when no page is
+    /// mapped there. (One lock for a whole wave's access, when its lanes
+    /// fall in one page.)
+    pub(crate) fn with_page<T>(
+        &self,
+        base: u64,
+        f: impl FnOnce(&mut [u8], usize) -> T,
+    ) -> Option<T> {
+        let page = self.pages.get(&base)?;
+        let mut bytes = lock_page(&page.data);
+        Some(f(&mut bytes, page.valid))
     }
 
     /// Walks `len` bytes from `addr` page by page, calling `f(page, offset, chunk_range)`.
@@ -417,6 +454,12 @@ impl Bytes {
     /// The whole contents.
     pub fn as_slice(&self) -> &[u8] {
         &self.data
+    }
+
+    /// The whole contents, writable (for accesses bounds-checked by the
+    /// caller).
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.data
     }
 }
 

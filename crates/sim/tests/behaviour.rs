@@ -415,6 +415,10 @@ fn out_of_bounds_is_exact_to_the_byte() {
         }
         other => panic!("expected a fault, got {other}"),
     }
+    // The lanes before the faulting one have stored (lane order), although
+    // the wave's lanes all fall in one page (whose one-lock path declines
+    // such a store and leaves it to the per-lane path).
+    assert_eq!(read_f32s(&dev, v.pc, 1), [v.a[0] + v.b[0]]);
 }
 
 #[test]

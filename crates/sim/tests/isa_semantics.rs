@@ -4,7 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use amdgpu_isa::{Decoder, Gpu};
-use amdgpu_sim::exec::{Ctx, step};
+use amdgpu_sim::exec::{Ctx, Prepared, step_with};
 use amdgpu_sim::memory::{Bytes, GlobalMemory, Scratch};
 use amdgpu_sim::{Mask, SimError, Space, Wave, WaveStatus};
 
@@ -29,17 +29,55 @@ fn run_in(
     let mut w = Wave::new(size, BASE, Scratch::new(private, size), 0, 32);
     w.exec = Mask(if size == 64 { u64::MAX } else { 0xffff_ffff });
     setup(&mut w);
-    let ctx = Ctx {
-        program: &program,
-        mem,
-        gpu,
-        group: [0; 3],
-        max_instructions: 1000,
+    // Each program runs through the pre-resolved handlers (compiled for the
+    // baseline target) and through the general executor alone, from copies
+    // of the same state: the two must agree on everything (registers,
+    // memory, LDS, the error). A third run uses the handlers compiled for
+    // AVX2 and FMA when the host has them.
+    let prepared = Prepared::new(&program).with_simd(false);
+    let simd = Prepared::new(&program).with_simd(true);
+    let mem_before = mem.clone();
+    let lds_before = lds.clone();
+    let mut w_general = w.clone();
+    let mut w_simd = w.clone();
+    let mut lds_simd = lds.clone();
+    let mem_simd = mem.clone();
+    let run = |w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory, prepared| {
+        let ctx = Ctx {
+            program: &program,
+            mem,
+            gpu,
+            group: [0; 3],
+            max_instructions: 1000,
+        };
+        while w.status == WaveStatus::Running {
+            step_with(w, lds, &ctx, prepared)?;
+        }
+        Ok::<(), SimError>(())
     };
-    while w.status == WaveStatus::Running {
-        step(&mut w, lds, &ctx)?;
+    let r = run(&mut w, lds, mem, Some(&prepared));
+    let mut lds_general = lds_before;
+    let r_general = run(&mut w_general, &mut lds_general, &mem_before, None);
+    assert_eq!(format!("{r:?}"), format!("{r_general:?}"), "results");
+    assert_eq!(format!("{w:?}"), format!("{w_general:?}"), "wave states");
+    assert_eq!(format!("{lds:?}"), format!("{lds_general:?}"), "LDS");
+    assert_eq!(
+        format!("{mem:?}"),
+        format!("{mem_before:?}"),
+        "global memory"
+    );
+    if simd.simd() {
+        let r_simd = run(&mut w_simd, &mut lds_simd, &mem_simd, Some(&simd));
+        assert_eq!(format!("{r:?}"), format!("{r_simd:?}"), "results (SIMD)");
+        assert_eq!(
+            format!("{w:?}"),
+            format!("{w_simd:?}"),
+            "wave states (SIMD)"
+        );
+        assert_eq!(format!("{lds:?}"), format!("{lds_simd:?}"), "LDS (SIMD)");
+        assert_eq!(format!("{mem:?}"), format!("{mem_simd:?}"), "memory (SIMD)");
     }
-    Ok(w)
+    r.map(|()| w)
 }
 
 #[test]

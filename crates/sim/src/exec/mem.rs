@@ -325,8 +325,17 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
     };
     match sh {
         Shape::Load(size, ext) => {
-            let mut cur = PageCursor::new(ctx.mem);
             let mut vals = vec![[0u32; 4]; n];
+            if let Some(base) = one_page(&targets, exec, n, size)
+                && global_load_page(ctx, base, &targets, exec, n, size, ext, &mut vals)
+            {
+                return write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec);
+            }
+            if let Some(off) = lds_offsets(&targets, exec, n, size, lds.len()) {
+                load_lanes(lds.as_slice(), &off, exec, n, size, ext, &mut vals);
+                return write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec);
+            }
+            let mut cur = PageCursor::new(ctx.mem);
             for l in 0..n {
                 if (exec >> l) & 1 == 0 {
                     continue;
@@ -349,6 +358,15 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         }
         Shape::Store(size) => {
             let data = data_lanes(w, &data_op)?;
+            if let Some(base) = one_page(&targets, exec, n, size)
+                && global_store_page(ctx, base, &targets, exec, n, size, &data)
+            {
+                return Ok(());
+            }
+            if let Some(off) = lds_offsets(&targets, exec, n, size, lds.len()) {
+                store_lanes(lds.as_mut_slice(), &off, exec, n, size, &data);
+                return Ok(());
+            }
             let mut cur = PageCursor::new(ctx.mem);
             for l in 0..n {
                 if (exec >> l) & 1 == 0 {
@@ -434,6 +452,208 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         Shape::Nop => {}
     }
     Ok(())
+}
+
+/// The page (its first address) that holds all `size` bytes of every active
+/// lane's access, when they are all global and fall in one page.
+fn one_page(targets: &[Target; 64], exec: u64, n: usize, size: usize) -> Option<u64> {
+    let page = crate::memory::PAGE;
+    let mut base = None;
+    for (l, t) in targets.iter().enumerate().take(n) {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let Target::Global(a) = *t else {
+            return None;
+        };
+        let b = a & !(page - 1);
+        if a - b + size as u64 > page || base.is_some_and(|x| x != b) {
+            return None;
+        }
+        base = Some(b);
+    }
+    base
+}
+
+/// The lanes' offsets in the page at `base`, when every active lane's
+/// `size` bytes lie inside the allocation (`valid` bytes of the page).
+#[inline]
+fn offsets_in(
+    targets: &[Target; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    base: u64,
+    valid: usize,
+) -> Option<[usize; 64]> {
+    let mut off = [0usize; 64];
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let Target::Global(a) = targets[l] else {
+            return None;
+        };
+        let o = (a - base) as usize;
+        if o + size > valid {
+            return None;
+        }
+        off[l] = o;
+    }
+    Some(off)
+}
+
+/// The lanes' LDS offsets, when every active lane's access is to LDS and
+/// inside it (`len` bytes).
+fn lds_offsets(
+    targets: &[Target; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    len: usize,
+) -> Option<[usize; 64]> {
+    let mut off = [0usize; 64];
+    let mut any = false;
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let Target::Lds(a) = targets[l] else {
+            return None;
+        };
+        let a = usize::try_from(a).ok()?;
+        if a.checked_add(size)? > len {
+            return None;
+        }
+        off[l] = a;
+        any = true;
+    }
+    any.then_some(off)
+}
+
+/// Reads each active lane's `size` bytes at its offset in `bytes` (checked
+/// by the caller), extended as the per-lane path extends them.
+#[inline]
+fn load_lanes(
+    bytes: &[u8],
+    off: &[usize; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    ext: Ext,
+    vals: &mut [[u32; 4]],
+) {
+    if size == 4 {
+        // The common dword: no byte staging.
+        for l in 0..n {
+            if (exec >> l) & 1 != 0 {
+                let o = off[l];
+                let v = u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
+                vals[l] = [v, 0, 0, 0];
+            }
+        }
+        return;
+    }
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let mut b = [0u8; 16];
+        b[..size].copy_from_slice(&bytes[off[l]..off[l] + size]);
+        let mut v = [0u32; 4];
+        for (k2, c) in b.chunks_exact(4).enumerate() {
+            v[k2] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        if ext == Ext::Sign {
+            v[0] = match size {
+                1 => v[0] as u8 as i8 as i32 as u32,
+                _ => v[0] as u16 as i16 as i32 as u32,
+            };
+        }
+        vals[l] = v;
+    }
+}
+
+/// Writes each active lane's `size` bytes of `data` at its offset in
+/// `bytes` (checked by the caller), in lane order (a later lane's bytes
+/// win, as on the per-lane path).
+#[inline]
+fn store_lanes(
+    bytes: &mut [u8],
+    off: &[usize; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    data: &[[u32; 64]],
+) {
+    if size == 4
+        && let Some(d) = data.first()
+    {
+        for l in 0..n {
+            if (exec >> l) & 1 != 0 {
+                bytes[off[l]..off[l] + 4].copy_from_slice(&d[l].to_le_bytes());
+            }
+        }
+        return;
+    }
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let mut b = [0u8; 16];
+        for (k2, d) in data.iter().enumerate().take(4) {
+            b[k2 * 4..k2 * 4 + 4].copy_from_slice(&d[l].to_le_bytes());
+        }
+        bytes[off[l]..off[l] + size].copy_from_slice(&b[..size]);
+    }
+}
+
+/// A global load whose active lanes all read one page: the page locked
+/// once, the lanes read in a tight loop. `false` (nothing read) when some
+/// lane would fault: the per-lane path then reports it.
+#[allow(clippy::too_many_arguments)]
+fn global_load_page(
+    ctx: &Ctx,
+    base: u64,
+    targets: &[Target; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    ext: Ext,
+    vals: &mut [[u32; 4]],
+) -> bool {
+    ctx.mem
+        .with_page(base, |bytes, valid| {
+            let Some(off) = offsets_in(targets, exec, n, size, base, valid) else {
+                return false;
+            };
+            load_lanes(bytes, &off, exec, n, size, ext, vals);
+            true
+        })
+        .unwrap_or(false)
+}
+
+/// A global store whose active lanes all write one page, in lane order.
+/// `false` (nothing written) when some lane would fault.
+#[allow(clippy::too_many_arguments)]
+fn global_store_page(
+    ctx: &Ctx,
+    base: u64,
+    targets: &[Target; 64],
+    exec: u64,
+    n: usize,
+    size: usize,
+    data: &[[u32; 64]],
+) -> bool {
+    ctx.mem
+        .with_page(base, |bytes, valid| {
+            let Some(off) = offsets_in(targets, exec, n, size, base, valid) else {
+                return false;
+            };
+            store_lanes(bytes, &off, exec, n, size, data);
+            true
+        })
+        .unwrap_or(false)
 }
 
 /// FLAT, GLOBAL and SCRATCH addresses, classified per lane.

@@ -4,11 +4,13 @@
 //! to a [`Kind`] / [`MemKind`] in tables built on first use; the step function
 //! indexes those tables and never looks at strings or bytes.
 
+mod fast;
 mod kinds;
 mod mem;
 mod salu;
 mod valu;
 
+pub use fast::Prepared;
 pub use kinds::{Cmp, CmpTy, Kind, MemKind};
 
 use crate::error::{Location, MemFault, SimError};
@@ -101,6 +103,32 @@ fn location(ctx: &Ctx, w: &Wave, pc: u64, inst: Option<&Inst>) -> Box<Location> 
 /// Executes the instruction at the wave's PC. A wave that is not running is
 /// left unchanged.
 pub fn step(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
+    step_general(w, lds, ctx)
+}
+
+/// [`step`] with the program's pre-resolved handlers ([`Prepared::new`] of
+/// `ctx.program`): the instructions that have one run through it, the others
+/// through the general executor. The results are those of [`step`].
+pub fn step_with(
+    w: &mut Wave,
+    lds: &mut Bytes,
+    ctx: &Ctx,
+    prepared: Option<&Prepared>,
+) -> Result<(), SimError> {
+    if let Some(p) = prepared
+        && w.status == WaveStatus::Running
+        && w.executed < ctx.max_instructions
+        && fast::step(p, w)
+    {
+        return Ok(());
+    }
+    step_general(w, lds, ctx)
+}
+
+/// One instruction through the general executor (kept out of line: its
+/// frame is large, and the fast path above should not pay for it).
+#[inline(never)]
+fn step_general(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError> {
     if w.status != WaveStatus::Running {
         return Ok(());
     }
