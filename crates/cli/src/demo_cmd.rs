@@ -94,7 +94,7 @@ fn demo_run(file: &str, opts: &DemoArgs) -> Result<(), Failure> {
     let c0: Vec<String> = values.iter().take(8).map(|v| v.to_string()).collect();
     println!("c[0..8] = [{}]", c0.join(", "));
     if !run.report.ok() {
-        crate::run_cmd::print_problems(&run.report, run.timeout);
+        crate::run_cmd::print_problems(&run.report, run.timeout, false);
         return Err(Failure::Reported);
     }
     if wrong == 0 {

@@ -402,10 +402,29 @@ fn progress_bar(finished: &AtomicBool, done: &AtomicU64, total: u64) {
     }
 }
 
-/// Prints the faults and, after a stop, where the unfinished waves were.
-pub fn print_problems(report: &RunReport, timeout: Option<Duration>) {
+/// Whether a fault is what a kernel that uses hostcall (OpenCL `printf`, device-side
+/// `malloc`) does with the null `hidden_hostcall_buffer` amdsim passes: a global access
+/// in the first page.
+fn hostcall_fault(f: &amdgpu_sim::GroupFault) -> bool {
+    matches!(
+        &f.error,
+        amdgpu_sim::SimError::Fault { fault, .. }
+            if fault.space == amdgpu_sim::Space::Global && fault.addr < 0x1000
+    )
+}
+
+/// Prints the faults and, after a stop, where the unfinished waves were. `hostcall`: the
+/// kernel takes `hidden_hostcall_buffer` (it may call `printf`).
+pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: bool) {
     for (k, f) in report.faults.iter().enumerate() {
         eprintln!("fault {} of {}: {}", k + 1, report.fault_count, f.error);
+    }
+    if hostcall && report.faults.iter().any(hostcall_fault) {
+        eprintln!(
+            "note: the kernel takes hidden_hostcall_buffer, through which OpenCL printf (and \
+             device malloc) reach the host; amdsim provides no hostcall services and passes a \
+             null buffer, so a kernel that calls printf faults in the first page"
+        );
     }
     let untold = report.fault_count - report.faults.len() as u64;
     if untold > 0 {
@@ -549,7 +568,18 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     if run.report.ok() {
         Ok(())
     } else {
-        print_problems(&run.report, run.timeout);
+        let hostcall = run
+            .prepared
+            .launch
+            .kernel
+            .metadata
+            .as_ref()
+            .is_some_and(|m| {
+                m.args
+                    .iter()
+                    .any(|a| a.value_kind == amdgpu_codeobj::ValueKind::HiddenHostcallBuffer)
+            });
+        print_problems(&run.report, run.timeout, hostcall);
         Err(Failure::Reported)
     }
 }

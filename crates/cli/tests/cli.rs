@@ -245,6 +245,34 @@ fn a_fault_exits_1_and_still_writes_the_outputs() {
 }
 
 #[test]
+fn a_printf_kernel_says_hostcall_is_not_provided() {
+    let out = amdsim(&[
+        "run",
+        "kernels/examples/printf_hello.gfx900.co",
+        "printf_hello",
+        "u32[]:5,6",
+        "--grid=2",
+        "--group=2",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("fault 1 of 1"), "{err}");
+    assert!(err.contains("hidden_hostcall_buffer"), "{err}");
+    assert!(err.contains("printf"), "{err}");
+    // An ordinary fault of a kernel without hostcall has no such note.
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx900/vector_add.co",
+        "vector_add",
+        "f32[320]:iota",
+        "f32[320]:fill=1",
+        "f32[64]",
+        "u32:320",
+    ]);
+    assert!(!text(&out.stderr).contains("hostcall"));
+}
+
+#[test]
 fn runaway_kernels_stop_and_say_where() {
     let start = Instant::now();
     let out = amdsim(&[
