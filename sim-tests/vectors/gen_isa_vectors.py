@@ -57,6 +57,7 @@ import random
 import re
 import shutil
 import subprocess
+import concurrent.futures
 import sys
 import tempfile
 
@@ -936,15 +937,29 @@ def generate(outdir, only, log):
     os.makedirs(outdir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="isa-vectors-")
     golden = read_golden(os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden.txt"))
+    jobs = [(t, outdir, os.path.join(work, t[0]), version, golden)
+            for t in TARGETS if not only or t[0] in only]
     try:
-        for (name, mcpu, opts, gen) in TARGETS:
-            if only and name not in only:
-                continue
-            rows = generate_target(name, mcpu, opts, gen, work, log, golden)
-            counts = write_target(os.path.join(outdir, name + ".txt"), name, mcpu, opts, version, rows)
-            log("  " + " ".join("%s=%d/%d" % (k, v[0], v[1]) for k, v in counts.items()))
+        # One process per target, as many at a time as there are cores: every target
+        # draws from its own seeded generators and writes its own file, so the output does
+        # not depend on the order or the parallelism (the log is printed in target order).
+        with concurrent.futures.ProcessPoolExecutor(max(1, os.cpu_count() or 1)) as pool:
+            for lines in pool.map(generate_one, jobs):
+                for line in lines:
+                    log(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def generate_one(job):
+    """generate() for one target in a worker process; returns the log lines."""
+    (name, mcpu, opts, gen), outdir, workdir, version, golden = job
+    os.makedirs(workdir, exist_ok=True)
+    lines = []
+    rows = generate_target(name, mcpu, opts, gen, workdir, lines.append, golden)
+    counts = write_target(os.path.join(outdir, name + ".txt"), name, mcpu, opts, version, rows)
+    lines.append("  " + " ".join("%s=%d/%d" % (k, v[0], v[1]) for k, v in counts.items()))
+    return lines
 
 
 def main():
