@@ -1653,7 +1653,12 @@ fn read_vector<T: Target + ?Sized>(
     };
     let bits = usize::try_from(v.bits).ok()?;
     let count = usize::try_from(v.count).ok()?;
-    if s.offset != 0 || bits == 0 || bits % 8 != 0 || count > 64 || nbits != bits * count {
+    if s.offset != 0
+        || bits == 0
+        || bits % 8 != 0
+        || count > 64
+        || bits.checked_mul(count) != Some(nbits)
+    {
         return None;
     }
     let bytes = bits / 8;

@@ -77,3 +77,23 @@ proptest! {
         }
     }
 }
+
+/// Found by the `dwarf_eval` fuzz target: a vector whose element size times its count
+/// overflows (0x7ffffffffffffc8 bits x 64) is not a lane vector to read the fast way; the
+/// read is an error or a result, never an overflow.
+#[test]
+fn an_element_size_that_overflows_is_not_a_lane_vector() {
+    let o = DecodeOptions::default();
+    let text = "DW_OP_LLVM_user DW_OP_LLVM_undefined, \
+                DW_OP_LLVM_user DW_OP_LLVM_extend 0x7ffffffffffffc8 0x40";
+    let e = Expr::decode(&assemble(text, 64, &o).unwrap(), &o).unwrap();
+    let t = target();
+    let c = MapContext::default();
+    if let Ok(loc) = Evaluator::new(&t, &c, EvalOptions::default()).location(&e) {
+        for nbits in [8, 14 * 8, 64 * 8] {
+            let fast = read_object(&t, &loc, nbits);
+            let walk = read_object_by_leaves(&t, &loc, nbits);
+            assert_eq!(fast.is_ok(), walk.is_ok(), "{nbits} bits");
+        }
+    }
+}
