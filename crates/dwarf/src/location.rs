@@ -1387,7 +1387,7 @@ fn read_aligned_in<T: Target + ?Sized>(
     }
     let nbits = out.len() as u128 * 8;
     let check = |size: u128| {
-        if offset + nbits > size {
+        if offset.checked_add(nbits).is_none_or(|end| end > size) {
             Err(ErrorKind::AccessOutOfRange {
                 offset,
                 bits: nbits,
@@ -1708,8 +1708,8 @@ fn read_vector<T: Target + ?Sized>(
                 (0, bytes)
             };
             let mut buf = vec![0u8; to - from];
-            if let Some(Ok(())) =
-                read_aligned_in(t, &one.storage, one.offset + (from * 8) as u128, &mut buf)
+            if let Some(at) = one.offset.checked_add((from * 8) as u128)
+                && let Some(Ok(())) = read_aligned_in(t, &one.storage, at, &mut buf)
             {
                 for n in set_bits(lanes) {
                     let at = if src.stride { n * bytes - from } else { 0 };
