@@ -342,17 +342,7 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
                 }
                 let mut b = [0u8; 16];
                 read(targets[l], l, &mut b[..size], w, lds, &mut cur)?;
-                let mut v = [0u32; 4];
-                for (k2, c) in b.chunks_exact(4).enumerate() {
-                    v[k2] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                }
-                if ext == Ext::Sign {
-                    v[0] = match size {
-                        1 => v[0] as u8 as i8 as i32 as u32,
-                        _ => v[0] as u16 as i16 as i32 as u32,
-                    };
-                }
-                vals[l] = v;
+                vals[l] = loaded_dwords(&b, size, ext);
             }
             write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec)?;
         }
@@ -560,17 +550,7 @@ fn load_lanes(
         }
         let mut b = [0u8; 16];
         b[..size].copy_from_slice(&bytes[off[l]..off[l] + size]);
-        let mut v = [0u32; 4];
-        for (k2, c) in b.chunks_exact(4).enumerate() {
-            v[k2] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        }
-        if ext == Ext::Sign {
-            v[0] = match size {
-                1 => v[0] as u8 as i8 as i32 as u32,
-                _ => v[0] as u16 as i16 as i32 as u32,
-            };
-        }
-        vals[l] = v;
+        vals[l] = loaded_dwords(&b, size, ext);
     }
 }
 
@@ -956,4 +936,21 @@ fn permute(k: MemKind, w: &mut Wave, i: &Inst) -> R {
         }
     }
     super::valu::wv32(w, &i.dst[0], &r, exec)
+}
+
+/// The dwords a lane's load of `size` bytes (`b`, zero-padded to 16) puts in its VGPRs:
+/// little-endian, a sub-dword load sign-extended when `ext` says so (zero-extended by the
+/// padding otherwise).
+fn loaded_dwords(b: &[u8; 16], size: usize, ext: Ext) -> [u32; 4] {
+    let mut v = [0u32; 4];
+    for (k, c) in b.chunks_exact(4).enumerate() {
+        v[k] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    if ext == Ext::Sign {
+        v[0] = match size {
+            1 => v[0] as u8 as i8 as i32 as u32,
+            _ => v[0] as u16 as i16 as i32 as u32,
+        };
+    }
+    v
 }
