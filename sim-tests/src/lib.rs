@@ -30,3 +30,5 @@ pub fn read_kernel(target: &str, file: &str) -> Result<Vec<u8>, String> {
     let p = repo_path(&["kernels", "bin", target, file]);
     std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
 }
+
+pub mod pocl_ref;

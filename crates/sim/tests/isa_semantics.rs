@@ -651,6 +651,32 @@ fn gfx10_relative_addressing_and_byte_permute() {
     }
 }
 
+/// `v_swap_b32` (clang-19 emits it at -O2 for gfx90a): the two VGPRs exchange
+/// their values in the active lanes only; inactive lanes keep both.
+#[test]
+fn v_swap_b32_exchanges_active_lanes() {
+    for (gpu, size, enc) in [
+        (Gpu::Gfx900, 64, [0x01, 0xa3, 0x00, 0x7e]), // v_swap_b32 v0, v1
+        (Gpu::Gfx90a, 64, [0x01, 0xa3, 0x00, 0x7e]),
+        (Gpu::Gfx1030, 32, [0x01, 0xcb, 0x00, 0x7e]),
+    ] {
+        let code: Vec<u8> = [&enc[..], &[0x00, 0x00, 0x81, 0xbf]].concat();
+        let w = run(gpu, size, &code, |w| {
+            w.exec = Mask(0x5555_5555_5555_5555 & w.exec.0);
+            for l in 0..size as usize {
+                w.vgpr[0][l] = 100 + l as u32;
+                w.vgpr[1][l] = 200 + l as u32;
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let (a, b) = if l % 2 == 0 { (200, 100) } else { (100, 200) };
+            assert_eq!(w.vgpr[0][l], a + l as u32, "{gpu:?} v0 lane {l}");
+            assert_eq!(w.vgpr[1][l], b + l as u32, "{gpu:?} v1 lane {l}");
+        }
+    }
+}
+
 #[test]
 fn gfx9_packed_16_bit_math() {
     use amdgpu_sim::alu::{f16_to_f32, f32_to_f16, f64_to_f16};

@@ -342,6 +342,7 @@ kinds! {
         "v_movrels_b32" => VMovrels,
         "v_movreld_b32" => VMovreld,
         "v_movrelsd_b32" => VMovrelsd,
+        "v_swap_b32" => VSwapB32,
         "v_perm_b32" => VPermB32,
         "v_cvt_f32_ubyte1" => VCvtF32Ubyte1,
         "v_cvt_f32_ubyte2" => VCvtF32Ubyte2,

@@ -1108,6 +1108,16 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             };
             wv32(w, &one, &v, exec)?;
         }
+        VSwapB32 => {
+            // Both operands are VGPRs (VOP1 `vdst, vsrc`): each active lane's values
+            // are exchanged (GFX9/GFX10 ISA "V_SWAP_B32": tmp = D; D = S0; S0 = tmp).
+            let (a, b) = (v32(w, &d, Ty::I)?, v32(w, &i.src[0], Ty::I)?);
+            if !matches!(i.src[0], Operand::Vgpr { .. }) {
+                return unsupported("v_swap_b32 with a source that is not a VGPR");
+            }
+            wv32(w, &d, &b, exec)?;
+            wv32(w, &i.src[0], &a, exec)?;
+        }
         VPermB32 => u3!(|a, b, sel| {
             let x = (a as u64) << 32 | b as u64;
             let mut r = 0u32;
