@@ -968,6 +968,107 @@ pub fn xad_u32(a: u32, b: u32, c: u32) -> u32 {
     (a ^ b).wrapping_add(c)
 }
 
+/// Integer dot product of packed elements (`v_dot2_i32_i16`,
+/// `v_dot4_u32_u8`, `v_dot8_i32_i4`, ... ; MI100 ISA §"VOP3P" pseudo-code
+/// `D = S0[0] * S1[0] + ... + S0[n-1] * S1[n-1] + S2`): `a` and `b` hold
+/// `32 / bits` elements of `bits` bits each, lowest first, sign-extended
+/// when `signed`; `c` is the 32-bit accumulator (signed when `signed`). The
+/// sum is exact; `clamp` saturates it to the 32-bit range of the result
+/// type, otherwise it wraps.
+pub fn dot_int(a: u32, b: u32, c: u32, bits: u32, signed: bool, clamp: bool) -> u32 {
+    let n = 32 / bits;
+    let mask = (1u64 << bits) - 1;
+    let elem = |v: u32, k: u32| -> i64 {
+        let e = ((v as u64 >> (k * bits)) & mask) as i64;
+        if signed && e >> (bits - 1) & 1 != 0 {
+            e - (1i64 << bits)
+        } else {
+            e
+        }
+    };
+    let acc = if signed { c as i32 as i64 } else { c as i64 };
+    let sum = (0..n).fold(acc, |s, k| s + elem(a, k) * elem(b, k));
+    match (clamp, signed) {
+        (false, _) => sum as u32,
+        (true, true) => sum.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32,
+        (true, false) => sum.clamp(0, u32::MAX as i64) as u32,
+    }
+}
+
+/// `v_dot2_f32_f16`: `a0 * b0 + a1 * b1 + c` with f16 products (exact in
+/// f64) summed in f64 and rounded once to f32; `clamp` limits the result to
+/// [0, 1] (NaN to +0). The ISA guides do not say how the hardware rounds the
+/// intermediate sum; a single rounding is exact whenever the three terms'
+/// exponents lie within about 2^29 of each other.
+pub fn dot2_f32_f16(a: [u16; 2], b: [u16; 2], c: f32, clamp: bool) -> f32 {
+    let p = |k: usize| f16_to_f32(a[k]) as f64 * f16_to_f32(b[k]) as f64;
+    let v = ((p(0) + p(1)) + c as f64) as f32;
+    f32_out(v, 0, clamp)
+}
+
+#[cfg(test)]
+mod dot_tests {
+    use super::*;
+
+    #[test]
+    fn integer_dot_products_wrap_or_saturate() {
+        // 4 x i8: (-1 * 2) + (127 * 127) + (-128 * -128) + (0 * 5) + 10
+        let a = 0x00_80_7f_ffu32;
+        let b = 0x05_80_7f_02u32;
+        assert_eq!(
+            dot_int(a, b, 10, 8, true, false) as i32,
+            -2 + 16129 + 16384 + 10
+        );
+        // Unsigned bytes: 255 * 2 + 127 * 127 + 128 * 128 + 0 * 5.
+        assert_eq!(dot_int(a, b, 0, 8, false, false), 510 + 16129 + 16384);
+        // Saturation of the signed sum with the accumulator.
+        assert_eq!(
+            dot_int(0x7fff_7fff, 0x7fff_7fff, i32::MAX as u32, 16, true, true),
+            i32::MAX as u32
+        );
+        assert_eq!(
+            dot_int(0x7fff_7fff, 0x7fff_7fff, i32::MAX as u32, 16, true, false),
+            (i32::MAX as i64 + 2 * 32767 * 32767) as u32
+        );
+        assert_eq!(
+            dot_int(0x8000_8000, 0x7fff_7fff, i32::MIN as u32, 16, true, true),
+            i32::MIN as u32
+        );
+        // Unsigned: saturates at u32::MAX.
+        assert_eq!(
+            dot_int(0xffff_ffff, 0xffff_ffff, u32::MAX, 4, false, true),
+            u32::MAX
+        );
+        // 8 x i4: every nibble -8 * 7 = -56, eight times.
+        assert_eq!(
+            dot_int(0x8888_8888, 0x7777_7777, 0, 4, true, false) as i32,
+            -448
+        );
+        assert_eq!(dot_int(0x8888_8888, 0x7777_7777, 0, 4, false, false), 448);
+    }
+
+    #[test]
+    fn half_dot_product_rounds_once() {
+        let h = f32_to_f16;
+        assert_eq!(
+            dot2_f32_f16([h(1.5), h(-2.0)], [h(4.0), h(0.25)], 0.5, false),
+            6.0
+        );
+        assert_eq!(
+            dot2_f32_f16([h(1.5), h(-2.0)], [h(4.0), h(0.25)], 0.5, true),
+            1.0
+        );
+        // 1 + 2^-24 + 2^-24 is representable only after summing both.
+        let t = h(f32::powi(2.0, -12));
+        assert_eq!(
+            dot2_f32_f16([t, t], [t, t], 1.0, false),
+            1.0 + f32::powi(2.0, -23)
+        );
+        assert!(dot2_f32_f16([h(f32::INFINITY), 0], [0, 0], 0.0, false).is_nan());
+        assert_eq!(dot2_f32_f16([h(f32::NAN), 0], [0, 0], 0.0, true), 0.0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
 

@@ -432,6 +432,18 @@ kinds! {
         "s_set_gpr_idx_off" => SSetGprIdxOff,
         "s_set_gpr_idx_idx" => SSetGprIdxIdx,
         "s_set_gpr_idx_mode" => SSetGprIdxMode,
+        // Dot products (VOP3P; the `c` forms accumulate into their VOP2 destination)
+        "v_dot2_f32_f16" => VDot2F32F16,
+        "v_dot2_i32_i16" => VDot2I32I16,
+        "v_dot2_u32_u16" => VDot2U32U16,
+        "v_dot4_i32_i8" => VDot4I32I8,
+        "v_dot4_u32_u8" => VDot4U32U8,
+        "v_dot8_i32_i4" => VDot8I32I4,
+        "v_dot8_u32_u4" => VDot8U32U4,
+        "v_dot2c_f32_f16" => VDot2cF32F16,
+        "v_dot2c_i32_i16" => VDot2cI32I16,
+        "v_dot4c_i32_i8" => VDot4cI32I8,
+        "v_dot8c_i32_i4" => VDot8cI32I4,
         // VOPC (and VOP3 forms)
         "v_cmp_class_f32" => VCmpClassF32,
         "v_cmp_class_f64" => VCmpClassF64,

@@ -4,6 +4,7 @@
 //! to a [`Kind`] / [`MemKind`] in tables built on first use; the step function
 //! indexes those tables and never looks at strings or bytes.
 
+mod dot;
 mod fast;
 mod kinds;
 mod mem;

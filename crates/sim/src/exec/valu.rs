@@ -150,13 +150,13 @@ fn mode(w: &Wave) -> u32 {
 /// Whether f32 (`wide` false) or f64/f16 (`wide` true) denormals are kept
 /// on input and on output (MODE.FP_DENORM: bit 0 allows input denormals,
 /// bit 1 output denormals).
-fn denorms(w: &Wave, wide: bool) -> (bool, bool) {
+pub(crate) fn denorms(w: &Wave, wide: bool) -> (bool, bool) {
     let m = (mode(w) >> if wide { 6 } else { 4 }) & 3;
     (m & 1 != 0, m & 2 != 0)
 }
 
 /// Only round-to-nearest-even is modelled.
-fn check_round(w: &Wave) -> R {
+pub(crate) fn check_round(w: &Wave) -> R {
     if mode(w) & 0xf != 0 {
         return unsupported(format!("MODE.FP_ROUND {:#x}", mode(w) & 0xf));
     }
@@ -211,7 +211,7 @@ fn u32_src(w: &Wave, ov: Ov, i: &Inst, k: usize) -> Result<L32, E> {
 pub(crate) type Ov<'a> = Option<&'a [L32; 2]>;
 
 /// Source `k` as 32-bit lanes, from the SDWA override when there is one.
-fn src32(w: &Wave, ov: Ov, i: &Inst, k: usize, ty: Ty) -> Result<L32, E> {
+pub(crate) fn src32(w: &Wave, ov: Ov, i: &Inst, k: usize, ty: Ty) -> Result<L32, E> {
     if let Some(v) = ov.and_then(|o| o.get(k)) {
         return Ok(*v);
     }
@@ -1290,6 +1290,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             }
             write_cmp(w, i, r & exec, k == VCmpxClassF16)?;
         }
+        _ if super::dot::handles(k) => super::dot::exec(k, w, i, ov, exec)?,
         _ => return Err(E::Unimpl),
     }
     Ok(())
