@@ -1006,6 +1006,12 @@ pub fn dot2_f32_f16(a: [u16; 2], b: [u16; 2], c: f32, clamp: bool) -> f32 {
     f32_out(v, 0, clamp)
 }
 
+/// bf16 (the high half of an f32) to f32, exact.
+#[inline]
+pub fn bf16_to_f32(h: u16) -> f32 {
+    f32::from_bits((h as u32) << 16)
+}
+
 #[cfg(test)]
 mod dot_tests {
     use super::*;

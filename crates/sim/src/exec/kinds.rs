@@ -444,6 +444,19 @@ kinds! {
         "v_dot2c_i32_i16" => VDot2cI32I16,
         "v_dot4c_i32_i8" => VDot4cI32I8,
         "v_dot8c_i32_i4" => VDot8cI32I4,
+        // Matrix fused multiply-add: the shape is resolved from the operation
+        // by `mfma::Shape::of`.
+        "v_mfma_f32_32x32x1f32" | "v_mfma_f32_16x16x1f32" | "v_mfma_f32_4x4x1f32"
+        | "v_mfma_f32_32x32x2f32" | "v_mfma_f32_16x16x4f32"
+        | "v_mfma_f32_32x32x4f16" | "v_mfma_f32_16x16x4f16" | "v_mfma_f32_4x4x4f16"
+        | "v_mfma_f32_32x32x8f16" | "v_mfma_f32_16x16x16f16"
+        | "v_mfma_i32_32x32x4i8" | "v_mfma_i32_16x16x4i8" | "v_mfma_i32_4x4x4i8"
+        | "v_mfma_i32_32x32x8i8" | "v_mfma_i32_16x16x16i8"
+        | "v_mfma_f32_32x32x2bf16" | "v_mfma_f32_16x16x2bf16" | "v_mfma_f32_4x4x2bf16"
+        | "v_mfma_f32_32x32x4bf16" | "v_mfma_f32_16x16x8bf16"
+        | "v_mfma_f32_32x32x4bf16_1k" | "v_mfma_f32_16x16x4bf16_1k" | "v_mfma_f32_4x4x4bf16_1k"
+        | "v_mfma_f32_32x32x8bf16_1k" | "v_mfma_f32_16x16x16bf16_1k"
+        | "v_mfma_f64_16x16x4f64" | "v_mfma_f64_4x4x4f64" => VMfma,
         // VOPC (and VOP3 forms)
         "v_cmp_class_f32" => VCmpClassF32,
         "v_cmp_class_f64" => VCmpClassF64,

@@ -8,6 +8,7 @@ mod dot;
 mod fast;
 mod kinds;
 mod mem;
+mod mfma;
 mod salu;
 mod valu;
 
