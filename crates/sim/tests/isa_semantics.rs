@@ -3780,3 +3780,218 @@ fn mfma_limits_are_reported() {
     .concat();
     run(Gpu::Gfx908, 64, &code, |_| {}).expect("full EXEC runs");
 }
+
+fn scalar_writes(gpu: Gpu, size: u32, code: &[u8]) {
+    let mut mem = GlobalMemory::new();
+    let g = mem.allocate(4096).unwrap();
+    mem.fill(g, 4096, 0xee).unwrap();
+    let put32 = |off: u64, v: u32| mem.write(g + off, &v.to_le_bytes()).unwrap();
+    let put64 = |off: u64, v: u64| mem.write(g + off, &v.to_le_bytes()).unwrap();
+    put32(0x40, 100);
+    put32(0x44, 50);
+    put32(0x48, 10);
+    put64(0x50, 0xffff_ffff);
+    put32(0x58, 77);
+    put64(0x60, 0x1234_5678_9abc_def0);
+    put32(0x68, 9);
+    put32(0x6c, 0);
+    put32(256 + 0x40, 0xf0f0);
+    put64(256 + 0x48, 0xaaaa);
+    let mut lds = Bytes::new(0, Space::Lds);
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.sgpr[2] = g as u32;
+        w.sgpr[3] = (g >> 32) as u32;
+        // A buffer at g + 256 (stride 0, 4096 records).
+        let b = g + 256;
+        w.sgpr[4] = b as u32;
+        w.sgpr[5] = (b >> 32) as u32 & 0xffff;
+        w.sgpr[6] = 4096;
+        w.sgpr[7] = 0;
+        w.sgpr[10] = 0x1111_1111;
+        w.sgpr[12] = 0x2222_0000;
+        w.sgpr[13] = 0x2222_0001;
+        for k in 0..4 {
+            w.sgpr[16 + k] = 0x4444_0000 + k as u32;
+        }
+        w.sgpr[20] = 0x20;
+        w.sgpr[21] = 5;
+        w.sgpr[22] = 7;
+        w.sgpr[23] = -3i32 as u32;
+        w.sgpr[24] = 0;
+        w.sgpr[25] = 1;
+        w.sgpr[26] = 88;
+        w.sgpr[27] = 77;
+        w.sgpr[28] = 1;
+        w.sgpr[29] = 0;
+        w.sgpr[30] = 2;
+        w.sgpr[31] = 0;
+        w.sgpr[32] = 9;
+        w.sgpr[33] = 5;
+        w.sgpr[34] = 0x0ff0;
+        w.sgpr[36] = 0x1111;
+        w.sgpr[37] = 0x5555_0000;
+    })
+    .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+    let get32 = |off: u64| mem.read_u32(g + off).unwrap();
+    let get64 = |off: u64| get32(off) as u64 | (get32(off + 4) as u64) << 32;
+    // Stores.
+    assert_eq!(get32(0x10), 0x1111_1111, "{gpu} s_store_dword");
+    assert_eq!(get64(0x18), 0x2222_0001_2222_0000, "{gpu} s_store_dwordx2");
+    for k in 0..4u64 {
+        assert_eq!(
+            get32(0x20 + 4 * k),
+            0x4444_0000 + k as u32,
+            "{gpu} s_store_dwordx4 (soffset)"
+        );
+        assert_eq!(
+            get32(256 + 0x10 + 4 * k),
+            0x4444_0000 + k as u32,
+            "{gpu} s_buffer_store_dwordx4"
+        );
+    }
+    assert_eq!(get32(0x14), 0xeeee_eeee, "{gpu} nothing else written");
+    assert_eq!(get32(256 + 4), 0x1111_1111, "{gpu} s_buffer_store_dword");
+    assert_eq!(
+        get64(256 + 8),
+        0x2222_0001_2222_0000,
+        "{gpu} s_buffer_store_dwordx2"
+    );
+    assert_eq!(w.sgpr[40], 0x1111_1111, "{gpu} loaded back");
+    // Atomics: memory after, and the value before where glc asks for it.
+    assert_eq!(
+        (get32(0x40), w.sgpr[21]),
+        (105, 100),
+        "{gpu} s_atomic_add glc"
+    );
+    assert_eq!(
+        (get32(0x44), w.sgpr[22]),
+        (43, 7),
+        "{gpu} s_atomic_sub (no return)"
+    );
+    assert_eq!(
+        (get32(0x48), w.sgpr[23]),
+        (-3i32 as u32, 10),
+        "{gpu} s_atomic_smin"
+    );
+    assert_eq!(
+        get64(0x50),
+        1 << 32,
+        "{gpu} s_atomic_umax_x2 compares 64 bits"
+    );
+    assert_eq!(
+        (w.sgpr[24], w.sgpr[25]),
+        (0xffff_ffff, 0),
+        "{gpu} s_atomic_umax_x2 returns"
+    );
+    assert_eq!(
+        (get32(0x58), w.sgpr[26], w.sgpr[27]),
+        (88, 77, 77),
+        "{gpu} s_atomic_cmpswap equal"
+    );
+    assert_eq!(
+        get64(0x60),
+        0x1234_5678_9abc_def0,
+        "{gpu} s_atomic_cmpswap_x2 different"
+    );
+    assert_eq!(
+        (w.sgpr[28], w.sgpr[29]),
+        (0x9abc_def0, 0x1234_5678),
+        "{gpu} s_atomic_cmpswap_x2 returns"
+    );
+    assert_eq!(
+        (w.sgpr[30], w.sgpr[31]),
+        (2, 0),
+        "{gpu} only the returned pair is written"
+    );
+    assert_eq!(
+        (get32(0x68), w.sgpr[32]),
+        (0, 9),
+        "{gpu} s_atomic_inc wraps at the operand"
+    );
+    assert_eq!(
+        (get32(0x6c), w.sgpr[33]),
+        (5, 0),
+        "{gpu} s_atomic_dec from 0"
+    );
+    assert_eq!(
+        (get32(256 + 0x40), w.sgpr[34]),
+        (0xff00, 0xf0f0),
+        "{gpu} s_buffer_atomic_xor"
+    );
+    assert_eq!(
+        get64(256 + 0x48),
+        0x5555_0000_0000_1111,
+        "{gpu} s_buffer_atomic_swap_x2"
+    );
+    assert_eq!(
+        (w.sgpr[36], w.sgpr[37]),
+        (0xaaaa, 0),
+        "{gpu} s_buffer_atomic_swap_x2 returns"
+    );
+}
+
+#[test]
+fn scalar_stores_and_atomics() {
+    let gfx9: Vec<u8> = [
+        &[0x81, 0x02, 0x42, 0xc0, 0x10, 0x00, 0x00, 0x00][..], // s_store_dword s10, s[2:3], 0x10
+        &[0x01, 0x03, 0x46, 0xc0, 0x18, 0x00, 0x00, 0x00], // s_store_dwordx2 s[12:13], s[2:3], 0x18
+        &[0x01, 0x04, 0x48, 0xc0, 0x14, 0x00, 0x00, 0x00], // s_store_dwordx4 s[16:19], s[2:3], s20
+        &[0x82, 0x02, 0x62, 0xc0, 0x04, 0x00, 0x00, 0x00], // s_buffer_store_dword s10, s[4:7], 0x4
+        &[0x02, 0x03, 0x66, 0xc0, 0x08, 0x00, 0x00, 0x00], // s_buffer_store_dwordx2 s[12:13], s[4:7], 0x8
+        &[0x02, 0x04, 0x6a, 0xc0, 0x10, 0x00, 0x00, 0x00], // s_buffer_store_dwordx4 s[16:19], s[4:7], 0x10
+        &[0x41, 0x05, 0x0b, 0xc2, 0x40, 0x00, 0x00, 0x00], // s_atomic_add s21, s[2:3], 0x40 glc
+        &[0x81, 0x05, 0x0e, 0xc2, 0x44, 0x00, 0x00, 0x00], // s_atomic_sub s22, s[2:3], 0x44
+        &[0xc1, 0x05, 0x13, 0xc2, 0x48, 0x00, 0x00, 0x00], // s_atomic_smin s23, s[2:3], 0x48 glc
+        &[0x01, 0x06, 0x9f, 0xc2, 0x50, 0x00, 0x00, 0x00], // s_atomic_umax_x2 s[24:25], s[2:3], 0x50 glc
+        &[0x81, 0x06, 0x07, 0xc2, 0x58, 0x00, 0x00, 0x00], // s_atomic_cmpswap s[26:27], s[2:3], 0x58 glc
+        &[0x01, 0x07, 0x87, 0xc2, 0x60, 0x00, 0x00, 0x00], // s_atomic_cmpswap_x2 s[28:31], s[2:3], 0x60 glc
+        &[0x01, 0x08, 0x2f, 0xc2, 0x68, 0x00, 0x00, 0x00], // s_atomic_inc s32, s[2:3], 0x68 glc
+        &[0x41, 0x08, 0x33, 0xc2, 0x6c, 0x00, 0x00, 0x00], // s_atomic_dec s33, s[2:3], 0x6c glc
+        &[0x82, 0x08, 0x2b, 0xc1, 0x40, 0x00, 0x00, 0x00], // s_buffer_atomic_xor s34, s[4:7], 0x40 glc
+        &[0x02, 0x09, 0x83, 0xc1, 0x48, 0x00, 0x00, 0x00], // s_buffer_atomic_swap_x2 s[36:37], s[4:7], 0x48 glc
+        &[0x00, 0x00, 0x84, 0xc0, 0x00, 0x00, 0x00, 0x00], // s_dcache_wb
+        &[0x7f, 0xc0, 0x8c, 0xbf],                         // s_waitcnt lgkmcnt(0)
+        &[0x01, 0x0a, 0x02, 0xc0, 0x10, 0x00, 0x00, 0x00], // s_load_dword s40, s[2:3], 0x10
+        &[0x7f, 0xc0, 0x8c, 0xbf],                         // s_waitcnt lgkmcnt(0)
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for gpu in [Gpu::Gfx900, Gpu::Gfx906, Gpu::Gfx908, Gpu::Gfx90a] {
+        scalar_writes(gpu, 64, &gfx9);
+    }
+    let gfx1010: Vec<u8> = [
+        &[0x81, 0x02, 0x40, 0xf4, 0x10, 0x00, 0x00, 0xfa][..], // s_store_dword s10, s[2:3], 0x10
+        &[0x01, 0x03, 0x44, 0xf4, 0x18, 0x00, 0x00, 0xfa], // s_store_dwordx2 s[12:13], s[2:3], 0x18
+        &[0x01, 0x04, 0x48, 0xf4, 0x00, 0x00, 0x00, 0x28], // s_store_dwordx4 s[16:19], s[2:3], s20
+        &[0x82, 0x02, 0x60, 0xf4, 0x04, 0x00, 0x00, 0xfa], // s_buffer_store_dword s10, s[4:7], 0x4
+        &[0x02, 0x03, 0x64, 0xf4, 0x08, 0x00, 0x00, 0xfa], // s_buffer_store_dwordx2 s[12:13], s[4:7], 0x8
+        &[0x02, 0x04, 0x68, 0xf4, 0x10, 0x00, 0x00, 0xfa], // s_buffer_store_dwordx4 s[16:19], s[4:7], 0x10
+        &[0x41, 0x05, 0x09, 0xf6, 0x40, 0x00, 0x00, 0xfa], // s_atomic_add s21, s[2:3], 0x40 glc
+        &[0x81, 0x05, 0x0c, 0xf6, 0x44, 0x00, 0x00, 0xfa], // s_atomic_sub s22, s[2:3], 0x44
+        &[0xc1, 0x05, 0x11, 0xf6, 0x48, 0x00, 0x00, 0xfa], // s_atomic_smin s23, s[2:3], 0x48 glc
+        &[0x01, 0x06, 0x9d, 0xf6, 0x50, 0x00, 0x00, 0xfa], // s_atomic_umax_x2 s[24:25], s[2:3], 0x50 glc
+        &[0x81, 0x06, 0x05, 0xf6, 0x58, 0x00, 0x00, 0xfa], // s_atomic_cmpswap s[26:27], s[2:3], 0x58 glc
+        &[0x01, 0x07, 0x85, 0xf6, 0x60, 0x00, 0x00, 0xfa], // s_atomic_cmpswap_x2 s[28:31], s[2:3], 0x60 glc
+        &[0x01, 0x08, 0x2d, 0xf6, 0x68, 0x00, 0x00, 0xfa], // s_atomic_inc s32, s[2:3], 0x68 glc
+        &[0x41, 0x08, 0x31, 0xf6, 0x6c, 0x00, 0x00, 0xfa], // s_atomic_dec s33, s[2:3], 0x6c glc
+        &[0x82, 0x08, 0x29, 0xf5, 0x40, 0x00, 0x00, 0xfa], // s_buffer_atomic_xor s34, s[4:7], 0x40 glc
+        &[0x02, 0x09, 0x81, 0xf5, 0x48, 0x00, 0x00, 0xfa], // s_buffer_atomic_swap_x2 s[36:37], s[4:7], 0x48 glc
+        &[0x00, 0x00, 0x84, 0xf4, 0x00, 0x00, 0x00, 0x00], // s_dcache_wb
+        &[0x7f, 0xc0, 0x8c, 0xbf],                         // s_waitcnt lgkmcnt(0)
+        &[0x01, 0x0a, 0x00, 0xf4, 0x10, 0x00, 0x00, 0xfa], // s_load_dword s40, s[2:3], 0x10
+        &[0x7f, 0xc0, 0x8c, 0xbf],                         // s_waitcnt lgkmcnt(0)
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    scalar_writes(Gpu::Gfx1010, 32, &gfx1010);
+    scalar_writes(Gpu::Gfx1010, 64, &gfx1010);
+    // gfx1030 has no scalar stores: the first word does not decode.
+    let err = run(Gpu::Gfx1030, 32, &gfx1010, |_| {}).unwrap_err();
+    assert!(matches!(err, SimError::InvalidInstruction { .. }), "{err}");
+    // A store to unmapped memory is a fault at the store.
+    let err = run(Gpu::Gfx900, 64, &gfx9, |w| w.sgpr[3] = 0x7fff).unwrap_err();
+    match &err {
+        SimError::Fault { at, .. } => assert_eq!(at.pc, BASE, "{err}"),
+        other => panic!("expected a fault, got {other}"),
+    }
+}

@@ -69,7 +69,7 @@ fn write(
 
 /// Bytes moved and how sub-dword loads extend.
 #[derive(Clone, Copy)]
-enum Shape {
+pub(crate) enum Shape {
     Load(usize, Ext),
     Store(usize),
     Atomic(At, bool),
@@ -77,13 +77,13 @@ enum Shape {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Ext {
+pub(crate) enum Ext {
     Zero,
     Sign,
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
-enum At {
+pub(crate) enum At {
     Add,
     Sub,
     Rsub,
@@ -102,7 +102,7 @@ enum At {
     Mskor,
 }
 
-fn shape(k: MemKind) -> Option<Shape> {
+pub(crate) fn shape(k: MemKind) -> Option<Shape> {
     use MemKind::*;
     Some(match k {
         GLoadU8 | DsReadU8 => Shape::Load(1, Ext::Zero),
@@ -169,7 +169,7 @@ fn shape(k: MemKind) -> Option<Shape> {
 
 /// The new memory value of an atomic (Vega ISA §12.13 "FLAT atomics";
 /// `cmp` is the second data operand of compare-and-swap).
-fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64 {
+pub(crate) fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64 {
     let (so, ss) = if wide {
         (old as i64, src as i64)
     } else {

@@ -10,6 +10,7 @@ mod kinds;
 mod mem;
 mod mfma;
 mod salu;
+mod smem_store;
 mod valu;
 
 pub use fast::Prepared;
@@ -183,7 +184,11 @@ fn step_general(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError
                 .get(op.0 as usize)
                 .copied()
                 .unwrap_or(MemKind::Unimplemented);
-            mem::exec(k, w, inst, lds, ctx)
+            if smem_store::handles(k, inst) {
+                smem_store::exec(k, w, inst, ctx)
+            } else {
+                mem::exec(k, w, inst, lds, ctx)
+            }
         }
     };
     r.map_err(|e| {
