@@ -3995,3 +3995,150 @@ fn scalar_stores_and_atomics() {
         other => panic!("expected a fault, got {other}"),
     }
 }
+
+fn typed_buffer(gpu: Gpu, size: u32, code: &[u8]) {
+    let mut mem = GlobalMemory::new();
+    let g = mem.allocate(4096).unwrap();
+    mem.fill(g, 4096, 0xee).unwrap();
+    let mut lds = Bytes::new(0, Space::Lds);
+    let mut input = None;
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        // A linear buffer of 4096 bytes at g.
+        w.sgpr[0] = g as u32;
+        w.sgpr[1] = (g >> 32) as u32 & 0xffff;
+        w.sgpr[2] = 4096;
+        w.sgpr[3] = 0;
+        for l in 0..64 {
+            w.vgpr[0][l] = 16 * l as u32;
+            w.vgpr[1][l] = (l as f32 * 1.5 - 7.0).to_bits();
+            for r in 2..=5 {
+                w.vgpr[r][l] = mix(l, r as u32);
+            }
+            for r in 12..=16 {
+                w.vgpr[r][l] = mix(l, r as u32);
+            }
+        }
+        input = Some(w.clone());
+    })
+    .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+    let i = input.expect("set up");
+    let get = |off: u64| mem.read_u32(g + off).unwrap();
+    for l in 0..size as usize {
+        let at = 16 * l as u64;
+        assert_eq!(
+            get(at),
+            i.vgpr[1][l],
+            "{gpu} tbuffer_store_format_x 32 FLOAT lane {l}"
+        );
+        for k in 0..4 {
+            assert_eq!(
+                get(1024 + at + 4 * k as u64),
+                i.vgpr[2 + k][l],
+                "{gpu} xyzw lane {l}"
+            );
+        }
+        for k in 0..2 {
+            assert_eq!(
+                w.vgpr[6 + k][l],
+                i.vgpr[2 + k][l],
+                "{gpu} tbuffer_load_format_xy lane {l}"
+            );
+            assert_eq!(
+                get(2048 + at + 4 * k as u64),
+                i.vgpr[12 + k][l],
+                "{gpu} store xy lane {l}"
+            );
+        }
+        for k in 0..3 {
+            assert_eq!(
+                w.vgpr[8 + k][l],
+                i.vgpr[2 + k][l],
+                "{gpu} tbuffer_load_format_xyz lane {l}"
+            );
+            assert_eq!(
+                get(3072 + at + 4 * k as u64),
+                i.vgpr[14 + k][l],
+                "{gpu} store xyz lane {l}"
+            );
+        }
+        assert_eq!(
+            w.vgpr[11][l], i.vgpr[1][l],
+            "{gpu} tbuffer_load_format_x lane {l}"
+        );
+    }
+    // Lanes beyond a wave32 store nothing.
+    if size == 32 {
+        assert_eq!(get(16 * 40), 0xeeee_eeee, "{gpu} lane 40 of a wave32");
+    }
+}
+
+/// MTBUF with formats of 32-bit UINT, SINT and FLOAT components: the same
+/// dwords as the untyped accesses; other formats are reported.
+#[test]
+fn typed_buffer_loads_and_stores() {
+    let gfx9: Vec<u8> = [
+        &[0x00, 0x10, 0xa2, 0xeb, 0x00, 0x01, 0x00, 0x80][..], // tbuffer_store_format_x v1, v0, s[0:3], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] offen
+        &[0x00, 0x94, 0x73, 0xea, 0x00, 0x02, 0x00, 0x80], // tbuffer_store_format_xyzw v[2:5], v0, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_UINT] offen offset:1024
+        &[0x00, 0x94, 0xd8, 0xea, 0x00, 0x06, 0x00, 0x80], // tbuffer_load_format_xy v[6:7], v0, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_SINT] offen offset:1024
+        &[0x00, 0x14, 0xe9, 0xeb, 0x00, 0x08, 0x00, 0x80], // tbuffer_load_format_xyz v[8:10], v0, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT] offen offset:1024
+        &[0x00, 0x10, 0x20, 0xea, 0x00, 0x0b, 0x00, 0x80], // tbuffer_load_format_x v11, v0, s[0:3], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_UINT] offen
+        &[0x00, 0x98, 0xda, 0xeb, 0x00, 0x0c, 0x00, 0x80], // tbuffer_store_format_xy v[12:13], v0, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT] offen offset:2048
+        &[0x00, 0x1c, 0xeb, 0xea, 0x00, 0x0e, 0x00, 0x80], // tbuffer_store_format_xyz v[14:16], v0, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_SINT] offen offset:3072
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for gpu in [Gpu::Gfx900, Gpu::Gfx906, Gpu::Gfx908, Gpu::Gfx90a] {
+        typed_buffer(gpu, 64, &gfx9);
+    }
+    let gfx10: Vec<u8> = [
+        &[0x00, 0x10, 0xb4, 0xe8, 0x00, 0x01, 0x00, 0x80][..], // tbuffer_store_format_x v1, v0, s[0:3], 0 format:[BUF_FMT_32_FLOAT] offen
+        &[0x00, 0x14, 0x5f, 0xea, 0x00, 0x02, 0x00, 0x80], // tbuffer_store_format_xyzw v[2:5], v0, s[0:3], 0 format:[BUF_FMT_32_32_32_32_UINT] offen offset:1024
+        &[0x00, 0x14, 0xf9, 0xe9, 0x00, 0x06, 0x00, 0x80], // tbuffer_load_format_xy v[6:7], v0, s[0:3], 0 format:[BUF_FMT_32_32_SINT] offen offset:1024
+        &[0x00, 0x14, 0x52, 0xea, 0x00, 0x08, 0x00, 0x80], // tbuffer_load_format_xyz v[8:10], v0, s[0:3], 0 format:[BUF_FMT_32_32_32_FLOAT] offen offset:1024
+        &[0x00, 0x10, 0xa0, 0xe8, 0x00, 0x0b, 0x00, 0x80], // tbuffer_load_format_x v11, v0, s[0:3], 0 format:[BUF_FMT_32_UINT] offen
+        &[0x00, 0x18, 0x05, 0xea, 0x00, 0x0c, 0x00, 0x80], // tbuffer_store_format_xy v[12:13], v0, s[0:3], 0 format:[BUF_FMT_32_32_FLOAT] offen offset:2048
+        &[0x00, 0x1c, 0x4e, 0xea, 0x00, 0x0e, 0x00, 0x80], // tbuffer_store_format_xyz v[14:16], v0, s[0:3], 0 format:[BUF_FMT_32_32_32_SINT] offen offset:3072
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for gpu in [Gpu::Gfx1010, Gpu::Gfx1030] {
+        typed_buffer(gpu, 32, &gfx10);
+        typed_buffer(gpu, 64, &gfx10);
+    }
+    let end = [0x00, 0x00, 0x81, 0xbf];
+    let refused = |gpu, word: [u8; 8], needle: &str| {
+        let code = [&word[..], &end[..]].concat();
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(4096).unwrap();
+        let mut lds = Bytes::new(0, Space::Lds);
+        let err = run_in(gpu, 64, &code, &mem, &mut lds, 0, |w| {
+            w.sgpr[0] = g as u32;
+            w.sgpr[1] = (g >> 32) as u32 & 0xffff;
+            w.sgpr[2] = 4096;
+        })
+        .unwrap_err();
+        assert!(
+            matches!(&err, SimError::Unsupported { what, .. } if what.contains(needle)),
+            "{gpu} {needle}: {err}"
+        );
+    };
+    // tbuffer_load_format_x v11, v0, s[0:3], 0 format:[BUF_DATA_FORMAT_8_8_8_8] offen
+    refused(
+        Gpu::Gfx900,
+        [0x00, 0x10, 0x50, 0xe8, 0x00, 0x0b, 0x00, 0x80],
+        "dfmt 10 nfmt 0",
+    );
+    // tbuffer_load_format_x v11, v0, s[0:3], 0 format:[BUF_FMT_8_8_8_8_UNORM] offen
+    refused(
+        Gpu::Gfx1030,
+        [0x00, 0x10, 0xc0, 0xe9, 0x00, 0x0b, 0x00, 0x80],
+        "format 56",
+    );
+    // tbuffer_load_format_xy v[6:7], v0, s[0:3], 0 format:[BUF_FMT_32_FLOAT] offen: one
+    // component in memory, two named.
+    refused(
+        Gpu::Gfx1010,
+        [0x00, 0x10, 0xb1, 0xe8, 0x00, 0x06, 0x00, 0x80],
+        "2 component",
+    );
+}

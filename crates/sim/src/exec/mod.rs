@@ -11,6 +11,7 @@ mod mem;
 mod mfma;
 mod salu;
 mod smem_store;
+mod tbuffer;
 mod valu;
 
 pub use fast::Prepared;
@@ -186,6 +187,8 @@ fn step_general(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError
                 .unwrap_or(MemKind::Unimplemented);
             if smem_store::handles(k, inst) {
                 smem_store::exec(k, w, inst, ctx)
+            } else if tbuffer::handles(k) {
+                tbuffer::exec(k, w, inst, lds, ctx)
             } else {
                 mem::exec(k, w, inst, lds, ctx)
             }

@@ -1,0 +1,115 @@
+//! Typed buffer loads and stores (MTBUF `tbuffer_load_format_*`,
+//! `tbuffer_store_format_*`) with the formats whose components are 32-bit
+//! integers or floats.
+//!
+//! A typed access converts each component between its memory format and a
+//! 32-bit register value (Vega ISA §9.1 "Buffer instructions", data format
+//! and numeric format). For a 32-bit component of numeric format UINT, SINT
+//! or FLOAT the conversion is the identity, so such an access with as many
+//! components as the instruction names moves the same dwords as the untyped
+//! `buffer_load_dword{,x2,x3,x4}` / `buffer_store_dword*`, with the same
+//! addressing and range checking; it is executed as that. Every other format
+//! (8-, 10-, 11- and 16-bit components, normalised or scaled numeric formats,
+//! a component count different from the instruction's) and the `d16`, `tfe`
+//! and `lds` forms are reported as unsupported.
+//!
+//! Formats: GFX9 `dfmt` 4, 11, 13, 14 (`32`, `32_32`, `32_32_32`,
+//! `32_32_32_32`) with `nfmt` 4, 5, 7 (UINT, SINT, FLOAT); GFX10 unified
+//! formats 20-22, 62-64, 72-74, 75-77 (`BUF_FMT_32_UINT` ...
+//! `BUF_FMT_32_32_32_32_FLOAT`).
+
+use super::{Ctx, MemKind, R, unsupported};
+use crate::memory::Bytes;
+use crate::wave::Wave;
+use amdgpu_isa::mem::flags;
+use amdgpu_isa::{Encoding, Inst};
+
+/// Whether `k` is a typed buffer access executed here.
+pub(crate) fn handles(k: MemKind) -> bool {
+    use MemKind::*;
+    matches!(
+        k,
+        TLoadX | TLoadXy | TLoadXyz | TLoadXyzw | TStoreX | TStoreXy | TStoreXyz | TStoreXyzw
+    )
+}
+
+/// Components of 32-bit UINT, SINT or FLOAT format `format` (the MTBUF
+/// field as decoded: GFX9 `dfmt | nfmt << 4`, GFX10 the unified format);
+/// `None` for any other format.
+pub(crate) fn components32(format: u8, gfx10: bool) -> Option<usize> {
+    if gfx10 {
+        return match format {
+            20..=22 => Some(1),
+            62..=64 => Some(2),
+            72..=74 => Some(3),
+            75..=77 => Some(4),
+            _ => None,
+        };
+    }
+    let (dfmt, nfmt) = (format & 15, format >> 4);
+    if !matches!(nfmt, 4 | 5 | 7) {
+        return None;
+    }
+    match dfmt {
+        4 => Some(1),
+        11 => Some(2),
+        13 => Some(3),
+        14 => Some(4),
+        _ => None,
+    }
+}
+
+/// Executes typed buffer access `k` (one of [`handles`]).
+pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
+    use MemKind::*;
+    let (n, untyped) = match k {
+        TLoadX => (1, GLoad4),
+        TLoadXy => (2, GLoad8),
+        TLoadXyz => (3, GLoad12),
+        TLoadXyzw => (4, GLoad16),
+        TStoreX => (1, GStore4),
+        TStoreXy => (2, GStore8),
+        TStoreXyz => (3, GStore12),
+        _ => (4, GStore16),
+    };
+    let format = i.mem.format;
+    match components32(format, ctx.gfx10()) {
+        Some(c) if c == n => {}
+        _ => {
+            let what = if ctx.gfx10() {
+                format!("format {format}")
+            } else {
+                format!("dfmt {} nfmt {}", format & 15, format >> 4)
+            };
+            return unsupported(format!(
+                "typed buffer {what} with {n} component(s) (only formats of as many 32-bit \
+                 UINT, SINT or FLOAT components are modelled)"
+            ));
+        }
+    }
+    if i.mem.has(flags::TFE) || i.mem.has(flags::LDS) {
+        return unsupported("tfe or lds on a typed buffer access");
+    }
+    let untyped_inst = Inst {
+        encoding: Encoding::Mubuf,
+        ..*i
+    };
+    super::mem::exec(untyped, w, &untyped_inst, lds, ctx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_32_bit_integer_and_float_formats() {
+        // GFX9: dfmt 14 (32_32_32_32) with nfmt 7 (FLOAT), 4 (UINT); 0 (UNORM) is not.
+        assert_eq!(components32(14 | 7 << 4, false), Some(4));
+        assert_eq!(components32(4 | 4 << 4, false), Some(1));
+        assert_eq!(components32(4, false), None);
+        // dfmt 12 (16_16_16_16) is not.
+        assert_eq!(components32(12 | 7 << 4, false), None);
+        assert_eq!(components32(64, true), Some(2));
+        assert_eq!(components32(49, true), None);
+    }
+}
