@@ -136,6 +136,15 @@ pub enum SimError {
         /// The wave and instruction.
         at: Box<Location>,
     },
+    /// `s_sethalt` with bit 0 set: the wave stopped issuing instructions
+    /// and only a debugger or the host could resume it. Reported rather than
+    /// treated as the end of the wave, which would hide the rest of the
+    /// kernel's work.
+    #[error("wave halted (s_sethalt) at {at}")]
+    Halted {
+        /// The wave and instruction.
+        at: Box<Location>,
+    },
     /// A branch or jump whose target is not the start of an instruction.
     #[error("branch to 0x{target:x}, which is not an instruction, at {at}")]
     BadBranch {

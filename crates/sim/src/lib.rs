@@ -45,10 +45,11 @@
 //!   global atomics of different work-groups apply. Within a wave, lanes
 //!   access memory in lane order.
 //! - **Not modelled** (reported as [`SimError::Unimplemented`] or
-//!   [`SimError::Unsupported`]): MIMG/MTBUF/EXP, VINTRP, scalar stores and
-//!   scalar atomics, GDS, MFMA and dot-product operations, GFX9
-//!   `s_set_gpr_idx` indexing. There is no trap handler: `s_trap` ends the
-//!   wave with [`SimError::Trap`] and its trap id.
+//!   [`SimError::Unsupported`]): MIMG/EXP, VINTRP, GDS, scalar scratch
+//!   (`s_scratch_*`), MTBUF formats other than 32-bit UINT/SINT/FLOAT
+//!   components, and MFMA with a partial EXEC. There is no trap handler:
+//!   `s_trap` ends the wave with [`SimError::Trap`] and its trap id,
+//!   `s_sethalt 1` with [`SimError::Halted`].
 #![deny(missing_docs)]
 
 pub mod alu;

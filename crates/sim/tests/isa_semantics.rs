@@ -4142,3 +4142,31 @@ fn typed_buffer_loads_and_stores() {
         "2 component",
     );
 }
+
+/// `s_sethalt 0` (and any even immediate) lets the wave run on; `s_sethalt 1`
+/// halts it, which is reported at the instruction, not taken for the end of
+/// the wave.
+#[test]
+fn sethalt_is_reported() {
+    let code = [
+        0x00, 0x00, 0x8d, 0xbf, // s_sethalt 0
+        0x02, 0x00, 0x8d, 0xbf, // s_sethalt 2
+        0x87, 0x02, 0x00, 0x7e, // v_mov_b32_e32 v0, 7
+        0x01, 0x00, 0x8d, 0xbf, // s_sethalt 1
+        0x88, 0x02, 0x00, 0x7e, // v_mov_b32_e32 v0, 8
+        0x00, 0x00, 0x81, 0xbf, // s_endpgm
+    ];
+    for (gpu, size) in [(Gpu::Gfx900, 64), (Gpu::Gfx1030, 32)] {
+        let err = run(gpu, size, &code, |_| {}).unwrap_err();
+        match &err {
+            SimError::Halted { at } => {
+                assert_eq!(at.pc, BASE + 12, "{gpu}");
+                assert!(at.inst.starts_with("s_sethalt 1"), "{}", at.inst);
+            }
+            other => panic!("{gpu}: expected a halt, got {other}"),
+        }
+        // Without the halt the same program runs to its end.
+        let w = run(gpu, size, &[&code[..12], &code[16..]].concat(), |_| {}).expect("runs");
+        assert_eq!(w.vgpr[0][0], 8, "{gpu}");
+    }
+}

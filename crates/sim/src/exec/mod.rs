@@ -36,6 +36,8 @@ pub(crate) enum E {
     Unsupported(String),
     /// `s_trap` with this trap id (there is no trap handler).
     Trap(u8),
+    /// `s_sethalt 1`: the wave halts.
+    Halt,
 }
 
 impl From<MemFault> for E {
@@ -217,6 +219,7 @@ fn step_general(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError
             },
             E::Unsupported(what) => SimError::Unsupported { what, at },
             E::Trap(id) => SimError::Trap { id, at },
+            E::Halt => SimError::Halted { at },
         }
     })?;
     // A jump to an address that is no instruction is reported at the jump,

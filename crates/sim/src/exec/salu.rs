@@ -164,11 +164,10 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
     match k {
         SNop | SWait | SCodeEnd => {}
         SEndpgm => w.status = WaveStatus::Done,
-        SSethalt => {
-            if imm16(i) & 1 != 0 {
-                w.status = WaveStatus::Done;
-            }
-        }
+        // Bit 0 set halts the wave (cleared: resume, a no-op for a running
+        // wave); nothing here can resume it, so the halt is reported.
+        SSethalt if imm16(i) & 1 != 0 => return Err(E::Halt),
+        SSethalt => {}
         STrap => return Err(E::Trap((imm16(i) & 0xff) as u8)),
         SBarrier => {
             // A barrier in a single-wave group is a no-op; otherwise the
