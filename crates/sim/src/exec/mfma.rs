@@ -91,7 +91,7 @@ impl Shape {
             "f64" => Elem::F64,
             _ => return None,
         };
-        if m != n || !matches!(m, 4 | 16 | 32) {
+        if m != n || !matches!(m, 4 | 16 | 32) || k == 0 {
             return None;
         }
         // A holds M x K x blocks elements in 64 lanes of `per_lane` each.
