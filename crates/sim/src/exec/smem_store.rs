@@ -2,17 +2,17 @@
 //! and the scalar atomics `s_atomic_*` / `s_buffer_atomic_*` (GFX9 and
 //! gfx1010; gfx1030 has none of them).
 //!
-//! The address is formed as for scalar loads (Vega ISA §4.x "Scalar memory
-//! operations"): `sbase` (an address pair, or for the buffer forms the base
+//! The address is formed as for scalar loads (Vega ISA, "Scalar Memory
+//! Operations"): `sbase` (an address pair, or for the buffer forms the base
 //! address in bits 47:0 of the descriptor), plus the immediate offset, plus
 //! `soffset`, with the two low bits ignored. As for `s_buffer_load_*`, the
 //! descriptor's stride and record count are not applied.
 //!
-//! Atomics (Vega ISA "SMEM atomics"): the 32- or 64-bit memory value is
-//! replaced by the same function the vector atomics use (`mem::atomic_op`);
-//! compare-and-swap takes the new value from `sdata[0]` (`sdata[0:1]`) and
-//! the compared value from the next dword (pair). With `glc` the value before
-//! the operation is returned to `sdata`.
+//! Atomics (Vega ISA, "SMEM Instructions", `S_ATOMIC_*`): the 32- or 64-bit
+//! memory value is replaced by the same function the vector atomics use
+//! (`mem::atomic_op`); compare-and-swap takes the new value from `sdata[0]`
+//! (`sdata[0:1]`) and the compared value from the next dword (pair). With
+//! `glc` the value before the operation is returned to `sdata`.
 
 use super::mem::{At, Shape, atomic_op, shape};
 use super::salu::{s32, s64};
