@@ -465,6 +465,24 @@ def byte_magnitude(g):
     return g.u32() >> (8 * (g.u32() % 4))
 
 
+def regress_v_swap():
+    """Two input words per work-item, the first ones special values."""
+    cases = []
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(900 + i)
+        glob = rounded_up(n, local)
+        c = Case(label, [glob], [local])
+        c.buffer("a", "u32", "in", with_specials(
+            [g.u32() for _ in range(n)],
+            [0, 1, 2, 7, 8, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF]))
+        c.buffer("b", "u32", "in", with_specials(
+            [g.u32() for _ in range(n)], [0, 0xFFFFFFFF, 3, 0x80000000]))
+        c.out("out", "u32", glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
 def cf_if_else():
     return cf_cases(41, any_u32, [0, 1, 2, 3, 0xFFFFFFFF, 0xFFFFFFFE,
                                   0x80000000])
@@ -597,6 +615,7 @@ KERNELS = {
     "reduce_sum": reduce_sum,
     "saxpy": saxpy,
     "transpose": transpose,
+    "regress_v_swap": regress_v_swap,
     "vector_add": vector_add,
     "workitem": workitem,
 }

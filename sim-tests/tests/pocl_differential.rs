@@ -187,6 +187,7 @@ fn every_kernel_has_a_reference() {
         "int_sat",
         "private_array",
         "reduce_sum",
+        "regress_v_swap",
         "saxpy",
         "transpose",
         "vector_add",
@@ -233,6 +234,11 @@ fn saxpy_bound_is_a_few_ulp() {
     assert_eq!(ulp_distance_f32(0x8000_0001, 0x0000_0001), 2);
     assert_eq!(ulp_distance_f32(0x8000_0000, 0x0000_0000), 0);
     assert_eq!(ulp_distance_f64(1.0f64.to_bits(), 1.0f64.to_bits() + 3), 3);
+}
+
+#[test]
+fn regress_v_swap() {
+    differential("regress_v_swap");
 }
 
 #[test]
