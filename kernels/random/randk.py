@@ -125,7 +125,9 @@ class Gen:
                 return "(uint)(l%d >> %d)" % (self.below(NL), 32)
             return self.const32()
         a = lambda: self.u32(d - 1)  # noqa: E731
-        k = self.below(44)
+        k = self.below(52)
+        if k >= 44:
+            return self.narrow(d)
         if k < 10:
             op = self.pick(["+", "-", "*", "&", "|", "^", "+", "-", "^", "*"])
             return "(%s %s %s)" % (a(), op, a())
@@ -201,6 +203,51 @@ class Gen:
             src = self.f32(d - 1) if self.chance(0.6) else self.f64(d - 1)
             return "(uint)SAT(convert_%s_sat%s, %s)" % (t, rnd, src)
         return "(uint)popcount(%s)" % self.u64(d - 1)
+
+    def narrow(self, d):
+        """A uint from 8- and 16-bit arithmetic, scalar or in short vectors (the
+        16-bit, SDWA and packed instructions). Operands of `+ - *` are converted to
+        uint first where C's promotion to int could overflow."""
+        a = lambda: self.u32(d - 1)  # noqa: E731
+        t = self.pick(["ushort", "short", "uchar", "char"])
+        bits = 16 if t.endswith("short") else 8
+        k = self.below(8)
+        if k < 2:
+            op = self.pick(["+", "-", "*", "&", "|", "^"])
+            return "(uint)(%s)(%s %s %s)" % (t, a(), op, a())
+        if k < 3:
+            # the shifted value is promoted to int: non-negative for unsigned types,
+            # sign-extended (arithmetic shift) for signed ones
+            return "(uint)(%s)((%s)%s >> (%s & %du))" % (t, t, a(), a(), bits - 1)
+        if k < 5:
+            f = self.pick(["add_sat", "sub_sat", "min", "max", "hadd", "rhadd", "mul_hi",
+                           "abs_diff", "rotate"])
+            return "(uint)%s((%s)%s, (%s)%s)" % (f, t, a(), t, a())
+        if k < 6:
+            f = self.pick(["clz", "popcount"])
+            return "(uint)%s((%s)%s)" % (f, t, a())
+        # two-element vectors: packed 16-bit math (v_pk_*), or byte lanes
+        op = self.pick(["+", "-", "*", "&", "^", ">>", "<<", "min", "max", "add_sat",
+                        "sub_sat", "hadd", "mul_hi"])
+        if op in ("+", "-", "*", "<<"):
+            # signed vector arithmetic that overflows is undefined: unsigned elements
+            t = t if t.startswith("u") else "u" + t
+        vt = t + "2"
+        v = self.fresh("v")
+        x = "(%s)((%s)%s, (%s)%s)" % (vt, t, a(), t, a())
+        y = "(%s)((%s)%s, (%s)%s)" % (vt, t, a(), t, a())
+        if op in ("+", "-", "*"):
+            # per-element arithmetic on 8/16-bit vectors wraps (no promotion)
+            e = "%s %s %s" % (x, op, y)
+        elif op in (">>", "<<"):
+            e = "%s %s (%s & (%s)%du)" % (x, op, y, vt, bits - 1)
+        elif op in ("&", "^"):
+            e = "%s %s %s" % (x, op, y)
+        else:
+            e = "%s(%s, %s)" % (op, x, y)
+        mask = (1 << bits) - 1
+        return "({ %s %s = %s; (uint)(%s.x & 0x%xu) | (uint)(%s.y & 0x%xu) << %d; })" % (
+            vt, v, e, v, mask, v, mask, bits)
 
     def u64(self, d):
         """An expression of type ulong."""

@@ -479,6 +479,9 @@ pub fn compare(
         .find(|b| b.name == "y")
         .and_then(|b| b.result.as_ref());
     let mut first: Option<String> = None;
+    // The indices of the first few differing elements (where they fall in the
+    // layout tells which result is wrong).
+    let mut where_: Vec<usize> = Vec::new();
     let mut bad = 0usize;
     for i in 0..got.len() {
         let (g, w) = (got[i], want[i]);
@@ -506,6 +509,9 @@ pub fn compare(
                         true
                     } else {
                         bad += 1;
+                        if where_.len() < 8 {
+                            where_.push(i);
+                        }
                         first.get_or_insert_with(|| {
                             format!(
                                 "buffer {} [{i}]: got {}, want {} (PoCL): difference {diff:e} \
@@ -523,6 +529,9 @@ pub fn compare(
         };
         if !ok {
             bad += 1;
+            if where_.len() < 8 {
+                where_.push(i);
+            }
             first.get_or_insert_with(|| {
                 format!(
                     "buffer {} [{i}]: got {}, want {} (PoCL){}",
@@ -552,7 +561,12 @@ pub fn compare(
     }
     match first {
         None => Ok(()),
-        Some(e) => Err(format!("{e}; {bad} of {} elements differ", got.len())),
+        Some(e) => Err(format!(
+            "{e}; {bad} of {} elements differ (at {:?}{})",
+            got.len(),
+            where_,
+            if bad > where_.len() { ", ..." } else { "" }
+        )),
     }
 }
 
@@ -589,8 +603,25 @@ pub fn run_case(
     policy: &dyn Fn(&Buffer) -> Policy,
     fig: &mut Figures,
 ) -> Result<(), String> {
+    run_case_with(kernel, target, code, case, policy, fig, false)
+}
+
+/// [`run_case`], with `general` set: without the pre-resolved handlers, every
+/// instruction through the general executor (to tell which of the two is wrong).
+pub fn run_case_with(
+    kernel: &str,
+    target: &str,
+    code: &[u8],
+    case: &Case,
+    policy: &dyn Fn(&Buffer) -> Policy,
+    fig: &mut Figures,
+    general: bool,
+) -> Result<(), String> {
     let mut dev = Device::new();
-    let m = dev.load(code).map_err(|e| format!("load: {e}"))?;
+    let mut m = dev.load(code).map_err(|e| format!("load: {e}"))?;
+    if general {
+        m.prepared = std::sync::Arc::new(amdgpu_sim::exec::Prepared::default());
+    }
     let mut addrs = Vec::new();
     for b in &case.buffers {
         let a = dev
