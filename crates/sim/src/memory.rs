@@ -106,6 +106,12 @@ impl Clone for GlobalMemory {
     }
 }
 
+/// Locks the bytes of a page ([`GlobalMemory::page_at`]), allocating them
+/// (zeroed) on first use.
+pub(crate) fn lock_bytes(data: &Mutex<Box<[u8]>>) -> std::sync::MutexGuard<'_, Box<[u8]>> {
+    lock_page(data)
+}
+
 /// Locks a page's bytes, allocating them (zeroed) on first use.
 fn lock_page(data: &Mutex<Box<[u8]>>) -> std::sync::MutexGuard<'_, Box<[u8]>> {
     let mut g = data.lock().unwrap_or_else(|e| e.into_inner());
@@ -228,6 +234,15 @@ impl GlobalMemory {
         let page = self.pages.get(&base)?;
         let mut bytes = lock_page(&page.data);
         Some(f(&mut bytes, page.valid))
+    }
+
+    /// The page starting at `base` (a multiple of [`PAGE`]): its bytes, to
+    /// lock with [`lock_bytes`], and the number of them, from the page's
+    /// start, that belong to the allocation. `None` when no page is mapped
+    /// there.
+    #[inline]
+    pub(crate) fn page_at(&self, base: u64) -> Option<(&Mutex<Box<[u8]>>, usize)> {
+        self.pages.get(&base).map(|p| (&p.data, p.valid))
     }
 
     /// Walks `len` bytes from `addr` page by page, calling `f(page, offset, chunk_range)`.

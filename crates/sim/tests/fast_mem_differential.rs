@@ -101,7 +101,7 @@ fn inst(r: &mut Rng, gfx10: bool, out: &mut Vec<u32>) {
                 off_code
             };
             out.push(0xdc00_0000 | op << 18 | 2 << 14 | offset);
-            out.push(v(r) << 24 | saddr << 16 | v(r) << 8 | 2 * r.below(6));
+            out.push(v(r) << 24 | saddr << 16 | v(r) << 8 | (2 * r.below(6)));
         }
         // ds_read_b32 (54), ds_write_b32 (13), ds_read2_b32 (55),
         // ds_read2st64_b32 (56), ds_write2_b32 (14), ds_write2st64_b32 (15).

@@ -1875,24 +1875,27 @@ fn step_mem(e: &Entry, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory) -> boo
     true
 }
 
-/// Each active lane's global address (`exec` not empty), and the page that
-/// holds every one of their `size` bytes, if one does.
+/// Each active lane's global address. (The registers named exist: the
+/// caller has checked them against the allocation.)
 #[inline(always)]
-fn global_addrs(w: &Wave, a: &GAddr, exec: u64, out: &mut [u64; 64]) -> Option<u64> {
+fn global_addrs(w: &Wave, a: &GAddr, out: &mut [u64; 64]) -> bool {
     match *a {
         GAddr::V64 { v, off } => {
-            let (lo, hi) = (w.vgpr.get(v as usize)?, w.vgpr.get(v as usize + 1)?);
+            let (Some(lo), Some(hi)) = (w.vgpr.get(v as usize), w.vgpr.get(v as usize + 1)) else {
+                return false;
+            };
             for l in 0..64 {
                 out[l] = (lo[l] as u64 | (hi[l] as u64) << 32).wrapping_add_signed(off);
             }
         }
         GAddr::S { s, v, off } => {
-            let base =
-                *w.sgpr.get(s as usize)? as u64 | (*w.sgpr.get(s as usize + 1)? as u64) << 32;
+            let base = w.sgpr[s as usize] as u64 | (w.sgpr[s as usize + 1] as u64) << 32;
             let base = base.wrapping_add_signed(off);
             match v {
                 Some(v) => {
-                    let r = w.vgpr.get(v as usize)?;
+                    let Some(r) = w.vgpr.get(v as usize) else {
+                        return false;
+                    };
                     for l in 0..64 {
                         out[l] = base.wrapping_add(r[l] as u64);
                     }
@@ -1901,51 +1904,150 @@ fn global_addrs(w: &Wave, a: &GAddr, exec: u64, out: &mut [u64; 64]) -> Option<u
             }
         }
     }
-    let first = out[exec.trailing_zeros() as usize];
-    let page = first & !(PAGE - 1);
-    // Every active lane's 4 bytes in that page.
-    let mut bad = false;
-    for l in 0..64 {
-        let in_page = out[l].wrapping_sub(page) <= PAGE - 4;
-        bad |= (exec >> l) & 1 != 0 && !in_page;
-    }
-    (!bad).then_some(page)
+    true
 }
 
-/// When the active lanes (`exec` not empty) access consecutive dwords (lane
-/// `l` at `a0 + 4 * l`), their lowest and highest lane.
+/// The lanes whose dword directly follows the previous lane's in the same
+/// page, both lanes active: bit `l` set when lane `l` continues lane
+/// `l - 1`'s run.
 #[inline(always)]
-fn unit_stride(a: &[u64; 64], exec: u64) -> Option<(usize, usize)> {
-    let lo = exec.trailing_zeros() as usize;
-    let hi = 63 - exec.leading_zeros() as usize;
-    let a0 = a[lo].wrapping_sub(4 * lo as u64);
-    let mut bad = false;
-    for (l, &x) in a.iter().enumerate() {
-        bad |= (exec >> l) & 1 != 0 && x != a0.wrapping_add(4 * l as u64);
+fn links(a: &[u64; 64], exec: u64) -> u64 {
+    let mut m = 0u64;
+    for l in 1..64 {
+        let next = a[l] == a[l - 1].wrapping_add(4) && a[l] & (PAGE - 1) != 0;
+        m |= (next as u64) << l;
     }
-    (!bad).then_some((lo, hi))
+    m & exec & (exec << 1)
 }
 
-/// Whether every active lane's dword (all in the page at `page`) lies in its
-/// first `valid` bytes; `run`: the lanes are consecutive ([`unit_stride`]),
-/// so the highest one decides.
+/// The runs of the active lanes (`exec`): consecutive lanes reading
+/// consecutive dwords in one page. Calls `f(lo, hi)` for each, in lane order,
+/// and stops at the first `false`.
 #[inline(always)]
-fn in_valid(
-    a: &[u64; 64],
-    exec: u64,
-    page: u64,
-    valid: usize,
-    run: Option<(usize, usize)>,
-) -> bool {
-    let valid = valid as u64;
-    if let Some((_, hi)) = run {
-        return a[hi] - page + 4 <= valid;
+fn runs(a: &[u64; 64], exec: u64, mut f: impl FnMut(usize, usize) -> bool) -> bool {
+    let link = links(a, exec);
+    let mut rem = exec;
+    while rem != 0 {
+        let lo = rem.trailing_zeros() as usize;
+        // The run ends before the first higher lane that does not continue it.
+        let above = if lo == 63 {
+            0
+        } else {
+            !link & (u64::MAX << (lo + 1))
+        };
+        let hi = if above == 0 {
+            63
+        } else {
+            above.trailing_zeros() as usize - 1
+        };
+        if !f(lo, hi) {
+            return false;
+        }
+        rem &= if hi == 63 { 0 } else { u64::MAX << (hi + 1) };
     }
-    let mut bad = false;
-    for l in 0..64 {
-        bad |= (exec >> l) & 1 != 0 && a[l] - page + 4 > valid;
+    true
+}
+
+/// The page of a run of lanes `lo..=hi` and the run's first byte in it,
+/// when the run's dwords lie in one page (the caller checks the allocation).
+#[inline(always)]
+fn run_page(a: &[u64; 64], lo: usize, hi: usize) -> Option<(u64, usize)> {
+    let page = a[lo] & !(PAGE - 1);
+    let o = (a[lo] - page) as usize;
+    (o + 4 * (hi - lo + 1) <= PAGE as usize).then_some((page, o))
+}
+
+/// A locked page's bytes.
+type Locked<'a> = std::sync::MutexGuard<'a, Box<[u8]>>;
+
+/// A global dword load: each active lane's dword, read run by run
+/// ([`runs`]; one page lock per run, kept while the next run is in the same
+/// page). `false` (nothing read) when some lane's dword is not wholly inside
+/// an allocation: the general executor reports it.
+fn load_dwords(mem: &GlobalMemory, a: &[u64; 64], exec: u64, vals: &mut [u32; 64]) -> bool {
+    let mut cur: Option<(u64, usize, Locked<'_>)> = None;
+    runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if cur.as_ref().is_none_or(|c| c.0 != page) {
+            // Release the old page before locking the next.
+            drop(cur.take());
+            let Some((bytes, valid)) = mem.page_at(page) else {
+                return false;
+            };
+            cur = Some((page, valid, crate::memory::lock_bytes(bytes)));
+        }
+        let Some((_, valid, bytes)) = cur.as_ref() else {
+            return false;
+        };
+        let end = o + 4 * (hi - lo + 1);
+        if end > *valid {
+            return false;
+        }
+        for (v, c) in vals[lo..=hi].iter_mut().zip(bytes[o..end].chunks_exact(4)) {
+            *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        true
+    })
+}
+
+/// A global dword store: every active lane's dword checked first (nothing
+/// is written when one would fault: the general executor then reports it),
+/// then written run by run in lane order.
+fn store_dwords(mem: &GlobalMemory, a: &[u64; 64], exec: u64, src: &[u32; 64]) -> bool {
+    type Data = std::sync::Mutex<Box<[u8]>>;
+    // The pages of the first runs, so that the second pass finds them again
+    // without a lookup.
+    let mut seen: [(u64, Option<&Data>); 4] = [(0, None); 4];
+    let mut n = 0;
+    let mut last: Option<(u64, &Data, usize)> = None;
+    let ok = runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if last.is_none_or(|c| c.0 != page) {
+            let Some((bytes, valid)) = mem.page_at(page) else {
+                return false;
+            };
+            last = Some((page, bytes, valid));
+            if n < seen.len() {
+                seen[n] = (page, Some(bytes));
+                n += 1;
+            }
+        }
+        last.is_some_and(|(_, _, valid)| o + 4 * (hi - lo + 1) <= valid)
+    });
+    if !ok {
+        return false;
     }
-    !bad
+    let mut cur: Option<(u64, Locked<'_>)> = None;
+    runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if cur.as_ref().is_none_or(|c| c.0 != page) {
+            // Release the old page before locking the next.
+            drop(cur.take());
+            let data = match seen[..n].iter().find(|s| s.0 == page) {
+                Some(&(_, d)) => d,
+                None => mem.page_at(page).map(|p| p.0),
+            };
+            let Some(data) = data else {
+                return false;
+            };
+            cur = Some((page, crate::memory::lock_bytes(data)));
+        }
+        if let Some((_, bytes)) = cur.as_mut() {
+            for (c, v) in bytes[o..o + 4 * (hi - lo + 1)]
+                .chunks_exact_mut(4)
+                .zip(&src[lo..=hi])
+            {
+                c.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        true
+    })
 }
 
 /// Executes a memory handler; `false`, with the wave, the LDS and memory
@@ -2007,82 +2109,22 @@ fn run_mem(f: &Fast, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory) -> bool 
             w.sgpr[d as usize..d as usize + n as usize].copy_from_slice(&vals[..n as usize]);
         }
         Fast::GLoad { d, addr } => {
-            if exec == 0 {
-                return false;
-            }
             let mut a = [0u64; 64];
-            let Some(page) = global_addrs(w, &addr, exec, &mut a) else {
-                return false;
-            };
             let mut vals = [0u32; 64];
-            let run = unit_stride(&a, exec);
-            let ok = mem.with_page(page, |bytes, valid| {
-                if !in_valid(&a, exec, page, valid, run) {
-                    return false;
-                }
-                if let Some((lo, hi)) = run {
-                    // Consecutive dwords: one copy of the span.
-                    let o = (a[lo] - page) as usize;
-                    for (v, c) in vals[lo..=hi]
-                        .iter_mut()
-                        .zip(bytes[o..o + 4 * (hi - lo + 1)].chunks_exact(4))
-                    {
-                        *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                    }
-                    return true;
-                }
-                let mut m = exec;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let o = (a[l] - page) as usize;
-                    vals[l] =
-                        u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
-                }
-                true
-            });
-            if ok != Some(true) {
+            if exec == 0
+                || !global_addrs(w, &addr, &mut a)
+                || !load_dwords(mem, &a, exec, &mut vals)
+            {
                 return false;
             }
             masked_write(&mut w.vgpr[d as usize], &vals, exec);
         }
         Fast::GStore { data, addr } => {
-            if exec == 0 {
-                return false;
-            }
             let mut a = [0u64; 64];
-            let Some(page) = global_addrs(w, &addr, exec, &mut a) else {
-                return false;
-            };
-            let src = &w.vgpr[data as usize];
-            let run = unit_stride(&a, exec);
-            let ok = mem.with_page(page, |bytes, valid| {
-                if !in_valid(&a, exec, page, valid, run) {
-                    return false;
-                }
-                if let Some((lo, hi)) = run
-                    && exec >> lo == u64::MAX >> (63 - (hi - lo))
-                {
-                    // Consecutive dwords, every lane between on: one copy.
-                    let o = (a[lo] - page) as usize;
-                    for (c, v) in bytes[o..o + 4 * (hi - lo + 1)]
-                        .chunks_exact_mut(4)
-                        .zip(&src[lo..=hi])
-                    {
-                        c.copy_from_slice(&v.to_le_bytes());
-                    }
-                    return true;
-                }
-                let mut m = exec;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let o = (a[l] - page) as usize;
-                    bytes[o..o + 4].copy_from_slice(&src[l].to_le_bytes());
-                }
-                true
-            });
-            if ok != Some(true) {
+            if exec == 0
+                || !global_addrs(w, &addr, &mut a)
+                || !store_dwords(mem, &a, exec, &w.vgpr[data as usize])
+            {
                 return false;
             }
         }
@@ -2134,10 +2176,10 @@ fn run_mem(f: &Fast, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory) -> bool 
             let addr = &w.vgpr[a as usize];
             // Every access in range first: a fault must leave the LDS as it was.
             let mut bad = false;
-            for l in 0..64 {
+            for (l, &x) in addr.iter().enumerate() {
                 let on = (exec >> l) & 1 != 0;
-                bad |= on && addr[l].wrapping_add(off0) as u64 + 4 > len;
-                bad |= on && two && addr[l].wrapping_add(off1) as u64 + 4 > len;
+                bad |= on && x.wrapping_add(off0) as u64 + 4 > len;
+                bad |= on && two && x.wrapping_add(off1) as u64 + 4 > len;
             }
             if bad {
                 return false;
