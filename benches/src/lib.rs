@@ -146,3 +146,49 @@ pub mod lanes {
         (ctx, expr, t)
     }
 }
+
+/// Large dispatches' inputs and outputs, filled and checked in chunks so that the
+/// host never holds a whole buffer (`benches/sim.rs`, `benches/peak_memory.rs`).
+pub mod grid {
+    use amdgpu_sim::Device;
+
+    /// Words per chunk of [`fill`] and [`check`].
+    const CHUNK: u32 = 1 << 16;
+
+    /// Input element `i` of the inputs seeded `seed`: a deterministic spread of
+    /// floats in [-100, 100) (the same as `pocl_time.c`'s).
+    pub fn input(i: u32, seed: u32) -> f32 {
+        ((i.wrapping_mul(2_654_435_761) ^ seed) % 20_000) as f32 / 100.0 - 100.0
+    }
+
+    /// Allocates `n` floats on `dev` holding `input(i, seed)`.
+    pub fn fill(dev: &mut Device, n: u32, seed: u32) -> u64 {
+        let a = dev.alloc(u64::from(n) * 4).expect("alloc");
+        for start in (0..n).step_by(CHUNK as usize) {
+            let end = start.saturating_add(CHUNK).min(n);
+            let bytes: Vec<u8> = (start..end)
+                .flat_map(|i| input(i, seed).to_le_bytes())
+                .collect();
+            dev.write(a + u64::from(start) * 4, &bytes).expect("write");
+        }
+        a
+    }
+
+    /// Checks the `n` 32-bit words at `addr` against `want(i)`, and returns their
+    /// sum (the checksum `pocl_time.c` prints). Panics at the first difference.
+    pub fn check(dev: &Device, addr: u64, n: u32, want: impl Fn(u32) -> u32) -> u64 {
+        let mut sum = 0u64;
+        for start in (0..n).step_by(CHUNK as usize) {
+            let end = start.saturating_add(CHUNK).min(n);
+            let got = dev
+                .read(addr + u64::from(start) * 4, (end - start) as usize * 4)
+                .expect("read");
+            for (i, w) in (start..end).zip(got.chunks_exact(4)) {
+                let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                assert_eq!(w, want(i), "word {i}");
+                sum += u64::from(w);
+            }
+        }
+        sum
+    }
+}

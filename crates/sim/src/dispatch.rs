@@ -863,7 +863,64 @@ impl Launch {
             (kd.group_segment_fixed_size + cfg.dynamic_lds) as usize,
             Space::Lds,
         );
+        // What every wave of the group shares, computed once: the id layout,
+        // MODE, and the initial SGPRs (the same in every wave).
+        let layout = kd.workitem_id_layout();
+        let r1 = &kd.compute_pgm_rsrc1;
+        let mode = r1.float_round_mode_32 as u32
+            | (r1.float_round_mode_16_64 as u32) << 2
+            | (r1.float_denorm_mode_32 as u32) << 4
+            | (r1.float_denorm_mode_16_64 as u32) << 6
+            | (r1.enable_dx10_clamp as u32) << 8
+            | (r1.enable_ieee_mode as u32) << 9;
+        let mut sgprs = [0u32; crate::wave::NUM_SGPRS];
+        let mut set = [false; crate::wave::NUM_SGPRS];
+        for a in kd.initial_sgprs() {
+            let mut vals = [0u32; 4];
+            let n = match a.what {
+                InitialSgpr::PrivateSegmentBuffer => {
+                    vals = private_segment_buffer(ws);
+                    4
+                }
+                InitialSgpr::DispatchPtr => split(&mut vals, self.packet),
+                InitialSgpr::QueuePtr => split(&mut vals, self.queue),
+                InitialSgpr::KernargSegmentPtr => split(&mut vals, self.kernarg),
+                InitialSgpr::DispatchId => 2,
+                InitialSgpr::FlatScratchInit => split(&mut vals, SCRATCH_BACKING),
+                InitialSgpr::PrivateSegmentSize => {
+                    vals[0] = private;
+                    1
+                }
+                InitialSgpr::WorkgroupIdX => {
+                    vals[0] = id[0];
+                    1
+                }
+                InitialSgpr::WorkgroupIdY => {
+                    vals[0] = id[1];
+                    1
+                }
+                InitialSgpr::WorkgroupIdZ => {
+                    vals[0] = id[2];
+                    1
+                }
+                InitialSgpr::WorkgroupInfo => {
+                    vals[0] = nwaves & 0x3f;
+                    1
+                }
+                // Every wave's scratch is its own, so its offset is 0.
+                InitialSgpr::PrivateSegmentWavefrontOffset => 1,
+            };
+            for (k, v) in vals.into_iter().enumerate().take(n.min(a.count as usize)) {
+                let r = a.first as usize + k;
+                if r < sgprs.len() {
+                    sgprs[r] = v;
+                    set[r] = true;
+                }
+            }
+        }
         let mut waves = Vec::with_capacity(nwaves as usize);
+        // Work-item ids in the (possibly partial) group, x fastest.
+        let (mut x, mut y, mut z) = (0u32, 0u32, 0u32);
         for wi in 0..nwaves {
             let mut w = Wave::new(
                 ws,
@@ -879,11 +936,7 @@ impl Launch {
                     break;
                 }
                 exec |= 1 << lane;
-                // Work-item ids in the (possibly partial) group, x fastest.
-                let x = flat % size[0];
-                let y = (flat / size[0]) % size[1];
-                let z = flat / (size[0] * size[1]);
-                match kd.workitem_id_layout() {
+                match layout {
                     WorkitemIdLayout::Packed { .. } => {
                         w.vgpr[0][lane as usize] = x | y << 10 | z << 20;
                     }
@@ -897,35 +950,21 @@ impl Launch {
                         }
                     }
                 }
+                x += 1;
+                if x == size[0] {
+                    x = 0;
+                    y += 1;
+                    if y == size[1] {
+                        y = 0;
+                        z += 1;
+                    }
+                }
             }
             w.exec = Mask(exec);
-            let r1 = &kd.compute_pgm_rsrc1;
-            w.hwreg[crate::wave::HW_REG_MODE] = r1.float_round_mode_32 as u32
-                | (r1.float_round_mode_16_64 as u32) << 2
-                | (r1.float_denorm_mode_32 as u32) << 4
-                | (r1.float_denorm_mode_16_64 as u32) << 6
-                | (r1.enable_dx10_clamp as u32) << 8
-                | (r1.enable_ieee_mode as u32) << 9;
-            for a in kd.initial_sgprs() {
-                let vals: Vec<u32> = match a.what {
-                    InitialSgpr::PrivateSegmentBuffer => private_segment_buffer(ws).to_vec(),
-                    InitialSgpr::DispatchPtr => split(self.packet),
-                    InitialSgpr::QueuePtr => split(self.queue),
-                    InitialSgpr::KernargSegmentPtr => split(self.kernarg),
-                    InitialSgpr::DispatchId => vec![0, 0],
-                    InitialSgpr::FlatScratchInit => split(SCRATCH_BACKING),
-                    InitialSgpr::PrivateSegmentSize => vec![private],
-                    InitialSgpr::WorkgroupIdX => vec![id[0]],
-                    InitialSgpr::WorkgroupIdY => vec![id[1]],
-                    InitialSgpr::WorkgroupIdZ => vec![id[2]],
-                    InitialSgpr::WorkgroupInfo => vec![nwaves & 0x3f],
-                    // Every wave's scratch is its own, so its offset is 0.
-                    InitialSgpr::PrivateSegmentWavefrontOffset => vec![0],
-                };
-                for (k, v) in vals.into_iter().enumerate().take(a.count as usize) {
-                    if let Some(r) = w.sgpr.get_mut(a.first as usize + k) {
-                        *r = v;
-                    }
+            w.hwreg[crate::wave::HW_REG_MODE] = mode;
+            for (r, v) in w.sgpr.iter_mut().enumerate() {
+                if set[r] {
+                    *v = sgprs[r];
                 }
             }
             // GFX9 kernels that use flat scratch add the wave offset to the
@@ -937,8 +976,11 @@ impl Launch {
     }
 }
 
-fn split(v: u64) -> Vec<u32> {
-    vec![v as u32, (v >> 32) as u32]
+/// Puts the two dwords of `v` in `out`; returns 2 (their count).
+fn split(out: &mut [u32; 4], v: u64) -> usize {
+    out[0] = v as u32;
+    out[1] = (v >> 32) as u32;
+    2
 }
 
 /// The private segment buffer V# (usage guide, "Private Segment Buffer"):

@@ -6,7 +6,7 @@
 
 use crate::error::{FaultKind, MemFault, Space};
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Page size of the global address space.
 pub const PAGE: u64 = 4096;
@@ -67,7 +67,7 @@ pub fn classify_flat(addr: u64) -> FlatTarget {
 /// on several threads share it; atomics lock the page for the read-modify-write.
 #[derive(Debug, Default)]
 pub struct GlobalMemory {
-    pages: BTreeMap<u64, Page>,
+    pages: PageTable,
     allocs: BTreeMap<u64, u64>,
     next: u64,
     mapped: u64,
@@ -94,6 +94,76 @@ impl Clone for Page {
     }
 }
 
+/// The mapped pages by address. Pages of the heap (the first
+/// [`DENSE_PAGES`] pages from [`HEAP_BASE`], where allocations go) are also
+/// indexed by their number, so that finding one is an index rather than a
+/// tree search; pages elsewhere (code objects at fixed addresses) are found
+/// in the tree.
+#[derive(Debug, Default)]
+struct PageTable {
+    tree: BTreeMap<u64, Arc<Page>>,
+    dense: Vec<Option<Arc<Page>>>,
+}
+
+/// Heap pages indexed by number (16 GiB of address space from [`HEAP_BASE`]).
+const DENSE_PAGES: u64 = 1 << 22;
+
+impl PageTable {
+    /// The index of the page at `base` in `dense`, if it has one.
+    #[inline]
+    fn slot(base: u64) -> Option<usize> {
+        let n = base.checked_sub(HEAP_BASE)? / PAGE;
+        (n < DENSE_PAGES).then_some(n as usize)
+    }
+
+    #[inline]
+    fn get(&self, base: &u64) -> Option<&Page> {
+        match Self::slot(*base) {
+            Some(i) => self.dense.get(i)?.as_deref(),
+            None => self.tree.get(base).map(|p| &**p),
+        }
+    }
+
+    fn insert(&mut self, base: u64, page: Page) {
+        let page = Arc::new(page);
+        if let Some(i) = Self::slot(base) {
+            if self.dense.len() <= i {
+                self.dense.resize(i + 1, None);
+            }
+            self.dense[i] = Some(page.clone());
+        }
+        self.tree.insert(base, page);
+    }
+
+    fn remove(&mut self, base: &u64) {
+        if let Some(slot) = Self::slot(*base).and_then(|i| self.dense.get_mut(i)) {
+            *slot = None;
+        }
+        self.tree.remove(base);
+    }
+
+    /// Whether a page is mapped in `[start, end)`.
+    fn any_in(&self, start: u64, end: u64) -> bool {
+        self.tree.range(start..end).next().is_some()
+    }
+
+    #[cfg(test)]
+    fn values(&self) -> impl Iterator<Item = &Page> {
+        self.tree.values().map(|p| &**p)
+    }
+}
+
+/// A copy of every page (each locked while it is copied), not shared.
+impl Clone for PageTable {
+    fn clone(&self) -> Self {
+        let mut t = PageTable::default();
+        for (&base, page) in &self.tree {
+            t.insert(base, (**page).clone());
+        }
+        t
+    }
+}
+
 /// A copy of the whole address space (each page locked while it is copied).
 impl Clone for GlobalMemory {
     fn clone(&self) -> Self {
@@ -104,6 +174,12 @@ impl Clone for GlobalMemory {
             mapped: self.mapped,
         }
     }
+}
+
+/// Locks the bytes of a page ([`GlobalMemory::page_at`]), allocating them
+/// (zeroed) on first use.
+pub(crate) fn lock_bytes(data: &Mutex<Box<[u8]>>) -> std::sync::MutexGuard<'_, Box<[u8]>> {
+    lock_page(data)
 }
 
 /// Locks a page's bytes, allocating them (zeroed) on first use.
@@ -128,7 +204,7 @@ impl GlobalMemory {
     /// An empty address space.
     pub fn new() -> Self {
         GlobalMemory {
-            pages: BTreeMap::new(),
+            pages: PageTable::default(),
             allocs: BTreeMap::new(),
             next: HEAP_BASE,
             mapped: 0,
@@ -158,7 +234,7 @@ impl GlobalMemory {
             return Err(fault(FaultKind::OutOfBounds, Space::Global, base, size));
         }
         let end = base.checked_add(pages * PAGE).ok_or(bad)?;
-        if self.pages.range(base..end).next().is_some() {
+        if self.pages.any_in(base, end) {
             return Err(bad);
         }
         for p in 0..pages {
@@ -228,6 +304,15 @@ impl GlobalMemory {
         let page = self.pages.get(&base)?;
         let mut bytes = lock_page(&page.data);
         Some(f(&mut bytes, page.valid))
+    }
+
+    /// The page starting at `base` (a multiple of [`PAGE`]): its bytes, to
+    /// lock with [`lock_bytes`], and the number of them, from the page's
+    /// start, that belong to the allocation. `None` when no page is mapped
+    /// there.
+    #[inline]
+    pub(crate) fn page_at(&self, base: u64) -> Option<(&Mutex<Box<[u8]>>, usize)> {
+        self.pages.get(&base).map(|p| (&p.data, p.valid))
     }
 
     /// Walks `len` bytes from `addr` page by page, calling `f(page, offset, chunk_range)`.

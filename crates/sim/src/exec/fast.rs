@@ -24,6 +24,7 @@
 
 use super::kinds::{Cmp, CmpTy, Kind};
 use super::salu::s32;
+use crate::memory::{Bytes, GlobalMemory, PAGE};
 use crate::wave::{HW_REG_MODE, Wave};
 use amdgpu_isa::alu::AluForm;
 use amdgpu_isa::operand::inline_float_bits;
@@ -295,6 +296,53 @@ pub(crate) enum Fast {
     SCmp { op: SCmp, a: Src, b: Src },
     /// A branch to `target` (an instruction start) when `cond` holds.
     Branch { cond: Cond, target: u64 },
+    /// `s_endpgm`.
+    Endpgm,
+    /// `s_barrier`.
+    Barrier,
+    /// `s_load_dword*` (`buffer`: `s_buffer_load_dword*`, the base being the
+    /// 48-bit base of the V# in SGPRs `b..b + 2`): `n` dwords at
+    /// `(base + off + soff) & !3` into SGPRs `d..d + n`, base from SGPRs `b`,
+    /// `b + 1`.
+    SLoad {
+        d: u8,
+        n: u8,
+        b: u8,
+        buffer: bool,
+        off: u64,
+        soff: Option<Src>,
+    },
+    /// `global_load_dword`: VGPR `d` = the dword at each lane's address.
+    GLoad { d: u8, addr: GAddr },
+    /// `global_store_dword`: VGPR `data` to each lane's address, in lane order.
+    GStore { data: u8, addr: GAddr },
+    /// `ds_read_b32` (`two`: `ds_read2_b32` / `ds_read2st64_b32`, into VGPRs
+    /// `d`, `d + 1`): the dwords at LDS `a + off0` (and `a + off1`).
+    DsRead {
+        d: u8,
+        a: u8,
+        off0: u32,
+        off1: u32,
+        two: bool,
+    },
+    /// `ds_write_b32` (`two`: `ds_write2_b32` / `ds_write2st64_b32`, with
+    /// `data1` to `a + off1`): `data0` to LDS `a + off0`, in lane order.
+    DsWrite {
+        a: u8,
+        data0: u8,
+        data1: u8,
+        off0: u32,
+        off1: u32,
+        two: bool,
+    },
+}
+
+/// The address of a lane's global access, resolved: `V64`: VGPRs `v`, `v + 1`
+/// plus `off`; `S`: SGPRs `s`, `s + 1` plus VGPR `v` (when present) plus `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GAddr {
+    V64 { v: u8, off: i64 },
+    S { s: u8, v: Option<u8>, off: i64 },
 }
 
 /// One entry per dword of a program: the resolved instruction starting
@@ -309,6 +357,8 @@ struct Entry {
     /// A vector instruction (its lanes counted in [`Wave::lane_ops`], and
     /// run only in the MODE the handlers model).
     vector: bool,
+    /// A memory instruction ([`run_mem`]).
+    mem: bool,
 }
 
 /// A program prepared for execution: the [`Fast`] handlers of its
@@ -331,7 +381,9 @@ impl Prepared {
             let Some(off) = addr.checked_sub(base).map(|o| (o / 4) as usize) else {
                 continue;
             };
-            let resolved = resolve(inst).or_else(|| resolve_scalar(inst, addr, program));
+            let resolved = resolve(inst)
+                .or_else(|| resolve_scalar(inst, addr, program))
+                .or_else(|| resolve_mem(inst));
             let Some(mut e) = resolved else {
                 continue;
             };
@@ -537,6 +589,7 @@ fn resolve(i: &Inst) -> Option<Entry> {
                 vmax: vmax(i, 2),
                 size: i.size,
                 vector: true,
+                mem: false,
             });
         }
         VFmacF32 => Fast::Fmac {
@@ -563,6 +616,7 @@ fn resolve(i: &Inst) -> Option<Entry> {
         vmax: vmax(i, used),
         size: i.size,
         vector: true,
+        mem: false,
     })
 }
 
@@ -617,6 +671,17 @@ fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Entry> {
     };
     let fast = match (m.form, k) {
         (AluForm::Sopp, SNop | SWait) => Fast::Nop,
+        (AluForm::Sopp, SEndpgm) => Fast::Endpgm,
+        (AluForm::Sopp, SBarrier) => Fast::Barrier,
+        (AluForm::Sopk, SMovkI32) => {
+            let Operand::Imm(v) = i.src[0] else {
+                return None;
+            };
+            Fast::SMov {
+                d: sgpr_dst()?,
+                a: Src::K(v as i16 as i32 as u32),
+            }
+        }
         (
             AluForm::Sopp,
             SBranch | SCbranchScc0 | SCbranchScc1 | SCbranchVccz | SCbranchVccnz | SCbranchExecz
@@ -724,6 +789,7 @@ fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Entry> {
         vmax: 0,
         size: i.size,
         vector: false,
+        mem: false,
     })
 }
 
@@ -808,6 +874,7 @@ fn resolve_masked(i: &Inst, k: Kind) -> Option<Entry> {
                 vmax: vmax64(i),
                 size: i.size,
                 vector: true,
+                mem: false,
             });
         }
         VLshlrevB64 | VLshrrevB64 | VAshrrevI64 if m.neg == 0 && !i.dst[1].is_some() => {
@@ -833,6 +900,7 @@ fn resolve_masked(i: &Inst, k: Kind) -> Option<Entry> {
                 vmax: vmax64(i).max(d + 1),
                 size: i.size,
                 vector: true,
+                mem: false,
             });
         }
         VMadU64U32 if m.neg == 0 => {
@@ -859,6 +927,7 @@ fn resolve_masked(i: &Inst, k: Kind) -> Option<Entry> {
                 vmax: vmax(i, 2).max(d + 1).max(c_hi),
                 size: i.size,
                 vector: true,
+                mem: false,
             });
         }
         VCndmaskB32 if !i.dst[1].is_some() => {
@@ -908,6 +977,7 @@ fn resolve_masked(i: &Inst, k: Kind) -> Option<Entry> {
         vmax: vmax(i, used.min(2)),
         size: i.size,
         vector: true,
+        mem: false,
     })
 }
 
@@ -966,12 +1036,14 @@ const MODE_FAST: u32 = 0xf0;
 /// instruction. (The caller has checked that the wave runs and is below its
 /// instruction cap.)
 #[inline]
-pub(crate) fn step(p: &Prepared, w: &mut Wave) -> bool {
+pub(crate) fn step(p: &Prepared, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory) -> bool {
     let pc = w.pc;
     let Some(e) = p.at(pc) else {
         return false;
     };
-    if e.vector {
+    if e.mem {
+        return step_mem(e, w, lds, mem);
+    } else if e.vector {
         if w.hwreg[HW_REG_MODE] & MODE_CHECKED != MODE_FAST || e.vmax as usize >= w.vgpr.len() {
             return false;
         }
@@ -1110,6 +1182,8 @@ fn run_scalar(f: &Fast, w: &mut Wave) -> Option<Option<u64>> {
             w.exec = crate::wave::Mask(new);
             w.scc = new != 0;
         }
+        Fast::Endpgm => w.status = crate::wave::WaveStatus::Done,
+        Fast::Barrier => w.status = crate::wave::WaveStatus::Barrier,
         Fast::Branch { cond, target } => {
             let full = w.full_mask();
             let take = match cond {
@@ -1553,7 +1627,14 @@ fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
         | Fast::SMov { .. }
         | Fast::S2 { .. }
         | Fast::SCmp { .. }
-        | Fast::Branch { .. } => false,
+        | Fast::Branch { .. }
+        | Fast::Endpgm
+        | Fast::Barrier => false,
+        Fast::SLoad { .. }
+        | Fast::GLoad { .. }
+        | Fast::GStore { .. }
+        | Fast::DsRead { .. }
+        | Fast::DsWrite { .. } => false,
     }
 }
 
@@ -1615,6 +1696,528 @@ fn fma_portable(a: u32, b: u32, c: u32) -> u32 {
     f32::from_bits(a)
         .mul_add(f32::from_bits(b), f32::from_bits(c))
         .to_bits()
+}
+
+/// The common memory instructions: `s_load_dword*` and `s_buffer_load_dword*`
+/// with an SGPR base, `global_load_dword` / `global_store_dword` and the
+/// 32-bit `ds_read*` / `ds_write*` forms. Their handlers run when every
+/// active lane's access is in range (one page of global memory, or inside
+/// the LDS); anything else (a fault to report, an access across pages, no
+/// active lane) goes to the general executor.
+fn resolve_mem(i: &Inst) -> Option<Entry> {
+    use super::MemKind::*;
+    use amdgpu_isa::Encoding;
+    use amdgpu_isa::mem::{Segment, flags};
+    let Op::Mem(op) = i.op else {
+        return None;
+    };
+    let k = *super::tables().mem.get(op.0 as usize)?;
+    let vgpr = |o: &Operand| match *o {
+        Operand::Vgpr { index, .. } => Some(index),
+        _ => None,
+    };
+    let (fast, vmax, vector) = match (i.encoding, k) {
+        (
+            Encoding::Smem,
+            SLoad1 | SLoad2 | SLoad4 | SLoad8 | SLoad16 | SBufLoad1 | SBufLoad2 | SBufLoad4
+            | SBufLoad8 | SBufLoad16,
+        ) => {
+            let n: u8 = match k {
+                SLoad1 | SBufLoad1 => 1,
+                SLoad2 | SBufLoad2 => 2,
+                SLoad4 | SBufLoad4 => 4,
+                SLoad8 | SBufLoad8 => 8,
+                _ => 16,
+            };
+            let buffer = matches!(
+                k,
+                SBufLoad1 | SBufLoad2 | SBufLoad4 | SBufLoad8 | SBufLoad16
+            );
+            let d = match i.dst[0] {
+                Operand::Sgpr { index, .. }
+                    if index as usize + n as usize <= crate::wave::NUM_SGPRS =>
+                {
+                    index
+                }
+                _ => return None,
+            };
+            // A pair (or the V#'s quad): `s64` reads one SGPR alone as 32 bits.
+            let b = match i.src[0] {
+                Operand::Sgpr { index, count }
+                    if count >= 2 && index as usize + 2 <= crate::wave::NUM_SGPRS =>
+                {
+                    index
+                }
+                _ => return None,
+            };
+            let off = if i.mem.has(flags::IMM) {
+                i.mem.offset as i64 as u64
+            } else {
+                0
+            };
+            let soff = if i.mem.has(flags::SOE) && i.src[1].is_some() {
+                Some(ssrc(&i.src[1])?)
+            } else {
+                None
+            };
+            let fast = Fast::SLoad {
+                d,
+                n,
+                b,
+                buffer,
+                off,
+                soff,
+            };
+            (fast, 0, false)
+        }
+        (Encoding::Flat, GLoad4 | GStore4)
+            if i.mem.seg == Segment::Global && !i.mem.has(flags::LDS) =>
+        {
+            let off = i.mem.offset as i64;
+            let (addr, amax) = if i.mem.has(flags::SADDR_OFF) {
+                let v = vgpr(&i.src[0])?;
+                (GAddr::V64 { v, off }, v.checked_add(1)?)
+            } else {
+                let s = match i.src[2] {
+                    Operand::Sgpr { index, count }
+                        if count >= 2 && index as usize + 2 <= crate::wave::NUM_SGPRS =>
+                    {
+                        index
+                    }
+                    _ => return None,
+                };
+                let v = if i.src[0].is_some() {
+                    Some(vgpr(&i.src[0])?)
+                } else {
+                    None
+                };
+                (GAddr::S { s, v, off }, v.unwrap_or(0))
+            };
+            if k == GLoad4 {
+                let d = vgpr(&i.dst[0])?;
+                (Fast::GLoad { d, addr }, amax.max(d), true)
+            } else {
+                let data = vgpr(&i.src[1])?;
+                (Fast::GStore { data, addr }, amax.max(data), true)
+            }
+        }
+        (
+            Encoding::Ds,
+            DsRead4 | DsWrite4 | DsRead2B32 | DsRead2St64B32 | DsWrite2B32 | DsWrite2St64B32,
+        ) if !i.mem.has(flags::GDS) && !i.mem.has(flags::LDS) => {
+            let a = vgpr(&i.src[0])?;
+            let (off0, off1, two) = match k {
+                DsRead4 | DsWrite4 => (i.mem.offset as u32 & 0xffff, 0, false),
+                DsRead2B32 | DsWrite2B32 => {
+                    (i.mem.offset0 as u32 * 4, i.mem.offset1 as u32 * 4, true)
+                }
+                _ => (
+                    i.mem.offset0 as u32 * 4 * 64,
+                    i.mem.offset1 as u32 * 4 * 64,
+                    true,
+                ),
+            };
+            if matches!(k, DsRead4 | DsRead2B32 | DsRead2St64B32) {
+                let d = vgpr(&i.dst[0])?;
+                let top = if two { d.checked_add(1)? } else { d };
+                let fast = Fast::DsRead {
+                    d,
+                    a,
+                    off0,
+                    off1,
+                    two,
+                };
+                (fast, top.max(a), true)
+            } else {
+                let data0 = vgpr(&i.src[1])?;
+                let data1 = if two { vgpr(&i.src[2])? } else { data0 };
+                let fast = Fast::DsWrite {
+                    a,
+                    data0,
+                    data1,
+                    off0,
+                    off1,
+                    two,
+                };
+                (fast, a.max(data0).max(data1), true)
+            }
+        }
+        _ => return None,
+    };
+    Some(Entry {
+        fast,
+        vmax,
+        size: i.size,
+        vector,
+        mem: true,
+    })
+}
+
+/// GFX9's MODE.GPR_IDX_EN: vector memory instructions then go to the
+/// general executor (which reports them).
+const MODE_GPR_IDX: u32 = 1 << 27;
+
+/// [`step`] for a memory instruction.
+#[inline(never)]
+fn step_mem(e: &Entry, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory) -> bool {
+    if e.vector && (w.hwreg[HW_REG_MODE] & MODE_GPR_IDX != 0 || e.vmax as usize >= w.vgpr.len()) {
+        return false;
+    }
+    let lanes = w.exec.count() as u64;
+    if !run_mem(&e.fast, w, lds, mem) {
+        return false;
+    }
+    if e.vector {
+        w.lane_ops += lanes;
+    }
+    w.pc = w.pc.wrapping_add(e.size as u64);
+    w.executed += 1;
+    true
+}
+
+/// Each active lane's global address. (The registers named exist: the
+/// caller has checked them against the allocation.)
+#[inline(always)]
+fn global_addrs(w: &Wave, a: &GAddr, out: &mut [u64; 64]) -> bool {
+    match *a {
+        GAddr::V64 { v, off } => {
+            let (Some(lo), Some(hi)) = (w.vgpr.get(v as usize), w.vgpr.get(v as usize + 1)) else {
+                return false;
+            };
+            for l in 0..64 {
+                out[l] = (lo[l] as u64 | (hi[l] as u64) << 32).wrapping_add_signed(off);
+            }
+        }
+        GAddr::S { s, v, off } => {
+            let base = w.sgpr[s as usize] as u64 | (w.sgpr[s as usize + 1] as u64) << 32;
+            let base = base.wrapping_add_signed(off);
+            match v {
+                Some(v) => {
+                    let Some(r) = w.vgpr.get(v as usize) else {
+                        return false;
+                    };
+                    for l in 0..64 {
+                        out[l] = base.wrapping_add(r[l] as u64);
+                    }
+                }
+                None => out.fill(base),
+            }
+        }
+    }
+    true
+}
+
+/// The lanes whose dword directly follows the previous lane's in the same
+/// page, both lanes active: bit `l` set when lane `l` continues lane
+/// `l - 1`'s run.
+#[inline(always)]
+fn links(a: &[u64; 64], exec: u64) -> u64 {
+    let mut m = 0u64;
+    for l in 1..64 {
+        let next = a[l] == a[l - 1].wrapping_add(4) && a[l] & (PAGE - 1) != 0;
+        m |= (next as u64) << l;
+    }
+    m & exec & (exec << 1)
+}
+
+/// The runs of the active lanes (`exec`): consecutive lanes reading
+/// consecutive dwords in one page. Calls `f(lo, hi)` for each, in lane order,
+/// and stops at the first `false`.
+#[inline(always)]
+fn runs(a: &[u64; 64], exec: u64, mut f: impl FnMut(usize, usize) -> bool) -> bool {
+    let link = links(a, exec);
+    let mut rem = exec;
+    while rem != 0 {
+        let lo = rem.trailing_zeros() as usize;
+        // The run ends before the first higher lane that does not continue it.
+        let above = if lo == 63 {
+            0
+        } else {
+            !link & (u64::MAX << (lo + 1))
+        };
+        let hi = if above == 0 {
+            63
+        } else {
+            above.trailing_zeros() as usize - 1
+        };
+        if !f(lo, hi) {
+            return false;
+        }
+        rem &= if hi == 63 { 0 } else { u64::MAX << (hi + 1) };
+    }
+    true
+}
+
+/// The page of a run of lanes `lo..=hi` and the run's first byte in it,
+/// when the run's dwords lie in one page (the caller checks the allocation).
+#[inline(always)]
+fn run_page(a: &[u64; 64], lo: usize, hi: usize) -> Option<(u64, usize)> {
+    let page = a[lo] & !(PAGE - 1);
+    let o = (a[lo] - page) as usize;
+    (o + 4 * (hi - lo + 1) <= PAGE as usize).then_some((page, o))
+}
+
+/// A locked page's bytes.
+type Locked<'a> = std::sync::MutexGuard<'a, Box<[u8]>>;
+
+/// A global dword load: each active lane's dword, read run by run
+/// ([`runs`]; one page lock per run, kept while the next run is in the same
+/// page). `false` (nothing read) when some lane's dword is not wholly inside
+/// an allocation: the general executor reports it.
+fn load_dwords(mem: &GlobalMemory, a: &[u64; 64], exec: u64, vals: &mut [u32; 64]) -> bool {
+    let mut cur: Option<(u64, usize, Locked<'_>)> = None;
+    runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if cur.as_ref().is_none_or(|c| c.0 != page) {
+            // Release the old page before locking the next.
+            drop(cur.take());
+            let Some((bytes, valid)) = mem.page_at(page) else {
+                return false;
+            };
+            cur = Some((page, valid, crate::memory::lock_bytes(bytes)));
+        }
+        let Some((_, valid, bytes)) = cur.as_ref() else {
+            return false;
+        };
+        let end = o + 4 * (hi - lo + 1);
+        if end > *valid {
+            return false;
+        }
+        for (v, c) in vals[lo..=hi].iter_mut().zip(bytes[o..end].chunks_exact(4)) {
+            *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        true
+    })
+}
+
+/// A global dword store: every active lane's dword checked first (nothing
+/// is written when one would fault: the general executor then reports it),
+/// then written run by run in lane order.
+fn store_dwords(mem: &GlobalMemory, a: &[u64; 64], exec: u64, src: &[u32; 64]) -> bool {
+    type Data = std::sync::Mutex<Box<[u8]>>;
+    // The pages of the first runs, so that the second pass finds them again
+    // without a lookup.
+    let mut seen: [(u64, Option<&Data>); 4] = [(0, None); 4];
+    let mut n = 0;
+    let mut last: Option<(u64, &Data, usize)> = None;
+    let ok = runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if last.is_none_or(|c| c.0 != page) {
+            let Some((bytes, valid)) = mem.page_at(page) else {
+                return false;
+            };
+            last = Some((page, bytes, valid));
+            if n < seen.len() {
+                seen[n] = (page, Some(bytes));
+                n += 1;
+            }
+        }
+        last.is_some_and(|(_, _, valid)| o + 4 * (hi - lo + 1) <= valid)
+    });
+    if !ok {
+        return false;
+    }
+    let mut cur: Option<(u64, Locked<'_>)> = None;
+    runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if cur.as_ref().is_none_or(|c| c.0 != page) {
+            // Release the old page before locking the next.
+            drop(cur.take());
+            let data = match seen[..n].iter().find(|s| s.0 == page) {
+                Some(&(_, d)) => d,
+                None => mem.page_at(page).map(|p| p.0),
+            };
+            let Some(data) = data else {
+                return false;
+            };
+            cur = Some((page, crate::memory::lock_bytes(data)));
+        }
+        if let Some((_, bytes)) = cur.as_mut() {
+            for (c, v) in bytes[o..o + 4 * (hi - lo + 1)]
+                .chunks_exact_mut(4)
+                .zip(&src[lo..=hi])
+            {
+                c.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        true
+    })
+}
+
+/// Executes a memory handler; `false`, with the wave, the LDS and memory
+/// unchanged, when the general executor must run the instruction.
+#[inline(always)]
+fn run_mem(f: &Fast, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory) -> bool {
+    let exec = w.exec.0 & w.full_mask();
+    match *f {
+        Fast::SLoad {
+            d,
+            n,
+            b,
+            buffer,
+            off,
+            soff,
+        } => {
+            let (w0, w1) = (w.sgpr[b as usize] as u64, w.sgpr[b as usize + 1] as u64);
+            let base = if buffer {
+                w0 | (w1 & 0xffff) << 32
+            } else {
+                w0 | w1 << 32
+            };
+            let mut o = off;
+            if let Some(sv) = soff {
+                let v = match sv {
+                    Src::S(r) => w.sgpr.get(r as usize).copied(),
+                    Src::K(k) => Some(k),
+                    Src::Other(op) => s32(w, &op).ok(),
+                    Src::V(_) => None,
+                };
+                let Some(v) = v else {
+                    return false;
+                };
+                o = o.wrapping_add(v as u64);
+            }
+            let addr = base.wrapping_add(o) & !3;
+            let len = n as u64 * 4;
+            let page = addr & !(PAGE - 1);
+            if addr - page + len > PAGE {
+                return false;
+            }
+            let start = (addr - page) as usize;
+            let mut vals = [0u32; 16];
+            let ok = mem.with_page(page, |bytes, valid| {
+                if start + len as usize > valid {
+                    return false;
+                }
+                for (k, c) in bytes[start..start + len as usize]
+                    .chunks_exact(4)
+                    .enumerate()
+                {
+                    vals[k] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                }
+                true
+            });
+            if ok != Some(true) {
+                return false;
+            }
+            w.sgpr[d as usize..d as usize + n as usize].copy_from_slice(&vals[..n as usize]);
+        }
+        Fast::GLoad { d, addr } => {
+            let mut a = [0u64; 64];
+            let mut vals = [0u32; 64];
+            if exec == 0
+                || !global_addrs(w, &addr, &mut a)
+                || !load_dwords(mem, &a, exec, &mut vals)
+            {
+                return false;
+            }
+            masked_write(&mut w.vgpr[d as usize], &vals, exec);
+        }
+        Fast::GStore { data, addr } => {
+            let mut a = [0u64; 64];
+            if exec == 0
+                || !global_addrs(w, &addr, &mut a)
+                || !store_dwords(mem, &a, exec, &w.vgpr[data as usize])
+            {
+                return false;
+            }
+        }
+        Fast::DsRead {
+            d,
+            a,
+            off0,
+            off1,
+            two,
+        } => {
+            if exec == 0 {
+                return false;
+            }
+            let bytes = lds.as_slice();
+            let addr = &w.vgpr[a as usize];
+            let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
+            let mut m = exec;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let Some(x) = lds_dword(bytes, addr[l].wrapping_add(off0)) else {
+                    return false;
+                };
+                v0[l] = x;
+                if two {
+                    let Some(y) = lds_dword(bytes, addr[l].wrapping_add(off1)) else {
+                        return false;
+                    };
+                    v1[l] = y;
+                }
+            }
+            masked_write(&mut w.vgpr[d as usize], &v0, exec);
+            if two {
+                masked_write(&mut w.vgpr[d as usize + 1], &v1, exec);
+            }
+        }
+        Fast::DsWrite {
+            a,
+            data0,
+            data1,
+            off0,
+            off1,
+            two,
+        } => {
+            if exec == 0 {
+                return false;
+            }
+            let len = lds.len() as u64;
+            let addr = &w.vgpr[a as usize];
+            // Every access in range first: a fault must leave the LDS as it was.
+            let mut bad = false;
+            for (l, &x) in addr.iter().enumerate() {
+                let on = (exec >> l) & 1 != 0;
+                bad |= on && x.wrapping_add(off0) as u64 + 4 > len;
+                bad |= on && two && x.wrapping_add(off1) as u64 + 4 > len;
+            }
+            if bad {
+                return false;
+            }
+            let bytes = lds.as_mut_slice();
+            let (d0, d1) = (&w.vgpr[data0 as usize], &w.vgpr[data1 as usize]);
+            let mut m = exec;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let o = addr[l].wrapping_add(off0) as usize;
+                bytes[o..o + 4].copy_from_slice(&d0[l].to_le_bytes());
+                if two {
+                    let o = addr[l].wrapping_add(off1) as usize;
+                    bytes[o..o + 4].copy_from_slice(&d1[l].to_le_bytes());
+                }
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The LDS dword at `a`, if it lies inside.
+#[inline(always)]
+fn lds_dword(bytes: &[u8], a: u32) -> Option<u32> {
+    let a = a as usize;
+    let b = bytes.get(a..a.checked_add(4)?)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// `dst[l] = vals[l]` for the lanes in `exec`.
+#[inline(always)]
+fn masked_write(dst: &mut [u32; 64], vals: &[u32; 64], exec: u64) {
+    for l in 0..64 {
+        let m = 0u32.wrapping_sub(((exec >> l) & 1) as u32);
+        dst[l] = (vals[l] & m) | (dst[l] & !m);
+    }
 }
 
 #[cfg(test)]

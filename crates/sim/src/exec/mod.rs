@@ -124,7 +124,7 @@ pub fn step_with(
     if let Some(p) = prepared
         && w.status == WaveStatus::Running
         && w.executed < ctx.max_instructions
-        && fast::step(p, w)
+        && fast::step(p, w, lds, ctx.mem)
     {
         return Ok(());
     }
