@@ -765,22 +765,7 @@ fn smem(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
         k,
         SBufLoad1 | SBufLoad2 | SBufLoad4 | SBufLoad8 | SBufLoad16
     );
-    let base = if buffer {
-        let w0 = w.read_sdword(&i.src[0], 0).unwrap_or(0) as u64;
-        let w1 = w.read_sdword(&i.src[0], 1).unwrap_or(0) as u64;
-        w0 | (w1 & 0xffff) << 32
-    } else {
-        s64(w, &i.src[0])?
-    };
-    let mut off: u64 = 0;
-    if i.mem.has(flags::IMM) {
-        off = off.wrapping_add(i.mem.offset as i64 as u64);
-    }
-    if i.mem.has(flags::SOE) && i.src[1].is_some() {
-        off = off.wrapping_add(s32(w, &i.src[1])? as u64);
-    }
-    // The two low address bits are ignored (Vega ISA §5.1 "Scalar memory").
-    let addr = base.wrapping_add(off) & !3;
+    let addr = super::smem_store::scalar_address(w, i, buffer)?;
     let mut b = vec![0u8; dwords * 4];
     ctx.mem.read(addr, &mut b).map_err(|f| E::Fault(f, 0))?;
     for (k2, c) in b.chunks_exact(4).enumerate() {

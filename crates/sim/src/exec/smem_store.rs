@@ -49,7 +49,14 @@ fn is_buffer(op: MemOp) -> bool {
 
 /// The dword-aligned address of scalar memory instruction `i`.
 fn address(w: &Wave, i: &Inst) -> Result<u64, E> {
-    let buffer = matches!(i.op, Op::Mem(op) if is_buffer(op));
+    scalar_address(w, i, matches!(i.op, Op::Mem(op) if is_buffer(op)))
+}
+
+/// The dword-aligned address of scalar memory instruction `i` (loads, stores and
+/// atomics): the 64-bit base in `src[0]` (with `buffer`, the base address field of
+/// the buffer descriptor there) plus the immediate and the SGPR offset. The two low
+/// address bits are ignored (Vega ISA, "Scalar memory").
+pub(crate) fn scalar_address(w: &Wave, i: &Inst, buffer: bool) -> Result<u64, E> {
     let base = if buffer {
         let dword = |k| {
             w.read_sdword(&i.src[0], k)
