@@ -528,6 +528,43 @@ fn lanes_table_and_errors() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
+/// `print` shows a value as its DWARF type: saxpy at -O0 with a = 2, x[i] = i and
+/// y[i] = 0.5 has r = fma(a, x[3], y[3]) = 6.5 in lane 3 (a float, not its bits as an
+/// integer), a = 2.0 and the size_t i = 3.
+#[test]
+fn debug_print_shows_floats_as_floats() {
+    let dir = scratch("debug-print");
+    let ron = dir.join("saxpy.ron");
+    let co = root().join("kernels/bin/gfx900/saxpy.O0g.co");
+    std::fs::write(
+        &ron,
+        format!(
+            "(code_object: {:?}, kernel: \"saxpy\", grid: 64, workgroup: 64, args: [F32(2.0), \
+             Buffer(elem: F32, count: 64, iota: 0), Buffer(elem: F32, count: 64, fill: 0.5), \
+             Buffer(elem: F32, count: 64), U32(64)], outputs: [])",
+            co.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let script = dir.join("cmds");
+    std::fs::write(
+        &script,
+        "break saxpy.cl:14\nrun\nlane 3\nprint r\nprint a\nprint i\nquit\n",
+    )
+    .unwrap();
+    let out = amdsim(&[
+        "debug",
+        ron.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert_ok("debug", &out);
+    let t = text(&out.stdout);
+    assert!(t.contains("r = 6.5 (lane 3; bytes 00 00 d0 40)"), "{t}");
+    assert!(t.contains("a = 2.0 (lane 3"), "{t}");
+    assert!(t.contains("i = 3 (lane 3"), "{t}");
+}
+
 /// `amdsim debug` reads commands from a script: the breakpoint stops lane 3 (odd, v =
 /// 1003 with bit 1 set: the then-arm) at line 20, `print lid` reads its local id, `step`
 /// takes it to its next line; an unknown command is an error and the exit code 1.

@@ -2147,6 +2147,12 @@ impl<'a, 'd> Stepper<'a, 'd> {
         Ok(self.debugger.read(name, lane)?)
     }
 
+    /// The name of the DWARF type of variable `name` in scope at the stopped wave's PC
+    /// (as [`amdgpu_dwarf::program::Variable::type_name`]), to show its value as that type.
+    pub fn variable_type(&self, name: &str) -> Result<Option<String>, StepError> {
+        Ok(self.debugger.variable(name)?.type_name)
+    }
+
     /// Single-steps every wave of the focused work-group from where it is to its end
     /// (waves in order, each until it ends or waits at a barrier, as the simulator's
     /// scheduler runs them), recording before every instruction where each lane is and the
