@@ -1722,17 +1722,7 @@ fn resolve_mem(i: &Inst) -> Option<Entry> {
             SLoad1 | SLoad2 | SLoad4 | SLoad8 | SLoad16 | SBufLoad1 | SBufLoad2 | SBufLoad4
             | SBufLoad8 | SBufLoad16,
         ) => {
-            let n: u8 = match k {
-                SLoad1 | SBufLoad1 => 1,
-                SLoad2 | SBufLoad2 => 2,
-                SLoad4 | SBufLoad4 => 4,
-                SLoad8 | SBufLoad8 => 8,
-                _ => 16,
-            };
-            let buffer = matches!(
-                k,
-                SBufLoad1 | SBufLoad2 | SBufLoad4 | SBufLoad8 | SBufLoad16
-            );
+            let (n, buffer) = k.scalar_load()?;
             let d = match i.dst[0] {
                 Operand::Sgpr { index, .. }
                     if index as usize + n as usize <= crate::wave::NUM_SGPRS =>

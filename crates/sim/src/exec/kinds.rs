@@ -714,6 +714,27 @@ kinds! {
     }
 }
 
+impl MemKind {
+    /// For a scalar load (`s_load_dword*`, `s_buffer_load_dword*`): the dwords it
+    /// loads and whether its base is a buffer descriptor. `None` for other kinds.
+    pub fn scalar_load(self) -> Option<(u8, bool)> {
+        use MemKind::*;
+        Some(match self {
+            SLoad1 => (1, false),
+            SLoad2 => (2, false),
+            SLoad4 => (4, false),
+            SLoad8 => (8, false),
+            SLoad16 => (16, false),
+            SBufLoad1 => (1, true),
+            SBufLoad2 => (2, true),
+            SBufLoad4 => (4, true),
+            SBufLoad8 => (8, true),
+            SBufLoad16 => (16, true),
+            _ => return None,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

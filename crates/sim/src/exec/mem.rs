@@ -753,18 +753,10 @@ fn buffer_targets(w: &Wave, i: &Inst, t: &mut [Target; 64]) -> R {
 }
 
 fn smem(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
-    use MemKind::*;
-    let dwords = match k {
-        SLoad1 | SBufLoad1 => 1,
-        SLoad2 | SBufLoad2 => 2,
-        SLoad4 | SBufLoad4 => 4,
-        SLoad8 | SBufLoad8 => 8,
-        _ => 16,
+    let Some((dwords, buffer)) = k.scalar_load() else {
+        return unsupported(format!("{k:?} is not a scalar load"));
     };
-    let buffer = matches!(
-        k,
-        SBufLoad1 | SBufLoad2 | SBufLoad4 | SBufLoad8 | SBufLoad16
-    );
+    let dwords = dwords as usize;
     let addr = super::smem_store::scalar_address(w, i, buffer)?;
     let mut b = vec![0u8; dwords * 4];
     ctx.mem.read(addr, &mut b).map_err(|f| E::Fault(f, 0))?;
