@@ -483,6 +483,49 @@ def regress_v_swap():
     return cases
 
 
+def regress_fdiv_range():
+    """Numerator and denominator exponents drawn from the whole double
+    range (denormal to huge, both signs), the first lanes the pairs that
+    reach each branch of v_div_scale_f64 and v_div_fixup_f64."""
+    specials = [
+        (132864879.0, 1.32864879e308),   # seed 222: 1/d denormal, q normal
+        (1.0, 1.7e308),                  # q denormal
+        (3e-15, 5.4e307),                # 1/d and q denormal
+        (2.5e-308, 1.2e17),              # q below half the least denormal
+        (1e300, 1e-10),                  # q near the top of the range
+        (1.7e308, 1e-20),                # q overflows
+        (5e-324, 3.0),                   # denormal numerator
+        (4e-320, 7e-321),                # both denormal
+        (-2.2e-308, 2.75),
+        (1.0, 3.0),
+        (-0.0, 5.0),
+        (7.0, -0.0),
+        (0.0, 0.0),
+        (float("inf"), 2.0),
+        (2.0, float("inf")),
+        (float("nan"), 1.0),
+    ]
+    cases = []
+    for label, n, local, seed in [("l64", 400, 64, 960), ("l32", 90, 32, 961)]:
+        g = Gen(seed)
+
+        def any_double():
+            e = g.u32() % 2046 + 1 if g.u32() % 8 else 0
+            hi = (g.u32() & 0x800FFFFF) | (e << 20)
+            return struct.unpack("<d", struct.pack("<Q", hi << 32 | g.u32()))[0]
+        pairs = [(any_double(), any_double()) for _ in range(n)]
+        pairs = with_specials(pairs, specials)
+        glob = rounded_up(n, local)
+        c = Case(label, [glob], [local])
+        c.buffer("a", "f64", "in", [f64_bits(x) for x, _ in pairs])
+        c.buffer("b", "f64", "in", [f64_bits(y) for _, y in pairs])
+        c.out("q", "f64", glob, 0xDEADBEEFDEADBEEF)
+        c.out("r", "f64", glob, 0xDEADBEEFDEADBEEF)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
 def cf_if_else():
     return cf_cases(41, any_u32, [0, 1, 2, 3, 0xFFFFFFFF, 0xFFFFFFFE,
                                   0x80000000])
@@ -615,6 +658,7 @@ KERNELS = {
     "reduce_sum": reduce_sum,
     "saxpy": saxpy,
     "transpose": transpose,
+    "regress_fdiv_range": regress_fdiv_range,
     "regress_v_swap": regress_v_swap,
     "vector_add": vector_add,
     "workitem": workitem,

@@ -70,6 +70,8 @@ fn policy(kernel: &str, buffer: &str) -> Policy {
         // conversions, round to nearest even; iout: conversions toward zero
         // and an integer subtraction.
         ("fp64_half", "out") | ("fp64_half", "hout") => Policy::CorrectlyRounded,
+        // q, r: f64 division and sqrt, correctly rounded in double precision.
+        ("regress_fdiv_range", _) => Policy::CorrectlyRounded,
         // fout: conversions of 64-bit integers to f32 (round to nearest
         // even) and fract (exact, or NaN for NaN and infinite inputs).
         ("int_sat", "fout") => Policy::CorrectlyRounded,
@@ -187,6 +189,7 @@ fn every_kernel_has_a_reference() {
         "int_sat",
         "private_array",
         "reduce_sum",
+        "regress_fdiv_range",
         "regress_v_swap",
         "saxpy",
         "transpose",
@@ -234,6 +237,11 @@ fn saxpy_bound_is_a_few_ulp() {
     assert_eq!(ulp_distance_f32(0x8000_0001, 0x0000_0001), 2);
     assert_eq!(ulp_distance_f32(0x8000_0000, 0x0000_0000), 0);
     assert_eq!(ulp_distance_f64(1.0f64.to_bits(), 1.0f64.to_bits() + 3), 3);
+}
+
+#[test]
+fn regress_fdiv_range() {
+    differential("regress_fdiv_range");
 }
 
 #[test]

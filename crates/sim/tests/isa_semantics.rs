@@ -2411,19 +2411,27 @@ fn div_fixup_nan_order_and_default_nan() {
             );
         }
     }
-    // 2^-100 / 2^60: the guide's underflow case.
-    let err = run(Gpu::Gfx900, 64, &gfx9, |w| {
+    // 2^-100 / -2^60 (f32) and 2^-1000 / 2^100 (f64): the guide's underflow
+    // case, a quotient below half the smallest denormal, which rounds to a
+    // zero of the quotient's sign (round to nearest even, the default mode).
+    let w = run(Gpu::Gfx900, 64, &gfx9, |w| {
         for l in 0..64 {
             w.vgpr[0][l] = 0x3f80_0000;
-            w.vgpr[1][l] = f32::powi(2.0, 60).to_bits();
+            w.vgpr[1][l] = (-f32::powi(2.0, 60)).to_bits();
             w.vgpr[2][l] = f32::powi(2.0, -100).to_bits();
+            let (q, d, n) = (1.0f64, f64::powi(2.0, 100), -f64::powi(2.0, -1000));
+            for (r, v) in [(4, q), (6, d), (8, n)] {
+                w.vgpr[r][l] = v.to_bits() as u32;
+                w.vgpr[r + 1][l] = (v.to_bits() >> 32) as u32;
+            }
         }
     })
-    .unwrap_err();
-    assert!(
-        matches!(&err, SimError::Unsupported { what, .. } if what.contains("underflow")),
-        "{err}"
-    );
+    .expect("runs");
+    for l in 0..64 {
+        assert_eq!(w.vgpr[3][l], 0x8000_0000, "f32 lane {l}: -0");
+        let d = w.vgpr[10][l] as u64 | (w.vgpr[11][l] as u64) << 32;
+        assert_eq!(d, 0x8000_0000_0000_0000, "f64 lane {l}: -0");
+    }
 }
 
 /// GFX10 DPP16 `fi:1` reads inactive source lanes (LLVM's modifier syntax:

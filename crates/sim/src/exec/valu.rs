@@ -969,9 +969,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let mut r = [0u32; 64];
             for l in 0..64 {
                 if (exec >> l) & 1 != 0 {
-                    let Some(v) = div_fixup_f32(a[l], b[l], c[l]) else {
-                        return unsupported("v_div_fixup_f32 underflow (result not documented)");
-                    };
+                    let v = div_fixup_f32(a[l], b[l], c[l]);
                     r[l] = f32_out(v, omod, clamp).to_bits();
                 }
             }
@@ -986,9 +984,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let mut r = [0u64; 64];
             for l in 0..64 {
                 if (exec >> l) & 1 != 0 {
-                    let Some(v) = div_fixup_f64(a[l], b[l], c[l]) else {
-                        return unsupported("v_div_fixup_f64 underflow (result not documented)");
-                    };
+                    let v = div_fixup_f64(a[l], b[l], c[l]);
                     r[l] = f64_out(v, omod, clamp).to_bits();
                 }
             }
@@ -1036,11 +1032,10 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             );
             let vcc = w.vcc.0;
             let r: L32 = std::array::from_fn(|l| {
-                let v = a[l].mul_add(b[l], c[l]);
                 let v = if (vcc >> l) & 1 != 0 {
-                    ldexp32(v, div_fmas_scale_f32(c[l]))
+                    fma_scaled_f32(a[l], b[l], c[l], div_fmas_scale_f32(c[l]))
                 } else {
-                    v
+                    a[l].mul_add(b[l], c[l])
                 };
                 f32_out(v, omod, clamp).to_bits()
             });
@@ -1054,11 +1049,10 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             );
             let vcc = w.vcc.0;
             let r: L64 = std::array::from_fn(|l| {
-                let v = a[l].mul_add(b[l], c[l]);
                 let v = if (vcc >> l) & 1 != 0 {
-                    ldexp64(v, div_fmas_scale_f64(c[l]))
+                    fma_scaled_f64(a[l], b[l], c[l], div_fmas_scale_f64(c[l]))
                 } else {
-                    v
+                    a[l].mul_add(b[l], c[l])
                 };
                 f64_out(v, omod, clamp).to_bits()
             });
