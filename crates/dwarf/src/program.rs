@@ -517,6 +517,15 @@ impl<'d> Program<'d> {
             .flatten())
     }
 
+    /// The call frame information row at `pc`: `None` when the code object has no
+    /// `.debug_frame` or no FDE covers the PC.
+    pub fn cfi_row(&self, pc: u64) -> Result<Option<crate::cfi::Row>, ProgramError> {
+        match &self.frame {
+            Some(f) => Ok(f.row_at(pc)?),
+            None => Ok(None),
+        }
+    }
+
     /// DW_AT_frame_base of the innermost subprogram at `pc` (inlined subroutines use their
     /// containing subprogram's: the search keeps the last subprogram with one).
     pub fn frame_base_at(&self, pc: u64) -> Result<Option<LocationValue>, ProgramError> {
@@ -981,14 +990,18 @@ impl<'p, 'd, T: Target + ?Sized> Context for ProgramContext<'p, 'd, T> {
                     a.wrapping_add(n as u64).to_le_bytes().to_vec(),
                 ))
             }
+            // The CFA is pushed for the expression rules; one that cannot be computed in
+            // this frame is pushed undefined (an expression that uses it fails then).
             RegisterRule::Expression(e) => {
-                match self.cfi_eval(&e, &[Entry::Loc(cfa()?)], ResultKind::Location)? {
+                let c = cfa().unwrap_or_else(|_| Loc::One(Single::undefined()));
+                match self.cfi_eval(&e, &[Entry::Loc(c)], ResultKind::Location)? {
                     Outcome::Location(l) => l,
                     Outcome::Value(_) => return Err(ErrorKind::BadResult("not a location")),
                 }
             }
             RegisterRule::ValExpression(e) => {
-                match self.cfi_eval(&e, &[Entry::Loc(cfa()?)], ResultKind::Value)? {
+                let c = cfa().unwrap_or_else(|_| Loc::One(Single::undefined()));
+                match self.cfi_eval(&e, &[Entry::Loc(c)], ResultKind::Value)? {
                     Outcome::Value(v) => Loc::One(Single::implicit(v.to_bytes(8))),
                     Outcome::Location(_) => return Err(ErrorKind::BadResult("not a value")),
                 }

@@ -66,6 +66,12 @@ pub trait Target {
     fn frame(&self) -> u32 {
         0
     }
+    /// What the loader added to the code object's addresses: [`Target::pc`] and the PC
+    /// register are code object addresses, values in registers (a saved return address)
+    /// are not. Default: 0.
+    fn code_bias(&self) -> u64 {
+        0
+    }
     /// Reads `buf.len()` bytes of register `reg` (DWARF number) starting at byte `offset`.
     fn read_register(&self, reg: u32, offset: u64, buf: &mut [u8]) -> Result<(), TargetError>;
     /// Reads memory of a hardware space.
@@ -126,6 +132,9 @@ impl<T: Target + ?Sized> Target for &T {
     }
     fn frame(&self) -> u32 {
         (**self).frame()
+    }
+    fn code_bias(&self) -> u64 {
+        (**self).code_bias()
     }
     fn read_register(&self, reg: u32, offset: u64, buf: &mut [u8]) -> Result<(), TargetError> {
         (**self).read_register(reg, offset, buf)

@@ -60,7 +60,8 @@
 //! the new data. Sections that index `.debug_info` or `.debug_str` by offset and that
 //! gimli does not rewrite (`.debug_str_offsets`, `.debug_addr`, `.debug_aranges`,
 //! `.debug_names`, ...) are emptied: the rewritten DWARF does not use them, and stale
-//! offsets would mislead. `.debug_frame` is kept as it is.
+//! offsets would mislead. `.debug_frame` is replaced by call frame information that
+//! unwinds to the callers' frames ([`frames`]: clang-19's has no rules at all).
 
 use crate::regions::{
     ActiveMask, FunctionRegions, Home, LaneModel, Loc, RegionId, Wait, analyse_code_object,
@@ -77,6 +78,8 @@ use gimli::{DwAt, EndianSlice, LittleEndian};
 use std::collections::{BTreeMap, HashMap};
 
 type Rd<'d> = EndianSlice<'d, LittleEndian>;
+
+mod frames;
 
 /// The DW_AT_LLVM_augmentation code of older AMD output.
 const AUGMENTATION: &str = "[llvm:v0.0]";
@@ -908,7 +911,7 @@ pub fn annotate_with_report(
     let (first, _) = emit(read.as_ref(), &plans, &Offsets::new(), options, ws)?;
     let offsets = added_offsets(&section_bytes(&first))?;
     let (second, created) = emit(read.as_ref(), &plans, &offsets, options, ws)?;
-    let sections = section_bytes(&second);
+    let mut sections = section_bytes(&second);
     let check = added_offsets(&sections)?;
     if check != offsets {
         return Err(AnnotateError::Layout(
@@ -950,6 +953,33 @@ pub fn annotate_with_report(
             skipped: plan.skipped.clone(),
         });
     }
+    let kernels: Vec<u64> = co
+        .symbols()
+        .iter()
+        .filter(|s| s.kind == amdgpu_codeobj::SymbolKind::Kernel)
+        .map(|s| s.address)
+        .collect();
+    let no_offsets = Offsets::new();
+    let frame = frames::debug_frame(
+        &funcs,
+        |a| kernels.contains(&a),
+        |start| Exprs {
+            ws,
+            opts: DecodeOptions {
+                address_size: 8,
+                offset_size: 4,
+                dialect: if options.encoding == LaneEncoding::Rocgdb {
+                    Dialect::SingleByte
+                } else {
+                    Dialect::User
+                },
+                extensions: Default::default(),
+            },
+            start,
+            offsets: &no_offsets,
+        },
+    )?;
+    sections.insert(".debug_frame", frame);
     let out = elf::patch(bytes, &sections)?;
     Ok((out, report))
 }
@@ -1125,8 +1155,8 @@ mod elf {
         let mut order: Vec<(&&'static str, &Vec<u8>)> = new.iter().collect();
         order.sort_by_key(|(n, _)| **n);
         for (name, data) in order {
-            if *name == ".debug_frame" || *name == ".eh_frame" {
-                continue; // call frame information is kept as it is
+            if *name == ".eh_frame" {
+                continue; // not used by AMDGPU code objects: kept as it is
             }
             let existing = names.iter().position(|n| n == *name);
             if data.is_empty() && existing.is_none() {

@@ -42,9 +42,10 @@
 //! usage guide's example) are decoded once, when the index is built; an evaluation then
 //! does a binary search for the DIE, one for the list entry, and runs the expressions.
 //!
-//! Not done here: walking to caller frames for lanes whose element is undefined (the
-//! usage guide's "the debugger may repeatedly unwind the stack"); the result says which
-//! lanes are undefined in this frame.
+//! [`LanePcIndex::evaluate`] describes the frame the wave stopped in: the result says
+//! which lanes are undefined there. [`LanePcIndex::evaluate_unwound`] ([`unwind`]) then
+//! walks the caller frames with the call frame information, as the usage guide's "the
+//! debugger may repeatedly unwind the stack" describes.
 
 use crate::target::WaveTarget;
 use amdgpu_codeobj::CodeObject;
@@ -56,6 +57,9 @@ use amdgpu_dwarf::value::BaseType;
 use amdgpu_dwarf::{ErrorKind, EvalOptions, Evaluator, Target};
 use gimli::{AttributeValue, EndianSlice, LittleEndian};
 use std::sync::Arc;
+
+pub mod unwind;
+pub use unwind::{Frame, UnwindEnd, Unwound};
 
 type Rd<'d> = EndianSlice<'d, LittleEndian>;
 
@@ -608,6 +612,18 @@ impl<'d> LanePcIndex<'d> {
         })
     }
 
+    /// [`LanePcIndex::evaluate_unwound`] for wave `wave` of a stopped session.
+    pub fn wave_unwound(
+        &self,
+        session: &amdgpu_sim::debug::Session<'_>,
+        device: &amdgpu_sim::Device,
+        wave: u32,
+        load_bias: u64,
+    ) -> Result<Unwound, LanePcError> {
+        let t = WaveTarget::new(session, device, wave, 0, load_bias)?;
+        self.evaluate_unwound(&t)
+    }
+
     /// [`LanePcIndex::evaluate`] for wave `wave` of a stopped session.
     pub fn wave(
         &self,
@@ -644,6 +660,9 @@ impl<T: Target + ?Sized> Target for PcOnce<'_, T> {
     }
     fn frame(&self) -> u32 {
         self.inner.frame()
+    }
+    fn code_bias(&self) -> u64 {
+        self.inner.code_bias()
     }
     fn read_register(
         &self,

@@ -78,7 +78,19 @@ pub enum Sym {
     /// Not a mask: the function's return address (`s[30:31]` on entry), followed so that
     /// a called function's frame can find its caller's.
     ReturnAddress,
+    /// Not a mask: the value SGPR `n` had on entry (the caller's stack pointer `s32` and
+    /// frame pointer `s33`), followed so that the caller's spill slots, addressed from
+    /// them, can be found from a called function.
+    Entry(u8),
+    /// Not a mask: the entry value of SGPR `n` plus a byte offset (the stack pointer while
+    /// the function's frame is allocated: `s_add_i32 s32, s32, K` in the prologue, `-K` in
+    /// the epilogue, which gives the entry value back).
+    EntryPlus(u8, i32),
 }
+
+/// The SGPRs whose entry values (the caller's) are followed: the stack pointer and the
+/// frame pointer, from which a function addresses its spill slots.
+pub const CALLER_SGPRS: [u8; 2] = [32, 33];
 
 /// A 32-bit location that can hold (half of) a saved mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -212,8 +224,15 @@ pub struct FunctionRegions {
     pub regions: BTreeMap<RegionId, Region>,
     /// Where the function's return address is (low and high dword), by PC, where known.
     pub return_address: BTreeMap<u64, (Loc, Loc)>,
+    /// Where the caller's values of the [`CALLER_SGPRS`] (the stack and frame pointers
+    /// on entry) are, by register and PC, where known.
+    pub caller_sgprs: BTreeMap<u8, BTreeMap<u64, Loc>>,
     /// For each loop, the branch that goes back to its header (its line is the loop's).
     pub loop_latch: BTreeMap<RegionId, u64>,
+    /// What a call to this function may write (its own writes and those of the functions
+    /// it calls; VGPRs and AGPRs as lane 0 of the register): the registers whose caller
+    /// values it does not keep. Empty from [`analyse`], which sees one function alone.
+    pub writes: BTreeSet<Loc>,
 }
 
 impl FunctionRegions {
@@ -594,6 +613,8 @@ impl Analysis {
             locs: [
                 (Loc::Sgpr(30), (Sym::ReturnAddress, false)),
                 (Loc::Sgpr(31), (Sym::ReturnAddress, true)),
+                (Loc::Sgpr(32), (Sym::Entry(32), false)),
+                (Loc::Sgpr(33), (Sym::Entry(33), false)),
             ]
             .into(),
         };
@@ -689,21 +710,61 @@ impl Analysis {
         self.incomplete = states
             .iter()
             .any(|(_, f)| matches!(f, Flow::Unknown(w) if w != UNREACHABLE));
-        for (pc, flow) in &states {
-            models.insert(*pc, self.model(flow));
+        for (k, (pc, flow)) in states.iter().enumerate() {
+            // The instruction after (in address order): a home it still holds is preferred,
+            // so that at a call the model names a copy the call does not clobber (where a
+            // caller's frame is evaluated, at the return address minus one).
+            let next = match states.get(k + 1) {
+                Some((_, Flow::Ok(n))) => Some(n),
+                _ => None,
+            };
+            models.insert(*pc, self.model(flow, next));
         }
-        let states_for_ra = states;
+        // Where the return address and the caller's stack and frame pointers are. Any
+        // copy is right at its PC; where there are several, one that the next instruction
+        // still holds is taken, so that at a call (whose return address minus one is where
+        // a caller's frame is evaluated) it is one the call does not clobber.
+        let holders = |s: &State, v: (Sym, bool)| -> Vec<Loc> {
+            s.locs
+                .iter()
+                .filter(|(_, x)| **x == v)
+                .map(|(l, _)| *l)
+                .collect()
+        };
+        let states: BTreeMap<u64, &Flow> = states.iter().map(|(p, f)| (*p, f)).collect();
+        let pcs: Vec<u64> = states.keys().copied().collect();
+        let pick = |pc: u64, v: (Sym, bool), prefer: Option<Loc>| -> Option<Loc> {
+            let Some(Flow::Ok(s)) = states.get(&pc).copied() else {
+                return None;
+            };
+            let here = holders(s, v);
+            let next = pcs
+                .iter()
+                .find(|&&p| p > pc)
+                .and_then(|p| match states.get(p).copied() {
+                    Some(Flow::Ok(n)) => Some(holders(n, v)),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            let lasting = |l: &Loc| next.contains(l);
+            prefer
+                .filter(|l| here.contains(l) && lasting(l))
+                .or_else(|| here.iter().copied().find(lasting))
+                .or_else(|| prefer.filter(|l| here.contains(l)))
+                .or_else(|| here.first().copied())
+        };
         let mut return_address = BTreeMap::new();
-        for (pc, flow) in &states_for_ra {
-            if let Flow::Ok(s) = flow {
-                let find = |hi: bool| {
-                    s.locs
-                        .iter()
-                        .find(|(_, v)| **v == (Sym::ReturnAddress, hi))
-                        .map(|(l, _)| *l)
-                };
-                if let (Some(lo), Some(hi)) = (find(false), find(true)) {
-                    return_address.insert(*pc, (lo, hi));
+        let mut caller_sgprs: BTreeMap<u8, BTreeMap<u64, Loc>> = BTreeMap::new();
+        for &pc in &pcs {
+            if let (Some(lo), Some(hi)) = (
+                pick(pc, (Sym::ReturnAddress, false), Some(Loc::Sgpr(30))),
+                pick(pc, (Sym::ReturnAddress, true), Some(Loc::Sgpr(31))),
+            ) {
+                return_address.insert(pc, (lo, hi));
+            }
+            for n in CALLER_SGPRS {
+                if let Some(l) = pick(pc, (Sym::Entry(n), false), Some(Loc::Sgpr(n))) {
+                    caller_sgprs.entry(n).or_default().insert(pc, l);
                 }
             }
         }
@@ -714,7 +775,9 @@ impl Analysis {
             models,
             regions: self.regions,
             return_address,
+            caller_sgprs,
             loop_latch: self.latches,
+            writes: BTreeSet::new(),
         }
     }
 
@@ -1003,6 +1066,63 @@ impl Analysis {
             }
             return Ok(());
         }
+        // The stack pointer moved by a constant (the prologue and epilogue of a frame).
+        if matches!(n, "s_add_i32" | "s_add_u32" | "s_sub_i32" | "s_sub_u32")
+            && let (
+                Operand::Sgpr {
+                    index: di,
+                    count: 1,
+                },
+                Operand::Sgpr {
+                    index: si,
+                    count: 1,
+                },
+            ) = (i.dst[0], i.src[0])
+            && let Some(Sym::Entry(r) | Sym::EntryPlus(r, _)) =
+                s.locs.get(&Loc::Sgpr(si)).map(|v| v.0)
+        {
+            let k = match i.src[1] {
+                Operand::Literal(k) => Some(k as i32),
+                Operand::InlineInt(k) => Some(i32::from(k)),
+                _ => None,
+            };
+            let base = match s.locs.get(&Loc::Sgpr(si)).map(|v| v.0) {
+                Some(Sym::EntryPlus(_, b)) => b,
+                _ => 0,
+            };
+            let v = k.map(|k| {
+                let off = if n.starts_with("s_sub") {
+                    base.wrapping_sub(k)
+                } else {
+                    base.wrapping_add(k)
+                };
+                if off == 0 {
+                    (Sym::Entry(r), false)
+                } else {
+                    (Sym::EntryPlus(r, off), false)
+                }
+            });
+            set(s, Loc::Sgpr(di), v);
+            return Ok(());
+        }
+        // A dword copy on wave64 (half a mask, or the frame pointer a prologue saves).
+        if n == "s_mov_b32"
+            && !mask_op
+            && let (
+                Operand::Sgpr {
+                    index: si,
+                    count: 1,
+                },
+                Operand::Sgpr {
+                    index: di,
+                    count: 1,
+                },
+            ) = (i.src[0], i.dst[0])
+        {
+            let v = s.locs.get(&Loc::Sgpr(si)).copied();
+            set(s, Loc::Sgpr(di), v);
+            return Ok(());
+        }
         if n == "s_mov_b64"
             && !mask_op
             && let (
@@ -1043,7 +1163,10 @@ impl Analysis {
                 .get(&pc)
                 .or(self.call_clobbers.as_ref())
             {
+                // The called function restores the stack and frame pointers (the
+                // calling convention), whatever it writes in between.
                 Some(c) => s.locs.retain(|l, _| match l {
+                    Loc::Sgpr(32 | 33) => true,
                     Loc::Sgpr(_) | Loc::Vcc(_) => !c.contains(l),
                     Loc::VgprLane { vgpr, .. } => !c.contains(&Loc::VgprLane {
                         vgpr: *vgpr,
@@ -1532,12 +1655,12 @@ impl Analysis {
 
 impl Analysis {
     /// The lane model of a state.
-    fn model(&self, flow: &Flow) -> LaneModel {
+    fn model(&self, flow: &Flow, next: Option<&State>) -> LaneModel {
         let s = match flow {
             Flow::Ok(s) => s,
             Flow::Unknown(why) => return LaneModel::Unknown(why.clone()),
         };
-        let home = |set: LaneSet| self.home(s, Sym::Set(set));
+        let home = |set: LaneSet| self.home(s, Sym::Set(set), next);
         let transit = match s.stack.last() {
             Some(top) if top.phase == Phase::Transit => match home(LaneSet::First(top.id)) {
                 Some(h) => Some(h),
@@ -1615,28 +1738,36 @@ impl Analysis {
     }
 
     /// Where a mask value lives (registers first, then VGPR lanes, then scratch).
-    fn home(&self, s: &State, v: Sym) -> Option<Home> {
-        let lo = s
-            .locs
+    /// Where the mask `v` is at state `s` (one dword, or two for wave64), preferring the
+    /// copies that state `next` still holds.
+    fn home(&self, s: &State, v: Sym, next: Option<&State>) -> Option<Home> {
+        let holders = |hi: bool| -> Vec<Loc> {
+            s.locs
+                .iter()
+                .filter(|(_, x)| **x == (v, hi))
+                .map(|(l, _)| *l)
+                .collect()
+        };
+        let lasting = |l: &Loc, hi: bool| next.is_none_or(|n| n.locs.get(l) == Some(&(v, hi)));
+        let los = holders(false);
+        let lo = los
             .iter()
-            .find(|(_, x)| **x == (v, false))
-            .map(|(l, _)| *l)?;
+            .copied()
+            .find(|l| lasting(l, false))
+            .or_else(|| los.first().copied())?;
         if !self.wave64 {
             return Some(Home { lo, hi: None });
         }
+        let his = holders(true);
         let hi = match lo {
-            Loc::Sgpr(n) if s.locs.get(&Loc::Sgpr(n.wrapping_add(1))) == Some(&(v, true)) => {
+            Loc::Sgpr(n) if his.contains(&Loc::Sgpr(n.wrapping_add(1))) => {
                 Some(Loc::Sgpr(n.wrapping_add(1)))
             }
-            Loc::Vcc(0) if s.locs.get(&Loc::Vcc(1)) == Some(&(v, true)) => Some(Loc::Vcc(1)),
+            Loc::Vcc(0) if his.contains(&Loc::Vcc(1)) => Some(Loc::Vcc(1)),
             _ => None,
         }
-        .or_else(|| {
-            s.locs
-                .iter()
-                .find(|(_, x)| **x == (v, true))
-                .map(|(l, _)| *l)
-        })?;
+        .or_else(|| his.iter().copied().find(|l| lasting(l, true)))
+        .or_else(|| his.first().copied())?;
         Some(Home { lo, hi: Some(hi) })
     }
 }
@@ -1835,7 +1966,9 @@ pub fn analyse_code_object(
                     a.call_clobbers_at.insert(pc, w);
                 }
             }
-            a.run()
+            let mut f = a.run();
+            f.writes = writes[k].clone();
+            f
         })
         .collect())
 }

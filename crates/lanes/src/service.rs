@@ -161,6 +161,23 @@ impl<'i, 'd> LaneService<'i, 'd> {
         self.symbols.iter().find(|s| pc >= s.0 && pc < s.1)
     }
 
+    /// The (link-time) return address of the function containing `pc`, read where the
+    /// reconstruction says it is at `pc`.
+    fn return_address(
+        &self,
+        wave: &Wave,
+        load_bias: u64,
+        pc: u64,
+        frame: &[(u8, u32)],
+    ) -> Option<u64> {
+        let (lo, hi) = self.function_at(pc)?.return_address.get(&pc)?;
+        let (lo, hi) = (
+            read_loc_in(wave, lo, frame).ok()?,
+            read_loc_in(wave, hi, frame).ok()?,
+        );
+        Some((lo as u64 | (hi as u64) << 32).wrapping_sub(load_bias))
+    }
+
     /// The lanes of `wave`, stopped at its PC. `load_bias` is added to link-time
     /// addresses by the simulator; `work_items` has a bit set for every lane that has a
     /// work-item.
@@ -210,7 +227,14 @@ impl<'i, 'd> LaneService<'i, 'd> {
                                 Wait::Returned if kernel => {
                                     (LaneState::Finished, None, PcKind::Current)
                                 }
-                                Wait::Returned => (LaneState::NotEntered, None, PcKind::Current),
+                                // Returned from this called function: it waits in the
+                                // caller, at the return address, for the others.
+                                Wait::Returned => {
+                                    match self.return_address(wave, load_bias, pc, &[]) {
+                                        Some(ra) => (LaneState::Divergent, Some(ra), PcKind::Join),
+                                        None => (LaneState::NotEntered, None, PcKind::Current),
+                                    }
+                                }
                             });
                         }
                     }
@@ -266,9 +290,9 @@ impl<'i, 'd> LaneService<'i, 'd> {
     /// Places the lanes of `pending` (not entered in the frame at `pc`) in the frames of
     /// the callers, innermost first. The registers a called function does not write still
     /// hold its callers' masks (the reconstruction of a caller forgets, at each call,
-    /// what the called function writes); masks spilled to scratch are not read there
-    /// (the callee moved the frame pointer), nor are lanes placed when a return address
-    /// cannot be followed — those lanes stay not-entered.
+    /// what the called function writes); masks spilled to a caller's stack frame are read
+    /// from its frame pointer (where the called function keeps the caller's `s33`); lanes
+    /// are not placed when a return address cannot be followed — those stay not-entered.
     fn callers(
         &self,
         wave: &Wave,
@@ -278,6 +302,9 @@ impl<'i, 'd> LaneService<'i, 'd> {
         pos: &mut [Option<(LaneState, Option<u64>, PcKind)>],
     ) {
         let mut frame = pc;
+        // The stack and frame pointers of the frame at `frame` where they are not the
+        // wave's (every frame but the innermost).
+        let mut frame_sgprs: Vec<(u8, u32)> = Vec::new();
         for _ in 0..64 {
             if pending == 0 {
                 return;
@@ -288,10 +315,23 @@ impl<'i, 'd> LaneService<'i, 'd> {
             let Some((lo, hi)) = f.return_address.get(&frame) else {
                 return;
             };
-            let (Ok(lo), Ok(hi)) = (read_loc(wave, lo), read_loc(wave, hi)) else {
+            let (Ok(lo), Ok(hi)) = (
+                read_loc_in(wave, lo, &frame_sgprs),
+                read_loc_in(wave, hi, &frame_sgprs),
+            ) else {
                 return;
             };
             let ret = (lo as u64 | (hi as u64) << 32).wrapping_sub(load_bias);
+            // The caller's stack and frame pointers, the bases of its spill slots.
+            let mut caller_sgprs = Vec::new();
+            for (n, at) in &f.caller_sgprs {
+                if let Some(v) = at
+                    .get(&frame)
+                    .and_then(|l| read_loc_in(wave, l, &frame_sgprs).ok())
+                {
+                    caller_sgprs.push((*n, v));
+                }
+            }
             let Some(caller) = self.function_at(ret) else {
                 return;
             };
@@ -301,14 +341,20 @@ impl<'i, 'd> LaneService<'i, 'd> {
                 return;
             };
             for r in regions {
-                if [Some(&r.home.lo), r.home.hi.as_ref()]
+                // A spill slot of the caller is read only from the caller's own base.
+                let unknown_base = [Some(&r.home.lo), r.home.hi.as_ref()]
                     .into_iter()
                     .flatten()
-                    .any(|l| matches!(l, Loc::Scratch { .. }))
-                {
+                    .any(|l| match l {
+                        Loc::Scratch { soffset, .. } => {
+                            !caller_sgprs.iter().any(|(n, _)| n == soffset)
+                        }
+                        _ => false,
+                    });
+                if unknown_base {
                     continue;
                 }
-                let Ok(mask) = read_home(wave, &r.home) else {
+                let Ok(mask) = read_home_in(wave, &r.home, &caller_sgprs) else {
                     continue;
                 };
                 let lanes = mask & pending;
@@ -324,7 +370,12 @@ impl<'i, 'd> LaneService<'i, 'd> {
                             Wait::Returned if caller_kernel => {
                                 (LaneState::Finished, None, PcKind::Current)
                             }
-                            Wait::Returned => (LaneState::NotEntered, None, PcKind::Current),
+                            Wait::Returned => {
+                                match self.return_address(wave, load_bias, ret, &caller_sgprs) {
+                                    Some(ra) => (LaneState::Divergent, Some(ra), PcKind::Join),
+                                    None => (LaneState::NotEntered, None, PcKind::Current),
+                                }
+                            }
                         });
                     }
                 }
@@ -345,6 +396,7 @@ impl<'i, 'd> LaneService<'i, 'd> {
                 return;
             }
             frame = ret;
+            frame_sgprs = caller_sgprs;
         }
     }
 
@@ -447,6 +499,22 @@ pub fn read_home(wave: &Wave, h: &Home) -> Result<u64, String> {
 }
 
 fn read_loc(wave: &Wave, l: &Loc) -> Result<u32, String> {
+    read_loc_in(wave, l, &[])
+}
+
+/// The value of a mask's home as a caller's frame sees it: `frame` holds that frame's
+/// values of the stack and frame pointers (`s32`, `s33`: the bases of its spill slots)
+/// where they differ from the wave's.
+fn read_home_in(wave: &Wave, h: &Home, frame: &[(u8, u32)]) -> Result<u64, String> {
+    let lo = read_loc_in(wave, &h.lo, frame)? as u64;
+    let hi = match &h.hi {
+        Some(l) => read_loc_in(wave, l, frame)? as u64,
+        None => 0,
+    };
+    Ok(lo | hi << 32)
+}
+
+fn read_loc_in(wave: &Wave, l: &Loc, frame: &[(u8, u32)]) -> Result<u32, String> {
     match *l {
         Loc::Sgpr(n) => wave
             .sgpr
@@ -471,7 +539,10 @@ fn read_loc(wave: &Wave, l: &Loc) -> Result<u32, String> {
             offset,
             lane,
         } => {
-            let base = wave.sgpr.get(soffset as usize).copied().unwrap_or(0);
+            let base = match frame.iter().find(|(n, _)| *n == soffset) {
+                Some(&(_, v)) => v,
+                None => wave.sgpr.get(soffset as usize).copied().unwrap_or(0),
+            };
             let addr = (base / wave.size).wrapping_add(offset);
             let mut b = [0u8; 4];
             wave.scratch

@@ -218,6 +218,10 @@ impl Target for WaveTarget<'_, '_> {
         self.lane
     }
 
+    fn code_bias(&self) -> u64 {
+        self.load_bias
+    }
+
     fn pc(&self) -> u64 {
         self.wave_ref()
             .map(|w| w.pc.wrapping_sub(self.load_bias))

@@ -15,7 +15,7 @@ use amdgpu_codeobj::{CodeObject, ValueKind};
 use amdgpu_lanes::annotate::{
     AnnotateOptions, AnnotateReport, LaneEncoding, SkipReason, annotate_with_report,
 };
-use amdgpu_lanes::lane_pc::{LanePcIndex, MaskSource, Positions};
+use amdgpu_lanes::lane_pc::{LanePcIndex, MaskSource, Positions, UnwindEnd};
 use amdgpu_lanes::regions::{ActiveMask, LaneModel};
 use amdgpu_lanes::service::{LaneService, LaneState, work_items};
 use amdgpu_sim::debug::{Session, Stop};
@@ -58,6 +58,8 @@ struct Figures {
     active_attr: u64,
     unknown: u64,
     vcc: u64,
+    /// Lanes placed from a caller's frame (through the CFI).
+    caller: u64,
 }
 
 impl std::ops::AddAssign for Figures {
@@ -68,6 +70,7 @@ impl std::ops::AddAssign for Figures {
         self.active_attr += o.active_attr;
         self.unknown += o.unknown;
         self.vcc += o.vcc;
+        self.caller += o.caller;
     }
 }
 
@@ -204,9 +207,10 @@ fn compare(
 ) -> Result<(), String> {
     let wave = session.wave(w).ok_or("no wave")?;
     let pc = wave.pc - bias;
-    let dw = index
-        .wave(session, dev, w, bias)
+    let unwound = index
+        .wave_unwound(session, dev, w, bias)
         .map_err(|e| format!("at {pc:#x}: {e}"))?;
+    let dw = &unwound.innermost;
     let items = work_items(session.launch(), [0, 0, 0], w);
     let rec = service.wave_lanes(wave, bias, items);
     let model = service.function_at(pc).and_then(|f| f.at(pc));
@@ -254,30 +258,42 @@ fn compare(
     }
     fig.active_attr += u64::from(attr);
     for l in &rec.lanes {
+        // Lanes undefined in this frame are looked up in the callers' frames through the
+        // CFI the annotation writes: the result is the frame's element, and the lanes
+        // undefined in every frame are those that finished (the walk ended at the kernel),
+        // were not entered, or have no work-item.
         let want = match l.state {
-            // DW_AT_LLVM_lane_pc describes this frame only: lanes the service found in a
-            // caller's frame are undefined in it.
-            LaneState::Active | LaneState::Divergent
-                if l.pc.is_some_and(|p| {
-                    service.function_at(p).map(|f| f.start)
-                        != service.function_at(pc).map(|f| f.start)
-                }) =>
-            {
-                None
-            }
             LaneState::Active | LaneState::Divergent => l.pc,
+            LaneState::Finished if unwound.end != UnwindEnd::Outermost => {
+                return Err(format!(
+                    "at {pc:#x}: lane {} finished, but the walk ended {:?}",
+                    l.lane, unwound.end
+                ));
+            }
             LaneState::Finished | LaneState::NotEntered | LaneState::Outside => None,
             LaneState::Unknown(ref why) => return Err(format!("at {pc:#x}: unknown: {why}")),
         };
-        let got = pos.get(l.lane as usize).copied().flatten();
+        let at = unwound.lanes.get(l.lane as usize).copied().flatten();
+        let got = at.map(|(_, p)| p);
         if got != want {
             return Err(format!(
-                "at {pc:#x}: lane {} is {:?} ({:?}) reconstructed, {:?} from DWARF",
+                "at {pc:#x}: lane {} is {:?} ({:?}) reconstructed, {:?} from DWARF (walk: {:?})",
                 l.lane,
                 want.map(|p| format!("{p:#x}")),
                 l.state,
-                got.map(|p| format!("{p:#x}"))
+                at.map(|(f, p)| format!("frame {f} {p:#x}")),
+                unwound.end
             ));
+        }
+        if let Some((f, _)) = at {
+            let inner = pos.get(l.lane as usize).copied().flatten();
+            if (f == 0) != inner.is_some() {
+                return Err(format!(
+                    "at {pc:#x}: lane {} frame {f} vs {inner:?}",
+                    l.lane
+                ));
+            }
+            fig.caller += u64::from(f > 0);
         }
         fig.lanes += 1;
         fig.divergent += u64::from(l.state == LaneState::Divergent);
@@ -304,9 +320,15 @@ fn run(encoding: LaneEncoding, builds: &[&str], targets: &[&str]) {
         }
         println!(
             "{encoding:?} *.{build}: {} wave instructions, {} lane positions compared \
-             ({} divergent), {} steps with DW_AT_LLVM_active_lane, {} steps unknown, \
-             {} steps with a mask in VCC",
-            total.steps, total.lanes, total.divergent, total.active_attr, total.unknown, total.vcc
+             ({} divergent, {} from a caller's frame), {} steps with DW_AT_LLVM_active_lane, \
+             {} steps unknown, {} steps with a mask in VCC",
+            total.steps,
+            total.lanes,
+            total.divergent,
+            total.caller,
+            total.active_attr,
+            total.unknown,
+            total.vcc
         );
         if only.is_empty() {
             assert!(total.lanes > 1000, "too few lanes compared for {build}");
