@@ -5,8 +5,9 @@
 use crate::Failure;
 use amdgpu_codeobj::CodeObject;
 use amdgpu_lanes::Image;
+use amdgpu_lanes::lane_pc::LanePcIndex;
 use amdgpu_lanes::scenario::Stepper;
-use amdgpu_lanes::service::{LaneService, LaneState, work_items};
+use amdgpu_lanes::service::{LaneService, LaneState, PositionSource, work_items};
 use amdgpu_lanes::svg::{SvgOptions, render};
 use amdgpu_sim::Device;
 use amdgpu_sim::debug::{Session, Stop};
@@ -20,8 +21,12 @@ States: active (at the wave's pc), divergent (waiting at pc: the start of an IF 
 other arm it still has to run, a join, a loop's exit), not-entered (not active when the
 function was entered; such lanes are looked up in the callers' frames), outside (no
 work-item), finished (its work-item returned), unknown (the reconstruction cannot say).
-Then the conceptual active mask and EXEC. Positions come from a reconstruction of the
-EXEC regions of the machine code; lines from the line table (?? without DWARF).
+Then the conceptual active mask and EXEC. Positions come from the code object's
+DW_AT_LLVM_lane_pc / DW_AT_LLVM_active_lane when it has them (amdsim annotate-lanes writes
+them; lanes undefined in a called function are looked up in the callers' frames through
+the call frame information), checked against a reconstruction of the EXEC regions of the
+machine code (exit code 1 when they disagree); from the reconstruction alone otherwise.
+Lines come from the line table (?? without DWARF).
 
 Examples:
   amdsim lanes kernels/examples/divergence.ron --break divergence.cl:20
@@ -180,11 +185,34 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
         .wave(wave)
         .ok_or_else(|| Failure::Failed(format!("wave {wave} is gone")))?;
     let items = work_items(session.launch(), group, wave);
-    let lanes = svc.wave_lanes(w, bias, items);
+    // The code object's own lane attributes (annotate-lanes writes them) when it has
+    // DWARF; the reconstruction otherwise, and as the check of the attributes.
+    let index = image
+        .as_ref()
+        .and_then(|_| LanePcIndex::new(&co, &Default::default()).ok());
+    let combined = svc
+        .combined(index.as_ref(), &session, &dev, wave, bias, items)
+        .ok_or_else(|| Failure::Failed(format!("wave {wave} is gone")))?;
+    let lanes = &combined.lanes;
     println!(
         "work-group ({},{},{}) wave {wave} stopped at {:#x} (hit {}) of {}",
         group[0], group[1], group[2], lanes.pc, a.hit, a.at
     );
+    match combined.source {
+        PositionSource::Dwarf if combined.disagreements.is_empty() => println!(
+            "positions from DW_AT_LLVM_lane_pc (callers' frames through the CFI); \
+             the reconstruction agrees"
+        ),
+        PositionSource::Dwarf => println!(
+            "positions from DW_AT_LLVM_lane_pc (callers' frames through the CFI); \
+             the reconstruction disagrees on {} lane(s), listed below",
+            combined.disagreements.len()
+        ),
+        PositionSource::Reconstruction => match &combined.dwarf_error {
+            Some(e) => println!("positions reconstructed (DW_AT_LLVM_lane_pc unusable: {e})"),
+            None => println!("positions reconstructed from the machine code"),
+        },
+    }
     println!("lane  state        pc        function              file:line");
     let mut unknown = Vec::new();
     for p in &lanes.lanes {
@@ -220,6 +248,12 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
     println!("EXEC        0x{:0digits$x}", lanes.exec);
     if let Some((lane, why)) = unknown.first() {
         println!("unknown lanes (first: {lane}): {why}");
+    }
+    for d in &combined.disagreements {
+        println!(
+            "disagreement at {:#x}: lane {}: DW_AT_LLVM_lane_pc says {}, the reconstruction {}",
+            lanes.pc, d.lane, d.dwarf, d.reconstruction
+        );
     }
     if let Some(out) = &a.svg {
         let image = image.as_ref().ok_or_else(|| {
@@ -260,6 +294,13 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
         std::fs::write(out, render(&traces, &opts))
             .map_err(|e| format!("{}: {e}", out.display()))?;
         println!("wrote {}", out.display());
+    }
+    if !combined.disagreements.is_empty() {
+        return Err(Failure::Failed(format!(
+            "DW_AT_LLVM_lane_pc and the reconstruction disagree on {} lane(s) at {:#x}",
+            combined.disagreements.len(),
+            lanes.pc
+        )));
     }
     Ok(())
 }

@@ -528,6 +528,71 @@ fn lanes_table_and_errors() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
+/// On a code object annotated by `annotate-lanes`, `amdsim lanes` takes the positions from
+/// DW_AT_LLVM_lane_pc, walking to the caller's frame through the CFI for the lanes that did
+/// not enter the called function, and checks them against the reconstruction. cf_call at
+/// -O2 stopped in classify's else-arm (line 31) with in[i] cycling 0x10, 0x50, 0x110
+/// (x = v >> 6 is 0, 1, 4: classify returns early, takes the then-arm, the else-arm) and
+/// lanes 3..6 = 8, 0, 0x90, 0xc0, which do not call classify: they wait in cf_call (its
+/// frame, line 45 or later), the x = 0 lanes at classify's IF (line 25, the arm the
+/// structurizer runs second), the then-arm lanes at the join (line 33).
+#[test]
+fn lanes_from_annotated_dwarf_walk_to_the_caller() {
+    let dir = scratch("lanes-dwarf");
+    let co = dir.join("cf_call.annotated.co");
+    let out = amdsim(&[
+        "annotate-lanes",
+        &root()
+            .join("kernels/bin/gfx900/cf_call.O2g.co")
+            .to_string_lossy(),
+        &co.to_string_lossy(),
+    ]);
+    assert_ok("annotate-lanes", &out);
+    let mut values: Vec<u32> = (0..64).map(|i| [0x10, 0x50, 0x110][i % 3]).collect();
+    values[3..7].copy_from_slice(&[8, 0, 0x90, 0xc0]);
+    let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    let ron = dir.join("cf_call.ron");
+    std::fs::write(
+        &ron,
+        format!(
+            "(code_object: {:?}, kernel: \"cf_call\", grid: 64, workgroup: 64,\n\
+             args: [Buffer(elem: U32, values: [{}]), Buffer(elem: U32, count: 64), U32(64)],\n\
+             outputs: [])\n",
+            co.to_string_lossy(),
+            list.join(", ")
+        ),
+    )
+    .unwrap();
+    let out = amdsim(&["lanes", &ron.to_string_lossy(), "--break", "cf_call.cl:31"]);
+    assert_ok("lanes", &out);
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("positions from DW_AT_LLVM_lane_pc") && t.contains("the reconstruction agrees"),
+        "{t}"
+    );
+    let rows: Vec<Vec<&str>> = t
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 5 && w[0].parse::<u32>().is_ok())
+        .collect();
+    assert_eq!(rows.len(), 64, "{t}");
+    for r in &rows {
+        let lane: usize = r[0].parse().unwrap();
+        let line: u32 = r[4].rsplit(':').next().unwrap().parse().unwrap();
+        let (state, func, lines) = match values[lane] {
+            8 | 0 | 0x90 | 0xc0 => ("divergent", "cf_call", 44..=48),
+            0x10 => ("divergent", "classify", 25..=25),
+            0x50 => ("divergent", "classify", 33..=33),
+            _ => ("active", "classify", 31..=31),
+        };
+        assert!(
+            r[1] == state && r[3] == func && lines.contains(&line),
+            "lane {lane} (in {:#x}): {r:?}\n{t}",
+            values[lane]
+        );
+    }
+}
+
 /// `print` shows a value as its DWARF type: saxpy at -O0 with a = 2, x[i] = i and
 /// y[i] = 0.5 has r = fma(a, x[3], y[3]) = 6.5 in lane 3 (a float, not its bits as an
 /// integer), a = 2.0 and the size_t i = 3.

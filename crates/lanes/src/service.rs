@@ -570,3 +570,136 @@ pub fn work_items(launch: &amdgpu_sim::Launch, group: [u32; 3], wave: u32) -> u6
     let n = items.saturating_sub(first).min(ws);
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
+
+/// Where the positions of [`Combined`] come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionSource {
+    /// `DW_AT_LLVM_lane_pc` (and `DW_AT_LLVM_active_lane`) of the function and of its
+    /// callers' frames.
+    Dwarf,
+    /// The reconstruction from the machine code (the function has no lane attributes).
+    Reconstruction,
+}
+
+/// A lane on which the DWARF attributes and the reconstruction disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The lane.
+    pub lane: u32,
+    /// What the DWARF says (state word and PC).
+    pub dwarf: String,
+    /// What the reconstruction says.
+    pub reconstruction: String,
+}
+
+/// The lanes of a stopped wave from DWARF when the code object has lane attributes for
+/// the function, else from the reconstruction, and where both exist, every lane on which
+/// they differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Combined {
+    /// The positions shown.
+    pub lanes: WaveLanes,
+    /// Where they come from.
+    pub source: PositionSource,
+    /// The lanes on which the two differ (only with [`PositionSource::Dwarf`]; lanes the
+    /// reconstruction cannot classify are not compared).
+    pub disagreements: Vec<Disagreement>,
+    /// Why the DWARF attributes were not used, when the code object has an index but
+    /// the evaluation failed (an ill-formed attribute is an error, never silence).
+    pub dwarf_error: Option<String>,
+}
+
+fn describe(state: &LaneState, pc: Option<u64>) -> String {
+    match pc {
+        Some(p) => format!("{} {p:#x}", state.word()),
+        None => state.word().to_string(),
+    }
+}
+
+impl LaneService<'_, '_> {
+    /// The lanes of wave `w` of a stopped session: from `dwarf` (the code object's lane
+    /// attributes, walked through the callers' frames) when it describes the function at
+    /// the wave's PC, else from the reconstruction ([`LaneService::wave_lanes`]); when
+    /// both exist they are compared lane by lane.
+    pub fn combined(
+        &self,
+        dwarf: Option<&crate::lane_pc::LanePcIndex<'_>>,
+        session: &amdgpu_sim::debug::Session<'_>,
+        device: &amdgpu_sim::Device,
+        w: u32,
+        load_bias: u64,
+        work_items: u64,
+    ) -> Option<Combined> {
+        use crate::lane_pc::{LanePcError, Positions, UnwindEnd};
+        let wave = session.wave(w)?;
+        let rec = self.wave_lanes(wave, load_bias, work_items);
+        let reconstruction = |dwarf_error| Combined {
+            lanes: rec.clone(),
+            source: PositionSource::Reconstruction,
+            disagreements: Vec::new(),
+            dwarf_error,
+        };
+        let Some(index) = dwarf else {
+            return Some(reconstruction(None));
+        };
+        let unwound = match index.wave_unwound(session, device, w, load_bias) {
+            Ok(u) => u,
+            // No scope or no attribute at this PC: nothing the DWARF says.
+            Err(LanePcError::NoScope(_)) => return Some(reconstruction(None)),
+            Err(e) => return Some(reconstruction(Some(e.to_string()))),
+        };
+        if !matches!(unwound.innermost.positions, Positions::Lanes(_)) {
+            return Some(reconstruction(None));
+        }
+        let active = unwound.innermost.active & work_items;
+        let mut lanes = Vec::with_capacity(rec.lanes.len());
+        let mut disagreements = Vec::new();
+        for r in &rec.lanes {
+            let l = r.lane;
+            let bit = 1u64 << l;
+            let at = unwound.lanes.get(l as usize).copied().flatten();
+            let (state, pc, kind) = if active & bit != 0 {
+                (LaneState::Active, Some(rec.pc), PcKind::Current)
+            } else if work_items & bit == 0 {
+                (LaneState::Outside, None, PcKind::Current)
+            } else if let Some((_, p)) = at {
+                // The line shown for a waiting lane: the reconstruction's kind of place
+                // when it agrees, else the next statement.
+                let kind = if r.pc == Some(p) {
+                    r.kind
+                } else {
+                    PcKind::Join
+                };
+                (LaneState::Divergent, Some(p), kind)
+            } else if unwound.end == UnwindEnd::Outermost {
+                (LaneState::Finished, None, PcKind::Current)
+            } else {
+                (LaneState::NotEntered, None, PcKind::Current)
+            };
+            if !matches!(r.state, LaneState::Unknown(_)) && (state != r.state || pc != r.pc) {
+                disagreements.push(Disagreement {
+                    lane: l,
+                    dwarf: describe(&state, pc),
+                    reconstruction: describe(&r.state, r.pc),
+                });
+            }
+            lanes.push(LanePosition {
+                lane: l,
+                state,
+                pc,
+                kind,
+            });
+        }
+        Some(Combined {
+            lanes: WaveLanes {
+                lanes,
+                active,
+                exec: rec.exec,
+                pc: rec.pc,
+            },
+            source: PositionSource::Dwarf,
+            disagreements,
+            dwarf_error: None,
+        })
+    }
+}
