@@ -10,7 +10,8 @@
 //! - [`dispatch`]: code object loading, kernarg/AQL set-up, initial register
 //!   state, work-groups on rayon;
 //! - [`dispatch_file`]: a dispatch described in RON (the format of `amdsim run`);
-//! - [`debug`]: breakpoints, single-stepping and state inspection.
+//! - [`debug`]: breakpoints, single-stepping and state inspection;
+//! - [`coverage`]: which operations of a GPU's instruction set execute.
 //!
 //! # Conventions the simulator chooses
 //!
@@ -53,6 +54,7 @@
 #![deny(missing_docs)]
 
 pub mod alu;
+pub mod coverage;
 pub mod debug;
 pub mod dispatch;
 pub mod dispatch_file;
