@@ -200,6 +200,12 @@ fn alu_status(op: AluOp, form: AluForm, kind: Option<Kind>) -> Status {
     if form == AluForm::Vintrp || name.starts_with("v_interp_") {
         return Status::Graphics("interpolation of pixel-shader attributes");
     }
+    if name == "s_endpgm_ordered_ps_done" {
+        return Status::Graphics("end of a pixel shader in primitive order");
+    }
+    if name == "v_screen_partition_4se_b32" {
+        return Status::Graphics("screen partition of primitives over shader engines");
+    }
     match kind {
         Some(k) if k != Kind::Unimplemented => Status::Executed,
         _ => Status::NotImplemented(alu_reason(name)),
