@@ -4293,3 +4293,266 @@ fn random_matrix_dot_and_scalar_write_words() {
     // Enough of each class ran to the end to mean something.
     assert!(ran.iter().all(|&k| k > 20), "{ran:?}");
 }
+
+/// Lane values for the operation tests: lane 0 is chosen by hand, the others
+/// vary every byte and sign.
+fn lane_value(l: usize, salt: u32) -> u32 {
+    let x = (l as u32 + 1).wrapping_mul(0x9e37_79b9) ^ salt;
+    x ^ (x >> 15).wrapping_mul(0x85eb_ca6b)
+}
+
+/// Reference byte SAD of the ISA's pseudo-code: per byte |S0 - S1|, bytes of
+/// S1 that are 0 skipped when `masked` (V_MSAD_U8).
+fn ref_sad8(a: u32, b: u32, masked: bool) -> u32 {
+    let mut s = 0;
+    for k in 0..4 {
+        let (x, y) = ((a >> (8 * k)) & 0xff, (b >> (8 * k)) & 0xff);
+        if !(masked && y == 0) {
+            s += x.abs_diff(y);
+        }
+    }
+    s
+}
+
+#[test]
+fn gfx9_sad_lerp_mad16_and_scalar_quad_operations() {
+    let code: Vec<u8> = [
+        &[0x0a, 0x00, 0x05, 0xd2, 0x00, 0x03, 0x0a, 0x04][..], // v_mad_i16 v10, v0, v1, v2
+        &[0x0b, 0x80, 0x05, 0xd2, 0x00, 0x03, 0x0a, 0x04],     // v_mad_i16 v11, v0, v1, v2 clamp
+        &[0x0c, 0x00, 0xf1, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_mad_u32_u16 v12, v0, v1, v2
+        &[0x0d, 0x00, 0xf2, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_mad_i32_i16 v13, v0, v1, v2
+        &[0x0e, 0x00, 0xd9, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_sad_u8 v14, v0, v1, v2
+        &[0x0f, 0x00, 0xda, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_sad_hi_u8 v15, v0, v1, v2
+        &[0x10, 0x00, 0xdb, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_sad_u16 v16, v0, v1, v2
+        &[0x11, 0x00, 0xe4, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_msad_u8 v17, v0, v1, v2
+        &[0x12, 0x00, 0xcd, 0xd1, 0x00, 0x03, 0x0a, 0x04],     // v_lerp_u8 v18, v0, v1, v2
+        &[0x00, 0x1d, 0x26, 0x7e],                             // v_cvt_off_f32_i4_e32 v19, v0
+        &[0x00, 0x9f, 0x28, 0x7e],                             // v_sat_pk_u8_i16_e32 v20, v0
+        &[0x15, 0x00, 0xc0, 0xd1, 0x03, 0x09, 0x16, 0x04],     // v_mad_legacy_f32 v21, v3, v4, v5
+        &[0x16, 0x40, 0x80, 0xd3, 0x00, 0x03, 0x0a, 0x1c],     // v_pk_mad_i16 v22, v0, v1, v2
+        &[0xa8, 0x1b, 0x8a, 0xbe],                             // s_bitset1_b64 s[10:11], 40
+        &[0x02, 0x19, 0x8c, 0xbe],                             // s_bitset0_b64 s[12:13], s2
+        &[0x03, 0x28, 0x8e, 0xbe],                             // s_quadmask_b32 s14, s3
+        &[0x04, 0x29, 0x90, 0xbe],                             // s_quadmask_b64 s[16:17], s[4:5]
+        &[0x03, 0x06, 0x92, 0xbe],                             // s_wqm_b32 s18, s3
+        &[0x04, 0x07, 0x94, 0xbe],                             // s_wqm_b64 s[20:21], s[4:5]
+        &[0x03, 0x37, 0x96, 0xbe], // s_bitreplicate_b64_b32 s[22:23], s3
+        &[0x01, 0x00, 0x97, 0xbf], // s_cbranch_cdbgsys 1
+        &[0x87, 0x00, 0x98, 0xbe], // s_mov_b32 s24, 7
+        &[0x01, 0x00, 0x94, 0xbf], // s_incperflevel 1
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    let w = run(Gpu::Gfx900, 64, &code, |w| {
+        for l in 0..64 {
+            w.vgpr[0][l] = lane_value(l, 1);
+            w.vgpr[1][l] = lane_value(l, 2);
+            w.vgpr[2][l] = lane_value(l, 3);
+            w.vgpr[3][l] = 1.5f32.to_bits();
+            w.vgpr[4][l] = 2.0f32.to_bits();
+            w.vgpr[5][l] = 0.25f32.to_bits();
+            w.vgpr[10][l] = 0xdead_beef;
+        }
+        // Lane 0 by hand: bytes 0x0a 0x14 0x1e 0x28 and 0x00 0x14 0x0a 0x32.
+        w.vgpr[0][0] = 0x0a14_1e28;
+        w.vgpr[1][0] = 0x0014_0a32;
+        w.vgpr[2][0] = 100;
+        // Legacy multiplies: 0 * inf and -0 * NaN are 0.
+        w.vgpr[3][0] = 0.0f32.to_bits();
+        w.vgpr[4][0] = f32::INFINITY.to_bits();
+        w.vgpr[5][0] = 2.5f32.to_bits();
+        w.vgpr[3][1] = (-0.0f32).to_bits();
+        w.vgpr[4][1] = f32::NAN.to_bits();
+        w.vgpr[5][1] = 1.0f32.to_bits();
+        w.sgpr[2] = 33;
+        w.sgpr[3] = 0xf012;
+        w.sgpr[4] = 0x10;
+        w.sgpr[5] = 0x8000_0000;
+        w.sgpr[12] = u32::MAX;
+        w.sgpr[13] = u32::MAX;
+    })
+    .expect("runs");
+    // Lane 0, worked by hand from the pseudo-code.
+    assert_eq!(
+        w.vgpr[10][0], 0x7434,
+        "v_mad_i16: 7720 * 2610 + 100 = 20149300, low 16 bits"
+    );
+    assert_eq!(w.vgpr[11][0], 0x7fff, "v_mad_i16 clamp");
+    assert_eq!(w.vgpr[12][0], 20_149_300, "v_mad_u32_u16");
+    assert_eq!(w.vgpr[13][0], 20_149_300, "v_mad_i32_i16");
+    assert_eq!(w.vgpr[14][0], 140, "v_sad_u8: 10 + 0 + 20 + 10 + 100");
+    assert_eq!(w.vgpr[15][0], (40 << 16) + 100, "v_sad_hi_u8");
+    assert_eq!(w.vgpr[16][0], 2560 + 5110 + 100, "v_sad_u16");
+    assert_eq!(w.vgpr[17][0], 130, "v_msad_u8 skips the byte where S1 is 0");
+    assert_eq!(w.vgpr[18][0], 0x0514_142d, "v_lerp_u8");
+    assert_eq!(f32::from_bits(w.vgpr[19][0]), -0.5, "v_cvt_off_f32_i4 of 8");
+    assert_eq!(
+        w.vgpr[20][0], 0xffff,
+        "v_sat_pk_u8_i16 saturates 2580 and 7720"
+    );
+    assert_eq!(
+        f32::from_bits(w.vgpr[21][0]),
+        2.5,
+        "v_mad_legacy_f32: 0 * inf = 0"
+    );
+    assert_eq!(
+        f32::from_bits(w.vgpr[21][1]),
+        1.0,
+        "v_mad_legacy_f32: -0 * NaN = 0"
+    );
+    assert_eq!(f32::from_bits(w.vgpr[21][2]), 3.25);
+    // Every lane against the pseudo-code.
+    for l in 0..64 {
+        let (a, b, c) = (w.vgpr[0][l], w.vgpr[1][l], w.vgpr[2][l]);
+        let (a16, b16) = (a as i16 as i32, b as i16 as i32);
+        let p = a16 * b16 + c as i16 as i32;
+        assert_eq!(w.vgpr[10][l], p as u16 as u32, "v_mad_i16 lane {l}");
+        assert_eq!(
+            w.vgpr[11][l],
+            p.clamp(-32768, 32767) as u16 as u32,
+            "clamp lane {l}"
+        );
+        let pu = (a & 0xffff) * (b & 0xffff);
+        assert_eq!(w.vgpr[12][l], pu.wrapping_add(c), "v_mad_u32_u16 lane {l}");
+        assert_eq!(
+            w.vgpr[13][l],
+            (a16 * b16).wrapping_add(c as i32) as u32,
+            "lane {l}"
+        );
+        assert_eq!(
+            w.vgpr[14][l],
+            ref_sad8(a, b, false).wrapping_add(c),
+            "sad lane {l}"
+        );
+        assert_eq!(w.vgpr[15][l], (ref_sad8(a, b, false) << 16).wrapping_add(c));
+        assert_eq!(
+            w.vgpr[17][l],
+            ref_sad8(a, b, true).wrapping_add(c),
+            "msad lane {l}"
+        );
+        let d16 = |x: u32, y: u32| (x as i32 - y as i32).unsigned_abs();
+        let sad16 = d16(a & 0xffff, b & 0xffff) + d16(a >> 16, b >> 16);
+        assert_eq!(w.vgpr[16][l], sad16.wrapping_add(c), "sad_u16 lane {l}");
+        let mut lerp = 0;
+        for k in 0..4 {
+            let byte = |v: u32| (v >> (8 * k)) & 0xff;
+            lerp |= ((byte(a) + byte(b) + ((c >> (8 * k)) & 1)) >> 1) << (8 * k);
+        }
+        assert_eq!(w.vgpr[18][l], lerp, "v_lerp_u8 lane {l}");
+        let off = [
+            0.0, 0.0625, 0.125, 0.1875, 0.25, 0.3125, 0.375, 0.4375, -0.5, -0.4375, -0.375,
+            -0.3125, -0.25, -0.1875, -0.125, -0.0625,
+        ][(a & 15) as usize];
+        assert_eq!(
+            f32::from_bits(w.vgpr[19][l]),
+            off,
+            "v_cvt_off_f32_i4 lane {l}"
+        );
+        let sat = |h: u32| (h as u16 as i16).clamp(0, 255) as u32;
+        assert_eq!(
+            w.vgpr[20][l],
+            sat(a) | sat(a >> 16) << 8,
+            "v_sat_pk_u8_i16 {l}"
+        );
+        let lo = (a as u16).wrapping_mul(b as u16).wrapping_add(c as u16) as u32;
+        let hi = ((a >> 16) as u16)
+            .wrapping_mul((b >> 16) as u16)
+            .wrapping_add((c >> 16) as u16) as u32;
+        assert_eq!(w.vgpr[22][l], lo | hi << 16, "v_pk_mad_i16 lane {l}");
+    }
+    assert_eq!((w.sgpr[10], w.sgpr[11]), (0, 0x100), "s_bitset1_b64 bit 40");
+    assert_eq!(
+        (w.sgpr[12], w.sgpr[13]),
+        (u32::MAX, !2),
+        "s_bitset0_b64 bit 33"
+    );
+    assert_eq!(w.sgpr[14], 0b1011, "s_quadmask_b32 of 0xf012");
+    assert_eq!((w.sgpr[16], w.sgpr[17]), (0x8002, 0), "s_quadmask_b64");
+    assert_eq!(w.sgpr[18], 0xf0ff, "s_wqm_b32 of 0xf012");
+    assert_eq!((w.sgpr[20], w.sgpr[21]), (0xf0, 0xf000_0000), "s_wqm_b64");
+    assert!(w.scc, "s_wqm_b64 sets SCC for a non-zero result");
+    assert_eq!(
+        (w.sgpr[22], w.sgpr[23]),
+        (0xff00_030c, 0),
+        "s_bitreplicate_b64_b32"
+    );
+    assert_eq!(w.sgpr[24], 7, "s_cbranch_cdbgsys is not taken");
+}
+
+#[test]
+fn gfx10_legacy_fma_packed_fmac_and_mode_setting() {
+    let code: Vec<u8> = [
+        &[0x0a, 0x00, 0x5e, 0xd7, 0x00, 0x03, 0x0a, 0x04][..], // v_mad_i16 v10, v0, v1, v2
+        &[0x0d, 0x80, 0x75, 0xd7, 0x00, 0x03, 0x0a, 0x04], // v_mad_i32_i16 v13, v0, v1, v2 clamp
+        &[0x15, 0x00, 0x40, 0xd5, 0x03, 0x09, 0x16, 0x04], // v_fma_legacy_f32 v21, v3, v4, v5
+        &[0x03, 0x09, 0x0a, 0x0c],                         // v_fmac_legacy_f32_e32 v5, v3, v4
+        &[0x07, 0x11, 0x0c, 0x78],                         // v_pk_fmac_f16 v6, v7, v8
+        &[0x0f, 0x00, 0xa5, 0xbf],                         // s_denorm_mode 15
+        &[0x01, 0x19, 0x19, 0xb9], // s_getreg_b32 s25, hwreg(HW_REG_MODE, 4, 4)
+        &[0x03, 0x00, 0xa4, 0xbf], // s_round_mode 0x3
+        &[0x01, 0x18, 0x1a, 0xb9], // s_getreg_b32 s26, hwreg(HW_REG_MODE, 0, 4)
+        &[0x00, 0x00, 0xa4, 0xbf], // s_round_mode 0x0
+        &[0x01, 0x00, 0x98, 0xbf], // s_cbranch_cdbguser 1
+        &[0x87, 0x03, 0x98, 0xbe], // s_mov_b32 s24, 7
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    let w = run(Gpu::Gfx1030, 32, &code, |w| {
+        for l in 0..32 {
+            w.vgpr[0][l] = lane_value(l, 4);
+            w.vgpr[1][l] = lane_value(l, 5);
+            w.vgpr[2][l] = lane_value(l, 6);
+            w.vgpr[3][l] = 1.5f32.to_bits();
+            w.vgpr[4][l] = 2.0f32.to_bits();
+            w.vgpr[5][l] = 0.25f32.to_bits();
+            w.vgpr[10][l] = 0xdead_beef;
+            // (2.0, 1.5) * (0.5, 3.0) + (1.0, -1.0)
+            w.vgpr[7][l] = 0x4000_3e00;
+            w.vgpr[8][l] = 0x3800_4200;
+            w.vgpr[6][l] = 0x3c00_bc00;
+        }
+        w.vgpr[3][0] = 0.0f32.to_bits();
+        w.vgpr[4][0] = f32::INFINITY.to_bits();
+        w.vgpr[5][0] = 2.5f32.to_bits();
+        w.vgpr[3][1] = (-0.0f32).to_bits();
+        w.vgpr[4][1] = f32::NAN.to_bits();
+        w.vgpr[5][1] = 1.0f32.to_bits();
+        w.vgpr[0][2] = 0x8000; // -32768 * -32768 + c saturates
+        w.vgpr[1][2] = 0x8000;
+        w.vgpr[2][2] = 0x7fff_ffff;
+    })
+    .expect("runs");
+    for l in 0..32 {
+        let (a, b, c) = (w.vgpr[0][l], w.vgpr[1][l], w.vgpr[2][l]);
+        let p = a as i16 as i32 * b as i16 as i32 + c as i16 as i32;
+        // GFX10 keeps the high half of a 16-bit result's register.
+        assert_eq!(
+            w.vgpr[10][l],
+            0xdead_0000 | p as u16 as u32,
+            "v_mad_i16 lane {l}"
+        );
+        let q = a as i16 as i64 * b as i16 as i64 + c as i32 as i64;
+        let q = q.clamp(i32::MIN as i64, i32::MAX as i64) as u32;
+        assert_eq!(w.vgpr[13][l], q, "v_mad_i32_i16 clamp lane {l}");
+        let want = match l {
+            0 => 2.5,
+            1 => 1.0,
+            _ => 3.25,
+        };
+        assert_eq!(
+            f32::from_bits(w.vgpr[21][l]),
+            want,
+            "v_fma_legacy_f32 lane {l}"
+        );
+        assert_eq!(
+            f32::from_bits(w.vgpr[5][l]),
+            want,
+            "v_fmac_legacy_f32 lane {l}"
+        );
+        assert_eq!(w.vgpr[6][l], 0x4000_4300, "v_pk_fmac_f16: (2.0, 3.5)");
+    }
+    assert_eq!(w.vgpr[13][2], i32::MAX as u32);
+    assert_eq!(w.sgpr[25], 0xf, "s_denorm_mode sets MODE.FP_DENORM");
+    assert_eq!(w.sgpr[26], 0x3, "s_round_mode sets MODE.FP_ROUND");
+    assert_eq!(w.sgpr[24], 7, "s_cbranch_cdbguser is not taken");
+}
