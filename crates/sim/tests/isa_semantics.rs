@@ -4556,3 +4556,135 @@ fn gfx10_legacy_fma_packed_fmac_and_mode_setting() {
     assert_eq!(w.sgpr[26], 0x3, "s_round_mode sets MODE.FP_ROUND");
     assert_eq!(w.sgpr[24], 7, "s_cbranch_cdbguser is not taken");
 }
+
+#[test]
+fn gfx9_d16_memory_wide_buffer_atomics_and_swizzle() {
+    let code: Vec<u8> = [
+        &[0x00, 0x80, 0x90, 0xdc, 0x00, 0x00, 0x7f, 0x0a][..], // global_load_short_d16 v10, v[0:1], off
+        &[0x02, 0x80, 0x94, 0xdc, 0x00, 0x00, 0x7f, 0x0b], // global_load_short_d16_hi v11, v[0:1], off offset:2
+        &[0x03, 0x80, 0x80, 0xdc, 0x00, 0x00, 0x7f, 0x0c], // global_load_ubyte_d16 v12, v[0:1], off offset:3
+        &[0x03, 0x80, 0x8c, 0xdc, 0x00, 0x00, 0x7f, 0x0d], // global_load_sbyte_d16_hi v13, v[0:1], off offset:3
+        &[0x01, 0x80, 0x88, 0xdc, 0x00, 0x00, 0x7f, 0x0e], // global_load_sbyte_d16 v14, v[0:1], off offset:1
+        &[0x01, 0x80, 0x84, 0xdc, 0x00, 0x00, 0x7f, 0x0f], // global_load_ubyte_d16_hi v15, v[0:1], off offset:1
+        &[0x00, 0x80, 0x6c, 0xdc, 0x02, 0x10, 0x7f, 0x00], // global_store_short_d16_hi v[2:3], v16, off
+        &[0x02, 0x80, 0x64, 0xdc, 0x02, 0x10, 0x7f, 0x00], // global_store_byte_d16_hi v[2:3], v16, off offset:2
+        &[0x00, 0x50, 0x88, 0xe1, 0x04, 0x14, 0x00, 0x80], // buffer_atomic_add_x2 v[20:21], v4, s[0:3], 0 offen glc
+        &[0x08, 0x50, 0x84, 0xe1, 0x04, 0x16, 0x00, 0x80], // buffer_atomic_cmpswap_x2 v[22:25], v4, s[0:3], 0 offen offset:8 glc
+        &[0x10, 0x10, 0x80, 0xe1, 0x04, 0x1a, 0x00, 0x80], // buffer_atomic_swap_x2 v[26:27], v4, s[0:3], 0 offen offset:16
+        &[0x18, 0x10, 0x94, 0xe0, 0x04, 0x11, 0x00, 0x80], // buffer_load_short_d16_hi v17, v4, s[0:3], 0 offen offset:24
+        &[0xb1, 0x80, 0x7a, 0xd8, 0x05, 0x00, 0x00, 0x1e], // ds_swizzle_b32 v30, v5 offset:swizzle(QUAD_PERM,1,0,3,2)
+        &[0x06, 0x09, 0x7a, 0xd8, 0x05, 0x00, 0x00, 0x1f], // ds_swizzle_b32 v31, v5 offset:swizzle(BITMASK_PERM,"01pi0")
+        &[0x1f, 0x1c, 0x7a, 0xd8, 0x05, 0x00, 0x00, 0x1c], // ds_swizzle_b32 v28, v5 offset:swizzle(REVERSE,8)
+        &[0x00, 0x00, 0x28, 0xd8, 0x00, 0x00, 0x00, 0x00], // ds_nop
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let mut mem = GlobalMemory::new();
+    let g = mem.allocate(256).unwrap();
+    let h = mem.allocate(256).unwrap();
+    let b = mem.allocate(2048).unwrap();
+    for l in 0..64u64 {
+        mem.write(g + 4 * l, &(0xc433_8211u32 + l as u32).to_le_bytes())
+            .unwrap();
+        mem.write(b + 32 * l, &(1000 + l).to_le_bytes()).unwrap();
+        mem.write(b + 32 * l + 8, &l.to_le_bytes()).unwrap();
+        mem.write(b + 32 * l + 16, &u64::MAX.to_le_bytes()).unwrap();
+        mem.write(b + 32 * l + 24, &0xabcdu16.to_le_bytes())
+            .unwrap();
+    }
+    let mut lds = Bytes::new(0, Space::Lds);
+    let w = run_in(Gpu::Gfx900, 64, &code, &mem, &mut lds, 0, |w| {
+        w.sgpr[0] = b as u32;
+        w.sgpr[1] = (b >> 32) as u32 & 0xffff;
+        w.sgpr[2] = 2048;
+        w.sgpr[3] = 0;
+        for l in 0..64usize {
+            let (a, s) = (g + 4 * l as u64, h + 4 * l as u64);
+            w.vgpr[0][l] = a as u32;
+            w.vgpr[1][l] = (a >> 32) as u32;
+            w.vgpr[2][l] = s as u32;
+            w.vgpr[3][l] = (s >> 32) as u32;
+            w.vgpr[4][l] = 32 * l as u32;
+            w.vgpr[5][l] = 100 + l as u32;
+            for r in 10..16 {
+                w.vgpr[r][l] = 0xdead_beef;
+            }
+            w.vgpr[16][l] = (0x1200 + l as u32) << 16 | 0x5678;
+            w.vgpr[17][l] = 0x1111;
+            // add_x2 adds 2^32 + l; cmpswap_x2 offers 0x7777 << 32 | l and
+            // compares with l (even lanes: equal) or l + 1 (odd lanes).
+            w.vgpr[20][l] = l as u32;
+            w.vgpr[21][l] = 1;
+            w.vgpr[22][l] = l as u32;
+            w.vgpr[23][l] = 0x7777;
+            w.vgpr[24][l] = (l + l % 2) as u32;
+            w.vgpr[25][l] = 0;
+            w.vgpr[26][l] = l as u32;
+            w.vgpr[27][l] = 0x5555_0000;
+        }
+    })
+    .expect("runs");
+    for l in 0..64usize {
+        let lu = l as u32;
+        // Memory dword: bytes 0x11 + l, 0x82, 0x33, 0xc4. The other half keeps 0xdead / 0xbeef.
+        assert_eq!(
+            w.vgpr[10][l],
+            0xdead_8211 + lu,
+            "global_load_short_d16 lane {l}"
+        );
+        assert_eq!(
+            w.vgpr[11][l], 0xc433_beef,
+            "global_load_short_d16_hi lane {l}"
+        );
+        assert_eq!(w.vgpr[12][l], 0xdead_00c4, "global_load_ubyte_d16 lane {l}");
+        assert_eq!(
+            w.vgpr[13][l], 0xffc4_beef,
+            "global_load_sbyte_d16_hi lane {l}"
+        );
+        assert_eq!(w.vgpr[14][l], 0xdead_ff82, "global_load_sbyte_d16 lane {l}");
+        assert_eq!(
+            w.vgpr[15][l], 0x0082_beef,
+            "global_load_ubyte_d16_hi lane {l}"
+        );
+        let mut d = [0u8; 4];
+        mem.read(h + 4 * l as u64, &mut d).unwrap();
+        assert_eq!(d, [lu as u8, 0x12, lu as u8, 0], "d16_hi stores lane {l}");
+        let rd = |a: u64| {
+            let mut x = [0u8; 8];
+            mem.read(a, &mut x).unwrap();
+            u64::from_le_bytes(x)
+        };
+        let (old_add, old_cmp) = (1000 + l as u64, l as u64);
+        assert_eq!(
+            rd(b + 32 * l as u64),
+            old_add + (1 << 32) + l as u64,
+            "add_x2"
+        );
+        assert_eq!(
+            w.vgpr[20][l] as u64 | (w.vgpr[21][l] as u64) << 32,
+            old_add,
+            "add_x2 returns the old value"
+        );
+        let swapped = 0x7777u64 << 32 | l as u64;
+        let want = if l % 2 == 0 { swapped } else { old_cmp };
+        assert_eq!(rd(b + 32 * l as u64 + 8), want, "cmpswap_x2 lane {l}");
+        assert_eq!(w.vgpr[22][l] as u64 | (w.vgpr[23][l] as u64) << 32, old_cmp);
+        assert_eq!(rd(b + 32 * l as u64 + 16), 0x5555_0000u64 << 32 | l as u64);
+        assert_eq!(
+            (w.vgpr[26][l], w.vgpr[27][l]),
+            (lu, 0x5555_0000),
+            "no return"
+        );
+        assert_eq!(
+            w.vgpr[17][l], 0xabcd_1111,
+            "buffer_load_short_d16_hi lane {l}"
+        );
+        // Swizzles of v5 = 100 + lane.
+        let quad = (l & !3) + [1, 0, 3, 2][l & 3];
+        assert_eq!(w.vgpr[30][l], 100 + quad as u32, "QUAD_PERM lane {l}");
+        // "01pi0", bit 4 first: 0, 1, preserve, invert, 0.
+        let perm = (l & 32) | 8 | (l & 4) | (!l & 2);
+        assert_eq!(w.vgpr[31][l], 100 + perm as u32, "BITMASK_PERM lane {l}");
+        assert_eq!(w.vgpr[28][l], 100 + (l ^ 7) as u32, "REVERSE,8 lane {l}");
+    }
+}
