@@ -4688,3 +4688,118 @@ fn gfx9_d16_memory_wide_buffer_atomics_and_swizzle() {
         assert_eq!(w.vgpr[28][l], 100 + (l ^ 7) as u32, "REVERSE,8 lane {l}");
     }
 }
+
+#[test]
+fn gfx9_quad_sads() {
+    let code: Vec<u8> = [
+        &[0x0a, 0x00, 0xe5, 0xd1, 0x00, 0x05, 0x12, 0x04][..], // v_qsad_pk_u16_u8 v[10:11], v[0:1], v2, v[4:5]
+        &[0x0c, 0x00, 0xe6, 0xd1, 0x00, 0x05, 0x12, 0x04], // v_mqsad_pk_u16_u8 v[12:13], v[0:1], v2, v[4:5]
+        &[0x10, 0x00, 0xe7, 0xd1, 0x00, 0x05, 0x52, 0x04], // v_mqsad_u32_u8 v[16:19], v[0:1], v2, v[20:23]
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let w = run(Gpu::Gfx900, 64, &code, |w| {
+        for l in 0..64 {
+            for r in [0, 1, 2, 4, 5, 20, 21, 22, 23] {
+                w.vgpr[r][l] = lane_value(l, r as u32);
+            }
+        }
+        // Lanes 0 and 1: S0 bytes 1..8, S1 bytes 2, 3, 0, 5.
+        for l in 0..2 {
+            w.vgpr[0][l] = 0x0403_0201;
+            w.vgpr[1][l] = 0x0807_0605;
+            w.vgpr[2][l] = 0x0500_0302;
+        }
+        (w.vgpr[4][0], w.vgpr[5][0]) = (0x0002_0001, 0x0004_0003);
+        (w.vgpr[4][1], w.vgpr[5][1]) = (u32::MAX, u32::MAX);
+        for (r, v) in [100, 200, 300, 400].into_iter().enumerate() {
+            w.vgpr[20 + r][0] = v;
+        }
+    })
+    .expect("runs");
+    let d64 = |lo: usize, l: usize| w.vgpr[lo][l] as u64 | (w.vgpr[lo + 1][l] as u64) << 32;
+    // By hand: SADs 6, 4, 8, 12 of the four windows; masked 3, 0, 3, 6.
+    assert_eq!(d64(10, 0), 0x0010_000b_0006_0007, "v_qsad_pk_u16_u8");
+    assert_eq!(d64(12, 0), 0x000a_0006_0002_0004, "v_mqsad_pk_u16_u8");
+    assert_eq!(d64(10, 1), 0x000b_0007_0003_0005, "16-bit fields wrap");
+    let quad: Vec<u32> = (16..20).map(|r| w.vgpr[r][0]).collect();
+    assert_eq!(quad, [103, 200, 303, 406], "v_mqsad_u32_u8");
+    for l in 0..64 {
+        let (s0, s1) = (
+            w.vgpr[0][l] as u64 | (w.vgpr[1][l] as u64) << 32,
+            w.vgpr[2][l],
+        );
+        let acc = w.vgpr[4][l] as u64 | (w.vgpr[5][l] as u64) << 32;
+        let (mut q, mut mq) = (0u64, 0u64);
+        for j in 0..4 {
+            let win = (s0 >> (8 * j)) as u32;
+            let c = ((acc >> (16 * j)) & 0xffff) as u32;
+            q |= ((ref_sad8(win, s1, false) + c) as u64 & 0xffff) << (16 * j);
+            mq |= ((ref_sad8(win, s1, true) + c) as u64 & 0xffff) << (16 * j);
+            assert_eq!(
+                w.vgpr[16 + j][l],
+                ref_sad8(win, s1, true).wrapping_add(w.vgpr[20 + j][l]),
+                "v_mqsad_u32_u8 lane {l} field {j}"
+            );
+        }
+        assert_eq!(
+            w.vgpr[10][l] as u64 | (w.vgpr[11][l] as u64) << 32,
+            q,
+            "qsad {l}"
+        );
+        assert_eq!(
+            w.vgpr[12][l] as u64 | (w.vgpr[13][l] as u64) << 32,
+            mq,
+            "mqsad {l}"
+        );
+    }
+}
+
+#[test]
+fn gfx10_clamped_subtract_atomic_wave_id_and_cache_hints() {
+    // gfx1030: global_atomic_csub subtracts and stops at 0, returning the old value.
+    let code: Vec<u8> = [
+        &[0x00, 0x80, 0xd1, 0xdc, 0x00, 0x02, 0x7d, 0x03][..], // global_atomic_csub v3, v[0:1], v2, off glc
+        &[0x00, 0x00, 0xc8, 0xe1, 0x00, 0x00, 0x00, 0x00],     // buffer_gl1_inv
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let mut mem = GlobalMemory::new();
+    let g = mem.allocate(128).unwrap();
+    for l in 0..32u64 {
+        mem.write(g + 4 * l, &(10 * l as u32).to_le_bytes())
+            .unwrap();
+    }
+    let mut lds = Bytes::new(0, Space::Lds);
+    let w = run_in(Gpu::Gfx1030, 32, &code, &mem, &mut lds, 0, |w| {
+        for l in 0..32 {
+            let a = g + 4 * l as u64;
+            w.vgpr[0][l] = a as u32;
+            w.vgpr[1][l] = (a >> 32) as u32;
+            w.vgpr[2][l] = 155;
+        }
+    })
+    .expect("runs");
+    for l in 0..32u32 {
+        let mut b = [0u8; 4];
+        mem.read(g + 4 * l as u64, &mut b).unwrap();
+        let want = (10 * l).saturating_sub(155);
+        assert_eq!(u32::from_le_bytes(b), want, "csub lane {l}");
+        assert_eq!(w.vgpr[3][l as usize], 10 * l, "returned old value lane {l}");
+    }
+    // gfx1010: s_get_waveid_in_workgroup returns the wave's number in its group.
+    let code: Vec<u8> = [
+        &[0x00, 0x01, 0xa8, 0xf4, 0x00, 0x00, 0x00, 0x00][..], // s_get_waveid_in_workgroup s4
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let w = run(Gpu::Gfx1010, 32, &code, |w| w.id = 3).expect("runs");
+    assert_eq!(w.sgpr[4], 3);
+    // gfx90a: buffer_wbl2 is a cache hint, without effect on the (in-order) memory.
+    let code: Vec<u8> = [
+        &[0x00, 0x00, 0xa0, 0xe0, 0x00, 0x00, 0x00, 0x00][..], // buffer_wbl2
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    run(Gpu::Gfx90a, 64, &code, |_| {}).expect("runs");
+}

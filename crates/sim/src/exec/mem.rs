@@ -98,6 +98,7 @@ pub(crate) enum At {
     Dec,
     Swap,
     Cmpswap,
+    Csub,
     /// `ds_mskor`: `(old & !data0) | data1`.
     Mskor,
 }
@@ -133,6 +134,7 @@ pub(crate) fn shape(k: MemKind) -> Option<Shape> {
         AtDec | DsDec => Shape::Atomic(At::Dec, false),
         AtSwap | DsSwap => Shape::Atomic(At::Swap, false),
         AtCmpswap | DsCmpst => Shape::Atomic(At::Cmpswap, false),
+        AtCsub => Shape::Atomic(At::Csub, false),
         AtAdd64 => Shape::Atomic(At::Add, true),
         AtSwap64 => Shape::Atomic(At::Swap, true),
         AtCmpswap64 => Shape::Atomic(At::Cmpswap, true),
@@ -221,6 +223,8 @@ pub(crate) fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64
             }
         }
         At::Mskor => (old & !cmp) | src,
+        // Subtract, clamped at 0 (RDNA2 `*_atomic_csub`).
+        At::Csub => old.saturating_sub(src),
     };
     if wide { r } else { r & 0xffff_ffff }
 }
@@ -287,6 +291,10 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
             let t = w.executed;
             super::salu::set64(w, &i.dst[0], t)?;
             return Ok(());
+        }
+        SGetWaveId => {
+            let id = w.id;
+            return super::salu::set32(w, &i.dst[0], id);
         }
         SLoad1 | SLoad2 | SLoad4 | SLoad8 | SLoad16 | SBufLoad1 | SBufLoad2 | SBufLoad4
         | SBufLoad8 | SBufLoad16 => return smem(k, w, i, ctx),

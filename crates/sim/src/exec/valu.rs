@@ -827,6 +827,45 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VSadU8 => u3!(|a, b, c| sad_u8(a, b, false).wrapping_add(c)),
         VSadHiU8 => u3!(|a, b, c| (sad_u8(a, b, false) << 16).wrapping_add(c)),
         VMsadU8 => u3!(|a, b, c| sad_u8(a, b, true).wrapping_add(c)),
+        // Four (masked) byte SADs of S1 against the windows S0[8j+31:8j] of
+        // the 64-bit S0, each accumulated onto field j of S2: 16-bit fields
+        // (wrapping) for the `_pk_u16` forms, 32-bit for `v_mqsad_u32_u8`.
+        VQsadPkU16U8 | VMqsadPkU16U8 | VMqsadU32U8 => {
+            let (a, b) = (u64_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let masked = k != VQsadPkU16U8;
+            let wide = k == VMqsadU32U8;
+            let acc: Vec<L32> = match i.src[2] {
+                Operand::Vgpr { index, .. } => (0..if wide { 4 } else { 2 })
+                    .map(|p| vreg(w, index.wrapping_add(p), false).copied())
+                    .collect::<Result<_, _>>()?,
+                _ if !wide => {
+                    let c = u64_src(w, ov, i, 2)?;
+                    vec![c.map(|x| x as u32), c.map(|x| (x >> 32) as u32)]
+                }
+                o => return unsupported(format!("v_mqsad_u32_u8 accumulator {o}")),
+            };
+            let mut out = vec![[0u32; 64]; acc.len()];
+            for l in 0..64 {
+                for j in 0..4 {
+                    let win = (a[l] >> (8 * j)) as u32;
+                    let sad = sad_u8(win, b[l], masked);
+                    if wide {
+                        out[j][l] = sad.wrapping_add(acc[j][l]);
+                    } else {
+                        let c = (acc[j / 2][l] >> (16 * (j % 2))) & 0xffff;
+                        out[j / 2][l] |= (sad.wrapping_add(c) & 0xffff) << (16 * (j % 2));
+                    }
+                }
+            }
+            for (p, r) in out.iter().enumerate() {
+                let dst = vdst(w, &d, p as u8)?;
+                for l in 0..64 {
+                    if (exec >> l) & 1 != 0 {
+                        dst[l] = r[l];
+                    }
+                }
+            }
+        }
         VSadU16 => u3!(|a, b, c| {
             let d = (a as u16).abs_diff(b as u16) as u32
                 + ((a >> 16) as u16).abs_diff((b >> 16) as u16) as u32;
@@ -1464,6 +1503,9 @@ fn int_clamp_modelled(k: Kind) -> bool {
             | VMin3U16
             | VMed3U16
             | VSadU8
+            | VQsadPkU16U8
+            | VMqsadPkU16U8
+            | VMqsadU32U8
             | VSadHiU8
             | VSadU16
             | VMsadU8
