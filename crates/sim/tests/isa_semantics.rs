@@ -4803,3 +4803,82 @@ fn gfx10_clamped_subtract_atomic_wave_id_and_cache_hints() {
     .concat();
     run(Gpu::Gfx90a, 64, &code, |_| {}).expect("runs");
 }
+
+#[test]
+fn gfx90a_floating_point_add_atomics() {
+    let code: Vec<u8> = [
+        &[0x00, 0x00, 0x6a, 0xd8, 0x00, 0x01, 0x00, 0x03][..], // ds_add_rtn_f32 v3, v0, v1
+        &[0x00, 0x02, 0x2a, 0xd8, 0x00, 0x01, 0x00, 0x00],     // ds_add_f32 v0, v1 offset:512
+        &[0x00, 0x04, 0xf8, 0xd8, 0x00, 0x06, 0x00, 0x04], // ds_add_rtn_f64 v[4:5], v0, v[6:7] offset:1024
+        &[0x00, 0x80, 0x34, 0xdd, 0x08, 0x01, 0x7f, 0x00], // global_atomic_add_f32 v[8:9], v1, off
+        &[0x00, 0x80, 0x3d, 0xdd, 0x0c, 0x06, 0x7f, 0x0a], // global_atomic_add_f64 v[10:11], v[12:13], v[6:7], off glc
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let den32 = 1e-40f32; // an f32 denormal
+    let (den64, small64) = (5e-310f64, 1e-310f64); // f64 denormals
+    assert!(den32.is_subnormal() && den64.is_subnormal() && small64.is_subnormal());
+    let mut mem = GlobalMemory::new();
+    let g = mem.allocate(256).unwrap();
+    let h = mem.allocate(512).unwrap();
+    let mut lds = Bytes::new(2048, Space::Lds);
+    for l in 0..64u64 {
+        mem.write(g + 4 * l, &den32.to_le_bytes()).unwrap();
+        mem.write(h + 8 * l, &den64.to_le_bytes()).unwrap();
+        lds.write(8 * l, &1.5f32.to_le_bytes()).unwrap();
+        lds.write(512 + 8 * l, &den32.to_le_bytes()).unwrap();
+        lds.write(1024 + 8 * l, &den64.to_le_bytes()).unwrap();
+    }
+    let add = |l: usize| if l == 0 { 0.0f32 } else { l as f32 * 0.25 };
+    let w = run_in(Gpu::Gfx90a, 64, &code, &mem, &mut lds, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[0][l] = 8 * l as u32;
+            w.vgpr[1][l] = add(l).to_bits();
+            w.vgpr[6][l] = small64.to_bits() as u32;
+            w.vgpr[7][l] = (small64.to_bits() >> 32) as u32;
+            let (a, b) = (g + 4 * l as u64, h + 8 * l as u64);
+            (w.vgpr[8][l], w.vgpr[9][l]) = (a as u32, (a >> 32) as u32);
+            (w.vgpr[12][l], w.vgpr[13][l]) = (b as u32, (b >> 32) as u32);
+        }
+    })
+    .expect("runs");
+    let f32_at = |b: &[u8]| f32::from_le_bytes(b[..4].try_into().unwrap());
+    let f64_at = |b: &[u8]| f64::from_le_bytes(b[..8].try_into().unwrap());
+    for l in 0..64usize {
+        let mut b = [0u8; 8];
+        lds.read(8 * l as u64, &mut b).unwrap();
+        assert_eq!(f32_at(&b), 1.5 + add(l), "ds_add_rtn_f32 memory lane {l}");
+        assert_eq!(
+            f32::from_bits(w.vgpr[3][l]),
+            1.5,
+            "ds_add_rtn_f32 returns the old value"
+        );
+        lds.read(512 + 8 * l as u64, &mut b).unwrap();
+        // LDS float atomics keep denormals: lane 0 adds 0 to a denormal.
+        assert_eq!(f32_at(&b), den32 + add(l), "ds_add_f32 lane {l}");
+        lds.read(1024 + 8 * l as u64, &mut b).unwrap();
+        assert_eq!(f64_at(&b), den64 + small64, "ds_add_rtn_f64 lane {l}");
+        let old = w.vgpr[4][l] as u64 | (w.vgpr[5][l] as u64) << 32;
+        assert_eq!(f64::from_bits(old), den64);
+        // The global f32 atomic flushes denormals: lane 0's sum is +0.
+        mem.read(g + 4 * l as u64, &mut b[..4]).unwrap();
+        let want = if l == 0 { 0.0 } else { add(l) };
+        assert_eq!(
+            f32_at(&b).to_bits(),
+            want.to_bits(),
+            "global_atomic_add_f32 lane {l}"
+        );
+        mem.read(h + 8 * l as u64, &mut b).unwrap();
+        assert_eq!(
+            f64_at(&b),
+            den64 + small64,
+            "global_atomic_add_f64 lane {l}"
+        );
+        let old = w.vgpr[10][l] as u64 | (w.vgpr[11][l] as u64) << 32;
+        assert_eq!(
+            f64::from_bits(old),
+            den64,
+            "global_atomic_add_f64 returns lane {l}"
+        );
+    }
+}

@@ -99,6 +99,14 @@ pub(crate) enum At {
     Swap,
     Cmpswap,
     Csub,
+    /// f32 add, denormals kept (`ds_add_f32`: "handles NaN/INF/denormal values").
+    FaddF32,
+    /// f32 add with denormal inputs and results flushed to zero, whatever
+    /// MODE says (the global FP atomic units of gfx908/gfx90a, as LLVM's
+    /// `fpModeMatchesGlobalFPAtomicMode` assumes).
+    FaddF32Ftz,
+    /// f64 add, denormals kept.
+    FaddF64,
     /// `ds_mskor`: `(old & !data0) | data1`.
     Mskor,
 }
@@ -135,6 +143,9 @@ pub(crate) fn shape(k: MemKind) -> Option<Shape> {
         AtSwap | DsSwap => Shape::Atomic(At::Swap, false),
         AtCmpswap | DsCmpst => Shape::Atomic(At::Cmpswap, false),
         AtCsub => Shape::Atomic(At::Csub, false),
+        DsAddF32 => Shape::Atomic(At::FaddF32, false),
+        AtAddF32 => Shape::Atomic(At::FaddF32Ftz, false),
+        DsAddF64 | AtAddF64 => Shape::Atomic(At::FaddF64, true),
         AtAdd64 => Shape::Atomic(At::Add, true),
         AtSwap64 => Shape::Atomic(At::Swap, true),
         AtCmpswap64 => Shape::Atomic(At::Cmpswap, true),
@@ -225,6 +236,14 @@ pub(crate) fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64
         At::Mskor => (old & !cmp) | src,
         // Subtract, clamped at 0 (RDNA2 `*_atomic_csub`).
         At::Csub => old.saturating_sub(src),
+        // Floating-point adds, rounded to nearest even.
+        At::FaddF32 => (f32::from_bits(old as u32) + f32::from_bits(src as u32)).to_bits() as u64,
+        At::FaddF32Ftz => {
+            let (a, b) = (f32::from_bits(old as u32), f32::from_bits(src as u32));
+            let ftz = crate::alu::ftz_f32;
+            ftz(ftz(a) + ftz(b)).to_bits() as u64
+        }
+        At::FaddF64 => (f64::from_bits(old) + f64::from_bits(src)).to_bits(),
     };
     if wide { r } else { r & 0xffff_ffff }
 }
