@@ -48,7 +48,8 @@
 //! - **Not modelled** (reported as [`SimError::Unimplemented`] or
 //!   [`SimError::Unsupported`]): MIMG/EXP, VINTRP, GDS, scalar scratch
 //!   (`s_scratch_*`), MTBUF formats other than 32-bit UINT/SINT/FLOAT
-//!   components, and MFMA with a partial EXEC. There is no trap handler:
+//!   components, and MFMA with a partial EXEC. [`coverage::Report`] lists,
+//!   per GPU, every operation the executor does not execute and why. There is no trap handler:
 //!   `s_trap` ends the wave with [`SimError::Trap`] and its trap id,
 //!   `s_sethalt 1` with [`SimError::Halted`].
 #![deny(missing_docs)]
