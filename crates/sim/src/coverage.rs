@@ -299,7 +299,7 @@ fn mem_reason(name: &str, enc: Encoding) -> &'static str {
         return "scalar scratch access is not modelled";
     }
     if name.contains("_format_") {
-        return "buffer formats from the descriptor, or packed 16-bit formats: not modelled";
+        return "packed 16-bit (d16) buffer formats: not modelled";
     }
     if name.contains("_src2_") {
         return "GFX9 LDS src2 forms (second address from the offset fields): not implemented";
