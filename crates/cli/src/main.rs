@@ -9,6 +9,7 @@ mod demo_cmd;
 mod disasm_cmd;
 mod dwarf_cmd;
 mod info_cmd;
+mod isa_cmd;
 mod lanes_cmd;
 mod run_cmd;
 
@@ -53,6 +54,9 @@ enum Command {
     Debug(debug_cmd::DebugArgs),
     /// Write the lane reconstruction into a code object as DW_AT_LLVM_lane_pc DWARF.
     AnnotateLanes(lanes_cmd::AnnotateArgs),
+    /// Instruction sets: which operations of each target the simulator executes.
+    #[command(subcommand)]
+    Isa(isa_cmd::IsaCommand),
 }
 
 impl Command {
@@ -67,6 +71,7 @@ impl Command {
             Command::Step(a) => lanes_cmd::run_step(a),
             Command::Debug(a) => debug_cmd::run(a),
             Command::AnnotateLanes(a) => lanes_cmd::run_annotate(a),
+            Command::Isa(c) => isa_cmd::run(c),
         }
     }
 }

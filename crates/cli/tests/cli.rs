@@ -82,6 +82,8 @@ fn version_and_help() {
         "step",
         "debug",
         "annotate-lanes",
+        "isa",
+        "isa coverage",
     ] {
         let mut args: Vec<&str> = sub.split(' ').collect();
         args.push("--help");
@@ -163,6 +165,7 @@ fn help_examples_run_as_printed() {
         &["step", "--help"],
         &["debug", "--help"],
         &["annotate-lanes", "--help"],
+        &["isa", "coverage", "--help"],
     ] {
         let help = text(&amdsim(sub).stdout);
         for line in help_examples(&help) {
@@ -663,4 +666,88 @@ fn debug_session_from_a_script() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("unknown command `foo`"));
+}
+
+#[test]
+fn isa_coverage_lists_operations_and_counts() {
+    let out = amdsim(&["isa", "coverage", "--mcpu", "gfx906"]);
+    assert_ok("isa coverage --mcpu gfx906", &out);
+    let t = text(&out.stdout);
+    let line = |name: &str| {
+        t.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{t}"))
+            .to_string()
+    };
+    let add = line("v_add_f32");
+    assert!(add.contains("VOP2") && add.contains("executed"), "{add}");
+    let sample = line("image_sample");
+    assert!(
+        sample.contains("MIMG") && sample.contains("graphics-only") && sample.contains("sampling"),
+        "{sample}"
+    );
+    assert!(line("exp").contains("graphics-only"));
+    // The summary counts the lines.
+    let ops = t.lines().skip(2).count() - 1;
+    let last = t.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!("gfx906: {ops} operations: ")),
+        "{last}"
+    );
+    // --missing drops the executed operations.
+    let missing = text(&amdsim(&["isa", "coverage", "--mcpu=gfx906", "--missing"]).stdout);
+    assert!(!missing.contains("v_add_f32"));
+    assert!(missing.contains("image_sample"));
+    // Every target: one line each after the header.
+    let all = amdsim(&["isa", "coverage"]);
+    assert_ok("isa coverage", &all);
+    let all = text(&all.stdout);
+    assert_eq!(all.lines().count(), 7, "{all}");
+    assert!(all.lines().any(|l| l.starts_with("gfx1030 ")), "{all}");
+    // Wave32 exists on GFX10 only.
+    assert_ok(
+        "--wavefront-size 32",
+        &amdsim(&[
+            "isa",
+            "coverage",
+            "--mcpu",
+            "gfx1010",
+            "--wavefront-size",
+            "32",
+        ]),
+    );
+    assert_eq!(
+        amdsim(&[
+            "isa",
+            "coverage",
+            "--mcpu",
+            "gfx900",
+            "--wavefront-size",
+            "32"
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
+    assert_eq!(
+        amdsim(&["isa", "coverage", "--mcpu", "gfx42"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn readme_shows_the_coverage_counts_the_command_prints() {
+    let out = amdsim(&["isa", "coverage"]);
+    assert_ok("isa coverage", &out);
+    let indented: String = text(&out.stdout)
+        .lines()
+        .map(|l| format!("    {l}\n"))
+        .collect();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("    $ amdsim isa coverage\n{indented}")),
+        "README.md's table differs from `amdsim isa coverage`:\n{indented}"
+    );
 }

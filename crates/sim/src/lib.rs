@@ -10,7 +10,8 @@
 //! - [`dispatch`]: code object loading, kernarg/AQL set-up, initial register
 //!   state, work-groups on rayon;
 //! - [`dispatch_file`]: a dispatch described in RON (the format of `amdsim run`);
-//! - [`debug`]: breakpoints, single-stepping and state inspection.
+//! - [`debug`]: breakpoints, single-stepping and state inspection;
+//! - [`coverage`]: which operations of a GPU's instruction set execute.
 //!
 //! # Conventions the simulator chooses
 //!
@@ -47,12 +48,14 @@
 //! - **Not modelled** (reported as [`SimError::Unimplemented`] or
 //!   [`SimError::Unsupported`]): MIMG/EXP, VINTRP, GDS, scalar scratch
 //!   (`s_scratch_*`), MTBUF formats other than 32-bit UINT/SINT/FLOAT
-//!   components, and MFMA with a partial EXEC. There is no trap handler:
+//!   components, and MFMA with a partial EXEC. [`coverage::Report`] lists,
+//!   per GPU, every operation the executor does not execute and why. There is no trap handler:
 //!   `s_trap` ends the wave with [`SimError::Trap`] and its trap id,
 //!   `s_sethalt 1` with [`SimError::Halted`].
 #![deny(missing_docs)]
 
 pub mod alu;
+pub mod coverage;
 pub mod debug;
 pub mod dispatch;
 pub mod dispatch_file;

@@ -133,6 +133,50 @@ pub enum AluForm {
 }
 
 impl AluForm {
+    /// Every form, in the row order of the generated tables.
+    pub const ALL: [AluForm; 18] = [
+        AluForm::Sop2,
+        AluForm::Sop1,
+        AluForm::Sopk,
+        AluForm::Sopc,
+        AluForm::Sopp,
+        AluForm::Vop1,
+        AluForm::Vop2,
+        AluForm::Vopc,
+        AluForm::Vop3,
+        AluForm::Vop3p,
+        AluForm::Vintrp,
+        AluForm::SdwaVop1,
+        AluForm::SdwaVop2,
+        AluForm::SdwaVopc,
+        AluForm::DppVop1,
+        AluForm::DppVop2,
+        AluForm::Dpp8Vop1,
+        AluForm::Dpp8Vop2,
+    ];
+
+    /// The form's name as the ISA guides write it (`VOP2`, `SDWA`, `DPP8`, ...):
+    /// the SDWA and DPP forms of VOP1, VOP2 and VOPC operations share one name.
+    pub fn name(self) -> &'static str {
+        use AluForm::*;
+        match self {
+            Sop2 => "SOP2",
+            Sop1 => "SOP1",
+            Sopk => "SOPK",
+            Sopc => "SOPC",
+            Sopp => "SOPP",
+            Vop1 => "VOP1",
+            Vop2 => "VOP2",
+            Vopc => "VOPC",
+            Vop3 => "VOP3",
+            Vop3p => "VOP3P",
+            Vintrp => "VINTRP",
+            SdwaVop1 | SdwaVop2 | SdwaVopc => "SDWA",
+            DppVop1 | DppVop2 => "DPP",
+            Dpp8Vop1 | Dpp8Vop2 => "DPP8",
+        }
+    }
+
     /// Instruction size in dwords without a literal constant.
     #[inline]
     fn base_words(self) -> usize {
@@ -325,6 +369,25 @@ impl AluMods {
     pub fn dpp8_sel(&self, i: usize) -> u8 {
         ((self.ctrl >> (8 + 3 * (i & 7))) & 7) as u8
     }
+}
+
+/// Every (operation, form) pair the opcode tables of `gpu` hold: each ALU
+/// operation the decoder can produce for that GPU, once per form that carries
+/// it (in form order, then opcode order; an operation that two opcodes of one
+/// form carry is listed once). The set does not depend on the wave size, which
+/// changes only operand widths.
+pub fn table_operations(gpu: Gpu) -> Vec<(AluOp, AluForm)> {
+    let mut out = Vec::new();
+    for form in AluForm::ALL {
+        let start = out.len();
+        for &idx in tables::TABLES[form as usize][gpu_index(gpu)] {
+            let op = tables::ENTRIES[idx as usize].op;
+            if op != 0 && !out[start..].contains(&(AluOp(op), form)) {
+                out.push((AluOp(op), form));
+            }
+        }
+    }
+    out
 }
 
 /// The column of `gpu` in the generated tables (the order of [`Gpu::ALL`],

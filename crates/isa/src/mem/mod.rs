@@ -69,6 +69,75 @@ impl MemOp {
     }
 }
 
+/// Every operation the memory opcode tables of `gpu` hold, with its
+/// encoding: each memory, image and export operation the decoder can produce
+/// for that GPU, once (in encoding order, then opcode order). FLAT, GLOBAL and
+/// SCRATCH operations are all [`Encoding::Flat`]; `exp` is listed for every
+/// GPU but gfx90a, which has no exports.
+pub fn table_operations(gpu: Gpu) -> Vec<(MemOp, Encoding)> {
+    let g = gpu as usize;
+    let smem: [&[Row]; 6] = [
+        tables::SMEM_GFX900,
+        tables::SMEM_GFX906,
+        tables::SMEM_GFX908,
+        tables::SMEM_GFX90A,
+        tables::SMEM_GFX1010,
+        tables::SMEM_GFX1030,
+    ];
+    let ds: [&[Row]; 6] = [
+        tables::DS_GFX900,
+        tables::DS_GFX906,
+        tables::DS_GFX908,
+        tables::DS_GFX90A,
+        tables::DS_GFX1010,
+        tables::DS_GFX1030,
+    ];
+    let flat: [&[Row]; 6] = [
+        tables::FLAT_GFX900,
+        tables::FLAT_GFX906,
+        tables::FLAT_GFX908,
+        tables::FLAT_GFX90A,
+        tables::FLAT_GFX1010,
+        tables::FLAT_GFX1030,
+    ];
+    let mtbuf: [&[Row]; 6] = [
+        tables::MTBUF_GFX900,
+        tables::MTBUF_GFX906,
+        tables::MTBUF_GFX908,
+        tables::MTBUF_GFX90A,
+        tables::MTBUF_GFX1010,
+        tables::MTBUF_GFX1030,
+    ];
+    let mimg: [&[Row]; 6] = [
+        tables::MIMG_GFX900,
+        tables::MIMG_GFX906,
+        tables::MIMG_GFX908,
+        tables::MIMG_GFX90A,
+        tables::MIMG_GFX1010,
+        tables::MIMG_GFX1030,
+    ];
+    let mut out: Vec<(MemOp, Encoding)> = Vec::new();
+    for (rows, enc) in [
+        (smem[g], Encoding::Smem),
+        (ds[g], Encoding::Ds),
+        (flat[g], Encoding::Flat),
+        (MUBUF_TABLES[g], Encoding::Mubuf),
+        (mtbuf[g], Encoding::Mtbuf),
+        (mimg[g], Encoding::Mimg),
+    ] {
+        for row in rows {
+            let entry = (MemOp(row.name), enc);
+            if row.name != 0 && !out.contains(&entry) {
+                out.push(entry);
+            }
+        }
+    }
+    if gpu != Gpu::Gfx90a {
+        out.push((EXP_OP, Encoding::Exp));
+    }
+    out
+}
+
 /// The export operation (EXP has no opcode field).
 const EXP_OP: MemOp = MemOp(u16::MAX);
 

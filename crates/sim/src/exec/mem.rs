@@ -98,6 +98,15 @@ pub(crate) enum At {
     Dec,
     Swap,
     Cmpswap,
+    Csub,
+    /// f32 add, denormals kept (`ds_add_f32`: "handles NaN/INF/denormal values").
+    FaddF32,
+    /// f32 add with denormal inputs and results flushed to zero, whatever
+    /// MODE says (the global FP atomic units of gfx908/gfx90a, as LLVM's
+    /// `fpModeMatchesGlobalFPAtomicMode` assumes).
+    FaddF32Ftz,
+    /// f64 add, denormals kept.
+    FaddF64,
     /// `ds_mskor`: `(old & !data0) | data1`.
     Mskor,
 }
@@ -105,16 +114,16 @@ pub(crate) enum At {
 pub(crate) fn shape(k: MemKind) -> Option<Shape> {
     use MemKind::*;
     Some(match k {
-        GLoadU8 | DsReadU8 => Shape::Load(1, Ext::Zero),
-        GLoadI8 | DsReadI8 => Shape::Load(1, Ext::Sign),
-        GLoadU16 | DsReadU16 => Shape::Load(2, Ext::Zero),
+        GLoadU8 | DsReadU8 | GLoadU8D16 | GLoadU8D16Hi => Shape::Load(1, Ext::Zero),
+        GLoadI8 | DsReadI8 | GLoadI8D16 | GLoadI8D16Hi => Shape::Load(1, Ext::Sign),
+        GLoadU16 | DsReadU16 | GLoadU16D16 | GLoadU16D16Hi => Shape::Load(2, Ext::Zero),
         GLoadI16 | DsReadI16 => Shape::Load(2, Ext::Sign),
         GLoad4 | DsRead4 => Shape::Load(4, Ext::Zero),
         GLoad8 | DsRead8 => Shape::Load(8, Ext::Zero),
         GLoad12 | DsRead12 => Shape::Load(12, Ext::Zero),
         GLoad16 | DsRead16 => Shape::Load(16, Ext::Zero),
-        GStore1 | DsWrite1 => Shape::Store(1),
-        GStore2 | DsWrite2 => Shape::Store(2),
+        GStore1 | DsWrite1 | GStoreB8D16Hi => Shape::Store(1),
+        GStore2 | DsWrite2 | GStoreB16D16Hi => Shape::Store(2),
         GStore4 | DsWrite4 => Shape::Store(4),
         GStore8 | DsWrite8 => Shape::Store(8),
         GStore12 | DsWrite12 => Shape::Store(12),
@@ -133,6 +142,10 @@ pub(crate) fn shape(k: MemKind) -> Option<Shape> {
         AtDec | DsDec => Shape::Atomic(At::Dec, false),
         AtSwap | DsSwap => Shape::Atomic(At::Swap, false),
         AtCmpswap | DsCmpst => Shape::Atomic(At::Cmpswap, false),
+        AtCsub => Shape::Atomic(At::Csub, false),
+        DsAddF32 => Shape::Atomic(At::FaddF32, false),
+        AtAddF32 => Shape::Atomic(At::FaddF32Ftz, false),
+        DsAddF64 | AtAddF64 => Shape::Atomic(At::FaddF64, true),
         AtAdd64 => Shape::Atomic(At::Add, true),
         AtSwap64 => Shape::Atomic(At::Swap, true),
         AtCmpswap64 => Shape::Atomic(At::Cmpswap, true),
@@ -162,9 +175,21 @@ pub(crate) fn shape(k: MemKind) -> Option<Shape> {
         DsCmpst64 => Shape::Atomic(At::Cmpswap, true),
         DsMskor => Shape::Atomic(At::Mskor, false),
         DsMskor64 => Shape::Atomic(At::Mskor, true),
-        BufCacheNop => Shape::Nop,
+        BufCacheNop | DsNop => Shape::Nop,
         _ => return None,
     })
+}
+
+/// For a FLAT/GLOBAL/SCRATCH/MUBUF `*_d16` load, which half of the
+/// destination register it writes: `Some(false)` the low half, `Some(true)`
+/// the high half (`*_d16_hi`). `None` for other kinds.
+fn d16_load(k: MemKind) -> Option<bool> {
+    use MemKind::*;
+    match k {
+        GLoadU8D16 | GLoadI8D16 | GLoadU16D16 => Some(false),
+        GLoadU8D16Hi | GLoadI8D16Hi | GLoadU16D16Hi => Some(true),
+        _ => None,
+    }
 }
 
 /// The new memory value of an atomic (Vega ISA §12.13 "FLAT atomics";
@@ -209,6 +234,16 @@ pub(crate) fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64
             }
         }
         At::Mskor => (old & !cmp) | src,
+        // Subtract, clamped at 0 (RDNA2 `*_atomic_csub`).
+        At::Csub => old.saturating_sub(src),
+        // Floating-point adds, rounded to nearest even.
+        At::FaddF32 => (f32::from_bits(old as u32) + f32::from_bits(src as u32)).to_bits() as u64,
+        At::FaddF32Ftz => {
+            let (a, b) = (f32::from_bits(old as u32), f32::from_bits(src as u32));
+            let ftz = crate::alu::ftz_f32;
+            ftz(ftz(a) + ftz(b)).to_bits() as u64
+        }
+        At::FaddF64 => (f64::from_bits(old) + f64::from_bits(src)).to_bits(),
     };
     if wide { r } else { r & 0xffff_ffff }
 }
@@ -276,9 +311,14 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
             super::salu::set64(w, &i.dst[0], t)?;
             return Ok(());
         }
+        SGetWaveId => {
+            let id = w.id;
+            return super::salu::set32(w, &i.dst[0], id);
+        }
         SLoad1 | SLoad2 | SLoad4 | SLoad8 | SLoad16 | SBufLoad1 | SBufLoad2 | SBufLoad4
         | SBufLoad8 | SBufLoad16 => return smem(k, w, i, ctx),
         DsBpermute | DsPermute => return permute(k, w, i),
+        DsSwizzle => return swizzle(w, i),
         _ => {}
     }
     if i.encoding == Encoding::Ds && i.mem.has(flags::GDS) {
@@ -326,28 +366,47 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
     match sh {
         Shape::Load(size, ext) => {
             let mut vals = vec![[0u32; 4]; n];
-            if let Some(base) = one_page(&targets, exec, n, size)
-                && global_load_page(ctx, base, &targets, exec, n, size, ext, &mut vals)
-            {
-                return write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec);
-            }
-            if let Some(off) = lds_offsets(&targets, exec, n, size, lds.len()) {
-                load_lanes(lds.as_slice(), &off, exec, n, size, ext, &mut vals);
-                return write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec);
-            }
-            let mut cur = PageCursor::new(ctx.mem);
-            for l in 0..n {
-                if (exec >> l) & 1 == 0 {
-                    continue;
+            let page = one_page(&targets, exec, n, size).is_some_and(|base| {
+                global_load_page(ctx, base, &targets, exec, n, size, ext, &mut vals)
+            });
+            if !page {
+                if let Some(off) = lds_offsets(&targets, exec, n, size, lds.len()) {
+                    load_lanes(lds.as_slice(), &off, exec, n, size, ext, &mut vals);
+                } else {
+                    let mut cur = PageCursor::new(ctx.mem);
+                    for l in 0..n {
+                        if (exec >> l) & 1 == 0 {
+                            continue;
+                        }
+                        let mut b = [0u8; 16];
+                        read(targets[l], l, &mut b[..size], w, lds, &mut cur)?;
+                        vals[l] = loaded_dwords(&b, size, ext);
+                    }
                 }
-                let mut b = [0u8; 16];
-                read(targets[l], l, &mut b[..size], w, lds, &mut cur)?;
-                vals[l] = loaded_dwords(&b, size, ext);
+            }
+            if let Some(hi) = d16_load(k) {
+                // The loaded 16 bits replace one half of the register; the
+                // other half keeps its value.
+                let old = data_lanes(w, &i.dst[0])?;
+                for (l, v) in vals.iter_mut().enumerate() {
+                    let (x, o) = (v[0] & 0xffff, old[0][l]);
+                    v[0] = if hi {
+                        (o & 0xffff) | x << 16
+                    } else {
+                        (o & 0xffff_0000) | x
+                    };
+                }
             }
             write_lanes(w, &i.dst[0], &vals, size.div_ceil(4), exec)?;
         }
         Shape::Store(size) => {
-            let data = data_lanes(w, &data_op)?;
+            let mut data = data_lanes(w, &data_op)?;
+            if matches!(k, MemKind::GStoreB8D16Hi | MemKind::GStoreB16D16Hi) {
+                // `*_d16_hi` stores write from the high half of the register.
+                for v in data[0].iter_mut() {
+                    *v >>= 16;
+                }
+            }
             if let Some(base) = one_page(&targets, exec, n, size)
                 && global_store_page(ctx, base, &targets, exec, n, size, &data)
             {
@@ -911,6 +970,40 @@ fn permute(k: MemKind, w: &mut Wave, i: &Inst) -> R {
         } else {
             r[t] = d[l];
         }
+    }
+    super::valu::wv32(w, &i.dst[0], &r, exec)
+}
+
+/// `ds_swizzle_b32` (Vega ISA §12.12 / RDNA ISA §13.11 "DS"): each lane reads
+/// the ADDR register of another lane chosen by the 16-bit offset, and no LDS
+/// memory is touched. Offset bit 15 set, bits 14:8 clear: quad mode, lane `i`
+/// reads lane `(i & !3) + offset[2(i&3)+1 : 2(i&3)]`. Bit 15 clear: bit-mask
+/// mode within each group of 32 lanes, lane `i` reads lane
+/// `((i & and) | or) ^ xor` with and = offset[4:0], or = offset[9:5],
+/// xor = offset[14:10]. Other offsets (modes LLVM-19 does not name for these
+/// targets) are reported as unsupported. As for `ds_bpermute_b32`, a read from
+/// a lane outside EXEC returns its register value.
+fn swizzle(w: &mut Wave, i: &Inst) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let n = w.size as usize;
+    let d = v32(w, &i.src[0], Ty::I)?;
+    let off = i.mem.offset as usize & 0xffff;
+    let quad = off & 0x8000 != 0;
+    if quad && off & 0x7f00 != 0 {
+        return unsupported(format!("ds_swizzle_b32 offset {off:#06x} (no such mode)"));
+    }
+    let (and, or, xor) = (off & 0x1f, (off >> 5) & 0x1f, (off >> 10) & 0x1f);
+    let mut r = [0u32; 64];
+    for (l, v) in r.iter_mut().enumerate().take(n) {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let t = if quad {
+            (l & !3) + ((off >> (2 * (l & 3))) & 3)
+        } else {
+            (l & !0x1f) | (((l & and) | or) ^ xor)
+        };
+        *v = d[t];
     }
     super::valu::wv32(w, &i.dst[0], &r, exec)
 }

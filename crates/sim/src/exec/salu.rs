@@ -175,6 +175,14 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
             w.status = WaveStatus::Barrier;
         }
         SBranch => w.pc = target(i, pc),
+        // Not taken: the debug flags are clear (nothing here sets them).
+        SCbranchCdbg => {}
+        // RDNA ISA, SOPP: MODE.FP_ROUND / MODE.FP_DENORM = SIMM16[3:0].
+        SRoundMode | SDenormMode => {
+            let shift = if k == SRoundMode { 0 } else { 4 };
+            let v = imm16(i) as u32 & 0xf;
+            w.hwreg[1] = (w.hwreg[1] & !(0xf << shift)) | v << shift;
+        }
         SCbranchScc0 | SCbranchScc1 | SCbranchVccz | SCbranchVccnz | SCbranchExecz
         | SCbranchExecnz => {
             let full = w.full_mask();
@@ -275,6 +283,54 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
                 v | (1 << b)
             };
             set32(w, &d, r)?;
+        }
+        SBitset0B64 | SBitset1B64 => {
+            let b = s32(w, &i.src[0])? & 63;
+            let v = s64(w, &d)?;
+            let r = if k == SBitset0B64 {
+                v & !(1 << b)
+            } else {
+                v | (1 << b)
+            };
+            set64(w, &d, r)?;
+        }
+        // Per quad of lanes (four bits): QUADMASK sets one result bit when any
+        // bit of the quad is set, WQM sets all four. SCC = result != 0.
+        SQuadmaskB32 | SQuadmaskB64 | SWqmB32 | SWqmB64 => {
+            let wide = matches!(k, SQuadmaskB64 | SWqmB64);
+            let v = if wide {
+                s64(w, &i.src[0])?
+            } else {
+                s32(w, &i.src[0])? as u64
+            };
+            let quads = if wide { 16 } else { 8 };
+            let mut r = 0u64;
+            for q in 0..quads {
+                if (v >> (4 * q)) & 0xf != 0 {
+                    r |= if matches!(k, SQuadmaskB32 | SQuadmaskB64) {
+                        1 << q
+                    } else {
+                        0xf << (4 * q)
+                    };
+                }
+            }
+            if wide {
+                set64(w, &d, r)?;
+            } else {
+                set32(w, &d, r as u32)?;
+            }
+            w.scc = r != 0;
+        }
+        // D.u64[2i] = D.u64[2i+1] = S0.u32[i].
+        SBitreplicate => {
+            let v = s32(w, &i.src[0])?;
+            let mut r = 0u64;
+            for b in 0..32 {
+                if (v >> b) & 1 != 0 {
+                    r |= 3 << (2 * b);
+                }
+            }
+            set64(w, &d, r)?;
         }
         SMovrelsB32 | SMovrelsB64 | SMovreldB32 | SMovreldB64 => {
             // SGPR indexing with M0 (Vega ISA, SOP1 `s_movrels`/`s_movreld`).

@@ -17,6 +17,13 @@
 //! `32_32_32_32`) with `nfmt` 4, 5, 7 (UINT, SINT, FLOAT); GFX10 unified
 //! formats 20-22, 62-64, 72-74, 75-77 (`BUF_FMT_32_UINT` ...
 //! `BUF_FMT_32_32_32_32_FLOAT`).
+//!
+//! The MUBUF `buffer_load_format_*` / `buffer_store_format_*` take their
+//! format from the buffer descriptor instead (word 3: GFX9 NUM_FORMAT [14:12]
+//! and DATA_FORMAT [18:15], GFX10 FORMAT [18:12]) and apply its destination
+//! selects DST_SEL_X..W ([11:0], 3 bits each): they are executed the same way
+//! when that format is one of the above and the selects of the components
+//! moved are the identity (X, Y, Z, W).
 
 use super::{Ctx, MemKind, R, unsupported};
 use crate::memory::Bytes;
@@ -29,7 +36,22 @@ pub(crate) fn handles(k: MemKind) -> bool {
     use MemKind::*;
     matches!(
         k,
-        TLoadX | TLoadXy | TLoadXyz | TLoadXyzw | TStoreX | TStoreXy | TStoreXyz | TStoreXyzw
+        TLoadX
+            | TLoadXy
+            | TLoadXyz
+            | TLoadXyzw
+            | TStoreX
+            | TStoreXy
+            | TStoreXyz
+            | TStoreXyzw
+            | BLoadFmtX
+            | BLoadFmtXy
+            | BLoadFmtXyz
+            | BLoadFmtXyzw
+            | BStoreFmtX
+            | BStoreFmtXy
+            | BStoreFmtXyz
+            | BStoreFmtXyzw
     )
 }
 
@@ -63,16 +85,34 @@ pub(crate) fn components32(format: u8, gfx10: bool) -> Option<usize> {
 pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
     use MemKind::*;
     let (n, untyped) = match k {
-        TLoadX => (1, GLoad4),
-        TLoadXy => (2, GLoad8),
-        TLoadXyz => (3, GLoad12),
-        TLoadXyzw => (4, GLoad16),
-        TStoreX => (1, GStore4),
-        TStoreXy => (2, GStore8),
-        TStoreXyz => (3, GStore12),
+        TLoadX | BLoadFmtX => (1, GLoad4),
+        TLoadXy | BLoadFmtXy => (2, GLoad8),
+        TLoadXyz | BLoadFmtXyz => (3, GLoad12),
+        TLoadXyzw | BLoadFmtXyzw => (4, GLoad16),
+        TStoreX | BStoreFmtX => (1, GStore4),
+        TStoreXy | BStoreFmtXy => (2, GStore8),
+        TStoreXyz | BStoreFmtXyz => (3, GStore12),
         _ => (4, GStore16),
     };
-    let format = i.mem.format;
+    let from_descriptor = i.encoding == Encoding::Mubuf;
+    let format = if from_descriptor {
+        let w3 = w.read_sdword(&i.src[1], 3).unwrap_or(0);
+        // Destination selects 4-7 are X-W: component c must select itself.
+        if (0..n).any(|c| (w3 >> (3 * c)) & 7 != 4 + c as u32) {
+            return unsupported(format!(
+                "buffer descriptor destination selects {:#05x} (only X, Y, Z, W in order \
+                 are modelled)",
+                w3 & 0xfff
+            ));
+        }
+        if ctx.gfx10() {
+            ((w3 >> 12) & 0x7f) as u8
+        } else {
+            (((w3 >> 15) & 15) | ((w3 >> 12) & 7) << 4) as u8
+        }
+    } else {
+        i.mem.format
+    };
     match components32(format, ctx.gfx10()) {
         Some(c) if c == n => {}
         _ => {
@@ -82,8 +122,13 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
                 format!("dfmt {} nfmt {}", format & 15, format >> 4)
             };
             return unsupported(format!(
-                "typed buffer {what} with {n} component(s) (only formats of as many 32-bit \
-                 UINT, SINT or FLOAT components are modelled)"
+                "{}typed buffer {what} with {n} component(s) (only formats of as many 32-bit \
+                 UINT, SINT or FLOAT components are modelled)",
+                if from_descriptor {
+                    "descriptor of a "
+                } else {
+                    ""
+                }
             ));
         }
     }

@@ -779,6 +779,156 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             });
             wv32(w, &d, &r, exec)?;
         }
+        // 16-bit multiply-adds (Vega ISA §12.7 VOP3): clamp saturates.
+        VMadI16 | VMadU32U16 | VMadI32I16 => {
+            if i.alu.op_sel != 0 {
+                return unsupported("op_sel on a 16-bit operation");
+            }
+            let (a, b, c) = (
+                u32_src(w, ov, i, 0)?,
+                u32_src(w, ov, i, 1)?,
+                u32_src(w, ov, i, 2)?,
+            );
+            let old = *vdst(w, &d, 0)?;
+            let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
+            let r: L32 = std::array::from_fn(|l| {
+                let (a, b, c) = (a[l], b[l], c[l]);
+                match k {
+                    // D.i16 = S0.i16 * S1.i16 + S2.i16
+                    VMadI16 => {
+                        let v = a as i16 as i32 * b as i16 as i32 + c as i16 as i32;
+                        let v = if clamp { v.clamp(-0x8000, 0x7fff) } else { v };
+                        (old[l] & keep) | v as u16 as u32
+                    }
+                    // D.u32 = S0.u16 * S1.u16 + S2.u32
+                    VMadU32U16 => {
+                        let v = (a & 0xffff) as u64 * (b & 0xffff) as u64 + c as u64;
+                        if clamp {
+                            v.min(u32::MAX as u64) as u32
+                        } else {
+                            v as u32
+                        }
+                    }
+                    // D.i32 = S0.i16 * S1.i16 + S2.i32
+                    _ => {
+                        let v = a as i16 as i64 * b as i16 as i64 + c as i32 as i64;
+                        if clamp {
+                            v.clamp(i32::MIN as i64, i32::MAX as i64) as u32
+                        } else {
+                            v as u32
+                        }
+                    }
+                }
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        // Sums of absolute differences (Vega ISA §12.7 VOP3): bytes or
+        // halves of S0 and S1, accumulated onto S2.
+        VSadU8 => u3!(|a, b, c| sad_u8(a, b, false).wrapping_add(c)),
+        VSadHiU8 => u3!(|a, b, c| (sad_u8(a, b, false) << 16).wrapping_add(c)),
+        VMsadU8 => u3!(|a, b, c| sad_u8(a, b, true).wrapping_add(c)),
+        // Four (masked) byte SADs of S1 against the windows S0[8j+31:8j] of
+        // the 64-bit S0, each accumulated onto field j of S2: 16-bit fields
+        // (wrapping) for the `_pk_u16` forms, 32-bit for `v_mqsad_u32_u8`.
+        VQsadPkU16U8 | VMqsadPkU16U8 | VMqsadU32U8 => {
+            let (a, b) = (u64_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let masked = k != VQsadPkU16U8;
+            let wide = k == VMqsadU32U8;
+            let acc: Vec<L32> = match i.src[2] {
+                Operand::Vgpr { index, .. } => (0..if wide { 4 } else { 2 })
+                    .map(|p| vreg(w, index.wrapping_add(p), false).copied())
+                    .collect::<Result<_, _>>()?,
+                _ if !wide => {
+                    let c = u64_src(w, ov, i, 2)?;
+                    vec![c.map(|x| x as u32), c.map(|x| (x >> 32) as u32)]
+                }
+                o => return unsupported(format!("v_mqsad_u32_u8 accumulator {o}")),
+            };
+            let mut out = vec![[0u32; 64]; acc.len()];
+            for l in 0..64 {
+                for j in 0..4 {
+                    let win = (a[l] >> (8 * j)) as u32;
+                    let sad = sad_u8(win, b[l], masked);
+                    if wide {
+                        out[j][l] = sad.wrapping_add(acc[j][l]);
+                    } else {
+                        let c = (acc[j / 2][l] >> (16 * (j % 2))) & 0xffff;
+                        out[j / 2][l] |= (sad.wrapping_add(c) & 0xffff) << (16 * (j % 2));
+                    }
+                }
+            }
+            for (p, r) in out.iter().enumerate() {
+                let dst = vdst(w, &d, p as u8)?;
+                for l in 0..64 {
+                    if (exec >> l) & 1 != 0 {
+                        dst[l] = r[l];
+                    }
+                }
+            }
+        }
+        VSadU16 => u3!(|a, b, c| {
+            let d = (a as u16).abs_diff(b as u16) as u32
+                + ((a >> 16) as u16).abs_diff((b >> 16) as u16) as u32;
+            d.wrapping_add(c)
+        }),
+        // Per byte: (S0 + S1 + the rounding bit S2[8k]) >> 1.
+        VLerpU8 => u3!(|a, b, c| {
+            let mut r = 0u32;
+            for k in 0..4 {
+                let v = ((a >> (8 * k)) & 0xff) + ((b >> (8 * k)) & 0xff) + ((c >> (8 * k)) & 1);
+                r |= (v >> 1) << (8 * k);
+            }
+            r
+        }),
+        // The signed 4-bit S0[3:0] over 16: 0, 0.0625, ..., 0.4375, -0.5, ..., -0.0625.
+        VCvtOffF32I4 => {
+            let a = u32_src(w, ov, i, 0)?;
+            let r: L32 = a.map(|x| {
+                let n = ((x as i32) << 28) >> 28;
+                f32_out(n as f32 / 16.0, omod, clamp).to_bits()
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        // D = {16'b0, sat8(S0[31:16]), sat8(S0[15:0])}: signed halves to unsigned bytes.
+        VSatPkU8I16 => u1!(|a| {
+            let sat = |h: u32| (h as u16 as i16).clamp(0, 255) as u32;
+            sat(a) | sat(a >> 16) << 8
+        }),
+        // "Legacy" multiplies: 0 times anything (also an infinity or a NaN) is +0.
+        VMadLegacyF32 => f3!(|a, b, c| {
+            let (a, b) = (ftz_f32(a), ftz_f32(b));
+            if a == 0.0 || b == 0.0 {
+                ftz_f32(0.0 + ftz_f32(c))
+            } else {
+                mad_f32(a, b, c)
+            }
+        }),
+        VFmaLegacyF32 => f3!(|a, b, c| if a == 0.0 || b == 0.0 {
+            0.0 + c
+        } else {
+            a.mul_add(b, c)
+        }),
+        VMacLegacyF32 | VFmacLegacyF32 => {
+            let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
+            let c = *vdst(w, &d, 0)?;
+            let r: L32 = std::array::from_fn(|l| {
+                let (a, b, c) = (a[l], b[l], f32::from_bits(c[l]));
+                let v = if k == VMacLegacyF32 {
+                    let (a, b) = (ftz_f32(a), ftz_f32(b));
+                    if a == 0.0 || b == 0.0 {
+                        ftz_f32(0.0 + ftz_f32(c))
+                    } else {
+                        mad_f32(a, b, c)
+                    }
+                } else if a == 0.0 || b == 0.0 {
+                    0.0 + c
+                } else {
+                    a.mul_add(b, c)
+                };
+                f32_out(v, omod, clamp).to_bits()
+            });
+            wv32(w, &d, &r, exec)?;
+        }
         VMbcntLo | VMbcntHi => {
             let (a, b) = (u32_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
             let hi = k == VMbcntHi;
@@ -1218,8 +1368,22 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VPkMovB32 | VPkAddF32 | VPkMulF32 | VPkFmaF32 => pk(k, w, i, exec)?,
         VPkAddU16 | VPkSubU16 | VPkAddI16 | VPkSubI16 | VPkMulLoU16 | VPkLshlrevB16
         | VPkLshrrevB16 | VPkAshrrevI16 | VPkMaxU16 | VPkMinU16 | VPkMaxI16 | VPkMinI16
-        | VPkMadU16 | VPkAddF16 | VPkMulF16 | VPkFmaF16 | VPkMaxF16 | VPkMinF16 => {
+        | VPkMadU16 | VPkMadI16 | VPkAddF16 | VPkMulF16 | VPkFmaF16 | VPkMaxF16 | VPkMinF16 => {
             pk16(k, w, i, exec)?
+        }
+        // VOP2: D.f16[h] = fma(S0.f16[h], S1.f16[h], D.f16[h]) for both halves.
+        VPkFmacF16 => {
+            if i.encoding != Encoding::Vop2 {
+                return unsupported("v_pk_fmac_f16 outside its VOP2 form");
+            }
+            let (a, b) = (src32(w, ov, i, 0, Ty::H)?, src32(w, ov, i, 1, Ty::H)?);
+            let c = *vdst(w, &d, 0)?;
+            let r: L32 = std::array::from_fn(|l| {
+                let f = |v: u32, h: u32| f16_to_f32((v >> (16 * h)) as u16) as f64;
+                let half = |h: u32| f64_to_f16(f(a[l], h).mul_add(f(b[l], h), f(c[l], h))) as u32;
+                half(0) | half(1) << 16
+            });
+            wv32(w, &d, &r, exec)?;
         }
         VCmp(c) => cmp(c, w, ov, i, exec)?,
         VCmpClassF32 | VCmpxClassF32 | VCmpClassF64 | VCmpxClassF64 => {
@@ -1332,7 +1496,31 @@ fn int_clamp_modelled(k: Kind) -> bool {
             | VMax3U16
             | VMin3U16
             | VMed3U16
+            | VSadU8
+            | VQsadPkU16U8
+            | VMqsadPkU16U8
+            | VMqsadU32U8
+            | VSadHiU8
+            | VSadU16
+            | VMsadU8
+            | VLerpU8
+            | VSatPkU8I16
     )
+}
+
+/// The sum of the absolute differences of the four bytes of `a` and `b`;
+/// `masked` skips the bytes where `b` is 0 (`v_msad_u8`).
+fn sad_u8(a: u32, b: u32, masked: bool) -> u32 {
+    (0..4)
+        .map(|k| {
+            let (x, y) = ((a >> (8 * k)) as u8, (b >> (8 * k)) as u8);
+            if masked && y == 0 {
+                0
+            } else {
+                x.abs_diff(y) as u32
+            }
+        })
+        .sum()
 }
 
 fn sext24(a: u32) -> i32 {
@@ -1421,7 +1609,7 @@ fn pk16(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
     if a.clamp && !float {
         return unsupported("clamp on a packed integer operation");
     }
-    let three = matches!(k, VPkMadU16 | VPkFmaF16);
+    let three = matches!(k, VPkMadU16 | VPkMadI16 | VPkFmaF16);
     let ty = if float { Ty::H } else { Ty::I };
     let srcs = [
         v32(w, &i.src[0], ty)?,
@@ -1466,7 +1654,8 @@ fn pk16(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
                 VPkMinU16 => x.min(y),
                 VPkMaxI16 => (x as i16).max(y as i16) as u16,
                 VPkMinI16 => (x as i16).min(y as i16) as u16,
-                VPkMadU16 => x.wrapping_mul(y).wrapping_add(z),
+                // The low 16 bits of the product do not depend on the signedness.
+                VPkMadU16 | VPkMadI16 => x.wrapping_mul(y).wrapping_add(z),
                 VPkAddF16 => fo(f(x) + f(y)),
                 VPkMulF16 => fo(f(x) * f(y)),
                 VPkFmaF16 => fo(f(x).mul_add(f(y), f(z))),
