@@ -275,6 +275,40 @@ fn a_printf_kernel_says_hostcall_is_not_provided() {
     assert!(!text(&out.stderr).contains("hostcall"));
 }
 
+/// OpenCL printf through the printf buffer: `amdsim run` prints the records of
+/// kernels/examples/printf_demo.cl after the dispatch. The expected lines are what PoCL
+/// prints for the same source and input (kernels/pocl/host.c, run when this test was
+/// written); OpenCL leaves the order of different work-items' output open, so the lines
+/// are compared as a set, and each work-item's own lines in order.
+#[test]
+fn printf_records_are_printed_as_pocl_prints_them() {
+    let out = amdsim(&[
+        "run",
+        "kernels/examples/printf_demo.gfx900.co",
+        "printf_demo",
+        "i32[]:1,3,4,-7",
+        "--grid",
+        "4",
+        "--group",
+        "4",
+    ]);
+    assert_ok("run printf_demo", &out);
+    let t = text(&out.stdout);
+    let mut got: Vec<&str> = t
+        .lines()
+        .filter(|l| l.starts_with("item ") || l.contains('%'))
+        .collect();
+    let mut want = vec![
+        "item 0:     1|1   |0000.333|1.000000e+10|0.125|A|ok",
+        "1.000000,2.500000,-3.000000,0.125000 7,-8 %",
+        "item 1:     3|3   |0001.000|3.000000e+10|0.375|B|ok",
+        "item 3:    -7|fffffff9|-002.333|-7.000000e+10|-0.875|D|ok",
+    ];
+    got.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(got, want, "{t}");
+}
+
 #[test]
 fn runaway_kernels_stop_and_say_where() {
     let start = Instant::now();

@@ -445,6 +445,22 @@ fn parse_kernel(v: &Value, path: String) -> Result<KernelMetadata, Error> {
 }
 
 impl Metadata {
+    /// The `amdhsa.printf` strings (`ID:N:S1:...:SN:FORMAT`, one per printf format of the
+    /// code object; empty when there is none). Entries that are not strings are left out.
+    pub fn printf_formats(&self) -> Vec<String> {
+        self.other
+            .iter()
+            .filter(|(k, _)| k == "amdhsa.printf")
+            .flat_map(|(_, v)| match v {
+                Value::Array(a) => a
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
     /// Decodes the descriptor bytes of an `NT_AMDGPU_METADATA` note.
     pub fn parse(bytes: &[u8]) -> Result<Metadata, Error> {
         let mut rd = bytes;
@@ -537,6 +553,7 @@ mod tests {
         assert_eq!(md.target.as_deref(), Some("amdgcn-amd-amdhsa--gfx900"));
         assert_eq!(md.other.len(), 1);
         assert_eq!(md.other[0].0, "amdhsa.printf");
+        assert_eq!(md.printf_formats(), vec!["1:4:%d".to_string()]);
         let k = &md.kernels[0];
         assert_eq!(k.name, "k");
         assert_eq!(k.wavefront_size, Some(64));

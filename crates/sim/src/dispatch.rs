@@ -73,6 +73,10 @@ pub struct Module {
     pub prepared: Arc<Prepared>,
     /// The kernels.
     pub kernels: Vec<KernelInfo>,
+    /// The printf formats of the code object (`amdhsa.printf`).
+    pub printf: Arc<Vec<crate::printf::PrintfFormat>>,
+    /// The guest addresses the code object's image occupies.
+    pub image: std::ops::Range<u64>,
 }
 
 impl Module {
@@ -333,6 +337,12 @@ pub struct Launch {
     pub groups: [u32; 3],
     /// Lanes per wave.
     pub wave_size: u32,
+    /// Guest address of the printf buffer, when the kernel takes one.
+    pub printf_buffer: Option<u64>,
+    /// The code object's printf formats.
+    pub printf_formats: Arc<Vec<crate::printf::PrintfFormat>>,
+    /// The guest addresses the code object's image occupies.
+    pub image: std::ops::Range<u64>,
 }
 
 /// The state of one work-group: its waves and its LDS.
@@ -441,12 +451,18 @@ impl Device {
             })
             .collect();
         let prepared = Arc::new(Prepared::new(&program));
+        let printf = match co.metadata() {
+            Some(md) => crate::printf::parse_formats(&md.printf_formats())?,
+            None => Vec::new(),
+        };
         Ok(Module {
             gpu,
             load_bias: bias,
             program,
             prepared,
             kernels,
+            printf: Arc::new(printf),
+            image: bias..bias + size,
         })
     }
 
@@ -524,7 +540,24 @@ impl Device {
             }
         }
         let queue = self.alloc(256)?;
-        let mut kernarg_bytes = build_kernarg(&k, &config, dims, queue)?;
+        // A printf buffer when the kernel takes one (its header: nothing used yet, and
+        // the size).
+        let printf_buffer = match &k.metadata {
+            Some(md)
+                if md
+                    .hidden_args()
+                    .any(|a| a.value_kind == ValueKind::HiddenPrintfBuffer) =>
+            {
+                let size = crate::printf::PRINTF_BUFFER_SIZE;
+                let b = self.alloc(u64::from(size))?;
+                self.mem
+                    .write(b, &crate::printf::buffer_header(size))
+                    .map_err(SimError::Host)?;
+                Some(b)
+            }
+            _ => None,
+        };
+        let mut kernarg_bytes = build_kernarg(&k, &config, dims, queue, printf_buffer)?;
         // Scalar loads fetch up to 64 bytes at once and may read past the
         // last argument, as they do on hardware, where the segment is padded.
         kernarg_bytes.resize(kernarg_bytes.len().div_ceil(64) * 64 + 64, 0);
@@ -560,6 +593,9 @@ impl Device {
             queue,
             groups,
             wave_size,
+            printf_buffer,
+            printf_formats: module.printf.clone(),
+            image: module.image.clone(),
         })
     }
 
@@ -736,6 +772,7 @@ fn build_kernarg(
     config: &LaunchConfig,
     dims: u32,
     queue: u64,
+    printf_buffer: Option<u64>,
 ) -> Result<Vec<u8>, SimError> {
     let size = k.descriptor.kernarg_size.max(
         k.metadata
@@ -815,6 +852,7 @@ fn build_kernarg(
             ValueKind::HiddenPrivateBase => Some(PRIVATE_BASE >> 32),
             ValueKind::HiddenSharedBase => Some(SHARED_BASE >> 32),
             ValueKind::HiddenQueuePtr => Some(queue),
+            ValueKind::HiddenPrintfBuffer => printf_buffer,
             ValueKind::HiddenDynamicLdsSize => Some(config.dynamic_lds as u64),
             _ => None,
         };
@@ -826,8 +864,8 @@ fn build_kernarg(
 }
 
 /// The hidden kernel arguments the dispatcher computes; every other hidden
-/// argument (printf and hostcall buffers, default queue, completion action,
-/// multigrid sync, heap) is left zero.
+/// argument (hostcall buffer, default queue, completion action, multigrid
+/// sync, heap) is left zero.
 pub const HIDDEN_FILLED: &[&str] = &[
     "hidden_block_count_x/y/z (full work-groups: grid / group rounded down)",
     "hidden_group_size_x/y/z",
@@ -838,7 +876,25 @@ pub const HIDDEN_FILLED: &[&str] = &[
     "hidden_shared_base",
     "hidden_queue_ptr (a zeroed 256-byte block)",
     "hidden_dynamic_lds_size",
+    "hidden_printf_buffer (a 1 MiB printf buffer; Launch::printf_output formats it)",
 ];
+
+impl Launch {
+    /// The text of the kernel's `printf` calls, read from its printf buffer after the
+    /// dispatch (`None`: the kernel takes no printf buffer).
+    pub fn printf_output(
+        &self,
+        mem: &GlobalMemory,
+    ) -> Option<Result<String, crate::printf::PrintfError>> {
+        let b = self.printf_buffer?;
+        Some(crate::printf::output(
+            mem,
+            b,
+            &self.printf_formats,
+            self.image.clone(),
+        ))
+    }
+}
 
 impl Launch {
     /// Creates work-group `id` with its waves in their initial state.

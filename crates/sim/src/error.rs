@@ -198,6 +198,9 @@ pub enum SimError {
     /// The code object targets a GPU the decoder does not support.
     #[error("code object: {0}")]
     UnsupportedGpu(#[from] amdgpu_isa::UnknownGpu),
+    /// The code object's printf metadata is ill-formed.
+    #[error("code object: {0}")]
+    Printf(#[from] crate::printf::PrintfError),
     /// The code object's loadable image is larger than the simulator maps.
     #[error("code object: its loadable image spans {size} bytes (at most {max})")]
     ImageTooLarge {

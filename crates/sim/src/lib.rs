@@ -62,6 +62,7 @@ pub mod dispatch_file;
 pub mod error;
 pub mod exec;
 pub mod memory;
+pub mod printf;
 pub mod wave;
 
 pub use dispatch::{
