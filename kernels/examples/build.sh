@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the example kernels of this directory (kernels/examples/*.cl) for gfx900,
-# with the flags of kernels/tools/build.py. The built code objects are committed.
+# Builds the example kernels of this directory (kernels/examples/*.cl) for gfx900
+# (mfma_dot.cl for gfx908 and gfx90a), with the flags of kernels/tools/build.py. The
+# built code objects are committed.
 #
 # printf_demo.cl is built in two steps, as a runtime's compiler does for OpenCL
 # printf: the source without the device library (clang then lowers printf into
@@ -16,7 +17,15 @@ cl_flags=(-x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -Wall -Werror -mcpu=gfx9
   -mcode-object-version=5 -O2)
 for src in *.cl; do
   k=${src%.cl}
-  if [ "$k" = printf_demo ]; then
+  if [ "$k" = mfma_dot ]; then
+    # The matrix and dot-product built-ins exist on gfx908 and gfx90a only.
+    for gpu in gfx908 gfx90a; do
+      clang-19 "${cl_flags[@]/-mcpu=gfx900/-mcpu=$gpu}" --rocm-device-lib-path="$libs" \
+        -c "$src" -o "$tmp/$k.$gpu.o"
+      ld.lld-19 -shared "$tmp/$k.$gpu.o" -o "$k.$gpu.co"
+    done
+    continue
+  elif [ "$k" = printf_demo ]; then
     clang-19 "${cl_flags[@]}" -nogpulib -emit-llvm -c "$src" -o "$tmp/$k.bc"
     link=()
     for b in opencl ocml ockl oclc_abi_version_500 oclc_isa_version_900 \
