@@ -6,6 +6,8 @@
 //! kernel's header comment, written out below independently of the executor's own
 //! layout code); `dot4` against the sum of signed byte products.
 
+#![allow(clippy::needless_range_loop)]
+
 use amdgpu_sim::{ArgValue, Device, LaunchConfig};
 use amdsim_sim_tests::repo_path;
 
