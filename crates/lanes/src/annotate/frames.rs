@@ -48,16 +48,9 @@ const PRIVATE_WAVE: u64 = 6;
 /// The code alignment factor: every AMDGPU instruction is a multiple of 4 bytes.
 const CODE_ALIGN: u64 = 4;
 
-fn uleb(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
+fn uleb(out: &mut Vec<u8>, v: u64) {
+    // Writing to a Vec cannot fail.
+    let _ = gimli::leb128::write::unsigned(out, v);
 }
 
 /// Appends an entry (CIE or FDE) with its length, padded with `DW_CFA_nop` to a multiple
