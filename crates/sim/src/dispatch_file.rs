@@ -337,9 +337,9 @@ impl Elem {
             Elem::I32 => (v as u32 as i32).to_string(),
             Elem::U64 => v.to_string(),
             Elem::I64 => (v as i64).to_string(),
-            Elem::F16 => crate::alu::f16_to_f32(v as u16).to_string(),
-            Elem::F32 => f32::from_bits(v as u32).to_string(),
-            Elem::F64 => f64::from_bits(v).to_string(),
+            Elem::F16 => f32_text(crate::alu::f16_to_f32(v as u16)),
+            Elem::F32 => f32_text(f32::from_bits(v as u32)),
+            Elem::F64 => f64_text(f64::from_bits(v)),
         }
     }
 
@@ -1187,12 +1187,55 @@ impl Buffer {
     }
 }
 
+/// Whether a float is printed in the exponent form: very large and very small
+/// magnitudes, whose plain decimals run to hundreds of digits.
+fn exponent_form(a: f64) -> bool {
+    a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a.abs())
+}
+
+/// An f64 as the shortest text that reads back to it (`1e300`, not 301 digits).
+fn f64_text(x: f64) -> String {
+    if exponent_form(x) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
+/// An f32 as the shortest text that reads back to it.
+fn f32_text(x: f32) -> String {
+    if exponent_form(f64::from(x)) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parse(s: &str) -> Result<DispatchFile, DispatchFileError> {
         DispatchFile::parse(s, "/base", "test.ron")
+    }
+
+    /// Floats print as the shortest text that reads back to them, in the exponent form
+    /// only for magnitudes whose plain decimals would be very long.
+    #[test]
+    fn floats_show_short() {
+        let f64s = |x: f64| Elem::F64.show(&x.to_le_bytes());
+        assert_eq!(f64s(1e300), "1e300");
+        assert_eq!(f64s(-3.3333333333333334e-308), "-3.3333333333333334e-308");
+        assert_eq!(f64s(132864879.0), "132864879");
+        assert_eq!(f64s(0.5), "0.5");
+        assert_eq!(f64s(0.0), "0");
+        assert_eq!(f64s(f64::INFINITY), "inf");
+        for x in [1e300, 5e-324, -1.7e308, 123.456, 1e16, 9.99e15] {
+            assert_eq!(f64s(x).parse::<f64>().unwrap(), x);
+        }
+        assert_eq!(Elem::F32.show(&1e-7f32.to_le_bytes()), "1e-7");
+        assert_eq!(Elem::F32.show(&2.5f32.to_le_bytes()), "2.5");
+        assert_eq!(Elem::F16.show(&0x3c00u16.to_le_bytes()), "1");
     }
 
     #[test]
