@@ -337,6 +337,64 @@ fn run(encoding: LaneEncoding, builds: &[&str], targets: &[&str]) {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
+/// The caller-frame walk needs the CFI the annotation writes: stopped at the entry of
+/// `classify` (cf_call, -O2 -g, gfx900), the lanes that did not call it are found in
+/// `cf_call`'s frame; with clang-19's own `.debug_frame` (FDEs without rules) in place of
+/// the annotation's, the walk stops with a reason and those lanes stay unplaced, while
+/// the lanes of the frame itself are the same.
+#[test]
+fn the_caller_walk_uses_the_annotated_cfi_and_says_why_it_stops() {
+    let original = read_kernel("gfx900", "cf_call.O2g.co").unwrap();
+    let bytes = amdgpu_lanes::annotate::annotate(&original, &AnnotateOptions::default()).unwrap();
+    let co = CodeObject::parse(&bytes).unwrap();
+    let orig_co = CodeObject::parse(&original).unwrap();
+    let with_cfi = LanePcIndex::new(&co, &Default::default()).unwrap();
+    let without_cfi = LanePcIndex::from_sections(
+        |name| {
+            if name == ".debug_frame" {
+                orig_co.section_data(name)
+            } else {
+                co.section_data(name)
+            }
+        },
+        &Default::default(),
+    )
+    .unwrap();
+    let classify = co
+        .symbols()
+        .iter()
+        .find(|s| s.name == "classify")
+        .expect("classify")
+        .address;
+    let mut dev = Device::new();
+    let (l, bias) = launch(&mut dev, &bytes).unwrap().expect("launches");
+    let mut session = Session::new(&dev, l);
+    session.add_breakpoint(classify + bias);
+    let wave = match session.resume().unwrap() {
+        Stop::Breakpoint { wave, .. } => wave,
+        other => panic!("expected to stop in classify, {other:?}"),
+    };
+    let full = with_cfi.wave_unwound(&session, &dev, wave, bias).unwrap();
+    let bare = without_cfi
+        .wave_unwound(&session, &dev, wave, bias)
+        .unwrap();
+    let in_caller = full.lanes.iter().flatten().filter(|(f, _)| *f == 1).count();
+    assert!(in_caller > 0, "no lane found in the caller: {full:?}");
+    assert_eq!(full.frames.len(), 2, "{:?}", full.frames);
+    assert_eq!(full.frames[1].function.as_deref(), Some("cf_call"));
+    assert!(
+        matches!(&bare.end, UnwindEnd::Stopped(why) if why.contains("CFA") || why.contains("call frame")),
+        "{:?}",
+        bare.end
+    );
+    for (a, b) in full.lanes.iter().zip(&bare.lanes) {
+        match a {
+            Some((0, _)) => assert_eq!(a, b),
+            _ => assert_eq!(*b, None),
+        }
+    }
+}
+
 #[test]
 fn annotated_lane_positions_agree_with_the_reconstruction() {
     run(LaneEncoding::Current, &["co", "O2g.co", "O0g.co"], &TARGETS);
