@@ -237,6 +237,8 @@ struct EntryPlan {
 #[derive(Debug, Clone)]
 struct FunctionPlan {
     name: String,
+    /// A kernel (the outermost frame).
+    kernel: bool,
     start: u64,
     end: u64,
     entries: Vec<EntryPlan>,
@@ -247,6 +249,8 @@ struct FunctionPlan {
 }
 
 const DIVERGENT: &str = "__divergent_lane_pc";
+/// `DW_CC_LLVM_OpenCLKernel`, the calling convention clang gives an OpenCL kernel.
+pub const DW_CC_LLVM_OPENCL_KERNEL: u8 = 0xc7;
 const ACTIVE_PC: &str = "__active_lane_pc";
 const ACTIVE_VAR: &str = "__active_lane";
 
@@ -284,9 +288,10 @@ fn push_range<T: PartialEq>(v: &mut Vec<(u64, u64, T)>, begin: u64, end: u64, x:
     }
 }
 
-fn plan_function(f: &FunctionRegions, name: String) -> FunctionPlan {
+fn plan_function(f: &FunctionRegions, name: String, kernel: bool) -> FunctionPlan {
     let mut p = FunctionPlan {
         name,
+        kernel,
         start: f.start,
         end: f.end,
         entries: Vec::new(),
@@ -685,6 +690,13 @@ fn emit(
                 AttributeValue::Address(Address::Constant(p.start)),
             );
             e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(p.end - p.start));
+            if p.kernel {
+                // As clang marks an OpenCL kernel: the frame has no caller.
+                e.set(
+                    gimli::DW_AT_calling_convention,
+                    AttributeValue::CallingConvention(gimli::DwCc(DW_CC_LLVM_OPENCL_KERNEL)),
+                );
+            }
             made.insert(p.start, (uid, id, Vec::new()));
         }
     }
@@ -888,9 +900,15 @@ pub fn annotate_with_report(
             .find(|s| s.is_code() && s.address == a)
             .map_or_else(|| format!("fn_{a:x}"), |s| s.name.to_string())
     };
+    let kernels: Vec<u64> = co
+        .symbols()
+        .iter()
+        .filter(|s| s.kind == amdgpu_codeobj::SymbolKind::Kernel)
+        .map(|s| s.address)
+        .collect();
     let plans: Vec<FunctionPlan> = funcs
         .iter()
-        .map(|f| plan_function(f, name_of(f.start)))
+        .map(|f| plan_function(f, name_of(f.start), kernels.contains(&f.start)))
         .collect();
     let has_dwarf = co
         .section_data(".debug_info")
@@ -953,12 +971,6 @@ pub fn annotate_with_report(
             skipped: plan.skipped.clone(),
         });
     }
-    let kernels: Vec<u64> = co
-        .symbols()
-        .iter()
-        .filter(|s| s.kind == amdgpu_codeobj::SymbolKind::Kernel)
-        .map(|s| s.address)
-        .collect();
     let no_offsets = Offsets::new();
     let frame = frames::debug_frame(
         &funcs,

@@ -237,6 +237,8 @@ pub struct LanePcs {
     pub die: u64,
     /// Its `DW_AT_name`.
     pub function: Option<String>,
+    /// Whether the DIE is a kernel's (`DW_CC_LLVM_OpenCLKernel`): a frame without caller.
+    pub kernel: bool,
     /// The lane count.
     pub lanes: u32,
     /// The conceptual active mask.
@@ -284,6 +286,9 @@ struct Scope {
     unit: usize,
     die: u64,
     name: Option<String>,
+    /// `DW_AT_calling_convention` is `DW_CC_LLVM_OpenCLKernel`: a kernel, the outermost
+    /// frame.
+    kernel: bool,
     lanes: Option<Result<u32, LanePcError>>,
     lane_pc: Option<AttrExpr>,
     active_lane: Option<AttrExpr>,
@@ -397,8 +402,14 @@ impl<'d> LanePcIndex<'d> {
     ) -> Result<(), LanePcError> {
         let version = unit.header.version();
         let mut cur = unit.entries();
+        // The enclosing subprograms (depth, a kernel's): an inlined subroutine is in its
+        // subprogram's frame.
+        let mut frames: Vec<(usize, bool)> = Vec::new();
         while let Some(die) = cur.next_dfs().map_err(gimli_err)? {
             let depth = usize::try_from(die.depth()).unwrap_or(0);
+            while frames.last().is_some_and(|&(d, _)| d >= depth) {
+                frames.pop();
+            }
             let uoff = die.offset().0 as u64;
             let off = info.base + uoff;
             let tag = die.tag();
@@ -464,7 +475,26 @@ impl<'d> LanePcIndex<'d> {
                 lanes: None,
                 lane_pc: None,
                 active_lane: None,
+                kernel: if tag == gimli::DW_TAG_inlined_subroutine {
+                    frames.last().is_some_and(|&(_, k)| k)
+                } else {
+                    match die.attr_value(gimli::DW_AT_calling_convention) {
+                        Some(AttributeValue::CallingConvention(c)) => {
+                            c.0 == crate::annotate::DW_CC_LLVM_OPENCL_KERNEL
+                        }
+                        // A rewriter may keep the constant in another form.
+                        Some(v) => {
+                            v.udata_value()
+                                == Some(u64::from(crate::annotate::DW_CC_LLVM_OPENCL_KERNEL))
+                        }
+                        None => false,
+                    }
+                },
             };
+            if tag != gimli::DW_TAG_inlined_subroutine {
+                frames.push((depth, scope.kernel));
+            }
+
             let d6 = &opts.dwarf6;
             for attr in die.attrs() {
                 let code = attr.name().0;
@@ -605,6 +635,7 @@ impl<'d> LanePcIndex<'d> {
             pc,
             die: scope.die,
             function: scope.name.clone(),
+            kernel: scope.kernel,
             lanes,
             active,
             active_source,

@@ -30,8 +30,9 @@ pub const MAX_FRAMES: u32 = 64;
 pub enum UnwindEnd {
     /// Every lane has a position (no caller frame was needed past the last one).
     Placed,
-    /// A frame whose return address is undefined was reached (the kernel's): the lanes
-    /// without a position are undefined in every frame.
+    /// A kernel's frame (`DW_AT_calling_convention` `DW_CC_LLVM_OpenCLKernel`), whose
+    /// return address is undefined, was reached: the lanes without a position are
+    /// undefined in every frame.
     Outermost,
     /// A frame could not be unwound or its attributes not evaluated: the lanes without
     /// a position are not known beyond it.
@@ -172,6 +173,7 @@ impl<'d> LanePcIndex<'d> {
     /// callers' frames (see the module documentation).
     pub fn evaluate_unwound<T: Target>(&self, target: &T) -> Result<Unwound, LanePcError> {
         let innermost = self.evaluate(target)?;
+
         let mut frames = vec![Frame {
             pc: innermost.pc,
             function: innermost.function.clone(),
@@ -191,7 +193,7 @@ impl<'d> LanePcIndex<'d> {
         let end = if lanes.iter().all(Option::is_some) {
             UnwindEnd::Placed
         } else {
-            self.unwind(target, 1, &mut lanes, &mut frames)
+            self.unwind(target, innermost.kernel, 1, &mut lanes, &mut frames)
         };
         Ok(Unwound {
             innermost,
@@ -205,6 +207,7 @@ impl<'d> LanePcIndex<'d> {
     fn unwind(
         &self,
         inner: &dyn Target,
+        inner_kernel: bool,
         depth: u32,
         lanes: &mut [Option<(u32, u64)>],
         frames: &mut Vec<Frame>,
@@ -223,7 +226,15 @@ impl<'d> LanePcIndex<'d> {
         let ra = match caller_register(self, inner, row.return_address as u32, 64) {
             Ok(Some(b)) => u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8]))
                 .wrapping_sub(inner.code_bias()),
-            Ok(None) => return UnwindEnd::Outermost,
+            // An undefined return address ends the stack at a kernel; in any other
+            // function it only means the CFI does not know where the caller is.
+            Ok(None) if inner_kernel => return UnwindEnd::Outermost,
+            Ok(None) => {
+                return UnwindEnd::Stopped(format!(
+                    "the return address is undefined at {pc:#x}, in a function that is not \
+                     a kernel"
+                ));
+            }
             Err(e) => return UnwindEnd::Stopped(format!("return address at {pc:#x}: {e}")),
         };
         let ws = inner.wave_size();
@@ -272,6 +283,6 @@ impl<'d> LanePcIndex<'d> {
         if lanes.iter().all(Option::is_some) {
             return UnwindEnd::Placed;
         }
-        self.unwind(&caller, depth + 1, lanes, frames)
+        self.unwind(&caller, r.kernel, depth + 1, lanes, frames)
     }
 }
