@@ -993,6 +993,33 @@ def const_tables():
     return cases
 
 
+def narrow_types():
+    cases = []
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(1120 + i)
+        glob = rounded_up(n, local)
+        cb = with_specials([g.u32() & 0xFF for _ in range(rounded_up(n, 4))],
+                           [0x00, 0x7F, 0x80, 0xFF, 0x01, 0xFE, 0x81, 0x40])
+        words = [cb[j] | cb[j + 1] << 8 | cb[j + 2] << 16 | cb[j + 3] << 24
+                 for j in range(0, len(cb), 4)]
+        sh = with_specials([g.u32() & 0xFFFF for _ in range(n)],
+                           [0x8000, 0x7FFF, 0xFFFF, 0x0000, 0x0001, 0x8001,
+                            0xFF80, 0x0080])
+        c = Case(label, [glob], [local])
+        c.buffer("c", "u32", "in", words)
+        c.buffer("s", "u16", "in", sh)
+        c.buffer("l", "u64", "in", with_specials(
+            [g.next() for _ in range(n)],
+            [0, 0xFFFFFFFFFFFFFFFF, 0x8000000000000000]))
+        c.out("oc", "u32", glob, SENTINEL32)  # 4 bytes per work-item
+        c.out("os", "u16", 2 * glob, 0xDEAD)
+        c.out("ow", "u32", glob, SENTINEL32)
+        c.out("od", "f64", glob, 0xDEADBEEFDEADBEEF)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
 KERNELS = {
     "atomics": atomics,
     "atomics64": atomics64,
@@ -1022,6 +1049,7 @@ KERNELS = {
     "int_div": int_div,
     "int_sat": int_sat,
     "matmul_tiled": matmul_tiled,
+    "narrow_types": narrow_types,
     "private_array": private_array,
     "reduce_sum": reduce_sum,
     "scan_local": scan_local,

@@ -92,6 +92,10 @@ fn policy(kernel: &str, buffer: &str) -> Policy {
         // fma fabs fmax (correctly rounded in double precision), fmax again
         // through fabs. FP_CONTRACT is OFF in the source, so nothing is fused.
         ("vec_float", "fout") | ("vec_float", "dout") => Policy::CorrectlyRounded,
+        // od: char/short -> double, int -> float -> double (round to nearest
+        // even), and sums of those that are exact in double precision (the one
+        // product, by 65536, is exact too, so contraction changes nothing).
+        ("narrow_types", "od") => Policy::CorrectlyRounded,
         // everything else is integer arithmetic or moved bits (transpose)
         _ => Policy::Bits,
     }
@@ -212,6 +216,7 @@ fn every_kernel_has_a_reference() {
         "int_div",
         "int_sat",
         "matmul_tiled",
+        "narrow_types",
         "private_array",
         "reduce_sum",
         "regress_fdiv_range",
@@ -466,4 +471,9 @@ fn vec_float() {
 #[test]
 fn vec_int() {
     differential("vec_int");
+}
+
+#[test]
+fn narrow_types() {
+    differential("narrow_types");
 }
