@@ -121,6 +121,16 @@ class Case:
         self.args.append((typ, bits))
         return self
 
+    def local(self, nbytes):
+        """A __local pointer argument of nbytes bytes."""
+        self.args.append(("local", nbytes))
+        return self
+
+    def struct(self, data):
+        """A struct by value: its bytes in memory order."""
+        self.args.append(("struct", bytes(data)))
+        return self
+
     def render(self):
         width = {"u16": 4, "f16": 4, "u32": 8, "i32": 8, "f32": 8,
                  "u64": 16, "f64": 16}
@@ -142,6 +152,10 @@ class Case:
         for a in self.args:
             if a[0] == "buf":
                 lines.append("arg buf " + a[1])
+            elif a[0] == "local":
+                lines.append("arg local %d" % a[1])
+            elif a[0] == "struct":
+                lines.append("arg struct " + a[1].hex())
             else:
                 lines.append("arg %s %0*x" % (a[0], width[a[0]], a[1]))
         lines.append("end")
@@ -633,9 +647,386 @@ def cf_uniform():
     return cases
 
 
+# ---- the corpus kernels of issue 10 -----------------------------------------
+
+def u64_magnitude(g):
+    """A random 64-bit value shifted right by 0..63 bits."""
+    return g.next() >> (g.u32() % 64)
+
+
+# 64-bit values at the edges of the signed and unsigned ranges of both
+# widths (the 32-bit operations use the low halves).
+DIV_EDGES = [0, 1, 0xFFFFFFFFFFFFFFFF, 2, 0xFFFFFFFFFFFFFFFE, 7,
+             0x80000000, 0xFFFFFFFF80000000, 0x7FFFFFFF, 0xFFFFFFFF,
+             0x8000000000000000, 0x7FFFFFFFFFFFFFFF, 0x100000000,
+             0xFFFFFFFF00000000, 0x123456789, 0xFFFFFFFFFFFFFFF9]
+
+
+def int_div():
+    cases = []
+    pairs = [(x, y) for x in DIV_EDGES for y in DIV_EDGES]
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(1000 + i)
+        glob = rounded_up(n, local)
+        a, b = [], []
+        for j in range(n):
+            a.append(u64_magnitude(g) if j % 3 else g.next())
+            y = g.next()
+            if j % 4 == 0:
+                y >>= g.u32() % 64
+            elif j % 4 == 1:
+                # a 32-bit divisor of any size, sign-extended or not
+                y = (g.u32() >> (g.u32() % 32)) | (
+                    0xFFFFFFFF00000000 if g.u32() & 1 else 0)
+            b.append(y)
+        if n >= len(pairs):
+            a = with_specials(a, [x for x, _ in pairs])
+            b = with_specials(b, [y for _, y in pairs])
+        c = Case(label, [glob], [local])
+        c.buffer("a", "u64", "in", a).buffer("b", "u64", "in", b)
+        c.out("out", "u64", 16 * glob, 0xDEADBEEFDEADBEEF)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+# floats that round differently in each mode, ties, and the edges of every
+# integer range (no NaN: see convert_round.cl)
+CONV_F32 = [0.0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997,
+            -0.49999997, 1e10, -1e10, float("inf"), float("-inf"),
+            2147483520.0, 2147483648.0, -2147483648.0, -2147483904.0,
+            4294967040.0, 4294967296.0, 255.5, 256.0, -128.5, -129.0,
+            127.5, -127.5, 65535.5, 32767.5, -32768.5, -32769.0,
+            9.2233715e18, 9.223372e18, -9.223372e18, 1.8446743e19,
+            1.8446744e19, 1e-30, -1e-30, 1.4e-45, -0.9999999, 3.4e38,
+            -3.4e38, 0.99999994, 1.0000001, -2.9999998, 16777217.0]
+CONV_F64 = [0.0, -0.0, 0.5, 1.5, -2.5, 2.5, 2147483647.5, 2147483647.4,
+            -2147483648.5, -2147483648.4, 4294967295.5, 4294967296.0,
+            -0.5, -1.0000000000000002, 32767.5, -32768.5, -32769.0,
+            65535.49, 9.223372036854775e18, 9.3e18, -9.3e18, 1.9e19,
+            1.8446744073709550e19, 1e300, -1e300, float("inf"),
+            float("-inf"), 5e-324, 1.0000000596046448, 1.00000005960464,
+            1.0000000596046449, 3.4028235677973366e38,
+            3.4028235677973362e38, 1e-45, 7e-46, -1.401298464324817e-45,
+            0.1, -0.1, 16777217.0, -16777219.0]
+CONV_U64 = [0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x1000001, 0x1000003,
+            0xFFFFFFFFFFFFFFFF, 0x8000000000000000, 0x7FFFFFFFFFFFFFFF,
+            0x20000010000001, 0xFFFFFF7FFFFFFFFF, 0xFFFFFF8000000000,
+            0x80000080, 0x80000180, 0xFFFFFFFFFFFFFF00, 0x7FFFFF80]
+
+
+def any_finite_f32_bits(g):
+    while True:
+        v = g.u32()
+        if v & 0x7F800000 != 0x7F800000:
+            return v
+
+
+def any_finite_f64_bits(g):
+    while True:
+        v = g.next()
+        if v & 0x7FF0000000000000 != 0x7FF0000000000000:
+            return v
+
+
+def convert_round():
+    cases = []
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(1010 + i)
+        glob = rounded_up(n, local)
+        f, d, k = [], [], []
+        for j in range(n):
+            kind = j % 4
+            if kind == 0:
+                f.append(any_finite_f32_bits(g))
+                d.append(any_finite_f64_bits(g))
+            elif kind == 1:
+                # around the integer ranges, with fractions
+                f.append(f32_bits(g.uniform(-5e9, 5e9)))
+                d.append(f64_bits(g.uniform(-2e19, 2e19)))
+            else:
+                # small values: every rounding matters
+                f.append(f32_bits(g.uniform(-300, 300)))
+                d.append(f64_bits(g.uniform(-70000, 70000)))
+            k.append(u64_magnitude(g) if j % 2 else g.next())
+        f = with_specials(f, [f32_bits(x) for x in CONV_F32])
+        d = with_specials(d, [f64_bits(x) for x in CONV_F64])
+        k = with_specials(k, CONV_U64)
+        c = Case(label, [glob], [local])
+        c.buffer("f", "f32", "in", f).buffer("d", "f64", "in", d)
+        c.buffer("k", "u64", "in", k)
+        c.out("iout", "u32", 16 * glob, SENTINEL32)
+        c.out("lout", "u64", 4 * glob, 0xDEADBEEFDEADBEEF)
+        c.out("fout", "f32", 8 * glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+HALF_SPECIALS = [0x0000, 0x8000, 0x0001, 0x83FF, 0x0400, 0x7BFF, 0xFBFF,
+                 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE55, 0x3C00, 0x3BFF,
+                 0x3C01, 0x3555]
+# floats between halves: ties, just above/below ties, overflow, underflow
+HALF_F32 = [0.0, -0.0, 1.0, 1.0 + 2 ** -11, 1.0 + 2 ** -11 + 2 ** -20,
+            1.0 + 3 * 2 ** -11, -(1.0 + 2 ** -11), 65504.0, 65519.0,
+            65520.0, 1e6, -1e6, float("inf"), float("-inf"), float("nan"),
+            2 ** -24, 2 ** -25, 2 ** -25 + 2 ** -40, 3 * 2 ** -26,
+            -(2 ** -26), 2 ** -14 - 2 ** -25, 6.1e-5, -3.0e-8, 1e-30,
+            0.1, -0.1, 1.4e-45, 3.14159]
+
+
+def half_conv():
+    cases = []
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(1020 + i)
+        glob = rounded_up(n, local)
+        h = [g.u32() & 0xFFFF for _ in range(4 * n)]
+        h = with_specials(h, HALF_SPECIALS)
+        f, d = [], []
+        for j in range(n):
+            if j % 2:
+                f.append(g.u32())  # any pattern, NaNs included
+                d.append(g.next())
+            else:
+                e = g.uniform(-28, 17)
+                v = (1 if g.u32() & 1 else -1) * 2.0 ** e
+                f.append(f32_bits(v))
+                d.append(f64_bits(v * (1 + g.uniform(-1e-9, 1e-9))))
+        f = with_specials(f, [f32_bits(x) for x in HALF_F32])
+        d = with_specials(d, [f64_bits(x) for x in HALF_F32] +
+                          [f64_bits(1.0 + 2 ** -11 + 2 ** -50),
+                           f64_bits(-(1.0 + 2 ** -11 - 2 ** -50))])
+        c = Case(label, [glob], [local])
+        c.buffer("h", "f16", "in", h).buffer("f", "f32", "in", f)
+        c.buffer("d", "f64", "in", d)
+        c.out("fout", "f32", 6 * glob, SENTINEL32)
+        c.out("hout", "f16", 16 * glob, 0xDEAD)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+VEC_EDGES = [0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7FFFFFFF,
+             0x80000000, 0xFFFFFFFF, 0x80808080, 0x7F7F7F7F, 0x01FF80FE,
+             0x8000FFFF, 0x00017FFF]
+
+
+def vec_int():
+    cases = []
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(1030 + i)
+        glob = rounded_up(n, local)
+        data = [g.u32() for _ in range(16 * n)]
+        # work-items 0-3: edge words in every position
+        edge = [VEC_EDGES[(j * 5 + j // 16) % len(VEC_EDGES)]
+                for j in range(64)]
+        data = with_specials(data, edge)
+        c = Case(label, [glob], [local])
+        c.buffer("in", "u32", "in", data)
+        c.out("out", "u32", 16 * glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def vec_float():
+    cases = []
+    k = len(F32_SPECIALS)
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(1040 + i)
+        glob = rounded_up(n, local)
+        a, b = [], []
+        for j in range(4 * n):
+            if j % 3 == 0:
+                a.append(g.u32())
+                b.append(g.u32())
+            else:
+                a.append(f32_bits(g.uniform(-1e4, 1e4)))
+                b.append(f32_bits(g.uniform(-100, 100)))
+        # every special against every special in the first 64 work-items
+        a = with_specials(a, [F32_SPECIALS[j // k] for j in range(k * k)])
+        b = with_specials(b, [F32_SPECIALS[j % k] for j in range(k * k)])
+        cd = []
+        for j in range(2 * n):
+            if j % 2:
+                cd.append(any_finite_f64_bits(g))
+            else:
+                cd.append(f64_bits(g.uniform(-1e3, 1e3)))
+        cd = with_specials(cd, [f64_bits(x) for x in [
+            0.0, -0.0, float("inf"), float("-inf"), float("nan"), 5e-324,
+            -1.7976931348623157e308, 1.0, 2.0, -3.0, 1e-310, 4.0]])
+        c = Case(label, [glob], [local])
+        c.buffer("a", "f32", "in", a).buffer("b", "f32", "in", b)
+        c.buffer("c", "f64", "in", cd)
+        c.out("fout", "f32", 12 * glob, SENTINEL32)
+        c.out("dout", "f64", 4 * glob, 0xDEADBEEFDEADBEEF)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def scan_local():
+    cases = []
+    for label, n, local, seed in [("l256", 1000, 256, 1050),
+                                  ("l64", 300, 64, 1051),
+                                  ("l100", 299, 100, 1052),
+                                  ("l48", 100, 48, 1053),
+                                  ("l1", 3, 1, 1054)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        data = with_specials([g.u32() for _ in range(n)],
+                             [0xFFFFFFFF, 1, 0x80000000, 0x80000000, 0])
+        c = Case(label, [glob], [local])
+        c.buffer("in", "u32", "in", data)
+        c.out("incl", "u32", glob, SENTINEL32)
+        c.out("excl", "u32", glob, SENTINEL32)
+        c.out("wide", "u64", glob, 0xDEADBEEFDEADBEEF)
+        c.out("total", "u32", glob // local + 2, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def matmul_tiled():
+    cases = []
+    for label, m, k, p, seed in [("m20_k13_p27", 20, 13, 27, 1060),
+                                 ("m8_k8_p8", 8, 8, 8, 1061),
+                                 ("m1_k30_p5", 1, 30, 5, 1062),
+                                 ("m33_k17_p9", 33, 17, 9, 1063)]:
+        g = Gen(seed)
+        a = [g.u32() for _ in range(m * k)]
+        b = [g.u32() for _ in range(k * p)]
+        c = Case(label, [rounded_up(p, 8), rounded_up(m, 8)], [8, 8])
+        c.buffer("A", "u32", "in", a).buffer("B", "u32", "in", b)
+        c.out("C", "u32", m * p + 8, SENTINEL32)
+        c.scalar("u32", m).scalar("u32", k).scalar("u32", p)
+        cases.append(c)
+    return cases
+
+
+def atomics64():
+    cases = []
+    for label, n, local, seed in [("l128", 700, 128, 1070),
+                                  ("l48", 230, 48, 1071),
+                                  ("l256", 200, 256, 1072),
+                                  ("l8", 60, 8, 1073),
+                                  ("l32", 90, 32, 1074)]:
+        g = Gen(seed)
+        glob = rounded_up(n, local)
+        data = with_specials([g.next() for _ in range(n)],
+                             [0, 0xFFFFFFFFFFFFFFFF, 0x8000000000000000,
+                              0x7FFFFFFFFFFFFFFF, 0x80000000, 0x7FFFFFFF])
+        c = Case(label, [glob], [local])
+        c.buffer("in", "u64", "in", data)
+        c.buffer("g", "u64", "inout", [0, 0x7FFFFFFFFFFFFFFF,
+                                       0x8000000000000000,
+                                       0xFFFFFFFFFFFFFFFF, 0, 0, 0, 0])
+        c.buffer("gi", "i32", "inout", [0, 0, 0x7FFFFFFF, 0x80000000, 0, 0])
+        c.buffer("slots", "u64", "inout", [g.next() for _ in range(glob)])
+        c.out("old", "u64", 2 * glob, 0xDEADBEEFDEADBEEF)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def struct_args():
+    cases = []
+    for i, (label, n, local) in enumerate(CF_SHAPES + [("l1", 5, 1)]):
+        g = Gen(1080 + i)
+        glob = rounded_up(n, local)
+        params = struct.pack("<BBhIQiI4I", g.u32() & 0xFF, g.u32() & 0xFF,
+                             -12345 + i, g.u32(), g.next(),
+                             -(g.u32() >> 1), [3, 33, 64, 70][i],
+                             g.u32(), g.u32(), g.u32(), g.u32())
+        assert len(params) == 40
+        c = Case(label, [glob], [local])
+        c.struct(params)
+        c.buffer("in", "u32", "in", with_specials(
+            [g.u32() for _ in range(n)], [0, 0xFFFFFFFF, 1, 0x80000000]))
+        c.local(4 * local).local(8 * local)
+        c.out("out", "u32", 3 * glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def grid3d():
+    cases = []
+    for label, size, local, seed in [
+            ("d3_10x7x5_l4x2x3", [10, 7, 5], [4, 2, 3], 1090),
+            ("d3_16x4x4_l16x4x1", [16, 4, 4], [16, 4, 1], 1091),
+            ("d3_5x6x7_l1x2x7", [5, 6, 7], [1, 2, 7], 1092),
+            ("d2_37x11_l8x4", [37, 11], [8, 4], 1093),
+            ("d1_100_l64", [100], [64], 1094)]:
+        g = Gen(seed)
+        full = (size + [1, 1])[:3]
+        total = full[0] * full[1] * full[2]
+        c = Case(label, [rounded_up(s, l) for s, l in zip(size, local)],
+                 local)
+        c.buffer("in", "u32", "in", [g.u32() for _ in range(total)])
+        c.out("out", "u32", total + 4, SENTINEL32)
+        c.out("info", "u32", total + 4, SENTINEL32)
+        for s in full:
+            c.scalar("u32", s)
+        cases.append(c)
+    return cases
+
+
+def call_chain():
+    return cf_cases(1100, any_u32, [0, 1, 95, 96, 0xFFFFFFFF, 0x80000000, 4,
+                                    5, 0x10000007, 0xF000000F])
+
+
+def const_tables():
+    cases = []
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(1110 + i)
+        glob = rounded_up(n, local)
+        c = Case(label, [glob], [local])
+        c.buffer("in", "u32", "in", with_specials(
+            [g.u32() for _ in range(n)],
+            [0, 0xFFFFFFFF, 0x12345678, 0xFC000000, 0x03FFFFFF]))
+        c.buffer("key", "u32", "in", [g.u32() for _ in range(16)])
+        c.out("out", "u32", 3 * glob, SENTINEL32)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
+def narrow_types():
+    cases = []
+    for i, (label, n, local) in enumerate(CF_SHAPES):
+        g = Gen(1120 + i)
+        glob = rounded_up(n, local)
+        cb = with_specials([g.u32() & 0xFF for _ in range(rounded_up(n, 4))],
+                           [0x00, 0x7F, 0x80, 0xFF, 0x01, 0xFE, 0x81, 0x40])
+        words = [cb[j] | cb[j + 1] << 8 | cb[j + 2] << 16 | cb[j + 3] << 24
+                 for j in range(0, len(cb), 4)]
+        sh = with_specials([g.u32() & 0xFFFF for _ in range(n)],
+                           [0x8000, 0x7FFF, 0xFFFF, 0x0000, 0x0001, 0x8001,
+                            0xFF80, 0x0080])
+        c = Case(label, [glob], [local])
+        c.buffer("c", "u32", "in", words)
+        c.buffer("s", "u16", "in", sh)
+        c.buffer("l", "u64", "in", with_specials(
+            [g.next() for _ in range(n)],
+            [0, 0xFFFFFFFFFFFFFFFF, 0x8000000000000000]))
+        c.out("oc", "u32", glob, SENTINEL32)  # 4 bytes per work-item
+        c.out("os", "u16", 2 * glob, 0xDEAD)
+        c.out("ow", "u32", glob, SENTINEL32)
+        c.out("od", "f64", glob, 0xDEADBEEFDEADBEEF)
+        c.scalar("u32", n)
+        cases.append(c)
+    return cases
+
+
 KERNELS = {
     "atomics": atomics,
+    "atomics64": atomics64,
     "bitops64": bitops64,
+    "call_chain": call_chain,
+    "const_tables": const_tables,
+    "convert_round": convert_round,
     "cf_call": cf_call,
     "cf_do_while": cf_do_while,
     "cf_early_return": cf_early_return,
@@ -653,13 +1044,22 @@ KERNELS = {
     "cf_while": cf_while,
     "divergence": divergence,
     "fp64_half": fp64_half,
+    "grid3d": grid3d,
+    "half_conv": half_conv,
+    "int_div": int_div,
     "int_sat": int_sat,
+    "matmul_tiled": matmul_tiled,
+    "narrow_types": narrow_types,
     "private_array": private_array,
     "reduce_sum": reduce_sum,
+    "scan_local": scan_local,
+    "struct_args": struct_args,
     "saxpy": saxpy,
     "transpose": transpose,
     "regress_fdiv_range": regress_fdiv_range,
     "regress_v_swap": regress_v_swap,
+    "vec_float": vec_float,
+    "vec_int": vec_int,
     "vector_add": vector_add,
     "workitem": workitem,
 }

@@ -52,11 +52,17 @@ struct buffer {
   unsigned char *data; /* initial contents, count * size bytes */
 };
 
+#define MAX_STRUCT 256
+
 struct arg {
-  int buf; /* index into bufs, or -1 for a scalar */
-  int type;
-  uint64_t bits;
+  int buf; /* index into bufs, or -1 for a scalar, a local or a struct */
+  int type; /* a types[] index, or ARG_LOCAL / ARG_STRUCT */
+  uint64_t bits; /* a scalar's bits; a local argument's size in bytes */
+  size_t nbytes; /* a struct's size */
+  unsigned char bytes[MAX_STRUCT]; /* a struct's bytes, in memory order */
 };
+#define ARG_LOCAL (-2)
+#define ARG_STRUCT (-3)
 
 struct kcase {
   char label[MAX_TOK];
@@ -249,6 +255,24 @@ static void read_spec(void) {
             a->buf = i;
         if (a->buf < 0)
           SPEC_ERR("no buffer named '%s'", line_toks[2]);
+      } else if (!strcmp(line_toks[1], "local")) {
+        /* arg local BYTES (decimal): a __local pointer argument */
+        a->type = ARG_LOCAL;
+        a->bits = parse_u64(line_toks[2], 10, "local size");
+        if (a->bits == 0 || a->bits > 65536)
+          SPEC_ERR("local size %s out of range", line_toks[2]);
+      } else if (!strcmp(line_toks[1], "struct")) {
+        /* arg struct HEX: a struct by value, two hex digits per byte */
+        const char *h = line_toks[2];
+        size_t len = strlen(h);
+        if (len == 0 || len % 2 || len / 2 > MAX_STRUCT)
+          SPEC_ERR("bad struct bytes '%s'", h);
+        a->type = ARG_STRUCT;
+        a->nbytes = len / 2;
+        for (size_t j = 0; j < a->nbytes; j++) {
+          char pair[3] = {h[2 * j], h[2 * j + 1], '\0'};
+          a->bytes[j] = (unsigned char)parse_u64(pair, 16, "struct byte");
+        }
       } else {
         a->type = parse_type(line_toks[1]);
         a->bits = parse_u64(line_toks[2], 16, "scalar");
@@ -379,6 +403,10 @@ int main(int argc, char **argv) {
       struct arg *a = &c->args[i];
       if (a->buf >= 0) {
         CL_CHECK(clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &mems[a->buf]));
+      } else if (a->type == ARG_LOCAL) {
+        CL_CHECK(clSetKernelArg(k, (cl_uint)i, (size_t)a->bits, NULL));
+      } else if (a->type == ARG_STRUCT) {
+        CL_CHECK(clSetKernelArg(k, (cl_uint)i, a->nbytes, a->bytes));
       } else {
         unsigned char bytes[8];
         store(bytes, types[a->type].size, a->bits);
@@ -410,11 +438,19 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < c->nargs; i++) {
       struct arg *a = &c->args[i];
-      if (a->buf >= 0)
+      if (a->buf >= 0) {
         fprintf(out, "arg buf %s\n", c->bufs[a->buf].name);
-      else
+      } else if (a->type == ARG_LOCAL) {
+        fprintf(out, "arg local %" PRIu64 "\n", a->bits);
+      } else if (a->type == ARG_STRUCT) {
+        fprintf(out, "arg struct ");
+        for (size_t j = 0; j < a->nbytes; j++)
+          fprintf(out, "%02x", a->bytes[j]);
+        fputc('\n', out);
+      } else {
         fprintf(out, "arg %s %0*" PRIx64 "\n", types[a->type].name,
                 (int)(types[a->type].size * 2), a->bits);
+      }
     }
     for (int i = 0; i < c->nbufs; i++) {
       struct buffer *b = &c->bufs[i];

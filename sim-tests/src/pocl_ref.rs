@@ -84,6 +84,11 @@ pub enum Arg {
     Buf(usize),
     /// A scalar of this type and these bits.
     Scalar(Ty, u64),
+    /// A `__local` pointer: this many bytes of dynamic LDS (`arg local BYTES`, decimal).
+    Local(u32),
+    /// A struct by value: these bytes, in memory order (`arg struct HEX`, two digits a
+    /// byte).
+    Struct(Vec<u8>),
 }
 
 #[derive(Debug)]
@@ -270,7 +275,22 @@ pub fn parse_ref(file: &str, text: &str) -> Result<RefFile, String> {
             }
             ("arg", 3) => {
                 let c = cases.last_mut().ok_or_else(|| t.err("no case"))?;
-                let arg = if l[1] == "buf" {
+                let arg = if l[1] == "local" {
+                    let n: u32 = l[2]
+                        .parse()
+                        .map_err(|e| t.err(format!("bad local size '{}': {e}", l[2])))?;
+                    Arg::Local(n)
+                } else if l[1] == "struct" {
+                    let h = l[2];
+                    if h.len() % 2 != 0 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                        return Err(t.err(format!("bad struct bytes '{h}'")));
+                    }
+                    let bytes = (0..h.len())
+                        .step_by(2)
+                        .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap_or(0))
+                        .collect();
+                    Arg::Struct(bytes)
+                } else if l[1] == "buf" {
                     let i = c
                         .buffers
                         .iter()
@@ -629,9 +649,33 @@ pub fn run_case_with(
             .map_err(|e| format!("alloc {}: {e}", b.name))?;
         addrs.push(a);
     }
+    // `__local` pointer arguments: dynamic LDS after the kernel's own, each aligned as
+    // its argument's `pointee_align` (16 without one), as a runtime places them
+    // (`amdgpu_sim::dispatch_file` does the same for `Local` arguments).
+    let info = m.kernel(kernel);
+    let fixed = info.map_or(0, |k| k.descriptor.group_segment_fixed_size as u64);
+    let declared: Vec<_> = info
+        .and_then(|k| k.metadata.as_ref())
+        .map(|md| md.explicit_args().collect())
+        .unwrap_or_default();
+    let mut lds_end = fixed;
     let mut args = Vec::new();
-    for a in &case.args {
+    for (index, a) in case.args.iter().enumerate() {
         args.push(match *a {
+            Arg::Local(bytes) => {
+                let decl = declared.get(index);
+                let align = decl
+                    .and_then(|d| d.pointee_align)
+                    .unwrap_or(16)
+                    .clamp(1, 1 << 16);
+                let offset = lds_end.div_ceil(align) * align;
+                lds_end = offset + bytes as u64;
+                match decl.map(|d| d.size) {
+                    Some(8) => ArgValue::U64(offset),
+                    _ => ArgValue::U32(offset as u32),
+                }
+            }
+            Arg::Struct(ref b) => ArgValue::Bytes(b.clone()),
             Arg::Buf(i) => ArgValue::Ptr(addrs[i]),
             Arg::Scalar(Ty::F32, v) => ArgValue::F32(f32::from_bits(v as u32)),
             Arg::Scalar(Ty::F64, v) => ArgValue::F64(f64::from_bits(v)),
@@ -645,6 +689,7 @@ pub fn run_case_with(
     cfg.grid = case.global;
     cfg.dimensions = Some(case.dims);
     cfg.group = case.local;
+    cfg.dynamic_lds = (lds_end - fixed) as u32;
     dev.dispatch(&m, kernel, cfg)
         .map_err(|e| format!("dispatch on {target}: {e}"))?;
     for (b, &a) in case.buffers.iter().zip(&addrs) {

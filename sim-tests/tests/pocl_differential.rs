@@ -31,8 +31,11 @@
 //! explicitly and its `z` has a division but no product; `fp64_half` calls
 //! `fma` explicitly, and its only other product feeding an addition is
 //! `s * 2.0 + q`, where the product is exact (a power of two, no overflow
-//! for these inputs), so fused and unfused give the same bits; the other
-//! kernels are integer code. No tolerance is needed for contraction.
+//! for these inputs), so fused and unfused give the same bits; `vec_float`
+//! turns contraction off (`#pragma OPENCL FP_CONTRACT OFF`); `half_conv`
+//! and `convert_round` only convert (`half_conv`'s one product, `x * 0.5f`,
+//! feeds a conversion, not an addition); the other kernels are integer code.
+//! No tolerance is needed for contraction.
 //!
 //! Buffers the kernel only reads must be unchanged; output buffers are
 //! larger than the written range where the kernel has a bounds check, and
@@ -75,6 +78,24 @@ fn policy(kernel: &str, buffer: &str) -> Policy {
         // fout: conversions of 64-bit integers to f32 (round to nearest
         // even) and fract (exact, or NaN for NaN and infinite inputs).
         ("int_sat", "fout") => Policy::CorrectlyRounded,
+        // fout: int -> float and double -> float conversions with a rounding
+        // suffix, each correctly rounded in the mode it names ("Explicit
+        // Conversions"); iout, lout: integers.
+        ("convert_round", "fout") => Policy::CorrectlyRounded,
+        // fout: half -> float (exact) plus 0.0f; hout: vstore_half with each
+        // rounding suffix, from float and double, correctly rounded in that mode
+        // ("Vector Data Load and Store Functions").
+        ("half_conv", "fout") | ("half_conv", "hout") => Policy::CorrectlyRounded,
+        // fout: + - * fma fabs fmin fmax floor ceil rint copysign, compare and
+        // select, int -> float (all 0 ulp); the fmin/fmax of zeros of different
+        // signs only reach the output through fabs. dout: double + * / sqrt
+        // fma fabs fmax (correctly rounded in double precision), fmax again
+        // through fabs. FP_CONTRACT is OFF in the source, so nothing is fused.
+        ("vec_float", "fout") | ("vec_float", "dout") => Policy::CorrectlyRounded,
+        // od: char/short -> double, int -> float -> double (round to nearest
+        // even), and sums of those that are exact in double precision (the one
+        // product, by 65536, is exact too, so contraction changes nothing).
+        ("narrow_types", "od") => Policy::CorrectlyRounded,
         // everything else is integer arithmetic or moved bits (transpose)
         _ => Policy::Bits,
     }
@@ -168,7 +189,9 @@ fn every_kernel_has_a_reference() {
     kernels.sort();
     let tested = [
         "atomics",
+        "atomics64",
         "bitops64",
+        "call_chain",
         "cf_call",
         "cf_do_while",
         "cf_early_return",
@@ -184,15 +207,26 @@ fn every_kernel_has_a_reference() {
         "cf_ternary",
         "cf_uniform",
         "cf_while",
+        "const_tables",
+        "convert_round",
         "divergence",
         "fp64_half",
+        "grid3d",
+        "half_conv",
+        "int_div",
         "int_sat",
+        "matmul_tiled",
+        "narrow_types",
         "private_array",
         "reduce_sum",
         "regress_fdiv_range",
         "regress_v_swap",
         "saxpy",
+        "scan_local",
+        "struct_args",
         "transpose",
+        "vec_float",
+        "vec_int",
         "vector_add",
         "workitem",
     ];
@@ -377,4 +411,69 @@ fn cf_uniform() {
 #[test]
 fn cf_while() {
     differential("cf_while");
+}
+
+#[test]
+fn atomics64() {
+    differential("atomics64");
+}
+
+#[test]
+fn call_chain() {
+    differential("call_chain");
+}
+
+#[test]
+fn const_tables() {
+    differential("const_tables");
+}
+
+#[test]
+fn convert_round() {
+    differential("convert_round");
+}
+
+#[test]
+fn grid3d() {
+    differential("grid3d");
+}
+
+#[test]
+fn half_conv() {
+    differential("half_conv");
+}
+
+#[test]
+fn int_div() {
+    differential("int_div");
+}
+
+#[test]
+fn matmul_tiled() {
+    differential("matmul_tiled");
+}
+
+#[test]
+fn scan_local() {
+    differential("scan_local");
+}
+
+#[test]
+fn struct_args() {
+    differential("struct_args");
+}
+
+#[test]
+fn vec_float() {
+    differential("vec_float");
+}
+
+#[test]
+fn vec_int() {
+    differential("vec_int");
+}
+
+#[test]
+fn narrow_types() {
+    differential("narrow_types");
 }

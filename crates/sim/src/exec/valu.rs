@@ -1600,15 +1600,22 @@ fn cmp(c: super::kinds::Cmp, w: &mut Wave, ov: Ov, i: &Inst, exec: u64) -> R {
 /// Packed 16-bit VOP3P operations (Vega ISA §6.7 "Packed math"): the low
 /// half of the result takes the source halves chosen by `op_sel`, the high
 /// half those chosen by `op_sel_hi`; `neg_lo`/`neg_hi` negate f16 sources.
-/// Integer results wrap (the `clamp` saturation of integer ops is reported
-/// as unsupported).
+/// Integer results wrap, or with `clamp` saturate per half for add, sub and
+/// multiply-add as in the VOP3 forms (Vega ISA §6.3 "clamp ... for integer
+/// operations, saturate"; the multiply-add saturates its exact result); `clamp`
+/// on the other integer operations is reported as unsupported.
 fn pk16(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
     use Kind::*;
     let a = &i.alu;
     let float = matches!(k, VPkAddF16 | VPkMulF16 | VPkFmaF16 | VPkMaxF16 | VPkMinF16);
-    if a.clamp && !float {
+    let int_clamp = matches!(
+        k,
+        VPkAddU16 | VPkSubU16 | VPkAddI16 | VPkSubI16 | VPkMadU16 | VPkMadI16
+    );
+    if a.clamp && !float && !int_clamp {
         return unsupported("clamp on a packed integer operation");
     }
+    let sat = a.clamp && int_clamp;
     let three = matches!(k, VPkMadU16 | VPkMadI16 | VPkFmaF16);
     let ty = if float { Ty::H } else { Ty::I };
     let srcs = [
@@ -1644,6 +1651,13 @@ fn pk16(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
                 f64_to_f16(v)
             };
             match k {
+                VPkAddU16 if sat => x.saturating_add(y),
+                VPkSubU16 if sat => x.saturating_sub(y),
+                VPkAddI16 if sat => (x as i16).saturating_add(y as i16) as u16,
+                VPkSubI16 if sat => (x as i16).saturating_sub(y as i16) as u16,
+                VPkMadU16 if sat => (x as u32 * y as u32 + z as u32).min(0xffff) as u16,
+                VPkMadI16 if sat => (x as i16 as i32 * y as i16 as i32 + z as i16 as i32)
+                    .clamp(-0x8000, 0x7fff) as u16,
                 VPkAddU16 | VPkAddI16 => x.wrapping_add(y),
                 VPkSubU16 | VPkSubI16 => x.wrapping_sub(y),
                 VPkMulLoU16 => x.wrapping_mul(y),
