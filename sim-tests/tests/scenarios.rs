@@ -86,6 +86,7 @@ fn kind(s: &Step) -> &'static str {
         Step::Exec(_) => "Exec",
         Step::At(_) => "At",
         Step::Var(_) => "Var",
+        Step::Positions(_) => "Positions",
         Step::DispatchFinished => "DispatchFinished",
     }
 }
@@ -134,13 +135,13 @@ fn the_suite_covers_every_step_kind_state_and_target() {
         "Exec",
         "At",
         "Var",
+        "Positions",
         "DispatchFinished",
     ];
     let missing: Vec<_> = want_kinds.iter().filter(|k| !kinds.contains(*k)).collect();
     assert!(missing.is_empty(), "no scenario uses {missing:?}");
-    // Not entered needs a called function, which none of the committed OpenCL kernels
-    // keeps; unknown is what the reconstruction cannot say, never an expectation.
-    for s in ["active", "divergent", "finished", "outside"] {
+    // Unknown is what the reconstruction cannot say, never an expectation.
+    for s in ["active", "divergent", "finished", "outside", "not-entered"] {
         assert!(states.contains(s), "no scenario expects a lane {s}");
     }
     for t in ["gfx900", "gfx1030", "gfx1030-w64"] {
@@ -157,6 +158,36 @@ fn the_suite_covers_every_step_kind_state_and_target() {
             );
         }
     }
+}
+
+/// The annotated code objects the DWARF scenarios run are `amdsim annotate-lanes` of the
+/// committed kernels with the default options, byte for byte.
+#[test]
+fn the_annotated_scenario_objects_are_current() {
+    use amdgpu_lanes::annotate::{AnnotateOptions, annotate};
+    let dir = scenario_dir().join("annotated");
+    let mut n = 0;
+    for t in std::fs::read_dir(&dir).expect("sim-tests/scenarios/annotated") {
+        let t = t.expect("entry").path();
+        let target = t.file_name().unwrap().to_string_lossy().into_owned();
+        for f in std::fs::read_dir(&t).expect("target dir") {
+            let f = f.expect("entry").path();
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            let original = read_kernel(&target, &name).unwrap_or_else(|e| panic!("{e}"));
+            let want = annotate(&original, &AnnotateOptions::default())
+                .unwrap_or_else(|e| panic!("{target}/{name}: {e}"));
+            let got = std::fs::read(&f).expect("read");
+            assert!(
+                got == want,
+                "{} is not annotate-lanes of kernels/bin/{target}/{name}: \
+                 amdsim annotate-lanes kernels/bin/{target}/{name} {}",
+                f.display(),
+                f.display()
+            );
+            n += 1;
+        }
+    }
+    assert!(n >= 2, "{n} annotated objects");
 }
 
 #[test]
@@ -574,10 +605,12 @@ fn setup_errors_name_the_file() {
         e.contains("no kernel `saxpy`") && e.contains("divergence"),
         "{e}"
     );
-    // Without DWARF there is nothing to step by line.
-    let text = divergence("gfx900", "O2", "").replace("divergence.O2g.co", "divergence.co");
+    // Without DWARF there are no lines to break at (the reconstruction, instruction steps
+    // and breakpoints at functions and addresses still work: asm_call_gfx900.ron).
+    let text =
+        divergence("gfx900", "O2", "Break(line: 20)").replace("divergence.O2g.co", "divergence.co");
     let e = run_text(&text).expect_err("no DWARF").to_string();
-    assert!(e.contains("-g"), "{e}");
+    assert!(e.contains("step 1") && e.contains("-g"), "{e}");
     // A buffer element that does not fit its type.
     let text = divergence("gfx900", "O2", "").replace(
         "Buffer(Iota(elem: u32, count: 100))",

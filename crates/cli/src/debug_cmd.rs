@@ -5,7 +5,7 @@
 use crate::Failure;
 use amdgpu_lanes::Image;
 use amdgpu_lanes::scenario::{BreakAt, LaneView, Stepper, StopKind};
-use amdgpu_lanes::service::LaneState;
+use amdgpu_lanes::service::{LaneState, PositionSource};
 use amdgpu_sim::Device;
 use amdgpu_sim::dispatch_file::DispatchFile;
 use clap::Args;
@@ -250,6 +250,12 @@ impl Session<'_, '_> {
                         println!("{mark} {}", fact_text(f));
                     }
                     println!("active mask {:#x}, EXEC {:#x}", view.active, view.exec);
+                    if view.provenance.source == PositionSource::Dwarf {
+                        println!("positions from DW_AT_LLVM_lane_pc (callers through the CFI)");
+                    }
+                    if let Some(t) = view.provenance.trouble(view.pc) {
+                        println!("warning: {t}");
+                    }
                 }
                 "registers" | "reg" => {
                     let (_, wave) = self.stepper.focus();
@@ -342,7 +348,14 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
         &co_path.to_string_lossy(),
         amdgpu_sim::dispatch::MAX_CODE_OBJECT,
     )?;
-    let image = Image::parse(&bytes).map_err(|e| format!("{}: {e}", co_path.display()))?;
+    let image = Image::parse_code(&bytes).map_err(|e| format!("{}: {e}", co_path.display()))?;
+    if !image.has_dwarf() {
+        println!(
+            "{}: no DWARF (built without -g): no lines (shown as ??) and no variables; \
+             break at functions and addresses",
+            co_path.display()
+        );
+    }
     let mut dev = Device::new();
     let prepared = df.prepare(&mut dev).map_err(|e| e.to_string())?;
     let stepper =

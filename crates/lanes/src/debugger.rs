@@ -96,6 +96,16 @@ impl<'a, 'd> Debugger<'a, 'd> {
         &mut self.session
     }
 
+    /// The underlying session, read-only.
+    pub fn session_ref(&self) -> &Session<'a> {
+        &self.session
+    }
+
+    /// The device the dispatch runs on.
+    pub fn device(&self) -> &'a Device {
+        self.device
+    }
+
     /// The module's load bias (simulator address = link-time address + bias).
     pub fn load_bias(&self) -> u64 {
         self.load_bias

@@ -38,6 +38,21 @@ impl<'d> Image<'d> {
         Ok(Image { code, program })
     }
 
+    /// Parses a code object with or without DWARF. Without it there are no lines, no
+    /// functions but the code object's symbols, and no variables: what the machine code
+    /// alone tells (the lane reconstruction, instruction stepping, registers).
+    pub fn parse_code(bytes: &'d [u8]) -> Result<Self, Error> {
+        let code = CodeObject::parse(bytes).map_err(|e| Error::CodeObject(e.to_string()))?;
+        let program = Program::load(|name| code.section_data(name), ProgramOptions::default())
+            .map_err(Error::Program)?;
+        Ok(Image { code, program })
+    }
+
+    /// Whether the code object has DWARF (`.debug_info`).
+    pub fn has_dwarf(&self) -> bool {
+        self.code.section_data(".debug_info").is_some()
+    }
+
     /// The parsed code object.
     pub fn code(&self) -> &CodeObject<'d> {
         &self.code

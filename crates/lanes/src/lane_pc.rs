@@ -564,6 +564,14 @@ impl<'d> LanePcIndex<'d> {
         &self.program
     }
 
+    /// Whether any function or inlined subroutine has `DW_AT_LLVM_lane_pc` or
+    /// `DW_AT_LLVM_active_lane` (in either encoding, or the DWARF 6 names).
+    pub fn has_lane_attributes(&self) -> bool {
+        self.scopes
+            .iter()
+            .any(|s| s.lane_pc.is_some() || s.active_lane.is_some())
+    }
+
     fn scope_at(&self, pc: u64) -> Option<&Scope> {
         let i = self.segments.partition_point(|s| s.0 <= pc);
         let (b, e, s) = *self.segments.get(i.checked_sub(1)?)?;

@@ -71,6 +71,12 @@
 //!   `bytes: [..]`): a variable read through its DWARF location for lane `L`
 //!   ([`Debugger::read`], so for the wave that stopped last: focusing another wave does not
 //!   stop it);
+//! - `Positions(Dwarf)` or `Positions(Reconstruction)`: where the lane positions come from.
+//!   When the code object has lane attributes (`DW_AT_LLVM_lane_pc`, as `amdsim
+//!   annotate-lanes` writes them) for the function at the PC, the positions are theirs,
+//!   walked through the callers' frames, and the reconstruction is their check: `Lanes`,
+//!   `ActiveMask` and `Positions` fail when the two disagree on any lane or the
+//!   attributes cannot be evaluated;
 //! - `DispatchFinished`: every work-group has ended.
 //!
 //! A mistake in the file is an error with its line and column; a failed assertion names the
@@ -111,7 +117,10 @@
 
 use crate::Error;
 use crate::image::Image;
-use crate::service::{LaneService, LaneState, PcKind, SourcePos, WaveLanes, work_items};
+use crate::lane_pc::LanePcIndex;
+use crate::service::{
+    Disagreement, LaneService, LaneState, PcKind, PositionSource, SourcePos, WaveLanes, work_items,
+};
 use crate::svg::{Trace, TraceStep};
 use crate::{Debugger, Event};
 use amdgpu_sim::{ArgValue, Device, Launch, LaunchConfig, Module, WaveStatus};
@@ -558,6 +567,10 @@ pub enum Step {
     At(Where),
     /// Checks a variable's value for a lane.
     Var(VarCheck),
+    /// Checks where the lane positions come from: `Positions(Dwarf)` (the code object's
+    /// lane attributes, which then also agree with the reconstruction) or
+    /// `Positions(Reconstruction)`.
+    Positions(PositionSource),
     /// Checks that the dispatch has finished.
     DispatchFinished,
 }
@@ -1042,6 +1055,7 @@ impl fmt::Display for Step {
             Step::Exec(m) => write!(f, "Exec({m:#x})"),
             Step::At(w) => write!(f, "At{w}"),
             Step::Var(v) => write!(f, "Var(lane: {}, name: {:?}, {})", v.lane, v.name, v.value),
+            Step::Positions(p) => write!(f, "Positions({p:?})"),
             Step::DispatchFinished => f.write_str("DispatchFinished"),
         }
     }
@@ -1083,7 +1097,7 @@ impl Scenario {
             path: co_path.clone(),
             message,
         };
-        let image = Image::parse(&bytes).map_err(|e| setup(e.to_string()))?;
+        let image = Image::parse_code(&bytes).map_err(|e| setup(e.to_string()))?;
         let mut dev = Device::new();
         let module = dev.load(&bytes).map_err(|e| setup(e.to_string()))?;
         let name = match &self.kernel.name {
@@ -1293,6 +1307,15 @@ pub enum StepError {
     /// The debugger reported an error.
     #[error("{0}")]
     Debugger(#[from] Error),
+    /// A line breakpoint on a code object without DWARF.
+    #[error(
+        "the code object has no DWARF line table (build it with -g); break at a function or an address"
+    )]
+    NoLineTable,
+    /// The code object's lane attributes could not be used, or disagree with the
+    /// reconstruction.
+    #[error("{0}")]
+    LanePositions(String),
     /// No statement begins on the line.
     #[error("no code for {file}:{line}; {}", nearest_text(*before, *after))]
     NoCode {
@@ -1478,6 +1501,59 @@ pub struct LaneView {
     pub exec: u64,
     /// Every lane.
     pub lanes: Vec<LaneFact>,
+    /// Where the positions come from.
+    pub provenance: Provenance,
+}
+
+/// Where the lane positions of a [`LaneView`] come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    /// The code object's lane attributes, or the reconstruction from the machine code.
+    pub source: PositionSource,
+    /// Why the lane attributes the code object has could not be used here (an
+    /// ill-formed attribute, a failed evaluation); the reconstruction is shown instead.
+    pub dwarf_error: Option<String>,
+    /// The lanes on which the attributes and the reconstruction differ.
+    pub disagreements: Vec<Disagreement>,
+}
+
+impl Default for Provenance {
+    fn default() -> Self {
+        Provenance {
+            source: PositionSource::Reconstruction,
+            dwarf_error: None,
+            disagreements: Vec::new(),
+        }
+    }
+}
+
+impl Provenance {
+    /// The trouble with these positions, if any: an unusable lane attribute, or lanes on
+    /// which the attributes and the reconstruction disagree (at `pc`).
+    pub fn trouble(&self, pc: Option<u64>) -> Option<String> {
+        let at = pc.map_or_else(String::new, |p| format!(" at {p:#x}"));
+        if let Some(e) = &self.dwarf_error {
+            return Some(format!("DW_AT_LLVM_lane_pc unusable{at}: {e}"));
+        }
+        if self.disagreements.is_empty() {
+            return None;
+        }
+        let lanes: Vec<String> = self
+            .disagreements
+            .iter()
+            .map(|d| {
+                format!(
+                    "lane {}: DW_AT_LLVM_lane_pc says {}, the reconstruction {}",
+                    d.lane, d.dwarf, d.reconstruction
+                )
+            })
+            .collect();
+        Some(format!(
+            "the lane attributes and the reconstruction disagree{at} on {} lane(s): {}",
+            lanes.len(),
+            lanes.join("; ")
+        ))
+    }
 }
 
 /// Why a step stopped.
@@ -1525,6 +1601,13 @@ pub struct Stepper<'a, 'd> {
     image: &'a Image<'d>,
     debugger: Debugger<'a, 'd>,
     service: LaneService<'a, 'd>,
+    /// The code object's lane attributes (`DW_AT_LLVM_lane_pc`, `DW_AT_LLVM_active_lane`)
+    /// when its DWARF has any: lane positions come from them, checked against the
+    /// reconstruction.
+    lane_pc: Option<LanePcIndex<'d>>,
+    /// Where the positions of the last look at the focused wave came from, why the lane
+    /// attributes could not be used, and where they disagree with the reconstruction.
+    provenance: Provenance,
     /// Addresses that begin a statement of a real line.
     statements: BTreeSet<u64>,
     kernel_file: Option<String>,
@@ -1550,6 +1633,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
         launch: Launch,
     ) -> Result<Self, StepError> {
         let service = LaneService::new(image.code(), Some(image))?;
+        let lane_pc = LanePcIndex::new(image.code(), &Default::default())
+            .ok()
+            .filter(LanePcIndex::has_lane_attributes);
         let rows = image.statement_rows()?;
         let statements = rows
             .iter()
@@ -1575,6 +1661,8 @@ impl<'a, 'd> Stepper<'a, 'd> {
             image,
             debugger: Debugger::new(image, device, module, launch),
             service,
+            lane_pc,
+            provenance: Provenance::default(),
             statements,
             kernel_file,
             entry,
@@ -1670,6 +1758,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
     pub fn break_at(&mut self, at: &BreakAt) -> Result<Vec<u64>, StepError> {
         match at {
             BreakAt::Line { file, line } => {
+                if !self.image.has_dwarf() {
+                    return Err(StepError::NoLineTable);
+                }
                 let file = match file.as_ref().or(self.kernel_file.as_ref()) {
                     Some(f) => f.clone(),
                     None => String::new(),
@@ -2028,8 +2119,12 @@ impl<'a, 'd> Stepper<'a, 'd> {
         result
     }
 
-    /// The lanes of the focused wave, without source positions.
+    /// The lanes of the focused wave, without source positions. The positions come from
+    /// the code object's lane attributes when it has them for the function at the PC
+    /// (with the reconstruction as their check), else from the reconstruction; where
+    /// they came from is left in `self.provenance`.
     fn raw_lanes(&mut self) -> Result<(WaveLanes, WaveStatus), StepError> {
+        self.provenance = Provenance::default();
         let (group, wave) = self.focus;
         let wi = work_items(self.debugger.session().launch(), group, wave);
         if self.running_group() != Some(group) {
@@ -2058,14 +2153,36 @@ impl<'a, 'd> Stepper<'a, 'd> {
             return Ok((lanes, WaveStatus::Done));
         }
         let bias = self.debugger.load_bias();
-        let Some(w) = self.debugger.session().wave(wave) else {
+        let session = self.debugger.session_ref();
+        let Some(w) = session.wave(wave) else {
             return Err(StepError::WaveOutOfRange {
                 wave,
                 waves: self.waves_per_group,
             });
         };
         let status = w.status;
-        let mut lanes = self.service.wave_lanes(w, bias, wi);
+        let mut lanes = if status == WaveStatus::Done {
+            self.service.wave_lanes(w, bias, wi)
+        } else {
+            match self.service.combined(
+                self.lane_pc.as_ref(),
+                session,
+                self.debugger.device(),
+                wave,
+                bias,
+                wi,
+            ) {
+                Some(c) => {
+                    self.provenance = Provenance {
+                        source: c.source,
+                        dwarf_error: c.dwarf_error,
+                        disagreements: c.disagreements,
+                    };
+                    c.lanes
+                }
+                None => self.service.wave_lanes(w, bias, wi),
+            }
+        };
         if status == WaveStatus::Done {
             // An ended wave: its work-items have finished.
             lanes.active = 0;
@@ -2121,6 +2238,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
             active: lanes.active,
             exec: lanes.exec,
             lanes: lanes.lanes.iter().map(|p| self.fact(p)).collect(),
+            provenance: self.provenance.clone(),
         })
     }
 
@@ -2260,6 +2378,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
             )),
             Step::Lanes(map) => {
                 let view = self.view()?;
+                if let Some(t) = view.provenance.trouble(view.pc) {
+                    return Err(Failure::Error(StepError::LanePositions(t)));
+                }
                 let mut want: Vec<Option<&LaneExpect>> = vec![None; view.lanes.len()];
                 for (sel, e) in &map.0 {
                     for l in sel.lanes(self.wave_size)? {
@@ -2296,6 +2417,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
             }
             Step::ActiveMask(m) => {
                 let v = self.view()?;
+                if let Some(t) = v.provenance.trouble(v.pc) {
+                    return Err(Failure::Error(StepError::LanePositions(t)));
+                }
                 if v.active == *m {
                     Ok(Outcome::Passed(format!("active mask {m:#x}")))
                 } else {
@@ -2341,6 +2465,27 @@ impl<'a, 'd> Stepper<'a, 'd> {
                         Some(v.lane),
                         format!("`{}` = {}", v.name, v.value),
                         v.value.show_like(&got),
+                    ))
+                }
+            }
+            Step::Positions(want) => {
+                let v = self.view()?;
+                let got = &v.provenance;
+                if got.source == *want && got.trouble(v.pc).is_none() {
+                    Ok(Outcome::Passed(match want {
+                        PositionSource::Dwarf => {
+                            "positions from DW_AT_LLVM_lane_pc; the reconstruction agrees".into()
+                        }
+                        PositionSource::Reconstruction => "positions reconstructed".into(),
+                    }))
+                } else {
+                    Err(one(
+                        None,
+                        format!("positions from {want:?}"),
+                        match got.trouble(v.pc) {
+                            Some(t) => format!("{:?}: {t}", got.source),
+                            None => format!("positions from {:?}", got.source),
+                        },
                     ))
                 }
             }

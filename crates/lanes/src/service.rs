@@ -572,7 +572,7 @@ pub fn work_items(launch: &amdgpu_sim::Launch, group: [u32; 3], wave: u32) -> u6
 }
 
 /// Where the positions of [`Combined`] come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
 pub enum PositionSource {
     /// `DW_AT_LLVM_lane_pc` (and `DW_AT_LLVM_active_lane`) of the function and of its
     /// callers' frames.

@@ -502,6 +502,26 @@ fn asm_salu_loop() {
     });
 }
 
+/// A function called by a quarter of the lanes (s_swappc_b64 through a rel32 address)
+/// returning through another register pair: out[gid] = 3 * gid where lid % 4 == 0, else gid.
+#[test]
+fn asm_call() {
+    all_targets(|t| {
+        let mut dev = Device::new();
+        let m = load(&mut dev, t, "asm_call.co");
+        let (grid, group) = (384u32, 128u32);
+        let pout = dev.alloc(grid as u64 * 4).map_err(|e| e.to_string())?;
+        let cfg = LaunchConfig::new_1d(grid, group, vec![ArgValue::Ptr(pout)]);
+        dev.dispatch(&m, "asm_call", cfg)
+            .map_err(|e| e.to_string())?;
+        let got = read_u32s(&dev, pout, grid as usize);
+        let want: Vec<u32> = (0..grid)
+            .map(|gid| if (gid % group) % 4 == 0 { 3 * gid } else { gid })
+            .collect();
+        first_mismatch(&got, &want)
+    });
+}
+
 #[test]
 fn asm_branches() {
     all_targets(|t| {
