@@ -5054,3 +5054,164 @@ fn buffer_format_accesses_use_the_descriptor_format() {
         assert!(matches!(err, SimError::Unsupported { .. }), "{err:?}");
     }
 }
+
+/// `ds_add_f32` follows MODE's f32 denormal bits (LLVM `SIISelLowering.cpp`,
+/// `shouldExpandAtomicRMWInIR`: "DS F32 FP atomics do respect the denormal
+/// mode"): with FP_DENORM flushing, denormal inputs count as zero and a
+/// denormal sum is stored as zero; the returned old value is the memory's.
+#[test]
+fn ds_add_f32_follows_mode_denormals() {
+    let code: Vec<u8> = [
+        &[0x01, 0x09, 0x00, 0xba, 0x00, 0x00, 0x00, 0x00][..], // s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 0
+        &[0x00, 0x00, 0x6a, 0xd8, 0x00, 0x01, 0x00, 0x03],     // ds_add_rtn_f32 v3, v0, v1
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let den = 1e-40f32;
+    let min = f32::MIN_POSITIVE;
+    // Even lanes: denormal + 0; odd lanes: 1.5 * min - min, a denormal sum.
+    let old = |l: usize| if l % 2 == 0 { den } else { 1.5 * min };
+    let add = |l: usize| if l % 2 == 0 { 0.0f32 } else { -min };
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(512, Space::Lds);
+    for l in 0..64usize {
+        lds.write(8 * l as u64, &old(l).to_le_bytes()).unwrap();
+    }
+    let w = run_in(Gpu::Gfx900, 64, &code, &mem, &mut lds, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[0][l] = 8 * l as u32;
+            w.vgpr[1][l] = add(l).to_bits();
+        }
+    })
+    .expect("runs");
+    for l in 0..64usize {
+        let mut b = [0u8; 4];
+        lds.read(8 * l as u64, &mut b).unwrap();
+        assert_eq!(u32::from_le_bytes(b), 0, "flushed sum, lane {l}");
+        assert_eq!(w.vgpr[3][l], old(l).to_bits(), "old value, lane {l}");
+    }
+}
+
+/// On gfx90a the f16 and bf16 MFMAs flush denormal inputs and results to
+/// zero (ROCm MIOpen, "MI200 matrix fused multiply-add (MFMA) behavior
+/// specifics": "On the MI200, MFMA_F16, MFMA_BF16, and MFMA_BF16_1K flush
+/// subnormal input/output data to zero"); gfx908 keeps them.
+#[test]
+fn gfx90a_half_mfma_flushes_denormals() {
+    for (gpu, code) in [
+        (
+            Gpu::Gfx908,
+            [
+                [0x00, 0x00, 0xca, 0xd3, 0x00, 0x05, 0x02, 0x04], // v_mfma_f32_4x4x4f16 a[0:3], v[0:1], v[2:3], a[0:3]
+                [0x04, 0x00, 0xeb, 0xd3, 0x04, 0x0b, 0x12, 0x04], // v_mfma_f32_4x4x2bf16 a[4:7], v4, v5, a[4:7]
+            ],
+        ),
+        (
+            Gpu::Gfx90a,
+            [
+                [0x00, 0x80, 0xca, 0xd3, 0x00, 0x05, 0x02, 0x04], // v_mfma_f32_4x4x4f16 a[0:3], v[0:1], v[2:3], a[0:3]
+                [0x04, 0x80, 0xeb, 0xd3, 0x04, 0x0b, 0x12, 0x04], // v_mfma_f32_4x4x2bf16 a[4:7], v4, v5, a[4:7]
+            ],
+        ),
+    ] {
+        let code: Vec<u8> = [&code[0][..], &code[1], &[0x00, 0x00, 0x81, 0xbf]].concat();
+        let w = run(gpu, 64, &code, |w| {
+            w.agpr = vec![[0; 64]; 256];
+            for l in 0..64 {
+                // A: every f16 the smallest denormal 2^-24; B: 1.0.
+                (w.vgpr[0][l], w.vgpr[1][l]) = (0x0001_0001, 0x0001_0001);
+                (w.vgpr[2][l], w.vgpr[3][l]) = (0x3c00_3c00, 0x3c00_3c00);
+                // bf16 2^-70 (normal) squared: products of 2^-140, an f32 denormal.
+                (w.vgpr[4][l], w.vgpr[5][l]) = (0x1c80_1c80, 0x1c80_1c80);
+            }
+        })
+        .expect("runs");
+        let flush = gpu == Gpu::Gfx90a;
+        for l in 0..64 {
+            for r in 0..4 {
+                // 4 x 2^-24 (f16), 2 x 2^-140 (bf16).
+                let f16_sum = if flush { 0.0 } else { f32::powi(2.0, -22) };
+                let bf16_sum = if flush { 0.0 } else { f32::from_bits(1 << 10) };
+                assert_eq!(
+                    f32::from_bits(w.agpr[r][l]),
+                    f16_sum,
+                    "{gpu} f16 a{r} lane {l}"
+                );
+                assert_eq!(
+                    f32::from_bits(w.agpr[4 + r][l]),
+                    bf16_sum,
+                    "{gpu} bf16 a{} lane {l}",
+                    4 + r
+                );
+            }
+        }
+    }
+}
+
+/// `s_buffer_load_*` / `s_buffer_store_*` are range-checked against the
+/// descriptor's `(stride == 0 ? 1 : stride) * num_records` bytes, dword by
+/// dword: outside, loads read 0 and stores write nothing (RDNA3 ISA, scalar
+/// memory buffer addressing `m_size`; "If the memory address is out-of-range,
+/// the operation is not performed for any dwords that are out-of-range").
+#[test]
+fn scalar_buffer_accesses_are_range_checked() {
+    let gfx9: Vec<u8> = [
+        &[0x00, 0x02, 0x2a, 0xc0, 0x08, 0x00, 0x00, 0x00][..], // s_buffer_load_dwordx4 s[8:11], s[0:3], 0x8
+        &[0x00, 0x03, 0x20, 0xc0, 0x04, 0x00, 0x00, 0x00], // s_buffer_load_dword s12, s[0:3], s4
+        &[0x80, 0x03, 0x66, 0xc0, 0x0c, 0x00, 0x00, 0x00], // s_buffer_store_dwordx2 s[14:15], s[0:3], 0xc
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x00, 0x02, 0x28, 0xf4, 0x08, 0x00, 0x00, 0xfa][..], // s_buffer_load_dwordx4 s[8:11], s[0:3], 0x8
+        &[0x00, 0x03, 0x20, 0xf4, 0x00, 0x00, 0x00, 0x08], // s_buffer_load_dword s12, s[0:3], s4
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let go = |gpu: Gpu, code: &[u8], stride: u32, records: u32| {
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(64).unwrap();
+        for k in 0..16u32 {
+            mem.write(g + 4 * k as u64, &(0x100 + k).to_le_bytes())
+                .unwrap();
+        }
+        let mut lds = Bytes::new(0, Space::Lds);
+        let size = if gpu == Gpu::Gfx900 { 64 } else { 32 };
+        let r = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+            w.sgpr[0] = g as u32;
+            w.sgpr[1] = (g >> 32) as u32 & 0xffff | stride << 16;
+            w.sgpr[2] = records;
+            w.sgpr[3] = 0;
+            w.sgpr[4] = 16;
+            (w.sgpr[14], w.sgpr[15]) = (0xaaaa, 0xbbbb);
+        });
+        let mut bytes = vec![0u8; 64];
+        mem.read(g, &mut bytes).unwrap();
+        let d = |k: usize| u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap());
+        (r, (0..16).map(d).collect::<Vec<_>>())
+    };
+    for (gpu, code) in [(Gpu::Gfx900, &gfx9), (Gpu::Gfx1030, &gfx10)] {
+        // A 16-byte raw buffer: bytes 8..16 inside, 16.. outside.
+        let (r, m) = go(gpu, code, 0, 16);
+        let w = r.expect("runs");
+        assert_eq!(w.sgpr[8..13], [0x102, 0x103, 0, 0, 0], "{gpu}");
+        if gpu == Gpu::Gfx900 {
+            assert_eq!((m[3], m[4]), (0xaaaa, 0x104), "store: dword 4 dropped");
+        }
+        // Stride 8 and 2 records: the same 16 bytes.
+        let (r, _) = go(gpu, code, 8, 2);
+        assert_eq!(r.expect("runs").sgpr[8..13], [0x102, 0x103, 0, 0, 0]);
+        // Stride 8 and 4 records: 32 bytes, all inside.
+        let (r, _) = go(gpu, code, 8, 4);
+        assert_eq!(
+            r.expect("runs").sgpr[8..13],
+            [0x102, 0x103, 0x104, 0x105, 0x104]
+        );
+        // A dword straddling the end (14 bytes) is reported.
+        let err = go(gpu, code, 0, 14).0.unwrap_err();
+        assert!(
+            matches!(&err, SimError::Unsupported { what, .. } if what.contains("straddling")),
+            "{err}"
+        );
+    }
+}

@@ -2075,6 +2075,17 @@ fn run_mem(f: &Fast, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory) -> bool 
             }
             let addr = base.wrapping_add(o) & !3;
             let len = n as u64 * 4;
+            // A buffer load reaching past the buffer's end (range checking,
+            // `smem_store::buffer_dwords`) goes to the general executor.
+            if buffer {
+                let Some(&records) = w.sgpr.get(b as usize + 2) else {
+                    return false;
+                };
+                let size = ((w1 >> 16) & 0x3fff).max(1) * records as u64;
+                if (o & !3).checked_add(len).is_none_or(|end| end > size) {
+                    return false;
+                }
+            }
             let page = addr & !(PAGE - 1);
             if addr - page + len > PAGE {
                 return false;

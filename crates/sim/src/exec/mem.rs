@@ -101,6 +101,12 @@ pub(crate) enum At {
     Csub,
     /// f32 add, denormals kept (`ds_add_f32`: "handles NaN/INF/denormal values").
     FaddF32,
+    /// f32 add with MODE's f32 denormal handling: input denormals kept when
+    /// the first flag is set, output denormals when the second is
+    /// (`ds_add_f32` under a flushing MODE; LLVM `SIISelLowering.cpp`
+    /// `shouldExpandAtomicRMWInIR`: "DS F32 FP atomics do respect the
+    /// denormal mode, but the rounding mode is fixed to round-to-nearest-even").
+    FaddF32Mode(bool, bool),
     /// f32 add with denormal inputs and results flushed to zero, whatever
     /// MODE says (the global FP atomic units of gfx908/gfx90a, as LLVM's
     /// `fpModeMatchesGlobalFPAtomicMode` assumes).
@@ -238,6 +244,11 @@ pub(crate) fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64
         At::Csub => old.saturating_sub(src),
         // Floating-point adds, rounded to nearest even.
         At::FaddF32 => (f32::from_bits(old as u32) + f32::from_bits(src as u32)).to_bits() as u64,
+        At::FaddF32Mode(keep_in, keep_out) => {
+            let ftz = |x: f32, keep: bool| if keep { x } else { crate::alu::ftz_f32(x) };
+            let (a, b) = (f32::from_bits(old as u32), f32::from_bits(src as u32));
+            ftz(ftz(a, keep_in) + ftz(b, keep_in), keep_out).to_bits() as u64
+        }
         At::FaddF32Ftz => {
             let (a, b) = (f32::from_bits(old as u32), f32::from_bits(src as u32));
             let ftz = crate::alu::ftz_f32;
@@ -429,6 +440,13 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
             }
         }
         Shape::Atomic(op, wide) => {
+            // The LDS f32 add follows MODE's f32 denormal bits.
+            let op = match (op, super::valu::denorms(w, false)) {
+                (At::FaddF32, (keep_in, keep_out)) if !(keep_in && keep_out) => {
+                    At::FaddF32Mode(keep_in, keep_out)
+                }
+                _ => op,
+            };
             let data = data_lanes(w, &data_op)?;
             // DS compare-and-swap keeps the compare value in data0 and the new
             // value in data1 (`ds_cmpst`), FLAT/MUBUF in data[1] / data[0].
@@ -818,7 +836,20 @@ fn smem(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
     let dwords = dwords as usize;
     let addr = super::smem_store::scalar_address(w, i, buffer)?;
     let mut b = vec![0u8; dwords * 4];
-    ctx.mem.read(addr, &mut b).map_err(|f| E::Fault(f, 0))?;
+    if buffer {
+        // Dwords outside the buffer read 0 (range checking, see
+        // `smem_store::buffer_dwords`).
+        let inside = super::smem_store::buffer_dwords(w, i, dwords)?;
+        for (k2, c) in b.chunks_exact_mut(4).enumerate() {
+            if (inside >> k2) & 1 != 0 {
+                ctx.mem
+                    .read(addr.wrapping_add(4 * k2 as u64), c)
+                    .map_err(|f| E::Fault(f, 0))?;
+            }
+        }
+    } else {
+        ctx.mem.read(addr, &mut b).map_err(|f| E::Fault(f, 0))?;
+    }
     for (k2, c) in b.chunks_exact(4).enumerate() {
         let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         if !w.write_sdword(&i.dst[0], k2 as u8, v) {

@@ -30,8 +30,12 @@
 //! result is `C + sum of products` summed in f64 and rounded once to f32 (the
 //! guides do not give the hardware's internal order or precision; results
 //! agree whenever the sum is exact in f64). f64 results accumulate with one
-//! fused multiply-add per K step in K order. Denormals are kept. Integer
-//! results wrap. MFMA reads every lane of its sources: it is executed only
+//! fused multiply-add per K step in K order. Denormals are kept, except by
+//! the f16 and bf16 forms on gfx90a, which flush denormal inputs and
+//! results to zero whatever MODE says (ROCm MIOpen, "MI200 matrix fused
+//! multiply-add (MFMA) behavior specifics": "On the MI200, MFMA_F16,
+//! MFMA_BF16, and MFMA_BF16_1K flush subnormal input/output data to zero").
+//! Integer results wrap. MFMA reads every lane of its sources: it is executed only
 //! with EXEC covering the whole wave (anything else is reported).
 
 use super::valu::{L32, wv32};
@@ -236,8 +240,9 @@ fn read_acc(w: &Wave, op: &Operand, s: &Shape) -> Result<Vec<L32>, E> {
     }
 }
 
-/// Executes `v_mfma_*` `i`.
-pub(crate) fn exec(w: &mut Wave, i: &Inst) -> R {
+/// Executes `v_mfma_*` `i`; `flush_half` on gfx90a (f16 and bf16 denormal
+/// inputs and results flushed, see the module notes).
+pub(crate) fn exec(w: &mut Wave, i: &Inst, flush_half: bool) -> R {
     let Op::Alu(op) = i.op else {
         return Err(E::Unimpl);
     };
@@ -292,6 +297,21 @@ pub(crate) fn exec(w: &mut Wave, i: &Inst) -> R {
             bm[idx(b, x, k)] = element(&rb, lb, e, s.elem);
         }
     }
+    let flush = flush_half && matches!(s.elem, Elem::F16 | Elem::Bf16);
+    if flush {
+        // The elements are exact in f64; a denormal f16 or bf16 is one below
+        // the type's smallest normal (2^-14, or f32's 2^-126 for bf16).
+        let min = if s.elem == Elem::F16 {
+            f64::powi(2.0, -14)
+        } else {
+            f32::MIN_POSITIVE as f64
+        };
+        for x in am.iter_mut().chain(bm.iter_mut()) {
+            if x.abs() < min {
+                *x = 0.0f64.copysign(*x);
+            }
+        }
+    }
     let a_block = |b: usize| (b >> cbsz << cbsz) + abid as usize;
 
     let results = if s.elem == Elem::F64 {
@@ -321,7 +341,11 @@ pub(crate) fn exec(w: &mut Wave, i: &Inst) -> R {
                 }
                 _ => {
                     let sum: f64 = (0..kk).map(|k| arow(k) * bcol(k)).sum();
-                    out[r][lane] = ((sum + f32::from_bits(rc[r][lane]) as f64) as f32).to_bits();
+                    let mut v = (sum + f32::from_bits(rc[r][lane]) as f64) as f32;
+                    if flush && v.is_subnormal() {
+                        v = 0.0f32.copysign(v);
+                    }
+                    out[r][lane] = v.to_bits();
                 }
             }
         }

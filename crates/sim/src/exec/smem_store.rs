@@ -6,7 +6,8 @@
 //! Operations"): `sbase` (an address pair, or for the buffer forms the base
 //! address in bits 47:0 of the descriptor), plus the immediate offset, plus
 //! `soffset`, with the two low bits ignored. As for `s_buffer_load_*`, the
-//! descriptor's stride and record count are not applied.
+//! buffer forms are range-checked (see [`buffer_dwords`]): a dword outside
+//! the buffer is not written, and an atomic outside it is reported.
 //!
 //! Atomics (Vega ISA, "SMEM Instructions", `S_ATOMIC_*`): the 32- or 64-bit
 //! memory value is replaced by the same function the vector atomics use
@@ -58,14 +59,22 @@ fn address(w: &Wave, i: &Inst) -> Result<u64, E> {
 /// address bits are ignored (Vega ISA, "Scalar memory").
 pub(crate) fn scalar_address(w: &Wave, i: &Inst, buffer: bool) -> Result<u64, E> {
     let base = if buffer {
-        let dword = |k| {
-            w.read_sdword(&i.src[0], k)
-                .ok_or_else(|| E::Unsupported(format!("buffer descriptor {}", i.src[0])))
-        };
-        dword(0)? as u64 | (dword(1)? as u64 & 0xffff) << 32
+        descriptor(w, i, 0)? as u64 | (descriptor(w, i, 1)? as u64 & 0xffff) << 32
     } else {
         s64(w, &i.src[0])?
     };
+    Ok(base.wrapping_add(scalar_offset(w, i)?) & !3)
+}
+
+/// Dword `k` of the buffer descriptor in `src[0]`.
+fn descriptor(w: &Wave, i: &Inst, k: u8) -> Result<u32, E> {
+    w.read_sdword(&i.src[0], k)
+        .ok_or_else(|| E::Unsupported(format!("buffer descriptor {}", i.src[0])))
+}
+
+/// The byte offset of scalar memory instruction `i`: the immediate plus the
+/// SGPR offset.
+fn scalar_offset(w: &Wave, i: &Inst) -> Result<u64, E> {
     let mut off: u64 = 0;
     if i.mem.has(flags::IMM) {
         off = off.wrapping_add(i.mem.offset as i64 as u64);
@@ -73,7 +82,34 @@ pub(crate) fn scalar_address(w: &Wave, i: &Inst, buffer: bool) -> Result<u64, E>
     if i.mem.has(flags::SOE) && i.src[1].is_some() {
         off = off.wrapping_add(s32(w, &i.src[1])? as u64);
     }
-    Ok(base.wrapping_add(off) & !3)
+    Ok(off)
+}
+
+/// Which of the `dwords` dwords of buffer instruction `i` (`s_buffer_*`) lie
+/// inside its buffer, as a bit mask. Dword `k` is at byte offset
+/// `(offset & !3) + 4k` of a buffer of `(stride == 0 ? 1 : stride) *
+/// num_records` bytes (RDNA3 ISA, "Scalar memory" buffer addressing, `m_size`;
+/// the GCN, Vega and RDNA2 guides misprint it as `(m_stride == 0) ? 1 :
+/// m_num_records`). "If the memory address is out-of-range, the operation is
+/// not performed for any dwords that are out-of-range" (ISA, "Address and GPR
+/// range checking", as quoted in LLVM pull request 117997): a load reads 0
+/// there, a store writes nothing. A dword straddling the end is reported.
+pub(crate) fn buffer_dwords(w: &Wave, i: &Inst, dwords: usize) -> Result<u32, E> {
+    let stride = ((descriptor(w, i, 1)? >> 16) & 0x3fff) as u64;
+    let size = stride.max(1) * descriptor(w, i, 2)? as u64;
+    let start = scalar_offset(w, i)? & !3;
+    let mut inside = 0;
+    for k in 0..dwords {
+        let o = start.wrapping_add(4 * k as u64);
+        if o.checked_add(4).is_some_and(|end| end <= size) {
+            inside |= 1 << k;
+        } else if o < size {
+            return unsupported(format!(
+                "scalar buffer dword at offset {o:#x} straddling the end of a {size}-byte buffer"
+            ));
+        }
+    }
+    Ok(inside)
 }
 
 /// Dword `k` of the data operand.
@@ -86,6 +122,7 @@ fn data(w: &Wave, i: &Inst, k: u8) -> Result<u32, E> {
 pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
     use MemKind::*;
     let addr = address(w, i)?;
+    let buffer = matches!(i.op, Op::Mem(op) if is_buffer(op));
     let dwords = match k {
         SStore1 | SBufStore1 => 1,
         SStore2 | SBufStore2 => 2,
@@ -94,14 +131,27 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
             let Some(Shape::Atomic(op, wide)) = shape(k) else {
                 return Err(E::Unimpl);
             };
+            let n = if wide { 2 } else { 1 };
+            if buffer && buffer_dwords(w, i, n)? != (1 << n) - 1 {
+                return unsupported("a scalar buffer atomic outside its buffer (NUM_RECORDS)");
+            }
             return atomic(op, wide, w, i, ctx, addr);
         }
     };
-    let mut bytes = Vec::with_capacity(4 * dwords);
+    let inside = if buffer {
+        buffer_dwords(w, i, dwords)?
+    } else {
+        u32::MAX
+    };
     for d in 0..dwords {
-        bytes.extend_from_slice(&data(w, i, d as u8)?.to_le_bytes());
+        if (inside >> d) & 1 != 0 {
+            let bytes = data(w, i, d as u8)?.to_le_bytes();
+            ctx.mem
+                .write(addr.wrapping_add(4 * d as u64), &bytes)
+                .map_err(|f| E::Fault(f, 0))?;
+        }
     }
-    ctx.mem.write(addr, &bytes).map_err(|f| E::Fault(f, 0))
+    Ok(())
 }
 
 fn atomic(op: At, wide: bool, w: &mut Wave, i: &Inst, ctx: &Ctx, addr: u64) -> R {

@@ -1449,7 +1449,7 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             write_cmp(w, i, r & exec, k == VCmpxClassF16)?;
         }
         _ if super::dot::handles(k) => super::dot::exec(k, w, i, ov, exec)?,
-        VMfma => super::mfma::exec(w, i)?,
+        VMfma => super::mfma::exec(w, i, ctx.gpu == amdgpu_isa::Gpu::Gfx90a)?,
         _ => return Err(E::Unimpl),
     }
     Ok(())
