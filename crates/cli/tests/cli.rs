@@ -667,6 +667,68 @@ fn debug_print_shows_floats_as_floats() {
     assert!(t.contains("i = 3 (lane 3"), "{t}");
 }
 
+/// `amdsim debug` on a code object without DWARF (asm_call, a called function that hides
+/// its return address): breakpoints at functions work, lines are `??`, and after the
+/// function has cleared s[30:31] the lanes that did not call it are not-entered. On the
+/// annotated cf_call, `info lanes` says the positions come from DW_AT_LLVM_lane_pc.
+#[test]
+fn debug_without_dwarf_and_with_lane_attributes() {
+    let dir = scratch("debug-nodwarf");
+    let ron = dir.join("asm_call.ron");
+    let co = root().join("kernels/bin/gfx900/asm_call.co");
+    std::fs::write(
+        &ron,
+        format!(
+            "(code_object: {:?}, kernel: \"asm_call\", grid: 64, workgroup: 64, \
+             args: [Buffer(elem: U32, count: 64)], outputs: [])",
+            co.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let script = dir.join("cmds");
+    std::fs::write(
+        &script,
+        "break times3\nrun\nstepi\nstepi\nstepi\ninfo lanes\nquit\n",
+    )
+    .unwrap();
+    let out = amdsim(&[
+        "debug",
+        ron.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert_ok("debug", &out);
+    let t = text(&out.stdout);
+    assert!(t.contains("no DWARF"), "{t}");
+    assert!(t.contains("?? in times3"), "{t}");
+    assert_eq!(t.matches("not-entered").count(), 48, "{t}");
+    assert!(!t.contains("DW_AT_LLVM_lane_pc"), "{t}");
+
+    let ron = dir.join("cf_call.ron");
+    let co = root().join("sim-tests/scenarios/annotated/gfx900/cf_call.O0g.co");
+    std::fs::write(
+        &ron,
+        format!(
+            "(code_object: {:?}, kernel: \"cf_call\", grid: 64, workgroup: 64, \
+             args: [Buffer(elem: U32, count: 64, iota: 0), Buffer(elem: U32, count: 64), \
+             U32(64)], outputs: [])",
+            co.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    std::fs::write(&script, "break classify\nrun\ninfo lanes\nquit\n").unwrap();
+    let out = amdsim(&[
+        "debug",
+        ron.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert_ok("debug", &out);
+    let t = text(&out.stdout);
+    assert!(t.contains("positions from DW_AT_LLVM_lane_pc"), "{t}");
+    assert!(!t.contains("warning"), "{t}");
+}
+
 /// `amdsim debug` reads commands from a script: the breakpoint stops lane 3 (odd, v =
 /// 1003 with bit 1 set: the then-arm) at line 20, `print lid` reads its local id, `step`
 /// takes it to its next line; an unknown command is an error and the exit code 1.
