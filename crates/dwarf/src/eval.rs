@@ -1238,7 +1238,12 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
                 }
                 let stepped = match &d.op {
                     Op::Call2(_) | Op::Call4(_) | Op::CallRef(_) => match ops.get(pc + 1) {
-                        Some(nd) if matches!(nd.op, Op::Deref | Op::DerefType { .. }) => {
+                        Some(nd)
+                            if matches!(
+                                nd.op,
+                                Op::Deref | Op::DerefSize(_) | Op::DerefType { .. }
+                            ) =>
+                        {
                             self.call_deref(&d.op, &nd.op, pc)
                         }
                         _ => self.step(&d.op, pc),
@@ -1887,7 +1892,8 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         }
     }
 
-    /// DW_OP_call* (`op`) directly followed by DW_OP_deref or DW_OP_deref_type (`next`):
+    /// DW_OP_call* (`op`) directly followed by DW_OP_deref, DW_OP_deref_size or
+    /// DW_OP_deref_type (`next`):
     /// when the callee is a variable whose location the fast path evaluates to a composite
     /// of whole-byte pieces, reads the value straight from the pieces without building the
     /// composite (the call pushes the variable's location description, DWARF 5 section
@@ -1918,6 +1924,10 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         };
         let (ty, size) = match next {
             Op::Deref => (ValueType::Generic, usize::from(self.addr_size)),
+            // Zero-extended to the generic type, as DW_OP_deref_size reads.
+            Op::DerefSize(s) if *s >= 1 && *s <= self.addr_size => {
+                (ValueType::Generic, usize::from(*s))
+            }
             Op::DerefType { size, die } if *size <= 8 => {
                 match self.typed_size(*size, *die, "DW_OP_deref_type") {
                     Ok(ty) => (ty, usize::from(*size)),

@@ -1707,13 +1707,31 @@ fn read_vector<T: Target + ?Sized>(
             } else {
                 (0, bytes)
             };
-            let mut buf = vec![0u8; to - from];
+            // At most 64 elements of at most 8 bytes on the stack (a PC vector), else
+            // on the heap.
+            let mut small = [0u8; 512];
+            let mut large = Vec::new();
+            let buf: &mut [u8] = if to - from <= small.len() {
+                &mut small[..to - from]
+            } else {
+                large.resize(to - from, 0);
+                &mut large
+            };
             if let Some(at) = one.offset.checked_add((from * 8) as u128)
-                && let Some(Ok(())) = read_aligned_in(t, &one.storage, at, &mut buf)
+                && let Some(Ok(())) = read_aligned_in(t, &one.storage, at, buf)
             {
-                for n in set_bits(lanes) {
-                    let at = if src.stride { n * bytes - from } else { 0 };
-                    data[n * bytes..(n + 1) * bytes].copy_from_slice(&buf[at..at + bytes]);
+                if bytes == 8 {
+                    // The usual element (a PC): whole words, no call per element.
+                    for n in set_bits(lanes) {
+                        let at = if src.stride { n * 8 - from } else { 0 };
+                        let w: [u8; 8] = buf[at..at + 8].try_into().unwrap_or_default();
+                        data[n * 8..n * 8 + 8].copy_from_slice(&w);
+                    }
+                } else {
+                    for n in set_bits(lanes) {
+                        let at = if src.stride { n * bytes - from } else { 0 };
+                        data[n * bytes..(n + 1) * bytes].copy_from_slice(&buf[at..at + bytes]);
+                    }
                 }
                 continue;
             }
@@ -1728,10 +1746,20 @@ fn read_vector<T: Target + ?Sized>(
         if rd.len() < span / 8 || rdef.len() < span / 8 {
             return None;
         }
-        for n in set_bits(lanes) {
-            let (to, from) = (n * bytes, n * stride);
-            data[to..to + bytes].copy_from_slice(&rd[from..from + bytes]);
-            defined[to..to + bytes].copy_from_slice(&rdef[from..from + bytes]);
+        if bytes == 8 {
+            for n in set_bits(lanes) {
+                let (to, from) = (n * 8, n * stride);
+                let w: [u8; 8] = rd[from..from + 8].try_into().unwrap_or_default();
+                let d: [u8; 8] = rdef[from..from + 8].try_into().unwrap_or_default();
+                data[to..to + 8].copy_from_slice(&w);
+                defined[to..to + 8].copy_from_slice(&d);
+            }
+        } else {
+            for n in set_bits(lanes) {
+                let (to, from) = (n * bytes, n * stride);
+                data[to..to + bytes].copy_from_slice(&rd[from..from + bytes]);
+                defined[to..to + bytes].copy_from_slice(&rdef[from..from + bytes]);
+            }
         }
     }
     Some(Ok(ReadBits {

@@ -485,6 +485,10 @@ fn dereferencing_a_called_variable_reads_its_pieces_as_the_general_path_does() {
             "DW_OP_deref_type 0x8 (0x30)",
             "DW_OP_deref_type 0x4 (0x31)",
             "DW_OP_deref_type 0x8 (0x31)",
+            "DW_OP_deref_size 0x8",
+            "DW_OP_deref_size 0x4",
+            "DW_OP_deref_size 0x3",
+            "DW_OP_deref_size 0x9",
         ] {
             let text = format!("DW_OP_lit1, DW_OP_drop, DW_OP_call_ref {die:#x}, {d}");
             let e = expr(&text);
@@ -500,7 +504,7 @@ fn dereferencing_a_called_variable_reads_its_pieces_as_the_general_path_does() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 32);
+    assert_eq!(checked, 64);
     // The whole-byte register pieces read as one 8-byte value: SGPR0 then SGPR1.
     let mut lo = [0u8; 4];
     let mut hi = [0u8; 4];

@@ -236,7 +236,7 @@ pub struct LanePcs {
     /// `.debug_info` offset of the DIE whose attributes were evaluated.
     pub die: u64,
     /// Its `DW_AT_name`.
-    pub function: Option<String>,
+    pub function: Option<Arc<str>>,
     /// Whether the DIE is a kernel's (`DW_CC_LLVM_OpenCLKernel`): a frame without caller.
     pub kernel: bool,
     /// The lane count.
@@ -285,7 +285,7 @@ enum AttrExpr {
 struct Scope {
     unit: usize,
     die: u64,
-    name: Option<String>,
+    name: Option<Arc<str>>,
     /// `DW_AT_calling_convention` is `DW_CC_LLVM_OpenCLKernel`: a kernel, the outermost
     /// frame.
     kernel: bool,
@@ -471,7 +471,7 @@ impl<'d> LanePcIndex<'d> {
                 name: die
                     .attr_value(gimli::DW_AT_name)
                     .and_then(|v| dwarf.attr_string(unit, v).ok())
-                    .map(|s| String::from_utf8_lossy(s.slice()).into_owned()),
+                    .map(|s| String::from_utf8_lossy(s.slice()).into()),
                 lanes: None,
                 lane_pc: None,
                 active_lane: None,
@@ -831,7 +831,11 @@ fn exprs_of<'d>(
 }
 
 /// The expression of an attribute for `pc`: `None` when a location list has no entry.
-fn select(a: &AttrExpr, pc: u64, attr: LaneAttr) -> Result<Option<&Arc<Expr>>, LanePcError> {
+fn select<'a>(
+    a: &'a AttrExpr,
+    pc: u64,
+    attr: LaneAttr,
+) -> Result<Option<&'a Arc<Expr>>, LanePcError> {
     let decoded = |e: &'_ Result<Arc<Expr>, amdgpu_dwarf::Error>| -> Result<(), LanePcError> {
         match e {
             Ok(_) => Ok(()),
@@ -849,29 +853,26 @@ fn select(a: &AttrExpr, pc: u64, attr: LaneAttr) -> Result<Option<&Arc<Expr>>, L
             Ok(e.as_ref().ok())
         }
         AttrExpr::List { entries, disjoint } => {
-            let hit = if *disjoint {
-                let i = entries.partition_point(|e| e.begin <= pc);
-                i.checked_sub(1)
-                    .map(|i| &entries[i])
-                    .filter(|e| pc < e.end)
-                    .into_iter()
-                    .collect::<Vec<_>>()
-            } else {
-                entries
-                    .iter()
-                    .filter(|e| pc >= e.begin && pc < e.end)
-                    .collect()
+            let single = |e: &'a ListEntry| -> Result<Option<&'a Arc<Expr>>, LanePcError> {
+                decoded(&e.expr)?;
+                Ok(e.expr.as_ref().ok())
             };
-            match hit.as_slice() {
-                [] => Ok(None),
-                [e] => {
-                    decoded(&e.expr)?;
-                    Ok(e.expr.as_ref().ok())
-                }
-                many => Err(LanePcError::NotSingle {
+            if *disjoint {
+                // Disjoint entries: a binary search finds the only candidate.
+                let i = entries.partition_point(|e| e.begin <= pc);
+                return match i.checked_sub(1).map(|i| &entries[i]) {
+                    Some(e) if pc < e.end => single(e),
+                    _ => Ok(None),
+                };
+            }
+            let mut hit = entries.iter().filter(|e| pc >= e.begin && pc < e.end);
+            match (hit.next(), hit.count()) {
+                (None, _) => Ok(None),
+                (Some(e), 0) => single(e),
+                (Some(_), more) => Err(LanePcError::NotSingle {
                     attr,
                     pc,
-                    count: many.len(),
+                    count: more + 1,
                 }),
             }
         }
@@ -918,18 +919,30 @@ fn read_single<T: Target + ?Sized>(
 /// The lane elements of a lane_pc vector.
 fn elements(bits: &ReadBits, lanes: u32, pc: u64) -> Result<Vec<Option<u64>>, LanePcError> {
     let n = lanes as usize;
-    let data = bits.data.as_raw_slice().chunks_exact(8).take(n);
-    let defined = bits.defined.as_raw_slice().chunks_exact(8).take(n);
-    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
-    let mut out = Vec::with_capacity(n);
-    for (l, (v, d)) in data.zip(defined).enumerate() {
-        out.push(match word(d) {
+    let (data, defined) = (bits.data.as_raw_slice(), bits.defined.as_raw_slice());
+    let (Some(data), Some(defined)) = (data.get(..n * 8), defined.get(..n * 8)) else {
+        return Err(LanePcError::WrongSize {
+            attr: LaneAttr::LanePc,
+            pc,
+            bits: bits.data.len() as u128,
+            needed: n as u128 * 64,
+        });
+    };
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or_default());
+    // The wave's elements on the stack (no per-element capacity checks), then one copy.
+    let mut out = [None; 64];
+    for (l, (o, (v, d))) in out
+        .iter_mut()
+        .zip(data.chunks_exact(8).zip(defined.chunks_exact(8)))
+        .enumerate()
+    {
+        *o = match word(d) {
             u64::MAX => Some(word(v)),
             0 => None,
             _ => return Err(LanePcError::PartlyDefined { pc, lane: l as u32 }),
-        });
+        };
     }
-    Ok(out)
+    Ok(out.get(..n).unwrap_or(&out).to_vec())
 }
 
 /// Program data for one evaluation: the decoded callees and base types of the index,

@@ -46,7 +46,7 @@ pub struct Frame {
     /// (their attributes are looked up at it minus one).
     pub pc: u64,
     /// The function's name.
-    pub function: Option<String>,
+    pub function: Option<std::sync::Arc<str>>,
 }
 
 /// Lane positions from every frame of the stack.
