@@ -115,6 +115,23 @@ pub(crate) enum At {
     FaddF64,
     /// `ds_mskor`: `(old & !data0) | data1`.
     Mskor,
+    /// f32 minimum ([`crate::alu::min_f32`]: IEEE `minNum`, -0 < +0),
+    /// denormals kept.
+    FminF32,
+    /// f32 maximum ([`crate::alu::max_f32`]).
+    FmaxF32,
+    /// f64 minimum ([`crate::alu::min_f64`]).
+    FminF64,
+    /// f64 maximum ([`crate::alu::max_f64`]).
+    FmaxF64,
+    /// f32 compare-and-swap: stores `src` when `old == cmp` as floats (a NaN
+    /// never matches, -0 matches +0).
+    FcmpswapF32,
+    /// f64 compare-and-swap, as [`At::FcmpswapF32`].
+    FcmpswapF64,
+    /// Two f16 adds on the halves of a dword, rounded to nearest even,
+    /// denormals kept.
+    PkAddF16,
 }
 
 pub(crate) fn shape(k: MemKind) -> Option<Shape> {
@@ -181,6 +198,13 @@ pub(crate) fn shape(k: MemKind) -> Option<Shape> {
         DsCmpst64 => Shape::Atomic(At::Cmpswap, true),
         DsMskor => Shape::Atomic(At::Mskor, false),
         DsMskor64 => Shape::Atomic(At::Mskor, true),
+        DsMinF32 | AtFminF32 => Shape::Atomic(At::FminF32, false),
+        DsMaxF32 | AtFmaxF32 => Shape::Atomic(At::FmaxF32, false),
+        DsMinF64 | AtFminF64 => Shape::Atomic(At::FminF64, true),
+        DsMaxF64 | AtFmaxF64 => Shape::Atomic(At::FmaxF64, true),
+        DsCmpstF32 | AtFcmpswapF32 => Shape::Atomic(At::FcmpswapF32, false),
+        DsCmpstF64 | AtFcmpswapF64 => Shape::Atomic(At::FcmpswapF64, true),
+        AtPkAddF16 => Shape::Atomic(At::PkAddF16, false),
         BufCacheNop | DsNop => Shape::Nop,
         _ => return None,
     })
@@ -255,6 +279,44 @@ pub(crate) fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64
             ftz(ftz(a) + ftz(b)).to_bits() as u64
         }
         At::FaddF64 => (f64::from_bits(old) + f64::from_bits(src)).to_bits(),
+        At::FminF32 | At::FmaxF32 => {
+            let (a, b) = (f32::from_bits(old as u32), f32::from_bits(src as u32));
+            let r = if op == At::FminF32 {
+                crate::alu::min_f32(a, b)
+            } else {
+                crate::alu::max_f32(a, b)
+            };
+            r.to_bits() as u64
+        }
+        At::FminF64 | At::FmaxF64 => {
+            let (a, b) = (f64::from_bits(old), f64::from_bits(src));
+            let r = if op == At::FminF64 {
+                crate::alu::min_f64(a, b)
+            } else {
+                crate::alu::max_f64(a, b)
+            };
+            r.to_bits()
+        }
+        At::FcmpswapF32 => {
+            if f32::from_bits(old as u32) == f32::from_bits(cmp as u32) {
+                src
+            } else {
+                old
+            }
+        }
+        At::FcmpswapF64 => {
+            if f64::from_bits(old) == f64::from_bits(cmp) {
+                src
+            } else {
+                old
+            }
+        }
+        At::PkAddF16 => {
+            // Each half sum is exact in f64, so it is rounded once.
+            let half = |x: u64, k: u32| crate::alu::f16_to_f32((x >> k) as u16) as f64;
+            let sum = |k: u32| crate::alu::f64_to_f16(half(old, k) + half(src, k)) as u64;
+            sum(0) | sum(16) << 16
+        }
     };
     if wide { r } else { r & 0xffff_ffff }
 }
