@@ -5726,3 +5726,520 @@ fn gfx90a_lds_float_atomics_f64_min_max_and_packed_f16_add() {
     ];
     float_atomics(Gpu::Gfx908, 64, &code, &ops);
 }
+const SRC2_GFX900: &[&[u8]] = &[
+    &[0x02, 0x00, 0x00, 0xd9, 0x0a, 0x00, 0x00, 0x00], // ds_add_src2_u32 v10 offset:2
+    &[0xf8, 0x7f, 0x02, 0xd9, 0x0b, 0x00, 0x00, 0x00], // ds_sub_src2_u32 v11 offset:32760
+    &[0x00, 0x80, 0x04, 0xd9, 0x0c, 0x00, 0x00, 0x00], // ds_rsub_src2_u32 v12 offset:32768
+    &[0x01, 0x00, 0x06, 0xd9, 0x0d, 0x00, 0x00, 0x00], // ds_inc_src2_u32 v13 offset:1
+    &[0x01, 0x00, 0x08, 0xd9, 0x0e, 0x00, 0x00, 0x00], // ds_dec_src2_u32 v14 offset:1
+    &[0x01, 0x00, 0x0a, 0xd9, 0x0f, 0x00, 0x00, 0x00], // ds_min_src2_i32 v15 offset:1
+    &[0x01, 0x00, 0x0c, 0xd9, 0x10, 0x00, 0x00, 0x00], // ds_max_src2_i32 v16 offset:1
+    &[0x01, 0x00, 0x0e, 0xd9, 0x11, 0x00, 0x00, 0x00], // ds_min_src2_u32 v17 offset:1
+    &[0x01, 0x00, 0x10, 0xd9, 0x12, 0x00, 0x00, 0x00], // ds_max_src2_u32 v18 offset:1
+    &[0x01, 0x00, 0x12, 0xd9, 0x13, 0x00, 0x00, 0x00], // ds_and_src2_b32 v19 offset:1
+    &[0x01, 0x00, 0x14, 0xd9, 0x14, 0x00, 0x00, 0x00], // ds_or_src2_b32 v20 offset:1
+    &[0x01, 0x00, 0x16, 0xd9, 0x15, 0x00, 0x00, 0x00], // ds_xor_src2_b32 v21 offset:1
+    &[0x00, 0x80, 0x1a, 0xd9, 0x16, 0x00, 0x00, 0x00], // ds_write_src2_b32 v22 offset:32768
+    &[0x01, 0x00, 0x24, 0xd9, 0x17, 0x00, 0x00, 0x00], // ds_min_src2_f32 v23 offset:1
+    &[0x01, 0x00, 0x26, 0xd9, 0x18, 0x00, 0x00, 0x00], // ds_max_src2_f32 v24 offset:1
+    &[0x01, 0x00, 0x2a, 0xd9, 0x19, 0x00, 0x00, 0x00], // ds_add_src2_f32 v25 offset:1
+    &[0x02, 0x00, 0x80, 0xd9, 0x1a, 0x00, 0x00, 0x00], // ds_add_src2_u64 v26 offset:2
+    &[0x04, 0x00, 0x82, 0xd9, 0x1b, 0x00, 0x00, 0x00], // ds_sub_src2_u64 v27 offset:4
+    &[0x02, 0x00, 0x84, 0xd9, 0x1c, 0x00, 0x00, 0x00], // ds_rsub_src2_u64 v28 offset:2
+    &[0x02, 0x00, 0x86, 0xd9, 0x1d, 0x00, 0x00, 0x00], // ds_inc_src2_u64 v29 offset:2
+    &[0x02, 0x00, 0x88, 0xd9, 0x1e, 0x00, 0x00, 0x00], // ds_dec_src2_u64 v30 offset:2
+    &[0x02, 0x00, 0x8a, 0xd9, 0x1f, 0x00, 0x00, 0x00], // ds_min_src2_i64 v31 offset:2
+    &[0x02, 0x00, 0x8c, 0xd9, 0x20, 0x00, 0x00, 0x00], // ds_max_src2_i64 v32 offset:2
+    &[0x02, 0x00, 0x8e, 0xd9, 0x21, 0x00, 0x00, 0x00], // ds_min_src2_u64 v33 offset:2
+    &[0x02, 0x00, 0x90, 0xd9, 0x22, 0x00, 0x00, 0x00], // ds_max_src2_u64 v34 offset:2
+    &[0x02, 0x00, 0x92, 0xd9, 0x23, 0x00, 0x00, 0x00], // ds_and_src2_b64 v35 offset:2
+    &[0x02, 0x00, 0x94, 0xd9, 0x24, 0x00, 0x00, 0x00], // ds_or_src2_b64 v36 offset:2
+    &[0x02, 0x00, 0x96, 0xd9, 0x25, 0x00, 0x00, 0x00], // ds_xor_src2_b64 v37 offset:2
+    &[0xfe, 0x7f, 0x9a, 0xd9, 0x26, 0x00, 0x00, 0x00], // ds_write_src2_b64 v38 offset:32766
+    &[0x02, 0x00, 0xa4, 0xd9, 0x27, 0x00, 0x00, 0x00], // ds_min_src2_f64 v39 offset:2
+    &[0x02, 0x00, 0xa6, 0xd9, 0x28, 0x00, 0x00, 0x00], // ds_max_src2_f64 v40 offset:2
+    &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+];
+
+const SRC2_GFX1010: &[&[u8]] = &[
+    &[0x02, 0x00, 0x00, 0xda, 0x0a, 0x00, 0x00, 0x00], // ds_add_src2_u32 v10 offset:2
+    &[0xf8, 0x7f, 0x04, 0xda, 0x0b, 0x00, 0x00, 0x00], // ds_sub_src2_u32 v11 offset:32760
+    &[0x00, 0x80, 0x08, 0xda, 0x0c, 0x00, 0x00, 0x00], // ds_rsub_src2_u32 v12 offset:32768
+    &[0x01, 0x00, 0x0c, 0xda, 0x0d, 0x00, 0x00, 0x00], // ds_inc_src2_u32 v13 offset:1
+    &[0x01, 0x00, 0x10, 0xda, 0x0e, 0x00, 0x00, 0x00], // ds_dec_src2_u32 v14 offset:1
+    &[0x01, 0x00, 0x14, 0xda, 0x0f, 0x00, 0x00, 0x00], // ds_min_src2_i32 v15 offset:1
+    &[0x01, 0x00, 0x18, 0xda, 0x10, 0x00, 0x00, 0x00], // ds_max_src2_i32 v16 offset:1
+    &[0x01, 0x00, 0x1c, 0xda, 0x11, 0x00, 0x00, 0x00], // ds_min_src2_u32 v17 offset:1
+    &[0x01, 0x00, 0x20, 0xda, 0x12, 0x00, 0x00, 0x00], // ds_max_src2_u32 v18 offset:1
+    &[0x01, 0x00, 0x24, 0xda, 0x13, 0x00, 0x00, 0x00], // ds_and_src2_b32 v19 offset:1
+    &[0x01, 0x00, 0x28, 0xda, 0x14, 0x00, 0x00, 0x00], // ds_or_src2_b32 v20 offset:1
+    &[0x01, 0x00, 0x2c, 0xda, 0x15, 0x00, 0x00, 0x00], // ds_xor_src2_b32 v21 offset:1
+    &[0x00, 0x80, 0x34, 0xda, 0x16, 0x00, 0x00, 0x00], // ds_write_src2_b32 v22 offset:32768
+    &[0x01, 0x00, 0x48, 0xda, 0x17, 0x00, 0x00, 0x00], // ds_min_src2_f32 v23 offset:1
+    &[0x01, 0x00, 0x4c, 0xda, 0x18, 0x00, 0x00, 0x00], // ds_max_src2_f32 v24 offset:1
+    &[0x01, 0x00, 0x54, 0xda, 0x19, 0x00, 0x00, 0x00], // ds_add_src2_f32 v25 offset:1
+    &[0x02, 0x00, 0x00, 0xdb, 0x1a, 0x00, 0x00, 0x00], // ds_add_src2_u64 v26 offset:2
+    &[0x04, 0x00, 0x04, 0xdb, 0x1b, 0x00, 0x00, 0x00], // ds_sub_src2_u64 v27 offset:4
+    &[0x02, 0x00, 0x08, 0xdb, 0x1c, 0x00, 0x00, 0x00], // ds_rsub_src2_u64 v28 offset:2
+    &[0x02, 0x00, 0x0c, 0xdb, 0x1d, 0x00, 0x00, 0x00], // ds_inc_src2_u64 v29 offset:2
+    &[0x02, 0x00, 0x10, 0xdb, 0x1e, 0x00, 0x00, 0x00], // ds_dec_src2_u64 v30 offset:2
+    &[0x02, 0x00, 0x14, 0xdb, 0x1f, 0x00, 0x00, 0x00], // ds_min_src2_i64 v31 offset:2
+    &[0x02, 0x00, 0x18, 0xdb, 0x20, 0x00, 0x00, 0x00], // ds_max_src2_i64 v32 offset:2
+    &[0x02, 0x00, 0x1c, 0xdb, 0x21, 0x00, 0x00, 0x00], // ds_min_src2_u64 v33 offset:2
+    &[0x02, 0x00, 0x20, 0xdb, 0x22, 0x00, 0x00, 0x00], // ds_max_src2_u64 v34 offset:2
+    &[0x02, 0x00, 0x24, 0xdb, 0x23, 0x00, 0x00, 0x00], // ds_and_src2_b64 v35 offset:2
+    &[0x02, 0x00, 0x28, 0xdb, 0x24, 0x00, 0x00, 0x00], // ds_or_src2_b64 v36 offset:2
+    &[0x02, 0x00, 0x2c, 0xdb, 0x25, 0x00, 0x00, 0x00], // ds_xor_src2_b64 v37 offset:2
+    &[0xfe, 0x7f, 0x34, 0xdb, 0x26, 0x00, 0x00, 0x00], // ds_write_src2_b64 v38 offset:32766
+    &[0x02, 0x00, 0x48, 0xdb, 0x27, 0x00, 0x00, 0x00], // ds_min_src2_f64 v39 offset:2
+    &[0x02, 0x00, 0x4c, 0xdb, 0x28, 0x00, 0x00, 0x00], // ds_max_src2_f64 v40 offset:2
+    &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+];
+
+/// The `ds_*_src2_*` operations of `SRC2_GFX900` / `SRC2_GFX1010`, in
+/// program order: name, 64-bit, offset field.
+const SRC2_OPS: [(&str, bool, u16); 31] = [
+    ("add_u32", false, 2),
+    ("sub_u32", false, 32760),
+    ("rsub_u32", false, 32768),
+    ("inc_u32", false, 1),
+    ("dec_u32", false, 1),
+    ("min_i32", false, 1),
+    ("max_i32", false, 1),
+    ("min_u32", false, 1),
+    ("max_u32", false, 1),
+    ("and_b32", false, 1),
+    ("or_b32", false, 1),
+    ("xor_b32", false, 1),
+    ("write_b32", false, 32768),
+    ("min_f32", false, 1),
+    ("max_f32", false, 1),
+    ("add_f32", false, 1),
+    ("add_u64", true, 2),
+    ("sub_u64", true, 4),
+    ("rsub_u64", true, 2),
+    ("inc_u64", true, 2),
+    ("dec_u64", true, 2),
+    ("min_i64", true, 2),
+    ("max_i64", true, 2),
+    ("min_u64", true, 2),
+    ("max_u64", true, 2),
+    ("and_b64", true, 2),
+    ("or_b64", true, 2),
+    ("xor_b64", true, 2),
+    ("write_b64", true, 32766),
+    ("min_f64", true, 2),
+    ("max_f64", true, 2),
+];
+
+/// IEEE minNum / maxNum on values neither of which is a NaN-NaN pair: a NaN
+/// yields the other operand, -0 counts below +0.
+fn min_max_num(a: f64, b: f64, max: bool) -> f64 {
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    let key = |x: f64| (x, x.is_sign_positive());
+    let (ka, kb) = (key(a), key(b));
+    let a_less = ka.0 < kb.0 || (ka.0 == kb.0 && !ka.1 && kb.1);
+    if a_less != max { a } else { b }
+}
+
+/// `MEM[A] = op(MEM[A], MEM[B])` of `ds_<name>_src2_*` (Vega ISA), on raw
+/// values of `bits` bits.
+fn src2_ref(name: &str, a: u64, b: u64, bits: u32) -> u64 {
+    let mask = if bits == 64 { u64::MAX } else { 0xffff_ffff };
+    let sx = |x: u64| {
+        if bits == 64 {
+            x as i64
+        } else {
+            x as u32 as i32 as i64
+        }
+    };
+    let fl = |x: u64| {
+        if bits == 64 {
+            f64::from_bits(x)
+        } else {
+            f32::from_bits(x as u32) as f64
+        }
+    };
+    let back = |x: f64| {
+        if bits == 64 {
+            x.to_bits()
+        } else {
+            (x as f32).to_bits() as u64
+        }
+    };
+    let op = name.split('_').next().unwrap();
+    let float = name.ends_with("f32") || name.ends_with("f64");
+    (match (op, float) {
+        ("add", false) => a.wrapping_add(b),
+        ("sub", _) => a.wrapping_sub(b),
+        ("rsub", _) => b.wrapping_sub(a),
+        ("inc", _) => {
+            if a >= b {
+                0
+            } else {
+                a + 1
+            }
+        }
+        ("dec", _) => {
+            if a == 0 || a > b {
+                b
+            } else {
+                a - 1
+            }
+        }
+        ("min", false) if name.contains("_i") => sx(a).min(sx(b)) as u64,
+        ("max", false) if name.contains("_i") => sx(a).max(sx(b)) as u64,
+        ("min", false) => a.min(b),
+        ("max", false) => a.max(b),
+        ("and", _) => a & b,
+        ("or", _) => a | b,
+        ("xor", _) => a ^ b,
+        ("write", _) => b,
+        ("min", true) => back(min_max_num(fl(a), fl(b), false)),
+        ("max", true) => back(min_max_num(fl(a), fl(b), true)),
+        ("add", true) => {
+            if bits == 64 {
+                (fl(a) + fl(b)).to_bits()
+            } else {
+                (f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits() as u64
+            }
+        }
+        _ => unreachable!("{name}"),
+    }) & mask
+}
+
+/// Runs the `ds_*_src2_*` program (one 1 KiB LDS region per lane, one
+/// 32-byte slot per operation, lanes 5 and 33 inactive) and compares LDS with
+/// the pseudo-code run in program and lane order on a copy: A is the address
+/// register, B = A + 4 * (the offset's low 15 bits, sign-extended), or with
+/// offset bit 15 set, A = the address's low 17 bits and the stride its bits
+/// 31:17, sign-extended.
+fn ds_src2(gpu: Gpu, size: u32, code: &[u8]) {
+    let n = size as usize;
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        0xffff_ffdf
+    };
+    let mut init = vec![0u8; 65536];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x9e37_79b1).rotate_right(11) as u8;
+    }
+    // (vaddr, A, B) of operation k in lane l.
+    let addrs = |k: usize, l: usize| -> (u32, usize, usize) {
+        let a = 1024 * l + 32 * k;
+        let (_, _, off) = SRC2_OPS[k];
+        match k {
+            // Flag mode: stride 3, and stride -1 with bit 31 set.
+            2 => ((a as u32) | 3 << 17, a, a + 12),
+            12 => ((a as u32) | 0xfffe_0000, a, a - 4),
+            _ => {
+                let s = if off & 0x4000 != 0 {
+                    off as i64 - 0x8000
+                } else {
+                    off as i64
+                };
+                (a as u32, a, (a as i64 + 4 * s) as usize)
+            }
+        }
+    };
+    let f32s: [(f32, f32); 6] = [
+        (1.5, -2.0),
+        (f32::NAN, 3.0),
+        (-0.0, 0.0),
+        (0.0, -0.0),
+        (f32::from_bits(1), f32::from_bits(3)),
+        (f32::INFINITY, 2.0),
+    ];
+    for l in 0..64 {
+        for (k, &(name, wide, _)) in SRC2_OPS.iter().enumerate() {
+            let (_, a, b) = addrs(k, l);
+            let bytes = if wide { 8 } else { 4 };
+            if name.starts_with("inc") || name.starts_with("dec") {
+                // Memory at A equal to, above, below B's value, or zero.
+                let bv = le(&init, b, bytes);
+                let av = [bv, bv.wrapping_add(1), bv.wrapping_sub(1), 0][l % 4];
+                set_le(&mut init, a, bytes, av);
+            }
+            if name.ends_with("f32") {
+                let (x, y) = f32s[l % 6];
+                set_le(&mut init, a, 4, x.to_bits() as u64);
+                set_le(&mut init, b, 4, y.to_bits() as u64);
+            }
+            if name.ends_with("f64") {
+                let (x, y) = f32s[l % 6];
+                let (x, y) = if l % 6 == 4 {
+                    (f64::from_bits(1), f64::from_bits(3))
+                } else {
+                    (x as f64, y as f64)
+                };
+                set_le(&mut init, a, 8, x.to_bits());
+                set_le(&mut init, b, 8, y.to_bits());
+            }
+        }
+    }
+    let mut want = init.clone();
+    for (k, &(name, wide, _)) in SRC2_OPS.iter().enumerate() {
+        let bytes = if wide { 8 } else { 4 };
+        for l in 0..n {
+            if (exec >> l) & 1 == 0 {
+                continue;
+            }
+            let (_, a, b) = addrs(k, l);
+            let r = src2_ref(
+                name,
+                le(&want, a, bytes),
+                le(&want, b, bytes),
+                8 * bytes as u32,
+            );
+            set_le(&mut want, a, bytes, r);
+        }
+    }
+    let mut lds = Bytes::new(65536, Space::Lds);
+    lds.write(0, &init).unwrap();
+    let mem = GlobalMemory::new();
+    run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        w.vgpr.resize(64, [0; 64]);
+        for l in 0..64 {
+            for k in 0..SRC2_OPS.len() {
+                w.vgpr[10 + k][l] = addrs(k, l).0;
+            }
+        }
+    })
+    .expect("runs");
+    let mut got = vec![0u8; 65536];
+    lds.read(0, &mut got).unwrap();
+    for l in 0..64 {
+        for (k, &(name, wide, _)) in SRC2_OPS.iter().enumerate() {
+            let bytes = if wide { 8 } else { 4 };
+            let (_, a, _) = addrs(k, l);
+            let (g, x) = (le(&got, a, bytes), le(&want, a, bytes));
+            let nan = |v: u64| {
+                if wide {
+                    f64::from_bits(v).is_nan()
+                } else {
+                    f32::from_bits(v as u32).is_nan()
+                }
+            };
+            let float = name.ends_with("f32") || name.ends_with("f64");
+            assert!(
+                g == x || (float && nan(g) && nan(x)),
+                "{gpu} ds_{name}_src2 lane {l}: {g:#x}, want {x:#x}"
+            );
+        }
+    }
+    assert!(got == want, "{gpu}: other LDS bytes changed");
+}
+
+#[test]
+fn lds_src2_reductions() {
+    ds_src2(Gpu::Gfx900, 64, &SRC2_GFX900.concat());
+    ds_src2(Gpu::Gfx1010, 32, &SRC2_GFX1010.concat());
+    ds_src2(Gpu::Gfx1010, 64, &SRC2_GFX1010.concat());
+    // B below address 0 is out of range, and so reported, not wrapped.
+    let code: Vec<u8> = [
+        &[0xf8, 0x7f, 0x02, 0xd9, 0x0b, 0x00, 0x00, 0x00][..], // ds_sub_src2_u32 v11 offset:32760
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(65536, Space::Lds);
+    let err = run_in(Gpu::Gfx900, 64, &code, &mem, &mut lds, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[11][l] = 64 * l as u32;
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Fault { lane: 0, .. }), "{err:?}");
+}
+
+/// `ds_append`, `ds_consume`, `ds_write_addtid_b32`, `ds_read_addtid_b32`
+/// and `ds_wrap_rtn_b32` with M0 = 0xabcd_0100 (LDS base 0x100 in its low
+/// half) and lanes 5 (and 33) inactive.
+fn ds_counters_addtid_wrap(gpu: Gpu, size: u32, code: &[u8]) {
+    let n = size as usize;
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        0xffff_ffdf
+    };
+    let active = exec.count_ones();
+    let mut lds = Bytes::new(8192, Space::Lds);
+    let mut init = vec![0u8; 8192];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x85eb_ca6b).rotate_right(7) as u8;
+    }
+    // Append counter 0x108 near the top of 32 bits (it wraps), consume counter
+    // 0x10c below the active count (it wraps below 0).
+    set_le(&mut init, 0x108, 4, 0xffff_fffe);
+    set_le(&mut init, 0x10c, 4, 3);
+    // Wrap: memory above, below or equal to data0.
+    let wrap_addr = |l: usize| 0x1000 + 8 * l + 4;
+    let data0 = |l: usize| 1000 + l as u32;
+    for l in 0..64 {
+        let old = [data0(l) + 7, data0(l) - 9, data0(l)][l % 3];
+        set_le(&mut init, wrap_addr(l), 4, old as u64);
+    }
+    lds.write(0, &init).unwrap();
+    let mem = GlobalMemory::new();
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        w.m0 = 0xabcd_0100;
+        for l in 0..64 {
+            for r in [1, 2, 4, 5] {
+                w.vgpr[r][l] = 0xdead_0000 + r as u32;
+            }
+            w.vgpr[3][l] = 0x3000_0000 + l as u32;
+            w.vgpr[6][l] = (wrap_addr(l) - 4) as u32;
+            w.vgpr[7][l] = data0(l);
+            w.vgpr[8][l] = 0x100 * l as u32;
+        }
+    })
+    .expect("runs");
+    let mut got = vec![0u8; 8192];
+    lds.read(0, &mut got).unwrap();
+    let mut want = init.clone();
+    set_le(
+        &mut want,
+        0x108,
+        4,
+        (0xffff_fffe_u32.wrapping_add(active)) as u64,
+    );
+    set_le(&mut want, 0x10c, 4, (3u32.wrapping_sub(active)) as u64);
+    for l in 0..n {
+        let on = (exec >> l) & 1 == 1;
+        let keep = |r: usize| 0xdead_0000 + r as u32;
+        // Every active lane gets the counter's value before the operation.
+        assert_eq!(
+            w.vgpr[1][l],
+            if on { 0xffff_fffe } else { keep(1) },
+            "{gpu} append lane {l}"
+        );
+        assert_eq!(
+            w.vgpr[2][l],
+            if on { 3 } else { keep(2) },
+            "{gpu} consume lane {l}"
+        );
+        if on {
+            set_le(&mut want, 0x110 + 4 * l, 4, 0x3000_0000 + l as u64);
+        }
+        let read = le(&init, 0x310 + 4 * l, 4) as u32;
+        // ds_read_addtid reads after the write: 0x310 + 4l lies beyond it.
+        assert_eq!(
+            w.vgpr[4][l],
+            if on { read } else { keep(4) },
+            "{gpu} read_addtid lane {l}"
+        );
+        let old = le(&init, wrap_addr(l), 4) as u32;
+        if on {
+            let new = if old >= data0(l) {
+                old - data0(l)
+            } else {
+                old + 0x100 * l as u32
+            };
+            set_le(&mut want, wrap_addr(l), 4, new as u64);
+        }
+        assert_eq!(
+            w.vgpr[5][l],
+            if on { old } else { keep(5) },
+            "{gpu} wrap lane {l}"
+        );
+    }
+    assert!(got == want, "{gpu}: LDS");
+}
+
+#[test]
+fn lds_append_consume_addtid_and_wrap() {
+    let gfx9: Vec<u8> = [
+        &[0x08, 0x00, 0x7c, 0xd9, 0x00, 0x00, 0x00, 0x01][..], // ds_append v1 offset:8
+        &[0x0c, 0x00, 0x7a, 0xd9, 0x00, 0x00, 0x00, 0x02],     // ds_consume v2 offset:12
+        &[0x10, 0x00, 0x3a, 0xd8, 0x00, 0x03, 0x00, 0x00],     // ds_write_addtid_b32 v3 offset:16
+        &[0x10, 0x02, 0x6c, 0xd9, 0x00, 0x00, 0x00, 0x04],     // ds_read_addtid_b32 v4 offset:528
+        &[0x04, 0x00, 0x68, 0xd8, 0x06, 0x07, 0x08, 0x05], // ds_wrap_rtn_b32 v5, v6, v7, v8 offset:4
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x08, 0x00, 0xf8, 0xd8, 0x00, 0x00, 0x00, 0x01][..], // ds_append v1 offset:8
+        &[0x0c, 0x00, 0xf4, 0xd8, 0x00, 0x00, 0x00, 0x02],     // ds_consume v2 offset:12
+        &[0x10, 0x00, 0xc0, 0xda, 0x00, 0x03, 0x00, 0x00],     // ds_write_addtid_b32 v3 offset:16
+        &[0x10, 0x02, 0xc4, 0xda, 0x00, 0x00, 0x00, 0x04],     // ds_read_addtid_b32 v4 offset:528
+        &[0x04, 0x00, 0xd0, 0xd8, 0x06, 0x07, 0x08, 0x05], // ds_wrap_rtn_b32 v5, v6, v7, v8 offset:4
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    ds_counters_addtid_wrap(Gpu::Gfx900, 64, &gfx9);
+    ds_counters_addtid_wrap(Gpu::Gfx90a, 64, &gfx9);
+    ds_counters_addtid_wrap(Gpu::Gfx1030, 32, &gfx10);
+    ds_counters_addtid_wrap(Gpu::Gfx1010, 64, &gfx10);
+    // An M0 base whose lanes run past the end of LDS is reported.
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(8192, Space::Lds);
+    let err = run_in(Gpu::Gfx900, 64, &gfx9[16..24], &mem, &mut lds, 0, |w| {
+        w.m0 = 8192 - 16 - 64;
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Fault { lane: 16, .. }), "{err:?}");
+}
+
+#[test]
+fn gfx1030_global_addtid_loads_and_stores() {
+    let code: Vec<u8> = [
+        &[0xf0, 0x8f, 0x58, 0xdc, 0x00, 0x00, 0x02, 0x01][..], // global_load_dword_addtid v1, s[2:3] offset:-16
+        &[0x00, 0x81, 0x5c, 0xdc, 0x00, 0x04, 0x02, 0x00], // global_store_dword_addtid v4, s[2:3] offset:256
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for size in [32u32, 64] {
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(1024).unwrap();
+        for k in 0..256u64 {
+            mem.write(g + 4 * k, &(0x7000 + k as u32).to_le_bytes())
+                .unwrap();
+        }
+        let mut lds = Bytes::new(0, Space::Lds);
+        let exec: u64 = if size == 64 {
+            !(1 << 5 | 1 << 33)
+        } else {
+            0xffff_ffdf
+        };
+        let base = g + 16;
+        let w = run_in(Gpu::Gfx1030, size, &code, &mem, &mut lds, 0, |w| {
+            w.exec = Mask(exec);
+            (w.sgpr[2], w.sgpr[3]) = (base as u32, (base >> 32) as u32);
+            for l in 0..64 {
+                w.vgpr[1][l] = 0xdead;
+                w.vgpr[4][l] = 0x4000 + l as u32;
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let on = (exec >> l) & 1 == 1;
+            // Lane l loads dword l of g (base - 16 + 4l).
+            assert_eq!(w.vgpr[1][l], if on { 0x7000 + l as u32 } else { 0xdead });
+            let mut b = [0u8; 4];
+            mem.read(base + 256 + 4 * l as u64, &mut b).unwrap();
+            let stored = u32::from_le_bytes(b);
+            let kept = 0x7000 + 4 + 64 + l as u32;
+            assert_eq!(
+                stored,
+                if on { 0x4000 + l as u32 } else { kept },
+                "lane {l}"
+            );
+        }
+    }
+    // With SADDR off the base is 0: unallocated, so a fault.
+    let code: Vec<u8> = [
+        &[0xfc, 0x87, 0x58, 0xdc, 0x00, 0x00, 0x7d, 0x02][..], // global_load_dword_addtid v2, off offset:2044
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx1030, 32, &code, |_| {}).unwrap_err();
+    assert!(matches!(err, SimError::Fault { lane: 0, .. }), "{err:?}");
+}

@@ -132,6 +132,8 @@ pub(crate) enum At {
     /// Two f16 adds on the halves of a dword, rounded to nearest even,
     /// denormals kept.
     PkAddF16,
+    /// `ds_wrap_rtn_b32`: `old >= data0 ? old - data0 : old + data1`.
+    Wrap,
 }
 
 pub(crate) fn shape(k: MemKind) -> Option<Shape> {
@@ -205,6 +207,7 @@ pub(crate) fn shape(k: MemKind) -> Option<Shape> {
         DsCmpstF32 | AtFcmpswapF32 => Shape::Atomic(At::FcmpswapF32, false),
         DsCmpstF64 | AtFcmpswapF64 => Shape::Atomic(At::FcmpswapF64, true),
         AtPkAddF16 => Shape::Atomic(At::PkAddF16, false),
+        DsWrap => Shape::Atomic(At::Wrap, false),
         BufCacheNop | DsNop => Shape::Nop,
         _ => return None,
     })
@@ -311,6 +314,13 @@ pub(crate) fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64
                 old
             }
         }
+        At::Wrap => {
+            if old >= cmp {
+                old.wrapping_sub(cmp)
+            } else {
+                old.wrapping_add(src)
+            }
+        }
         At::PkAddF16 => {
             // Each half sum is exact in f64, so it is rounded once.
             let half = |x: u64, k: u32| crate::alu::f16_to_f32((x >> k) as u16) as f64;
@@ -403,7 +413,13 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         | DsWrxchg2St64B64 => return ds2(k, w, i, lds),
         DsReadU8D16 | DsReadU8D16Hi | DsReadI8D16 | DsReadI8D16Hi | DsReadU16D16
         | DsReadU16D16Hi | DsWriteB8D16Hi | DsWriteB16D16Hi => return ds_d16(k, w, i, lds),
+        DsAppend | DsConsume => return ds_append(k, w, i, lds),
+        DsReadAddtid | DsWriteAddtid => return ds_addtid(k, w, i, lds),
+        GLoadAddtid | GStoreAddtid => return global_addtid(k, w, i, ctx),
         _ => {}
+    }
+    if let Some((op, wide)) = src2(k) {
+        return ds_src2(op, wide, w, i, lds);
     }
     let Some(sh) = shape(k) else {
         return Err(E::Unimpl);
@@ -1116,4 +1132,164 @@ fn loaded_dwords(b: &[u8; 16], size: usize, ext: Ext) -> [u32; 4] {
         };
     }
     v
+}
+
+/// For a `ds_*_src2_*` operation: the atomic it applies and whether it is
+/// 64-bit. `None` for other kinds.
+fn src2(k: MemKind) -> Option<(At, bool)> {
+    use MemKind::*;
+    Some(match k {
+        DsSrc2AddU32 => (At::Add, false),
+        DsSrc2SubU32 => (At::Sub, false),
+        DsSrc2RsubU32 => (At::Rsub, false),
+        DsSrc2IncU32 => (At::Inc, false),
+        DsSrc2DecU32 => (At::Dec, false),
+        DsSrc2MinI32 => (At::Smin, false),
+        DsSrc2MaxI32 => (At::Smax, false),
+        DsSrc2MinU32 => (At::Umin, false),
+        DsSrc2MaxU32 => (At::Umax, false),
+        DsSrc2AndB32 => (At::And, false),
+        DsSrc2OrB32 => (At::Or, false),
+        DsSrc2XorB32 => (At::Xor, false),
+        DsSrc2WriteB32 => (At::Swap, false),
+        DsSrc2MinF32 => (At::FminF32, false),
+        DsSrc2MaxF32 => (At::FmaxF32, false),
+        DsSrc2AddF32 => (At::FaddF32, false),
+        DsSrc2AddU64 => (At::Add, true),
+        DsSrc2SubU64 => (At::Sub, true),
+        DsSrc2RsubU64 => (At::Rsub, true),
+        DsSrc2IncU64 => (At::Inc, true),
+        DsSrc2DecU64 => (At::Dec, true),
+        DsSrc2MinI64 => (At::Smin, true),
+        DsSrc2MaxI64 => (At::Smax, true),
+        DsSrc2MinU64 => (At::Umin, true),
+        DsSrc2MaxU64 => (At::Umax, true),
+        DsSrc2AndB64 => (At::And, true),
+        DsSrc2OrB64 => (At::Or, true),
+        DsSrc2XorB64 => (At::Xor, true),
+        DsSrc2WriteB64 => (At::Swap, true),
+        DsSrc2MinF64 => (At::FminF64, true),
+        DsSrc2MaxF64 => (At::FmaxF64, true),
+        _ => return None,
+    })
+}
+
+/// The two LDS addresses `(A, B)` of a `ds_*_src2_*` lane (Vega ISA,
+/// DS_ADD_SRC2_U32: `A = ADDR_BASE; B = A + 4 * (offset1[7] ?
+/// {A[31], A[31:17]} : {offset1[6], offset1[6:0], offset0})`): the 16-bit
+/// dword stride is the instruction's 15-bit offset, sign-extended, or, when
+/// offset bit 15 is set, the address's bits 31:17 sign-extended by bit 31,
+/// and then A is the address's low 17 bits. The sum wraps at 32 bits like
+/// the other DS addresses (a negative result is out of range).
+pub(crate) fn src2_addresses(addr: u32, offset: u16) -> (u32, u32) {
+    let (a, stride) = if offset & 0x8000 != 0 {
+        (
+            addr & 0x1_ffff,
+            ((addr >> 17) & 0x7fff) as u16 | ((addr >> 16) & 0x8000) as u16,
+        )
+    } else {
+        (addr, (offset & 0x7fff) | ((offset << 1) & 0x8000))
+    };
+    (a, a.wrapping_add((stride as i16 as i32 * 4) as u32))
+}
+
+/// `ds_*_src2_*`: `MEM[A] = op(MEM[A], MEM[B])` for each active lane in lane
+/// order ([`src2_addresses`]); no data registers, no return.
+fn ds_src2(op: At, wide: bool, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let a = v32(w, &i.src[0], Ty::I)?;
+    let size = if wide { 8 } else { 4 };
+    for l in 0..w.size as usize {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let (ra, rb) = src2_addresses(a[l], i.mem.offset as u16);
+        let (mut x, mut y) = ([0u8; 8], [0u8; 8]);
+        lds.read(ra as u64, &mut x[..size]).map_err(lane_err(l))?;
+        lds.read(rb as u64, &mut y[..size]).map_err(lane_err(l))?;
+        let new = atomic_op(op, u64::from_le_bytes(x), u64::from_le_bytes(y), 0, wide);
+        lds.write(ra as u64, &new.to_le_bytes()[..size])
+            .map_err(lane_err(l))?;
+    }
+    Ok(())
+}
+
+/// `ds_append` / `ds_consume` on LDS (Vega ISA: "Add (count_bits(exec_mask))
+/// to the value stored in DS memory at (M0.base + instr_offset). Return the
+/// pre-operation value to VGPRs"): one read-modify-write of the dword at
+/// `M0[15:0] + offset` for the whole wave (consume subtracts), wrapping at
+/// 32 bits, and every active lane receives the value before it.
+fn ds_append(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let addr = (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xffff) as u64;
+    let mut b = [0u8; 4];
+    lds.read(addr, &mut b)?;
+    let old = u32::from_le_bytes(b);
+    let n = exec.count_ones();
+    let new = if k == MemKind::DsAppend {
+        old.wrapping_add(n)
+    } else {
+        old.wrapping_sub(n)
+    };
+    lds.write(addr, &new.to_le_bytes())?;
+    super::valu::wv32(w, &i.dst[0], &[old; 64], exec)
+}
+
+/// `ds_read_addtid_b32` / `ds_write_addtid_b32`: lane `l` reads or writes
+/// the dword at `M0[15:0] + offset + 4 * l` (no address register).
+fn ds_addtid(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let base = (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xffff) as u64;
+    if k == MemKind::DsWriteAddtid {
+        let d = v32(w, &i.src[1], Ty::I)?;
+        for l in 0..w.size as usize {
+            if (exec >> l) & 1 != 0 {
+                lds.write(base + 4 * l as u64, &d[l].to_le_bytes())
+                    .map_err(lane_err(l))?;
+            }
+        }
+        return Ok(());
+    }
+    let mut r = [0u32; 64];
+    for l in 0..w.size as usize {
+        if (exec >> l) & 1 != 0 {
+            let mut b = [0u8; 4];
+            lds.read(base + 4 * l as u64, &mut b).map_err(lane_err(l))?;
+            r[l] = u32::from_le_bytes(b);
+        }
+    }
+    super::valu::wv32(w, &i.dst[0], &r, exec)
+}
+
+/// `global_load_dword_addtid` / `global_store_dword_addtid` (RDNA2): lane
+/// `l` accesses the dword at `SADDR + offset + 4 * l` (SADDR `off`: 0).
+fn global_addtid(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let base = if i.mem.has(flags::SADDR_OFF) {
+        0
+    } else {
+        s64(w, &i.src[2])?
+    }
+    .wrapping_add_signed(i.mem.offset as i64);
+    let mut cur = PageCursor::new(ctx.mem);
+    if k == MemKind::GStoreAddtid {
+        let d = v32(w, &i.src[1], Ty::I)?;
+        for l in 0..w.size as usize {
+            if (exec >> l) & 1 != 0 {
+                cur.write(base.wrapping_add(4 * l as u64), &d[l].to_le_bytes())
+                    .map_err(lane_err(l))?;
+            }
+        }
+        return Ok(());
+    }
+    let mut r = [0u32; 64];
+    for l in 0..w.size as usize {
+        if (exec >> l) & 1 != 0 {
+            let mut b = [0u8; 4];
+            cur.read(base.wrapping_add(4 * l as u64), &mut b)
+                .map_err(lane_err(l))?;
+            r[l] = u32::from_le_bytes(b);
+        }
+    }
+    super::valu::wv32(w, &i.dst[0], &r, exec)
 }
