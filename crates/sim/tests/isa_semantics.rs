@@ -6513,3 +6513,147 @@ fn packing_normalising_conversions_and_cube_map_coordinates() {
     conversions_and_cube(Gpu::Gfx1030, 32, &gfx10);
     conversions_and_cube(Gpu::Gfx1010, 64, &gfx10);
 }
+
+/// The scalar scratch accesses (at SBASE + offset + SOFFSET * 64 in the
+/// wave's unswizzled scratch, SBASE = FLAT_SCRATCH), the cache and
+/// translation hints that have no effect here, `s_setkill 0`, `s_setvskip`
+/// of a clear bit and the messages a compute wave may send without effect.
+fn scalar_scratch_and_hints(gpu: Gpu, size: u32, code: &[u8]) {
+    use amdgpu_sim::memory::SCRATCH_BACKING;
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(0, Space::Lds);
+    let init: Vec<u8> = (0..32 * size).map(|k| (k * 37 + 11) as u8).collect();
+    let word = |b: &[u8], o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+    let w = run_in(gpu, size, code, &mem, &mut lds, 32, |w| {
+        w.scratch.write_backing(0, &init).unwrap();
+        (w.sgpr[2], w.sgpr[3]) = (SCRATCH_BACKING as u32, (SCRATCH_BACKING >> 32) as u32);
+        // SGPR offsets are dword-aligned (low bits ignored), then scaled by 64.
+        w.sgpr[4] = 7;
+        w.sgpr[6] = 8;
+        for r in 8..12 {
+            w.sgpr[r] = 0xa000 + r as u32;
+        }
+        w.sgpr[15] = 0xe15;
+        (w.sgpr[16], w.sgpr[17]) = (0xf16, 0xf17);
+        (w.sgpr[20], w.sgpr[21]) = (0b1010, 0);
+    })
+    .expect("runs");
+    let mut b = vec![0u8; 32 * size as usize];
+    w.scratch.read_backing(0, &mut b).unwrap();
+    // The x4 store went to 0x20 + (7 & !3) * 64 = 288.
+    for k in 0..4 {
+        assert_eq!(
+            word(&b, 288 + 4 * k),
+            0xa008 + k as u32,
+            "{gpu} store dword {k}"
+        );
+    }
+    assert_eq!(
+        (w.sgpr[12], w.sgpr[13]),
+        (word(&init, 100), word(&init, 104)),
+        "{gpu} load x2 at 100"
+    );
+    assert_eq!(w.sgpr[14], word(&init, 512), "{gpu} load at 8 * 64");
+    let want = [word(&init, 0), 0xe15, 0xf16, 0xf17];
+    assert_eq!(&w.sgpr[24..28], &want, "{gpu} load x4 after the stores");
+    for (o, v) in [(0, word(&init, 0)), (4, 0xe15), (8, 0xf16), (12, 0xf17)] {
+        assert_eq!(word(&b, o), v, "{gpu} scratch dword at {o}");
+    }
+    assert_eq!(w.status, WaveStatus::Done);
+}
+
+#[test]
+fn scalar_scratch_cache_hints_and_messages() {
+    let gfx9: Vec<u8> = [
+        &[0x01, 0x42, 0x5e, 0xc0, 0x20, 0x00, 0x00, 0x08][..], // s_scratch_store_dwordx4 s[8:11], s[2:3], s4 offset:0x20
+        &[0x01, 0x03, 0x1a, 0xc0, 0x64, 0x00, 0x00, 0x00], // s_scratch_load_dwordx2 s[12:13], s[2:3], 0x64
+        &[0x81, 0x03, 0x14, 0xc0, 0x06, 0x00, 0x00, 0x00], // s_scratch_load_dword s14, s[2:3], s6
+        &[0xc1, 0x03, 0x56, 0xc0, 0x04, 0x00, 0x00, 0x00], // s_scratch_store_dword s15, s[2:3], 0x4
+        &[0x01, 0x04, 0x5a, 0xc0, 0x08, 0x00, 0x00, 0x00], // s_scratch_store_dwordx2 s[16:17], s[2:3], 0x8
+        &[0x01, 0x06, 0x1e, 0xc0, 0x00, 0x00, 0x00, 0x00], // s_scratch_load_dwordx4 s[24:27], s[2:3], 0x0
+        &[0x01, 0x00, 0xa0, 0xc0, 0x04, 0x00, 0x00, 0x00], // s_dcache_discard s[2:3], s4
+        &[0x01, 0x00, 0xa6, 0xc0, 0x40, 0x00, 0x00, 0x00], // s_dcache_discard_x2 s[2:3], 0x40
+        &[0xc1, 0x01, 0x9a, 0xc0, 0x64, 0x00, 0x00, 0x00], // s_atc_probe 7, s[2:3], 0x64
+        &[0xc4, 0x01, 0x9e, 0xc0, 0x64, 0x00, 0x00, 0x00], // s_atc_probe_buffer 7, s[8:11], 0x64
+        &[0x00, 0x00, 0x8b, 0xbf],                         // s_setkill 0
+        &[0x14, 0x15, 0x10, 0xbf],                         // s_setvskip s20, s21
+        &[0x04, 0x00, 0x90, 0xbf],                         // s_sendmsg sendmsg(MSG_SAVEWAVE)
+        &[0x05, 0x00, 0x90, 0xbf],                         // s_sendmsg sendmsg(MSG_STALL_WAVE_GEN)
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x01, 0x02, 0x5c, 0xf4, 0x20, 0x00, 0x00, 0x08][..], // s_scratch_store_dwordx4 s[8:11], s[2:3], s4 offset:0x20
+        &[0x01, 0x03, 0x18, 0xf4, 0x64, 0x00, 0x00, 0xfa], // s_scratch_load_dwordx2 s[12:13], s[2:3], 0x64
+        &[0x81, 0x03, 0x14, 0xf4, 0x00, 0x00, 0x00, 0x0c], // s_scratch_load_dword s14, s[2:3], s6
+        &[0xc1, 0x03, 0x54, 0xf4, 0x04, 0x00, 0x00, 0xfa], // s_scratch_store_dword s15, s[2:3], 0x4
+        &[0x01, 0x04, 0x58, 0xf4, 0x08, 0x00, 0x00, 0xfa], // s_scratch_store_dwordx2 s[16:17], s[2:3], 0x8
+        &[0x01, 0x06, 0x1c, 0xf4, 0x00, 0x00, 0x00, 0xfa], // s_scratch_load_dwordx4 s[24:27], s[2:3], 0x0
+        &[0x01, 0x00, 0xa0, 0xf4, 0x00, 0x00, 0x00, 0x08], // s_dcache_discard s[2:3], s4
+        &[0x01, 0x00, 0xa4, 0xf4, 0x40, 0x00, 0x00, 0xfa], // s_dcache_discard_x2 s[2:3], 0x40
+        &[0xc1, 0x01, 0x98, 0xf4, 0x64, 0x00, 0x00, 0xfa], // s_atc_probe 7, s[2:3], 0x64
+        &[0xc4, 0x01, 0x9c, 0xf4, 0x64, 0x00, 0x00, 0xfa], // s_atc_probe_buffer 7, s[8:11], 0x64
+        &[0x00, 0x00, 0x8b, 0xbf],                         // s_setkill 0
+        &[0x04, 0x00, 0x90, 0xbf],                         // s_sendmsg sendmsg(MSG_SAVEWAVE)
+        &[0x05, 0x00, 0x90, 0xbf],                         // s_sendmsg sendmsg(MSG_STALL_WAVE_GEN)
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    scalar_scratch_and_hints(Gpu::Gfx900, 64, &gfx9);
+    scalar_scratch_and_hints(Gpu::Gfx90a, 64, &gfx9);
+    scalar_scratch_and_hints(Gpu::Gfx1010, 32, &gfx10);
+    // What cannot be modelled is reported, not ignored.
+    let unsupported = |gpu: Gpu, code: &[u8], setup: &dyn Fn(&mut Wave)| {
+        let err = run(gpu, 64, code, setup).unwrap_err();
+        assert!(matches!(err, SimError::Unsupported { .. }), "{err:?}");
+    };
+    let end: &[u8] = &[0x00, 0x00, 0x81, 0xbf];
+    unsupported(
+        Gpu::Gfx900,
+        &[&[0x01, 0x00, 0x8b, 0xbf][..], end].concat(),
+        &|_| {},
+    ); // s_setkill 1
+    unsupported(
+        Gpu::Gfx1030,
+        &[&[0x01, 0x00, 0x90, 0xbf][..], end].concat(),
+        &|_| {},
+    ); // s_sendmsg sendmsg(MSG_INTERRUPT)
+    unsupported(
+        Gpu::Gfx1030,
+        &[&[0x03, 0x00, 0x90, 0xbf][..], end].concat(),
+        &|_| {},
+    ); // s_sendmsg sendmsg(MSG_GS_DONE, GS_OP_NOP)
+    // s_setvskip s20, s21 with bit 3 of s20 selected and set.
+    unsupported(Gpu::Gfx900, &gfx9[84..92], &|w| {
+        (w.sgpr[20], w.sgpr[21]) = (0b1010, 3);
+    });
+    // A scalar scratch address that is not the wave's scratch.
+    unsupported(Gpu::Gfx900, &[&gfx9[8..16], end].concat(), &|_| {});
+    // s_sendmsghalt of a harmless message halts the wave.
+    let err = run(
+        Gpu::Gfx900,
+        64,
+        &[&[0x04, 0x00, 0x91, 0xbf][..], end].concat(),
+        |_| {},
+    )
+    .unwrap_err();
+    assert!(matches!(err, SimError::Halted { .. }), "{err:?}");
+    // Beyond the scratch allocation: a fault.
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(0, Space::Lds);
+    let err = run_in(
+        Gpu::Gfx900,
+        64,
+        &[&gfx9[8..16], end].concat(),
+        &mem,
+        &mut lds,
+        16,
+        |w| {
+            // 16 bytes per lane: 1024 bytes; the load x2 at +0x64 reads 1024..1032.
+            let base = amdgpu_sim::memory::SCRATCH_BACKING + 1024 - 0x64;
+            (w.sgpr[2], w.sgpr[3]) = (base as u32, (base >> 32) as u32);
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(err, SimError::Fault { .. }), "{err:?}");
+}

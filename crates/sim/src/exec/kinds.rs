@@ -50,6 +50,10 @@ kinds! {
         "s_round_mode" => SRoundMode,
         "s_denorm_mode" => SDenormMode,
         "s_sethalt" => SSethalt,
+        "s_setkill" => SSetkill,
+        "s_setvskip" => SSetvskip,
+        "s_sendmsg" => SSendmsg,
+        "s_sendmsghalt" => SSendmsghalt,
         "s_trap" => STrap,
         // SOP1
         "s_mov_b32" => SMovB32,
@@ -656,7 +660,16 @@ kinds! {
         "buffer_store_format_xy" => BStoreFmtXy,
         "buffer_store_format_xyz" => BStoreFmtXyz,
         "buffer_store_format_xyzw" => BStoreFmtXyzw,
-        "s_dcache_inv" | "s_dcache_wb" | "s_dcache_inv_vol" | "s_dcache_wb_vol" | "s_gl1_inv" => SCacheNop,
+        // No cache is modelled: stores reach memory at once, so there is no dirty
+        // line to discard (`s_dcache_discard*`); address translation is not
+        // modelled either (`s_atc_probe*`).
+        "s_dcache_inv" | "s_dcache_wb" | "s_dcache_inv_vol" | "s_dcache_wb_vol" | "s_gl1_inv" | "s_dcache_discard" | "s_dcache_discard_x2" | "s_atc_probe" | "s_atc_probe_buffer" => SCacheNop,
+        "s_scratch_load_dword" => SScratchLoad1,
+        "s_scratch_load_dwordx2" => SScratchLoad2,
+        "s_scratch_load_dwordx4" => SScratchLoad4,
+        "s_scratch_store_dword" => SScratchStore1,
+        "s_scratch_store_dwordx2" => SScratchStore2,
+        "s_scratch_store_dwordx4" => SScratchStore4,
         "s_memtime" | "s_memrealtime" => SMemtime,
         "ds_read_b32" => DsRead4,
         "ds_read_b64" => DsRead8,
