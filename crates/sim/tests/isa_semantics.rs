@@ -6657,3 +6657,28 @@ fn scalar_scratch_cache_hints_and_messages() {
     .unwrap_err();
     assert!(matches!(err, SimError::Fault { .. }), "{err:?}");
 }
+
+#[test]
+fn gfx10_scalar_relative_move_with_two_offsets() {
+    let code: Vec<u8> = [
+        &[0x14, 0x49, 0x8a, 0xbe][..], // s_movrelsd_2_b32 s10, s20
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    for gpu in [Gpu::Gfx1010, Gpu::Gfx1030] {
+        // M0[9:0] = 3 offsets the source (s23), M0[25:16] = 5 the destination
+        // (s15); the bits between are ignored.
+        let w = run(gpu, 32, &code, |w| {
+            w.m0 = 3 | 0xfc00 | 5 << 16;
+            for r in 0..40 {
+                w.sgpr[r] = 0x5000 + r as u32;
+            }
+        })
+        .expect("runs");
+        assert_eq!(w.sgpr[15], 0x5000 + 23, "{gpu}");
+        assert_eq!(w.sgpr[10], 0x5000 + 10, "{gpu}");
+        // Beyond the SGPRs: reported.
+        let err = run(gpu, 32, &code, |w| w.m0 = 0x3ff).unwrap_err();
+        assert!(matches!(err, SimError::Unsupported { .. }), "{err:?}");
+    }
+}

@@ -400,6 +400,7 @@ kinds! {
         "s_movrels_b64" => SMovrelsB64,
         "s_movreld_b32" => SMovreldB32,
         "s_movreld_b64" => SMovreldB64,
+        "s_movrelsd_2_b32" => SMovrelsd2B32,
         "v_sub_f16" => VSubF16,
         "v_subrev_f16" => VSubrevF16,
         "v_mul_f16" => VMulF16,

@@ -405,6 +405,29 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
                 set64(w, &dst, v)?;
             }
         }
+        SMovrelsd2B32 => {
+            // RDNA ISA: SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]].
+            let at = |op: &Operand, by: u32| match *op {
+                Operand::Sgpr { index, count } => {
+                    let r = index as usize + by as usize;
+                    (r + count as usize <= crate::wave::NUM_SGPRS).then_some(Operand::Sgpr {
+                        index: r as u8,
+                        count,
+                    })
+                }
+                _ => None,
+            };
+            let (Some(src), Some(dst)) =
+                (at(&i.src[0], w.m0 & 0x3ff), at(&d, (w.m0 >> 16) & 0x3ff))
+            else {
+                return unsupported(format!(
+                    "s_movrelsd_2_b32 outside the SGPRs (M0 = {:#x})",
+                    w.m0
+                ));
+            };
+            let v = s32(w, &src)?;
+            set32(w, &dst, v)?;
+        }
         SGetpc => set64(w, &d, pc.wrapping_add(4))?,
         SSetpc => w.pc = s64(w, &i.src[0])?,
         SSwappc => {
