@@ -6682,3 +6682,248 @@ fn gfx10_scalar_relative_move_with_two_offsets() {
         assert!(matches!(err, SimError::Unsupported { .. }), "{err:?}");
     }
 }
+
+const D16_GFX9: &[&[u8]] = &[
+    &[0x00, 0x10, 0x20, 0xe0, 0x00, 0x01, 0x00, 0x80], // buffer_load_format_d16_x v1, v0, s[0:3], 0 offen
+    &[0x04, 0x10, 0x98, 0xe0, 0x00, 0x02, 0x00, 0x80], // buffer_load_format_d16_hi_x v2, v0, s[0:3], 0 offen offset:4
+    &[0x08, 0x10, 0x24, 0xe0, 0x00, 0x03, 0x01, 0x80], // buffer_load_format_d16_xy v3, v0, s[4:7], 0 offen offset:8
+    &[0x10, 0x10, 0x28, 0xe0, 0x00, 0x04, 0x02, 0x80], // buffer_load_format_d16_xyz v[4:5], v0, s[8:11], 0 offen offset:16
+    &[0x20, 0x10, 0x2c, 0xe0, 0x00, 0x06, 0x03, 0x80], // buffer_load_format_d16_xyzw v[6:7], v0, s[12:15], 0 offen offset:32
+    &[0x40, 0x10, 0x30, 0xe0, 0x00, 0x0a, 0x00, 0x80], // buffer_store_format_d16_x v10, v0, s[0:3], 0 offen offset:64
+    &[0x44, 0x10, 0x9c, 0xe0, 0x00, 0x0a, 0x00, 0x80], // buffer_store_format_d16_hi_x v10, v0, s[0:3], 0 offen offset:68
+    &[0x48, 0x10, 0x34, 0xe0, 0x00, 0x0b, 0x01, 0x80], // buffer_store_format_d16_xy v11, v0, s[4:7], 0 offen offset:72
+    &[0x50, 0x10, 0x38, 0xe0, 0x00, 0x0c, 0x02, 0x80], // buffer_store_format_d16_xyz v[12:13], v0, s[8:11], 0 offen offset:80
+    &[0x60, 0x10, 0x3c, 0xe0, 0x00, 0x0e, 0x03, 0x80], // buffer_store_format_d16_xyzw v[14:15], v0, s[12:15], 0 offen offset:96
+    &[0x08, 0x90, 0xdc, 0xeb, 0x00, 0x14, 0x01, 0x80], // tbuffer_load_format_d16_xy v20, v0, s[4:7], 0 format:[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT] offen offset:8
+    &[0x70, 0x10, 0xef, 0xeb, 0x00, 0x0c, 0x02, 0x80], // tbuffer_store_format_d16_xyz v[12:13], v0, s[8:11], 0 format:[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT] offen offset:112
+    &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+];
+
+const D16_GFX10: &[&[u8]] = &[
+    &[0x00, 0x10, 0x00, 0xe2, 0x00, 0x01, 0x00, 0x80], // buffer_load_format_d16_x v1, v0, s[0:3], 0 offen
+    &[0x04, 0x10, 0x98, 0xe0, 0x00, 0x02, 0x00, 0x80], // buffer_load_format_d16_hi_x v2, v0, s[0:3], 0 offen offset:4
+    &[0x08, 0x10, 0x04, 0xe2, 0x00, 0x03, 0x01, 0x80], // buffer_load_format_d16_xy v3, v0, s[4:7], 0 offen offset:8
+    &[0x10, 0x10, 0x08, 0xe2, 0x00, 0x04, 0x02, 0x80], // buffer_load_format_d16_xyz v[4:5], v0, s[8:11], 0 offen offset:16
+    &[0x20, 0x10, 0x0c, 0xe2, 0x00, 0x06, 0x03, 0x80], // buffer_load_format_d16_xyzw v[6:7], v0, s[12:15], 0 offen offset:32
+    &[0x40, 0x10, 0x10, 0xe2, 0x00, 0x0a, 0x00, 0x80], // buffer_store_format_d16_x v10, v0, s[0:3], 0 offen offset:64
+    &[0x44, 0x10, 0x9c, 0xe0, 0x00, 0x0a, 0x00, 0x80], // buffer_store_format_d16_hi_x v10, v0, s[0:3], 0 offen offset:68
+    &[0x48, 0x10, 0x14, 0xe2, 0x00, 0x0b, 0x01, 0x80], // buffer_store_format_d16_xy v11, v0, s[4:7], 0 offen offset:72
+    &[0x50, 0x10, 0x18, 0xe2, 0x00, 0x0c, 0x02, 0x80], // buffer_store_format_d16_xyz v[12:13], v0, s[8:11], 0 offen offset:80
+    &[0x60, 0x10, 0x1c, 0xe2, 0x00, 0x0e, 0x03, 0x80], // buffer_store_format_d16_xyzw v[14:15], v0, s[12:15], 0 offen offset:96
+    &[0x08, 0x10, 0x01, 0xea, 0x00, 0x14, 0x21, 0x80], // tbuffer_load_format_d16_xy v20, v0, s[4:7], 0 format:[BUF_FMT_32_32_FLOAT] offen offset:8
+    &[0x70, 0x10, 0x56, 0xea, 0x00, 0x0c, 0x22, 0x80], // tbuffer_store_format_d16_xyz v[12:13], v0, s[8:11], 0 format:[BUF_FMT_32_32_32_FLOAT] offen offset:112
+    &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+];
+
+/// f32 values in memory and the f16 each rounds to (to nearest even), by
+/// hand: overflow and ties at the top, ties between integers, the smallest
+/// denormal and a tie between denormals, an underflow to 0, -0, NaN.
+const D16_LOADS: [(u32, u16); 13] = [
+    (0x3f80_0000, 0x3c00), // 1.0
+    (0xc020_0000, 0xc100), // -2.5
+    (0x477f_e000, 0x7bff), // 65504
+    (0x477f_f000, 0x7c00), // 65520: a tie, to even, overflows
+    (0x4500_1000, 0x6800), // 2049: a tie, to even 2048
+    (0x4500_3000, 0x6802), // 2051: a tie, to even 2052
+    (0x2edb_e6ff, 0x0000), // 1e-10
+    (0x8000_0000, 0x8000), // -0
+    (0x7f61_b1e6, 0x7c00), // 3e38
+    (0x3dcc_cccd, 0x2e66), // 0.1
+    (0x3380_0000, 0x0001), // 2^-24
+    (0x33c0_0000, 0x0002), // 1.5 * 2^-24: a tie, to even
+    (0x7fc0_0000, 0x7e00), // NaN
+];
+
+/// f16 halves stored through a d16 form and the f32 each widens to.
+const D16_STORES: [(u16, u32); 8] = [
+    (0x3c00, 0x3f80_0000),
+    (0xc100, 0xc020_0000),
+    (0x7bff, 0x477f_e000),
+    (0x7c00, 0x7f80_0000),
+    (0x8000, 0x8000_0000),
+    (0x0001, 0x3380_0000),
+    (0x2e66, 0x3dcc_c000),
+    (0xfc00, 0xff80_0000),
+];
+
+/// Runs the d16 program (loads at byte offsets 0, 4, 8, 16, 32 and stores at
+/// 64, 68, 72, 80, 96 and 112 of each lane's 128 bytes) with descriptors of
+/// 1 to 4 32-bit components of numeric format `num` (0 UINT, 1 SINT, 2
+/// FLOAT); the loads only when `num` is FLOAT.
+fn d16_format(gpu: Gpu, size: u32, code: &[u8], num: u32) -> Wave {
+    let gfx10 = gpu.generation() == amdgpu_isa::Gen::Gfx10;
+    let sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+    let fmt = |comps: u32| -> u32 {
+        if gfx10 {
+            sel | [20, 62, 72, 75][comps as usize - 1] + num << 12
+        } else {
+            let nfmt = [4, 5, 7][num as usize];
+            sel | nfmt << 12 | [4, 11, 13, 14][comps as usize - 1] << 15
+        }
+    };
+    let mut mem = GlobalMemory::new();
+    let g = mem.allocate(8192).unwrap();
+    mem.fill(g, 8192, 0xee).unwrap();
+    for l in 0..64u64 {
+        for k in 0..12u64 {
+            let (v, _) = D16_LOADS[((l + k) % 13) as usize];
+            mem.write(g + 128 * l + 4 * k, &v.to_le_bytes()).unwrap();
+        }
+    }
+    let mut lds = Bytes::new(0, Space::Lds);
+    let h = |l: usize, k: usize| D16_STORES[(l + k) % 8].0 as u32;
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.vgpr.resize(32, [0; 64]);
+        for (q, comps) in [(0, 1), (4, 2), (8, 3), (12, 4)] {
+            w.sgpr[q] = g as u32;
+            w.sgpr[q + 1] = (g >> 32) as u32 & 0xffff;
+            w.sgpr[q + 2] = 8192;
+            w.sgpr[q + 3] = fmt(comps);
+        }
+        for l in 0..64 {
+            w.vgpr[0][l] = 128 * l as u32;
+            for r in 1..8 {
+                w.vgpr[r][l] = 0xbeef_0000 | r as u32;
+            }
+            w.vgpr[20][l] = 0xbeef_0014;
+            for r in 10..16 {
+                w.vgpr[r][l] = h(l, 2 * r) | h(l, 2 * r + 1) << 16;
+            }
+        }
+    })
+    .unwrap_or_else(|e| panic!("{gpu} num {num}: {e}"));
+    let word = |off: u64| mem.read_u32(g + off).unwrap();
+    let widen = |x: u32| -> u32 {
+        match num {
+            0 => x,
+            1 => x as u16 as i16 as i32 as u32,
+            _ => D16_STORES.iter().find(|s| s.0 as u32 == x).unwrap().1,
+        }
+    };
+    let n = size as usize;
+    for l in 0..n {
+        let at = 128 * l as u64;
+        let st = |r: usize, hi: bool| {
+            widen(if hi {
+                w.vgpr[r][l] >> 16
+            } else {
+                w.vgpr[r][l] & 0xffff
+            })
+        };
+        // x from v10's low half, hi_x from its high half, xy from v11,
+        // xyz from v12 and v13's low half, xyzw from v14 and v15.
+        let want = [
+            (64, st(10, false)),
+            (68, st(10, true)),
+            (72, st(11, false)),
+            (76, st(11, true)),
+            (80, st(12, false)),
+            (84, st(12, true)),
+            (88, st(13, false)),
+            (92, 0xeeee_eeee),
+            (96, st(14, false)),
+            (100, st(14, true)),
+            (104, st(15, false)),
+            (108, st(15, true)),
+        ];
+        for (o, v) in want {
+            assert_eq!(word(at + o), v, "{gpu} num {num} lane {l} store at {o}");
+        }
+        if num == 2 {
+            for (o, v) in [
+                (112, st(12, false)),
+                (116, st(12, true)),
+                (120, st(13, false)),
+            ] {
+                assert_eq!(word(at + o), v, "{gpu} tbuffer store lane {l} at {o}");
+            }
+            let f16_at = |k: usize| D16_LOADS[(l + k) % 13].1 as u32;
+            // Loads: x keeps v1's high half, hi_x v2's low half, xyz v5's
+            // high half.
+            assert_eq!(
+                w.vgpr[1][l],
+                0xbeef_0000 | f16_at(0),
+                "{gpu} d16_x lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[2][l],
+                0x0002 | f16_at(1) << 16,
+                "{gpu} d16_hi_x lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[3][l],
+                f16_at(2) | f16_at(3) << 16,
+                "{gpu} d16_xy lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[4][l],
+                f16_at(4) | f16_at(5) << 16,
+                "{gpu} d16_xyz lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[5][l],
+                0xbeef_0000 | f16_at(6),
+                "{gpu} d16_xyz lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[6][l],
+                f16_at(8) | f16_at(9) << 16,
+                "{gpu} d16_xyzw lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[7][l],
+                f16_at(10) | f16_at(11) << 16,
+                "{gpu} d16_xyzw lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[20][l],
+                f16_at(2) | f16_at(3) << 16,
+                "{gpu} tbuffer d16_xy lane {l}"
+            );
+        }
+    }
+    w
+}
+
+#[test]
+fn buffer_d16_format_loads_and_stores() {
+    for (gpu, size, code) in [
+        (Gpu::Gfx900, 64, D16_GFX9.concat()),
+        (Gpu::Gfx90a, 64, D16_GFX9.concat()),
+        (Gpu::Gfx1030, 32, D16_GFX10.concat()),
+        (Gpu::Gfx1010, 64, D16_GFX10.concat()),
+    ] {
+        d16_format(gpu, size, &code, 2);
+        // UINT and SINT components: the stores only (bytes 40..80 of the code).
+        let stores = [&code[40..80], &code[96..]].concat();
+        d16_format(gpu, size, &stores, 0);
+        d16_format(gpu, size, &stores, 1);
+        // Narrowing a 32-bit integer component on load is reported.
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(64).unwrap();
+        let mut lds = Bytes::new(0, Space::Lds);
+        // 32 UINT: GFX10 format 20; GFX9 dfmt 4, nfmt 4.
+        let sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+        let w3 = if gpu.generation() == amdgpu_isa::Gen::Gfx10 {
+            sel | 20 << 12
+        } else {
+            sel | 4 << 12 | 4 << 15
+        };
+        let err = run_in(
+            gpu,
+            size,
+            &[&code[..8], &code[96..]].concat(),
+            &mem,
+            &mut lds,
+            0,
+            |w| {
+                (w.sgpr[0], w.sgpr[1], w.sgpr[2], w.sgpr[3]) = (g as u32, (g >> 32) as u32, 64, w3);
+            },
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, SimError::Unsupported { .. }),
+            "{gpu}: {err:?}"
+        );
+    }
+}

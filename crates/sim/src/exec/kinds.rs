@@ -661,6 +661,16 @@ kinds! {
         "buffer_store_format_xy" => BStoreFmtXy,
         "buffer_store_format_xyz" => BStoreFmtXyz,
         "buffer_store_format_xyzw" => BStoreFmtXyzw,
+        "tbuffer_load_format_d16_x" | "buffer_load_format_d16_x" => LoadD16X,
+        "tbuffer_load_format_d16_xy" | "buffer_load_format_d16_xy" => LoadD16Xy,
+        "tbuffer_load_format_d16_xyz" | "buffer_load_format_d16_xyz" => LoadD16Xyz,
+        "tbuffer_load_format_d16_xyzw" | "buffer_load_format_d16_xyzw" => LoadD16Xyzw,
+        "buffer_load_format_d16_hi_x" => LoadD16HiX,
+        "tbuffer_store_format_d16_x" | "buffer_store_format_d16_x" => StoreD16X,
+        "tbuffer_store_format_d16_xy" | "buffer_store_format_d16_xy" => StoreD16Xy,
+        "tbuffer_store_format_d16_xyz" | "buffer_store_format_d16_xyz" => StoreD16Xyz,
+        "tbuffer_store_format_d16_xyzw" | "buffer_store_format_d16_xyzw" => StoreD16Xyzw,
+        "buffer_store_format_d16_hi_x" => StoreD16HiX,
         // No cache is modelled: stores reach memory at once, so there is no dirty
         // line to discard (`s_dcache_discard*`); address translation is not
         // modelled either (`s_atc_probe*`).

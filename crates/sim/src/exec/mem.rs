@@ -1346,3 +1346,39 @@ fn smem_scratch(k: MemKind, w: &mut Wave, i: &Inst) -> R {
     }
     Ok(())
 }
+
+/// One buffer access of `size` bytes per active lane through the MUBUF /
+/// MTBUF addressing of `i` ([`buffer_targets`], range checking included):
+/// with `data` (dwords per lane) a store, else a load returning each lane's
+/// dwords.
+pub(crate) fn buffer_access(
+    w: &mut Wave,
+    i: &Inst,
+    lds: &mut Bytes,
+    ctx: &Ctx,
+    size: usize,
+    data: Option<&[[u32; 64]]>,
+) -> Result<Vec<[u32; 4]>, E> {
+    let exec = w.exec.0 & w.full_mask();
+    let n = w.size as usize;
+    let mut targets = [Target::Global(0); 64];
+    buffer_targets(w, i, &mut targets)?;
+    let mut cur = PageCursor::new(ctx.mem);
+    let mut vals = vec![[0u32; 4]; n];
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let mut b = [0u8; 16];
+        if let Some(d) = data {
+            for (k, r) in d.iter().enumerate().take(4) {
+                b[4 * k..4 * k + 4].copy_from_slice(&r[l].to_le_bytes());
+            }
+            write(targets[l], l, &b[..size], w, lds, &mut cur)?;
+        } else {
+            read(targets[l], l, &mut b[..size], w, lds, &mut cur)?;
+            vals[l] = loaded_dwords(&b, size, Ext::Zero);
+        }
+    }
+    Ok(vals)
+}
