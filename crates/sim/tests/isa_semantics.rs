@@ -6347,7 +6347,7 @@ fn conversions_and_cube(gpu: Gpu, size: u32, code: &[u8]) -> Wave {
             w.vgpr[1][l] = i32s[l % 10] as u32;
             w.vgpr[2][l] = i32s[(l + 3) % 10] as u32;
             w.vgpr[3][l] = CVT_F32[l % 20].to_bits();
-            w.vgpr[4][l] = (l as u32 * 7) | 0xffff_fff0 * (l as u32 & 1);
+            w.vgpr[4][l] = (l as u32 * 7) | (0xffff_fff0 * (l as u32 & 1));
             w.vgpr[5][l] = 0x1122_3344 ^ l as u32;
             w.vgpr[6][l] = CVT_F32[(l * 7 + 3) % 20].to_bits();
             // High halves that must be ignored.
@@ -6755,7 +6755,7 @@ fn d16_format(gpu: Gpu, size: u32, code: &[u8], num: u32) -> Wave {
     let sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
     let fmt = |comps: u32| -> u32 {
         if gfx10 {
-            sel | [20, 62, 72, 75][comps as usize - 1] + num << 12
+            sel | ([20, 62, 72, 75][comps as usize - 1] + num) << 12
         } else {
             let nfmt = [4, 5, 7][num as usize];
             sel | nfmt << 12 | [4, 11, 13, 14][comps as usize - 1] << 15

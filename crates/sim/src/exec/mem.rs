@@ -1201,11 +1201,11 @@ fn ds_src2(op: At, wide: bool, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
     let exec = w.exec.0 & w.full_mask();
     let a = v32(w, &i.src[0], Ty::I)?;
     let size = if wide { 8 } else { 4 };
-    for l in 0..w.size as usize {
+    for (l, &addr) in a.iter().enumerate().take(w.size as usize) {
         if (exec >> l) & 1 == 0 {
             continue;
         }
-        let (ra, rb) = src2_addresses(a[l], i.mem.offset as u16);
+        let (ra, rb) = src2_addresses(addr, i.mem.offset as u16);
         let (mut x, mut y) = ([0u8; 8], [0u8; 8]);
         lds.read(ra as u64, &mut x[..size]).map_err(lane_err(l))?;
         lds.read(rb as u64, &mut y[..size]).map_err(lane_err(l))?;
@@ -1244,20 +1244,20 @@ fn ds_addtid(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
     let base = (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xffff) as u64;
     if k == MemKind::DsWriteAddtid {
         let d = v32(w, &i.src[1], Ty::I)?;
-        for l in 0..w.size as usize {
+        for (l, x) in d.iter().enumerate().take(w.size as usize) {
             if (exec >> l) & 1 != 0 {
-                lds.write(base + 4 * l as u64, &d[l].to_le_bytes())
+                lds.write(base + 4 * l as u64, &x.to_le_bytes())
                     .map_err(lane_err(l))?;
             }
         }
         return Ok(());
     }
     let mut r = [0u32; 64];
-    for l in 0..w.size as usize {
+    for (l, x) in r.iter_mut().enumerate().take(w.size as usize) {
         if (exec >> l) & 1 != 0 {
             let mut b = [0u8; 4];
             lds.read(base + 4 * l as u64, &mut b).map_err(lane_err(l))?;
-            r[l] = u32::from_le_bytes(b);
+            *x = u32::from_le_bytes(b);
         }
     }
     super::valu::wv32(w, &i.dst[0], &r, exec)
@@ -1276,21 +1276,21 @@ fn global_addtid(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
     let mut cur = PageCursor::new(ctx.mem);
     if k == MemKind::GStoreAddtid {
         let d = v32(w, &i.src[1], Ty::I)?;
-        for l in 0..w.size as usize {
+        for (l, x) in d.iter().enumerate().take(w.size as usize) {
             if (exec >> l) & 1 != 0 {
-                cur.write(base.wrapping_add(4 * l as u64), &d[l].to_le_bytes())
+                cur.write(base.wrapping_add(4 * l as u64), &x.to_le_bytes())
                     .map_err(lane_err(l))?;
             }
         }
         return Ok(());
     }
     let mut r = [0u32; 64];
-    for l in 0..w.size as usize {
+    for (l, x) in r.iter_mut().enumerate().take(w.size as usize) {
         if (exec >> l) & 1 != 0 {
             let mut b = [0u8; 4];
             cur.read(base.wrapping_add(4 * l as u64), &mut b)
                 .map_err(lane_err(l))?;
-            r[l] = u32::from_le_bytes(b);
+            *x = u32::from_le_bytes(b);
         }
     }
     super::valu::wv32(w, &i.dst[0], &r, exec)

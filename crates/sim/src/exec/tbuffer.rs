@@ -267,9 +267,9 @@ fn exec_d16(
     for r in 0..regs {
         let op = reg(r)?;
         let mut v = super::valu::v32(w, &op, super::valu::Ty::I)?;
-        for (l, x) in v.iter_mut().enumerate().take(vals.len()) {
-            for c in 2 * r..(2 * r + 2).min(n) {
-                let h = f32_to_f16(f32::from_bits(vals[l][c])) as u32;
+        for (x, lane) in v.iter_mut().zip(&vals) {
+            for (c, &bits) in lane.iter().enumerate().take(n).skip(2 * r).take(2) {
+                let h = f32_to_f16(f32::from_bits(bits)) as u32;
                 *x = if hi || c % 2 == 1 {
                     (*x & 0xffff) | h << 16
                 } else {
