@@ -2190,3 +2190,38 @@ mod half_and_table_tests {
         assert_eq!(trig_preop_f64(1.0, 32), Some(p0));
     }
 }
+
+#[cfg(test)]
+mod conversion_tests {
+    use super::*;
+
+    #[test]
+    fn cube_faces_ties_and_signed_zero() {
+        // z major, negative: face 5, s = -x, t = -y.
+        assert_eq!(cube(1.0, 2.0, -3.0), (5.0, -3.0, -1.0, -2.0));
+        // A tie between |z| and |x| goes to z; between |y| and |x| to y.
+        assert_eq!(cube(2.0, 1.0, 2.0).0, 4.0);
+        assert_eq!(cube(-2.0, 2.0, 1.0), (2.0, 2.0, -2.0, 1.0));
+        // x major, positive: face 0, s = -z, t = -y.
+        assert_eq!(cube(3.0, -1.0, 2.0), (0.0, 3.0, -2.0, 1.0));
+        // -0 is not below 0: face 4 for an all-zero direction.
+        assert_eq!(cube(0.0, 0.0, -0.0).0, 4.0);
+        // A NaN compares false: x major when z and y lose to it.
+        assert_eq!(cube(f32::NAN, 1.0, 0.5).0, 0.0);
+    }
+
+    #[test]
+    fn normalising_conversions_round_to_even_and_clamp() {
+        assert_eq!(f32_to_norm(0.5, 32767.0, -32767.0, 32767.0), 16384);
+        assert_eq!(f32_to_norm(-2.0, 32767.0, -32767.0, 32767.0), -32767);
+        assert_eq!(f32_to_norm(f32::NAN, 65535.0, 0.0, 65535.0), 0);
+        assert_eq!(f32_to_norm(-0.25, 65535.0, 0.0, 65535.0), 0);
+        assert_eq!(f32_to_u8(2.5), 2);
+        assert_eq!(f32_to_u8(3.5), 4);
+        assert_eq!(f32_to_u8(255.5), 255);
+        assert_eq!(f32_to_u8(f32::NEG_INFINITY), 0);
+        assert_eq!(sat_i16(40000), 0x7fff);
+        assert_eq!(sat_i16(-40000), 0x8000);
+        assert_eq!(sat_i16(-5), 0xfffb);
+    }
+}

@@ -1382,3 +1382,45 @@ pub(crate) fn buffer_access(
     }
     Ok(vals)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn src2_strides_from_the_offset_or_the_address() {
+        // Offset 2: B two dwords on.
+        assert_eq!(src2_addresses(0x100, 2), (0x100, 0x108));
+        // 15-bit offset 0x7ffe is -2 dwords.
+        assert_eq!(src2_addresses(0x100, 0x7ffe), (0x100, 0xf8));
+        // Offset bit 15: the stride is address bits 31:17 and A its low 17 bits.
+        assert_eq!(src2_addresses(0x40 | 5 << 17, 0x8000), (0x40, 0x54));
+        assert_eq!(src2_addresses(0x40 | 0xfffe_0000, 0x8000), (0x40, 0x3c));
+    }
+
+    #[test]
+    fn float_atomics_follow_min_max_num_and_float_equality() {
+        let f = |x: f32| x.to_bits() as u64;
+        assert_eq!(atomic_op(At::FminF32, f(-0.0), f(0.0), 0, false), f(-0.0));
+        assert_eq!(atomic_op(At::FmaxF32, f(-0.0), f(0.0), 0, false), f(0.0));
+        assert_eq!(
+            atomic_op(At::FminF32, f(f32::NAN), f(2.0), 0, false),
+            f(2.0)
+        );
+        // Compare-swap: +0 matches -0, NaN matches nothing.
+        assert_eq!(
+            atomic_op(At::FcmpswapF32, f(0.0), f(7.0), f(-0.0), false),
+            f(7.0)
+        );
+        let nan = f(f32::NAN);
+        assert_eq!(atomic_op(At::FcmpswapF32, nan, f(7.0), nan, false), nan);
+        // 1 + 2 = 3 and 2048 + 1 ties to 2048, in the two halves.
+        assert_eq!(
+            atomic_op(At::PkAddF16, 0x6800_3c00, 0x3c00_4000, 0, false),
+            0x6800_4200
+        );
+        // Wrap: subtract when at least data0, else add data1.
+        assert_eq!(atomic_op(At::Wrap, 10, 100, 4, false), 6);
+        assert_eq!(atomic_op(At::Wrap, 3, 100, 4, false), 103);
+    }
+}
