@@ -6927,3 +6927,37 @@ fn buffer_d16_format_loads_and_stores() {
         );
     }
 }
+
+/// `ds_add_src2_f32` uses the LDS f32 adder: like `ds_add_f32` it follows
+/// MODE's f32 denormal bits (flushing: a denormal input counts as zero and a
+/// denormal sum is stored as zero).
+#[test]
+fn ds_add_src2_f32_follows_mode_denormals() {
+    let code: Vec<u8> = [
+        &[0x01, 0x09, 0x00, 0xba, 0x00, 0x00, 0x00, 0x00][..], // s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 0
+        SRC2_GFX900[15],                                       // ds_add_src2_f32 v25 offset:1
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let (den, min) = (1e-40f32, f32::MIN_POSITIVE);
+    let a = |l: usize| if l % 2 == 0 { den } else { 1.5 * min };
+    let b = |l: usize| if l % 2 == 0 { 0.0f32 } else { -min };
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(1024, Space::Lds);
+    for l in 0..64usize {
+        lds.write(16 * l as u64, &a(l).to_le_bytes()).unwrap();
+        lds.write(16 * l as u64 + 4, &b(l).to_le_bytes()).unwrap();
+    }
+    run_in(Gpu::Gfx900, 64, &code, &mem, &mut lds, 0, |w| {
+        w.vgpr.resize(32, [0; 64]);
+        for l in 0..64 {
+            w.vgpr[25][l] = 16 * l as u32;
+        }
+    })
+    .expect("runs");
+    for l in 0..64usize {
+        let mut x = [0u8; 4];
+        lds.read(16 * l as u64, &mut x).unwrap();
+        assert_eq!(u32::from_le_bytes(x), 0, "flushed sum, lane {l}");
+    }
+}

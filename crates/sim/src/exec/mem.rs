@@ -1198,6 +1198,14 @@ pub(crate) fn src2_addresses(addr: u32, offset: u16) -> (u32, u32) {
 /// `ds_*_src2_*`: `MEM[A] = op(MEM[A], MEM[B])` for each active lane in lane
 /// order ([`src2_addresses`]); no data registers, no return.
 fn ds_src2(op: At, wide: bool, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    // `ds_add_src2_f32` uses the LDS f32 adder, which follows MODE's f32
+    // denormal bits like `ds_add_f32`.
+    let op = match (op, super::valu::denorms(w, false)) {
+        (At::FaddF32, (keep_in, keep_out)) if !(keep_in && keep_out) => {
+            At::FaddF32Mode(keep_in, keep_out)
+        }
+        _ => op,
+    };
     let exec = w.exec.0 & w.full_mask();
     let a = v32(w, &i.src[0], Ty::I)?;
     let size = if wide { 8 } else { 4 };
