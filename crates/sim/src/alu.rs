@@ -1186,6 +1186,56 @@ pub fn bf16_to_f32(h: u16) -> f32 {
     f32::from_bits((h as u32) << 16)
 }
 
+/// The cube-map face and coordinates of the direction `(x, y, z)` (GFX9 /
+/// RDNA ISA, V_CUBEID_F32, V_CUBEMA_F32, V_CUBESC_F32, V_CUBETC_F32), as
+/// `(face id, major axis, s, t)`: the major axis is z when `|z| >= |x|` and
+/// `|z| >= |y|`, else y when `|y| >= |x|`, else x (a NaN compares false);
+/// its sign (`< 0`, so -0 counts as positive) picks the face of the pair.
+/// `v_cubema_f32` returns twice the major axis.
+pub fn cube(x: f32, y: f32, z: f32) -> (f32, f32, f32, f32) {
+    if z.abs() >= x.abs() && z.abs() >= y.abs() {
+        if z < 0.0 {
+            (5.0, z, -x, -y)
+        } else {
+            (4.0, z, x, -y)
+        }
+    } else if y.abs() >= x.abs() {
+        if y < 0.0 {
+            (3.0, y, x, -z)
+        } else {
+            (2.0, y, x, z)
+        }
+    } else if x < 0.0 {
+        (1.0, x, z, -y)
+    } else {
+        (0.0, x, -z, -y)
+    }
+}
+
+/// An f32 scaled to an integer range, as the `v_cvt_pknorm_*` and
+/// `v_cvt_norm_*` conversions do (CLRX's reading of the GCN guides:
+/// `round(S * scale)` to nearest even, limited to `[lo, hi]`, NaN 0): the
+/// product is rounded to f32 first.
+pub fn f32_to_norm(x: f32, scale: f32, lo: f32, hi: f32) -> i32 {
+    let v = (x * scale).round_ties_even();
+    if v.is_nan() {
+        0
+    } else {
+        v.clamp(lo, hi) as i32
+    }
+}
+
+/// `flt32_to_uint8` of `v_cvt_pk_u8_f32`: rounded to the nearest integer,
+/// ties to even, limited to `[0, 255]`, NaN 0.
+pub fn f32_to_u8(x: f32) -> u32 {
+    f32_to_norm(x, 1.0, 0.0, 255.0) as u32
+}
+
+/// An i32 saturated to i16 (`v_cvt_pk_i16_i32`), as its 16 bits.
+pub fn sat_i16(x: i32) -> u16 {
+    x.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16
+}
+
 #[cfg(test)]
 mod dot_tests {
     use super::*;
@@ -2138,5 +2188,40 @@ mod half_and_table_tests {
         );
         // Segment 32 is segment 0 (S1[4:0]).
         assert_eq!(trig_preop_f64(1.0, 32), Some(p0));
+    }
+}
+
+#[cfg(test)]
+mod conversion_tests {
+    use super::*;
+
+    #[test]
+    fn cube_faces_ties_and_signed_zero() {
+        // z major, negative: face 5, s = -x, t = -y.
+        assert_eq!(cube(1.0, 2.0, -3.0), (5.0, -3.0, -1.0, -2.0));
+        // A tie between |z| and |x| goes to z; between |y| and |x| to y.
+        assert_eq!(cube(2.0, 1.0, 2.0).0, 4.0);
+        assert_eq!(cube(-2.0, 2.0, 1.0), (2.0, 2.0, -2.0, 1.0));
+        // x major, positive: face 0, s = -z, t = -y.
+        assert_eq!(cube(3.0, -1.0, 2.0), (0.0, 3.0, -2.0, 1.0));
+        // -0 is not below 0: face 4 for an all-zero direction.
+        assert_eq!(cube(0.0, 0.0, -0.0).0, 4.0);
+        // A NaN compares false: x major when z and y lose to it.
+        assert_eq!(cube(f32::NAN, 1.0, 0.5).0, 0.0);
+    }
+
+    #[test]
+    fn normalising_conversions_round_to_even_and_clamp() {
+        assert_eq!(f32_to_norm(0.5, 32767.0, -32767.0, 32767.0), 16384);
+        assert_eq!(f32_to_norm(-2.0, 32767.0, -32767.0, 32767.0), -32767);
+        assert_eq!(f32_to_norm(f32::NAN, 65535.0, 0.0, 65535.0), 0);
+        assert_eq!(f32_to_norm(-0.25, 65535.0, 0.0, 65535.0), 0);
+        assert_eq!(f32_to_u8(2.5), 2);
+        assert_eq!(f32_to_u8(3.5), 4);
+        assert_eq!(f32_to_u8(255.5), 255);
+        assert_eq!(f32_to_u8(f32::NEG_INFINITY), 0);
+        assert_eq!(sat_i16(40000), 0x7fff);
+        assert_eq!(sat_i16(-40000), 0x8000);
+        assert_eq!(sat_i16(-5), 0xfffb);
     }
 }

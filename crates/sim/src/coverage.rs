@@ -250,34 +250,14 @@ fn alu_reason(name: &str) -> &'static str {
         "s_cbranch_g_fork" | "s_cbranch_i_fork" | "s_cbranch_join" => {
             "GFX9 fork/join control-flow stack (LLVM never emits it)"
         }
-        "s_sendmsg" | "s_sendmsghalt" | "s_sendmsg_rtn_b32" | "s_sendmsg_rtn_b64" => {
-            "messages to the graphics pipeline and the host are not modelled"
-        }
-        "s_setkill" | "s_setvskip" | "s_rfe_b64" | "s_rfe_restore_b64" | "s_endpgm_saved" => {
-            "trap-handler, context-switch and wave-kill control: there is no trap handler"
+        "s_rfe_b64" | "s_rfe_restore_b64" | "s_endpgm_saved" => {
+            "trap-handler and context-switch control: there is no trap handler"
         }
         "s_subvector_loop_begin" | "s_subvector_loop_end" => {
             "GFX10 wave64 sub-vector loops are not modelled"
         }
-        "s_movrelsd_2_b32" | "v_movrelsd_2_b32" | "v_swaprel_b32" => {
-            "GFX10.3 relative addressing with both M0 fields: not implemented"
-        }
-        "v_cubeid_f32" | "v_cubema_f32" | "v_cubesc_f32" | "v_cubetc_f32" => {
-            "cube-map coordinate helpers: not implemented"
-        }
-        "v_cvt_pk_i16_i32"
-        | "v_cvt_pk_u8_f32"
-        | "v_cvt_pkaccum_u8_f32"
-        | "v_cvt_norm_i16_f16"
-        | "v_cvt_norm_u16_f16"
-        | "v_cvt_pknorm_i16_f16"
-        | "v_cvt_pknorm_i16_f32"
-        | "v_cvt_pknorm_u16_f16"
-        | "v_cvt_pknorm_u16_f32" => {
-            "conversion whose rounding and saturation rules are not confirmed"
-        }
         "v_exp_legacy_f32" | "v_log_legacy_f32" | "v_mullit_f32" => {
-            "legacy (DX9) special cases not confirmed"
+            "legacy (DX9) special cases: the guides give no pseudo-code and the readings found disagree"
         }
         "v_illegal" => "raises an illegal-instruction exception: there is no trap handler",
         _ => "not implemented",
@@ -295,34 +275,10 @@ fn mem_reason(name: &str, enc: Encoding) -> &'static str {
     if name == "ds_ordered_count" {
         return "ordered count (GDS): no GDS model";
     }
-    if name.starts_with("s_scratch_") {
-        return "scalar scratch access is not modelled";
-    }
-    if name.contains("_format_") {
-        return "packed 16-bit (d16) buffer formats: not modelled";
-    }
-    if name.contains("_src2_") {
-        return "GFX9 LDS src2 forms (second address from the offset fields): not implemented";
-    }
-    if name.contains("addtid") {
-        return "lane-id addressing (M0 / SADDR based): not implemented";
-    }
-    if name.contains("_atomic_f")
-        || name.contains("_atomic_pk_add_f16")
-        || name.contains("_atomic_min_f64")
-        || name.contains("_atomic_max_f64")
-        || (name.starts_with("ds_") && (name.contains("_f32") || name.contains("_f64")))
-    {
-        return "floating-point atomic whose NaN, signed-zero or denormal rules are not confirmed";
-    }
     match name {
         "buffer_store_lds_dword" => "LDS DMA from a buffer store: not modelled",
-        "ds_append" | "ds_consume" => "LDS append/consume counters: not implemented",
-        "ds_wrap_rtn_b32" | "ds_condxchg32_rtn_b64" => {
-            "rarely generated LDS atomic whose semantics are not confirmed"
-        }
-        "s_atc_probe" | "s_atc_probe_buffer" | "s_dcache_discard" | "s_dcache_discard_x2" => {
-            "address-translation probe or cache discard: effect not modelled"
+        "ds_condxchg32_rtn_b64" => {
+            "conditional exchange: the guides give no pseudo-code (\"Conditional write exchange\")"
         }
         _ => "not implemented",
     }

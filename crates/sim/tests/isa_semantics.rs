@@ -5215,3 +5215,1749 @@ fn scalar_buffer_accesses_are_range_checked() {
         );
     }
 }
+
+/// Where a floating-point atomic of [`float_atomics`] acts: LDS, global
+/// memory or a buffer, with 32-bit slots at `16 * lane` and 64-bit slots at
+/// `2048 + 32 * lane` (global f64: `32 * lane` of its own allocation).
+#[derive(Clone, Copy, PartialEq)]
+enum Region {
+    Lds32,
+    Lds64,
+    G32,
+    G64,
+    B32,
+    B64,
+}
+
+/// The operation a [`float_atomics`] slot sees.
+#[derive(Clone, Copy, PartialEq)]
+enum FOp {
+    Min32,
+    Max32,
+    Cas32,
+    Min64,
+    Max64,
+    Cas64,
+    PkAdd16,
+}
+
+/// Any quiet NaN is expected (the payload of a NaN produced from two NaN
+/// operands is not pinned down).
+const ANY_NAN: u64 = u64::MAX;
+
+/// f32 cases `(old, src, cmp, minNum, maxNum, compare-swap)`, the last three
+/// worked out by hand from the ISA pseudo-code: `min`/`max` as IEEE
+/// minNum/maxNum (a NaN operand yields the other one, -0 < +0, denormals
+/// kept), compare-swap `MEM = (MEM == cmp) ? src : MEM` compared as floats.
+const F32_CASES: [[u32; 6]; 10] = [
+    [
+        0x3f80_0000,
+        0x4000_0000,
+        0x3f80_0000,
+        0x3f80_0000,
+        0x4000_0000,
+        0x4000_0000,
+    ],
+    [
+        0x4000_0000,
+        0xbf80_0000,
+        0x4040_0000,
+        0xbf80_0000,
+        0x4000_0000,
+        0x4000_0000,
+    ],
+    // A quiet NaN in memory: min and max give the operand; NaN never equals.
+    [
+        0x7fc0_0000,
+        0x3f80_0000,
+        0x7fc0_0000,
+        0x3f80_0000,
+        0x3f80_0000,
+        0x7fc0_0000,
+    ],
+    // A NaN operand: memory keeps its number; equal compare stores the NaN.
+    [
+        0x3f80_0000,
+        0x7fc0_0001,
+        0x3f80_0000,
+        0x3f80_0000,
+        0x3f80_0000,
+        0x7fc0_0001,
+    ],
+    // Signed zeros: -0 < +0, and +0 == -0 for the compare.
+    [
+        0x0000_0000,
+        0x8000_0000,
+        0x8000_0000,
+        0x8000_0000,
+        0x0000_0000,
+        0x8000_0000,
+    ],
+    [
+        0x8000_0000,
+        0x0000_0000,
+        0x0000_0000,
+        0x8000_0000,
+        0x0000_0000,
+        0x0000_0000,
+    ],
+    [
+        0x7f80_0000,
+        0xff80_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7f80_0000,
+        0xff80_0000,
+    ],
+    // Denormals are not flushed: the smallest denormal is not 0.
+    [
+        0x0000_0001,
+        0x8000_0002,
+        0x0000_0000,
+        0x8000_0002,
+        0x0000_0001,
+        0x0000_0001,
+    ],
+    // Two signalling NaNs: a quiet NaN; the compare fails.
+    [
+        0x7f80_0001,
+        0x7f80_0002,
+        0x7f80_0001,
+        u32::MAX,
+        u32::MAX,
+        0x7f80_0001,
+    ],
+    [
+        0x4040_0000,
+        0x4040_0000,
+        0x4040_0000,
+        0x4040_0000,
+        0x4040_0000,
+        0x4040_0000,
+    ],
+];
+
+/// The f64 counterparts of [`F32_CASES`].
+const F64_CASES: [[u64; 6]; 10] = [
+    [
+        0x3ff0 << 48,
+        0x4000 << 48,
+        0x3ff0 << 48,
+        0x3ff0 << 48,
+        0x4000 << 48,
+        0x4000 << 48,
+    ],
+    [
+        0x4000 << 48,
+        0xbff0 << 48,
+        0x4008 << 48,
+        0xbff0 << 48,
+        0x4000 << 48,
+        0x4000 << 48,
+    ],
+    [
+        0x7ff8 << 48,
+        0x3ff0 << 48,
+        0x7ff8 << 48,
+        0x3ff0 << 48,
+        0x3ff0 << 48,
+        0x7ff8 << 48,
+    ],
+    [
+        0x3ff0 << 48,
+        0x7ff8 << 48 | 1,
+        0x3ff0 << 48,
+        0x3ff0 << 48,
+        0x3ff0 << 48,
+        0x7ff8 << 48 | 1,
+    ],
+    [0, 1 << 63, 1 << 63, 1 << 63, 0, 1 << 63],
+    [1 << 63, 0, 0, 1 << 63, 0, 0],
+    [
+        0x7ff0 << 48,
+        0xfff0 << 48,
+        0x7ff0 << 48,
+        0xfff0 << 48,
+        0x7ff0 << 48,
+        0xfff0 << 48,
+    ],
+    [1, 1 << 63 | 2, 0, 1 << 63 | 2, 1, 1],
+    [
+        0x7ff0 << 48 | 1,
+        0x7ff0 << 48 | 2,
+        0x7ff0 << 48 | 1,
+        ANY_NAN,
+        ANY_NAN,
+        0x7ff0 << 48 | 1,
+    ],
+    [
+        0x4008 << 48,
+        0x4008 << 48,
+        0x4008 << 48,
+        0x4008 << 48,
+        0x4008 << 48,
+        0x4008 << 48,
+    ],
+];
+
+/// Packed f16 add cases `(old, src, sum)`, halves rounded to nearest even by
+/// hand (`0x7e00` in a sum: any NaN).
+const PK16_CASES: [[u32; 3]; 5] = [
+    // 1 + 2 = 3; 2048 + 1 = 2049, a tie, to even 2048.
+    [0x6800_3c00, 0x3c00_4000, 0x6800_4200],
+    // 1 + 2^-24 rounds to 1; denormals add exactly.
+    [0x0001_3c00, 0x0001_0001, 0x0002_3c00],
+    // 65504 + 16 ties to even, which overflows; 2050 + 1 ties up to 2052.
+    [0x6801_7bff, 0x3c00_4c00, 0x6802_7c00],
+    // -0 + -0 = -0; +0 + -0 = +0.
+    [0x0000_8000, 0x8000_8000, 0x0000_8000],
+    // inf - inf and a NaN operand: NaN.
+    [0x7e00_7c00, 0x3c00_fc00, 0x7e00_7e00],
+];
+
+fn f16_nan(h: u32) -> bool {
+    h & 0x7c00 == 0x7c00 && h & 0x3ff != 0
+}
+
+/// Runs `code` (floating-point atomics on the slots `ops` lists, each with
+/// the vector register its returning form writes) with lane 5 (and 33)
+/// inactive, and checks memory and returned values against the tables.
+fn float_atomics(gpu: Gpu, size: u32, code: &[u8], ops: &[(Region, u64, FOp, Option<usize>)]) {
+    use Region::*;
+    let n = size as usize;
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        !(1 << 5) & 0xffff_ffff
+    };
+    let mut mem = GlobalMemory::new();
+    let g32 = mem.allocate(1024).unwrap();
+    let g64 = mem.allocate(2048).unwrap();
+    let b32 = mem.allocate(1024).unwrap();
+    let b64 = mem.allocate(4096).unwrap();
+    let mut lds = Bytes::new(4096, Space::Lds);
+    let addr = |r: Region, l: usize, off: u64| -> u64 {
+        let l = l as u64;
+        match r {
+            Lds32 => 16 * l + off,
+            Lds64 => 2048 + 32 * l + off,
+            G32 => g32 + 16 * l + off,
+            G64 => g64 + 32 * l + off,
+            B32 => b32 + 16 * l + off,
+            B64 => b64 + 2048 + 32 * l + off,
+        }
+    };
+    let old = |op: FOp, l: usize| -> u64 {
+        match op {
+            FOp::Min32 | FOp::Max32 | FOp::Cas32 => F32_CASES[l % 10][0] as u64,
+            FOp::PkAdd16 => PK16_CASES[l % 5][0] as u64,
+            _ => F64_CASES[l % 10][0],
+        }
+    };
+    let marker = |l: usize| 0x5a5a_0000_u64 + l as u64;
+    let wide = |op: FOp| matches!(op, FOp::Min64 | FOp::Max64 | FOp::Cas64);
+    // Every slot starts with a marker; the slots an operation acts on with
+    // the case's old value.
+    for l in 0..64 {
+        for r in [Lds32, Lds64, G32, G64, B32, B64] {
+            for off in (0..32).step_by(4) {
+                let v = (marker(l) as u32).to_le_bytes();
+                if matches!(r, Lds32 | G32 | B32) && off >= 16 {
+                    continue;
+                }
+                if matches!(r, Lds32 | Lds64) {
+                    lds.write(addr(r, l, off), &v).unwrap();
+                } else {
+                    mem.write(addr(r, l, off), &v).unwrap();
+                }
+            }
+        }
+        for &(r, off, op, _) in ops {
+            let b = old(op, l).to_le_bytes();
+            let k = if wide(op) { 8 } else { 4 };
+            if matches!(r, Lds32 | Lds64) {
+                lds.write(addr(r, l, off), &b[..k]).unwrap();
+            } else {
+                mem.write(addr(r, l, off), &b[..k]).unwrap();
+            }
+        }
+    }
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        w.vgpr.resize(64, [0; 64]);
+        for (q, base) in [(0, b32), (4, b64)] {
+            w.sgpr[q] = base as u32;
+            w.sgpr[q + 1] = (base >> 32) as u32 & 0xffff;
+            w.sgpr[q + 2] = 4096;
+            w.sgpr[q + 3] = 0;
+        }
+        for l in 0..64 {
+            let (c32, c64, pk) = (F32_CASES[l % 10], F64_CASES[l % 10], PK16_CASES[l % 5]);
+            for r in 0..64 {
+                w.vgpr[r][l] = 0xdead_0000 + r as u32;
+            }
+            w.vgpr[0][l] = 16 * l as u32;
+            w.vgpr[1][l] = c32[1];
+            w.vgpr[2][l] = c32[2];
+            w.vgpr[3][l] = 2048 + 32 * l as u32;
+            (w.vgpr[4][l], w.vgpr[5][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
+            (w.vgpr[6][l], w.vgpr[7][l]) = (c64[2] as u32, (c64[2] >> 32) as u32);
+            let (a, b) = (g32 + 16 * l as u64, g64 + 32 * l as u64);
+            (w.vgpr[20][l], w.vgpr[21][l]) = (a as u32, (a >> 32) as u32);
+            (w.vgpr[26][l], w.vgpr[27][l]) = (b as u32, (b >> 32) as u32);
+            // Buffer atomics take their data in the register they return to.
+            (w.vgpr[34][l], w.vgpr[35][l]) = (c32[1], c32[1]);
+            (w.vgpr[36][l], w.vgpr[37][l]) = (c32[1], c32[2]);
+            (w.vgpr[38][l], w.vgpr[39][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
+            (w.vgpr[44][l], w.vgpr[45][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
+            (w.vgpr[40][l], w.vgpr[41][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
+            (w.vgpr[42][l], w.vgpr[43][l]) = (c64[2] as u32, (c64[2] >> 32) as u32);
+            w.vgpr[47][l] = pk[1];
+            w.vgpr[48][l] = pk[1];
+        }
+    })
+    .expect("runs");
+    let same = |got: u64, want: u64, wide: bool| {
+        if want == ANY_NAN || (!wide && want == u32::MAX as u64) {
+            if wide {
+                let f = f64::from_bits(got);
+                f.is_nan() && got & (1 << 51) != 0
+            } else {
+                let f = f32::from_bits(got as u32);
+                f.is_nan() && got & (1 << 22) != 0
+            }
+        } else {
+            got == want
+        }
+    };
+    for l in 0..n {
+        let active = (exec >> l) & 1 == 1;
+        for &(r, off, op, ret) in ops {
+            let k = if wide(op) { 8 } else { 4 };
+            let mut b = [0u8; 8];
+            if matches!(r, Lds32 | Lds64) {
+                lds.read(addr(r, l, off), &mut b[..k]).unwrap();
+            } else {
+                mem.read(addr(r, l, off), &mut b[..k]).unwrap();
+            }
+            let got = u64::from_le_bytes(b);
+            let o = old(op, l);
+            let want = if !active {
+                o
+            } else {
+                match op {
+                    FOp::Min32 => F32_CASES[l % 10][3] as u64,
+                    FOp::Max32 => F32_CASES[l % 10][4] as u64,
+                    FOp::Cas32 => F32_CASES[l % 10][5] as u64,
+                    FOp::Min64 => F64_CASES[l % 10][3],
+                    FOp::Max64 => F64_CASES[l % 10][4],
+                    FOp::Cas64 => F64_CASES[l % 10][5],
+                    FOp::PkAdd16 => PK16_CASES[l % 5][2] as u64,
+                }
+            };
+            if op == FOp::PkAdd16 {
+                for s in [0, 16] {
+                    let (g, x) = ((got >> s) as u32 & 0xffff, (want >> s) as u32 & 0xffff);
+                    let ok = if x == 0x7e00 { f16_nan(g) } else { g == x };
+                    assert!(
+                        ok,
+                        "{gpu} pk_add_f16 lane {l} slot {off}: {got:#x}, want {want:#x}"
+                    );
+                }
+            } else {
+                assert!(
+                    same(got, want, wide(op)),
+                    "{gpu} lane {l} slot {off}: memory {got:#x}, want {want:#x}"
+                );
+            }
+            if let Some(v) = ret {
+                let mut back = w.vgpr[v][l] as u64;
+                if wide(op) {
+                    back |= (w.vgpr[v + 1][l] as u64) << 32;
+                }
+                let want = if active {
+                    o
+                } else if v >= 34 && v != 46 {
+                    // An inactive lane keeps the data in its register.
+                    back
+                } else if wide(op) {
+                    (0xdead_0000 + v as u64) | (0xdead_0001 + v as u64) << 32
+                } else {
+                    0xdead_0000 + v as u64
+                };
+                assert_eq!(back, want, "{gpu} lane {l} slot {off}: returned");
+            }
+        }
+        // The slots no operation names keep their marker; the
+        // non-returning buffer forms keep their data registers.
+        let mut b = [0u8; 4];
+        mem.read(addr(G64, l, 16), &mut b).unwrap();
+        if !ops.iter().any(|&(r, off, _, _)| r == G64 && off == 16) {
+            assert_eq!(
+                u32::from_le_bytes(b) as u64,
+                marker(l),
+                "{gpu} untouched slot"
+            );
+        }
+        assert_eq!(w.vgpr[1][l], F32_CASES[l % 10][1], "{gpu} v1 lane {l}");
+        assert_eq!(
+            w.vgpr[4][l],
+            F64_CASES[l % 10][1] as u32,
+            "{gpu} v4 lane {l}"
+        );
+    }
+}
+
+#[test]
+fn gfx10_floating_point_min_max_and_compare_swap_atomics() {
+    use FOp::*;
+    use Region::*;
+    let code: Vec<u8> = [
+        &[0x00, 0x00, 0xc8, 0xd8, 0x00, 0x01, 0x00, 0x0a][..], // ds_min_rtn_f32 v10, v0, v1
+        &[0x04, 0x00, 0xcc, 0xd8, 0x00, 0x01, 0x00, 0x0b], // ds_max_rtn_f32 v11, v0, v1 offset:4
+        &[0x08, 0x00, 0xc4, 0xd8, 0x00, 0x02, 0x01, 0x0c], // ds_cmpst_rtn_f32 v12, v0, v2, v1 offset:8
+        &[0x0c, 0x00, 0x48, 0xd8, 0x00, 0x01, 0x00, 0x00], // ds_min_f32 v0, v1 offset:12
+        &[0x00, 0x00, 0xc8, 0xd9, 0x03, 0x04, 0x00, 0x0e], // ds_min_rtn_f64 v[14:15], v3, v[4:5]
+        &[0x08, 0x00, 0xcc, 0xd9, 0x03, 0x04, 0x00, 0x10], // ds_max_rtn_f64 v[16:17], v3, v[4:5] offset:8
+        &[0x10, 0x00, 0xc4, 0xd9, 0x03, 0x06, 0x04, 0x12], // ds_cmpst_rtn_f64 v[18:19], v3, v[6:7], v[4:5] offset:16
+        &[0x18, 0x00, 0x4c, 0xd9, 0x03, 0x04, 0x00, 0x00], // ds_max_f64 v3, v[4:5] offset:24
+        &[0x00, 0x80, 0xfd, 0xdc, 0x14, 0x01, 0x7d, 0x16], // global_atomic_fmin v22, v[20:21], v1, off glc
+        &[0x04, 0x80, 0x01, 0xdd, 0x14, 0x01, 0x7d, 0x17], // global_atomic_fmax v23, v[20:21], v1, off offset:4 glc
+        &[0x08, 0x80, 0xf9, 0xdc, 0x14, 0x01, 0x7d, 0x18], // global_atomic_fcmpswap v24, v[20:21], v[1:2], off offset:8 glc
+        &[0x0c, 0x00, 0xfc, 0xdc, 0x14, 0x01, 0x7d, 0x00], // flat_atomic_fmin v[20:21], v1 offset:12
+        &[0x00, 0x80, 0x7d, 0xdd, 0x1a, 0x04, 0x7d, 0x1c], // global_atomic_fmin_x2 v[28:29], v[26:27], v[4:5], off glc
+        &[0x08, 0x80, 0x81, 0xdd, 0x1a, 0x04, 0x7d, 0x1e], // global_atomic_fmax_x2 v[30:31], v[26:27], v[4:5], off offset:8 glc
+        &[0x10, 0x80, 0x79, 0xdd, 0x1a, 0x04, 0x7d, 0x20], // global_atomic_fcmpswap_x2 v[32:33], v[26:27], v[4:7], off offset:16 glc
+        &[0x18, 0x00, 0x80, 0xdd, 0x1a, 0x04, 0x7d, 0x00], // flat_atomic_fmax_x2 v[26:27], v[4:5] offset:24
+        &[0x00, 0x50, 0xfc, 0xe0, 0x00, 0x22, 0x00, 0x80], // buffer_atomic_fmin v34, v0, s[0:3], 0 offen glc
+        &[0x04, 0x50, 0x00, 0xe1, 0x00, 0x23, 0x00, 0x80], // buffer_atomic_fmax v35, v0, s[0:3], 0 offen offset:4 glc
+        &[0x08, 0x50, 0xf8, 0xe0, 0x00, 0x24, 0x00, 0x80], // buffer_atomic_fcmpswap v[36:37], v0, s[0:3], 0 offen offset:8 glc
+        &[0x0c, 0x10, 0x00, 0xe1, 0x00, 0x01, 0x00, 0x80], // buffer_atomic_fmax v1, v0, s[0:3], 0 offen offset:12
+        &[0x00, 0x50, 0x7c, 0xe1, 0x03, 0x26, 0x01, 0x80], // buffer_atomic_fmin_x2 v[38:39], v3, s[4:7], 0 offen glc
+        &[0x08, 0x50, 0x80, 0xe1, 0x03, 0x2c, 0x01, 0x80], // buffer_atomic_fmax_x2 v[44:45], v3, s[4:7], 0 offen offset:8 glc
+        &[0x10, 0x50, 0x78, 0xe1, 0x03, 0x28, 0x01, 0x80], // buffer_atomic_fcmpswap_x2 v[40:43], v3, s[4:7], 0 offen offset:16 glc
+        &[0x18, 0x10, 0x7c, 0xe1, 0x03, 0x04, 0x01, 0x80], // buffer_atomic_fmin_x2 v[4:5], v3, s[4:7], 0 offen offset:24
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let ops = [
+        (Lds32, 0, Min32, Some(10)),
+        (Lds32, 4, Max32, Some(11)),
+        (Lds32, 8, Cas32, Some(12)),
+        (Lds32, 12, Min32, None),
+        (Lds64, 0, Min64, Some(14)),
+        (Lds64, 8, Max64, Some(16)),
+        (Lds64, 16, Cas64, Some(18)),
+        (Lds64, 24, Max64, None),
+        (G32, 0, Min32, Some(22)),
+        (G32, 4, Max32, Some(23)),
+        (G32, 8, Cas32, Some(24)),
+        (G32, 12, Min32, None),
+        (G64, 0, Min64, Some(28)),
+        (G64, 8, Max64, Some(30)),
+        (G64, 16, Cas64, Some(32)),
+        (G64, 24, Max64, None),
+        (B32, 0, Min32, Some(34)),
+        (B32, 4, Max32, Some(35)),
+        (B32, 8, Cas32, Some(36)),
+        (B32, 12, Max32, None),
+        (B64, 0, Min64, Some(38)),
+        (B64, 8, Max64, Some(44)),
+        (B64, 16, Cas64, Some(40)),
+        (B64, 24, Min64, None),
+    ];
+    float_atomics(Gpu::Gfx1030, 32, &code, &ops);
+    float_atomics(Gpu::Gfx1010, 64, &code, &ops);
+}
+
+#[test]
+fn gfx90a_lds_float_atomics_f64_min_max_and_packed_f16_add() {
+    use FOp::*;
+    use Region::*;
+    let code: Vec<u8> = [
+        &[0x00, 0x00, 0x64, 0xd8, 0x00, 0x01, 0x00, 0x0a][..], // ds_min_rtn_f32 v10, v0, v1
+        &[0x04, 0x00, 0x66, 0xd8, 0x00, 0x01, 0x00, 0x0b], // ds_max_rtn_f32 v11, v0, v1 offset:4
+        &[0x08, 0x00, 0x62, 0xd8, 0x00, 0x02, 0x01, 0x0c], // ds_cmpst_rtn_f32 v12, v0, v2, v1 offset:8
+        &[0x0c, 0x00, 0x24, 0xd8, 0x00, 0x01, 0x00, 0x00], // ds_min_f32 v0, v1 offset:12
+        &[0x00, 0x00, 0xe4, 0xd8, 0x03, 0x04, 0x00, 0x0e], // ds_min_rtn_f64 v[14:15], v3, v[4:5]
+        &[0x08, 0x00, 0xe6, 0xd8, 0x03, 0x04, 0x00, 0x10], // ds_max_rtn_f64 v[16:17], v3, v[4:5] offset:8
+        &[0x10, 0x00, 0xe2, 0xd8, 0x03, 0x06, 0x04, 0x12], // ds_cmpst_rtn_f64 v[18:19], v3, v[6:7], v[4:5] offset:16
+        &[0x18, 0x00, 0xa6, 0xd8, 0x03, 0x04, 0x00, 0x00], // ds_max_f64 v3, v[4:5] offset:24
+        &[0x00, 0x80, 0x41, 0xdd, 0x1a, 0x04, 0x7f, 0x1c], // global_atomic_min_f64 v[28:29], v[26:27], v[4:5], off glc
+        &[0x08, 0x80, 0x45, 0xdd, 0x1a, 0x04, 0x7f, 0x1e], // global_atomic_max_f64 v[30:31], v[26:27], v[4:5], off offset:8 glc
+        &[0x18, 0x00, 0x44, 0xdd, 0x1a, 0x04, 0x00, 0x00], // flat_atomic_max_f64 v[26:27], v[4:5] offset:24
+        &[0x10, 0x10, 0x40, 0xe1, 0x03, 0x04, 0x01, 0x80], // buffer_atomic_min_f64 v[4:5], v3, s[4:7], 0 offen offset:16
+        &[0x00, 0x80, 0x39, 0xdd, 0x14, 0x2f, 0x7f, 0x2e], // global_atomic_pk_add_f16 v46, v[20:21], v47, off glc
+        &[0x04, 0x50, 0x38, 0xe1, 0x00, 0x30, 0x00, 0x80], // buffer_atomic_pk_add_f16 v48, v0, s[0:3], 0 offen offset:4 glc
+        &[0x08, 0x80, 0x38, 0xdd, 0x14, 0x2f, 0x7f, 0x00], // global_atomic_pk_add_f16 v[20:21], v47, off offset:8
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let ops = [
+        (Lds32, 0, Min32, Some(10)),
+        (Lds32, 4, Max32, Some(11)),
+        (Lds32, 8, Cas32, Some(12)),
+        (Lds32, 12, Min32, None),
+        (Lds64, 0, Min64, Some(14)),
+        (Lds64, 8, Max64, Some(16)),
+        (Lds64, 16, Cas64, Some(18)),
+        (Lds64, 24, Max64, None),
+        (G64, 0, Min64, Some(28)),
+        (G64, 8, Max64, Some(30)),
+        (G64, 24, Max64, None),
+        (B64, 16, Min64, None),
+        (G32, 0, PkAdd16, Some(46)),
+        (B32, 4, PkAdd16, Some(48)),
+        (G32, 8, PkAdd16, None),
+    ];
+    float_atomics(Gpu::Gfx90a, 64, &code, &ops);
+    // gfx908's packed f16 adds have no returning form.
+    let code: Vec<u8> = [
+        &[0x04, 0x10, 0x38, 0xe1, 0x00, 0x30, 0x00, 0x80][..], // buffer_atomic_pk_add_f16 v48, v0, s[0:3], 0 offen offset:4
+        &[0x08, 0x80, 0x38, 0xdd, 0x14, 0x2f, 0x7f, 0x00], // global_atomic_pk_add_f16 v[20:21], v47, off offset:8
+        &[0x08, 0x00, 0x62, 0xd8, 0x00, 0x02, 0x01, 0x0c], // ds_cmpst_rtn_f32 v12, v0, v2, v1 offset:8
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let ops = [
+        (B32, 4, PkAdd16, None),
+        (G32, 8, PkAdd16, None),
+        (Lds32, 8, Cas32, Some(12)),
+    ];
+    float_atomics(Gpu::Gfx908, 64, &code, &ops);
+}
+const SRC2_GFX900: &[&[u8]] = &[
+    &[0x02, 0x00, 0x00, 0xd9, 0x0a, 0x00, 0x00, 0x00], // ds_add_src2_u32 v10 offset:2
+    &[0xf8, 0x7f, 0x02, 0xd9, 0x0b, 0x00, 0x00, 0x00], // ds_sub_src2_u32 v11 offset:32760
+    &[0x00, 0x80, 0x04, 0xd9, 0x0c, 0x00, 0x00, 0x00], // ds_rsub_src2_u32 v12 offset:32768
+    &[0x01, 0x00, 0x06, 0xd9, 0x0d, 0x00, 0x00, 0x00], // ds_inc_src2_u32 v13 offset:1
+    &[0x01, 0x00, 0x08, 0xd9, 0x0e, 0x00, 0x00, 0x00], // ds_dec_src2_u32 v14 offset:1
+    &[0x01, 0x00, 0x0a, 0xd9, 0x0f, 0x00, 0x00, 0x00], // ds_min_src2_i32 v15 offset:1
+    &[0x01, 0x00, 0x0c, 0xd9, 0x10, 0x00, 0x00, 0x00], // ds_max_src2_i32 v16 offset:1
+    &[0x01, 0x00, 0x0e, 0xd9, 0x11, 0x00, 0x00, 0x00], // ds_min_src2_u32 v17 offset:1
+    &[0x01, 0x00, 0x10, 0xd9, 0x12, 0x00, 0x00, 0x00], // ds_max_src2_u32 v18 offset:1
+    &[0x01, 0x00, 0x12, 0xd9, 0x13, 0x00, 0x00, 0x00], // ds_and_src2_b32 v19 offset:1
+    &[0x01, 0x00, 0x14, 0xd9, 0x14, 0x00, 0x00, 0x00], // ds_or_src2_b32 v20 offset:1
+    &[0x01, 0x00, 0x16, 0xd9, 0x15, 0x00, 0x00, 0x00], // ds_xor_src2_b32 v21 offset:1
+    &[0x00, 0x80, 0x1a, 0xd9, 0x16, 0x00, 0x00, 0x00], // ds_write_src2_b32 v22 offset:32768
+    &[0x01, 0x00, 0x24, 0xd9, 0x17, 0x00, 0x00, 0x00], // ds_min_src2_f32 v23 offset:1
+    &[0x01, 0x00, 0x26, 0xd9, 0x18, 0x00, 0x00, 0x00], // ds_max_src2_f32 v24 offset:1
+    &[0x01, 0x00, 0x2a, 0xd9, 0x19, 0x00, 0x00, 0x00], // ds_add_src2_f32 v25 offset:1
+    &[0x02, 0x00, 0x80, 0xd9, 0x1a, 0x00, 0x00, 0x00], // ds_add_src2_u64 v26 offset:2
+    &[0x04, 0x00, 0x82, 0xd9, 0x1b, 0x00, 0x00, 0x00], // ds_sub_src2_u64 v27 offset:4
+    &[0x02, 0x00, 0x84, 0xd9, 0x1c, 0x00, 0x00, 0x00], // ds_rsub_src2_u64 v28 offset:2
+    &[0x02, 0x00, 0x86, 0xd9, 0x1d, 0x00, 0x00, 0x00], // ds_inc_src2_u64 v29 offset:2
+    &[0x02, 0x00, 0x88, 0xd9, 0x1e, 0x00, 0x00, 0x00], // ds_dec_src2_u64 v30 offset:2
+    &[0x02, 0x00, 0x8a, 0xd9, 0x1f, 0x00, 0x00, 0x00], // ds_min_src2_i64 v31 offset:2
+    &[0x02, 0x00, 0x8c, 0xd9, 0x20, 0x00, 0x00, 0x00], // ds_max_src2_i64 v32 offset:2
+    &[0x02, 0x00, 0x8e, 0xd9, 0x21, 0x00, 0x00, 0x00], // ds_min_src2_u64 v33 offset:2
+    &[0x02, 0x00, 0x90, 0xd9, 0x22, 0x00, 0x00, 0x00], // ds_max_src2_u64 v34 offset:2
+    &[0x02, 0x00, 0x92, 0xd9, 0x23, 0x00, 0x00, 0x00], // ds_and_src2_b64 v35 offset:2
+    &[0x02, 0x00, 0x94, 0xd9, 0x24, 0x00, 0x00, 0x00], // ds_or_src2_b64 v36 offset:2
+    &[0x02, 0x00, 0x96, 0xd9, 0x25, 0x00, 0x00, 0x00], // ds_xor_src2_b64 v37 offset:2
+    &[0xfe, 0x7f, 0x9a, 0xd9, 0x26, 0x00, 0x00, 0x00], // ds_write_src2_b64 v38 offset:32766
+    &[0x02, 0x00, 0xa4, 0xd9, 0x27, 0x00, 0x00, 0x00], // ds_min_src2_f64 v39 offset:2
+    &[0x02, 0x00, 0xa6, 0xd9, 0x28, 0x00, 0x00, 0x00], // ds_max_src2_f64 v40 offset:2
+    &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+];
+
+const SRC2_GFX1010: &[&[u8]] = &[
+    &[0x02, 0x00, 0x00, 0xda, 0x0a, 0x00, 0x00, 0x00], // ds_add_src2_u32 v10 offset:2
+    &[0xf8, 0x7f, 0x04, 0xda, 0x0b, 0x00, 0x00, 0x00], // ds_sub_src2_u32 v11 offset:32760
+    &[0x00, 0x80, 0x08, 0xda, 0x0c, 0x00, 0x00, 0x00], // ds_rsub_src2_u32 v12 offset:32768
+    &[0x01, 0x00, 0x0c, 0xda, 0x0d, 0x00, 0x00, 0x00], // ds_inc_src2_u32 v13 offset:1
+    &[0x01, 0x00, 0x10, 0xda, 0x0e, 0x00, 0x00, 0x00], // ds_dec_src2_u32 v14 offset:1
+    &[0x01, 0x00, 0x14, 0xda, 0x0f, 0x00, 0x00, 0x00], // ds_min_src2_i32 v15 offset:1
+    &[0x01, 0x00, 0x18, 0xda, 0x10, 0x00, 0x00, 0x00], // ds_max_src2_i32 v16 offset:1
+    &[0x01, 0x00, 0x1c, 0xda, 0x11, 0x00, 0x00, 0x00], // ds_min_src2_u32 v17 offset:1
+    &[0x01, 0x00, 0x20, 0xda, 0x12, 0x00, 0x00, 0x00], // ds_max_src2_u32 v18 offset:1
+    &[0x01, 0x00, 0x24, 0xda, 0x13, 0x00, 0x00, 0x00], // ds_and_src2_b32 v19 offset:1
+    &[0x01, 0x00, 0x28, 0xda, 0x14, 0x00, 0x00, 0x00], // ds_or_src2_b32 v20 offset:1
+    &[0x01, 0x00, 0x2c, 0xda, 0x15, 0x00, 0x00, 0x00], // ds_xor_src2_b32 v21 offset:1
+    &[0x00, 0x80, 0x34, 0xda, 0x16, 0x00, 0x00, 0x00], // ds_write_src2_b32 v22 offset:32768
+    &[0x01, 0x00, 0x48, 0xda, 0x17, 0x00, 0x00, 0x00], // ds_min_src2_f32 v23 offset:1
+    &[0x01, 0x00, 0x4c, 0xda, 0x18, 0x00, 0x00, 0x00], // ds_max_src2_f32 v24 offset:1
+    &[0x01, 0x00, 0x54, 0xda, 0x19, 0x00, 0x00, 0x00], // ds_add_src2_f32 v25 offset:1
+    &[0x02, 0x00, 0x00, 0xdb, 0x1a, 0x00, 0x00, 0x00], // ds_add_src2_u64 v26 offset:2
+    &[0x04, 0x00, 0x04, 0xdb, 0x1b, 0x00, 0x00, 0x00], // ds_sub_src2_u64 v27 offset:4
+    &[0x02, 0x00, 0x08, 0xdb, 0x1c, 0x00, 0x00, 0x00], // ds_rsub_src2_u64 v28 offset:2
+    &[0x02, 0x00, 0x0c, 0xdb, 0x1d, 0x00, 0x00, 0x00], // ds_inc_src2_u64 v29 offset:2
+    &[0x02, 0x00, 0x10, 0xdb, 0x1e, 0x00, 0x00, 0x00], // ds_dec_src2_u64 v30 offset:2
+    &[0x02, 0x00, 0x14, 0xdb, 0x1f, 0x00, 0x00, 0x00], // ds_min_src2_i64 v31 offset:2
+    &[0x02, 0x00, 0x18, 0xdb, 0x20, 0x00, 0x00, 0x00], // ds_max_src2_i64 v32 offset:2
+    &[0x02, 0x00, 0x1c, 0xdb, 0x21, 0x00, 0x00, 0x00], // ds_min_src2_u64 v33 offset:2
+    &[0x02, 0x00, 0x20, 0xdb, 0x22, 0x00, 0x00, 0x00], // ds_max_src2_u64 v34 offset:2
+    &[0x02, 0x00, 0x24, 0xdb, 0x23, 0x00, 0x00, 0x00], // ds_and_src2_b64 v35 offset:2
+    &[0x02, 0x00, 0x28, 0xdb, 0x24, 0x00, 0x00, 0x00], // ds_or_src2_b64 v36 offset:2
+    &[0x02, 0x00, 0x2c, 0xdb, 0x25, 0x00, 0x00, 0x00], // ds_xor_src2_b64 v37 offset:2
+    &[0xfe, 0x7f, 0x34, 0xdb, 0x26, 0x00, 0x00, 0x00], // ds_write_src2_b64 v38 offset:32766
+    &[0x02, 0x00, 0x48, 0xdb, 0x27, 0x00, 0x00, 0x00], // ds_min_src2_f64 v39 offset:2
+    &[0x02, 0x00, 0x4c, 0xdb, 0x28, 0x00, 0x00, 0x00], // ds_max_src2_f64 v40 offset:2
+    &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+];
+
+/// The `ds_*_src2_*` operations of `SRC2_GFX900` / `SRC2_GFX1010`, in
+/// program order: name, 64-bit, offset field.
+const SRC2_OPS: [(&str, bool, u16); 31] = [
+    ("add_u32", false, 2),
+    ("sub_u32", false, 32760),
+    ("rsub_u32", false, 32768),
+    ("inc_u32", false, 1),
+    ("dec_u32", false, 1),
+    ("min_i32", false, 1),
+    ("max_i32", false, 1),
+    ("min_u32", false, 1),
+    ("max_u32", false, 1),
+    ("and_b32", false, 1),
+    ("or_b32", false, 1),
+    ("xor_b32", false, 1),
+    ("write_b32", false, 32768),
+    ("min_f32", false, 1),
+    ("max_f32", false, 1),
+    ("add_f32", false, 1),
+    ("add_u64", true, 2),
+    ("sub_u64", true, 4),
+    ("rsub_u64", true, 2),
+    ("inc_u64", true, 2),
+    ("dec_u64", true, 2),
+    ("min_i64", true, 2),
+    ("max_i64", true, 2),
+    ("min_u64", true, 2),
+    ("max_u64", true, 2),
+    ("and_b64", true, 2),
+    ("or_b64", true, 2),
+    ("xor_b64", true, 2),
+    ("write_b64", true, 32766),
+    ("min_f64", true, 2),
+    ("max_f64", true, 2),
+];
+
+/// IEEE minNum / maxNum on values neither of which is a NaN-NaN pair: a NaN
+/// yields the other operand, -0 counts below +0.
+fn min_max_num(a: f64, b: f64, max: bool) -> f64 {
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    let key = |x: f64| (x, x.is_sign_positive());
+    let (ka, kb) = (key(a), key(b));
+    let a_less = ka.0 < kb.0 || (ka.0 == kb.0 && !ka.1 && kb.1);
+    if a_less != max { a } else { b }
+}
+
+/// `MEM[A] = op(MEM[A], MEM[B])` of `ds_<name>_src2_*` (Vega ISA), on raw
+/// values of `bits` bits.
+fn src2_ref(name: &str, a: u64, b: u64, bits: u32) -> u64 {
+    let mask = if bits == 64 { u64::MAX } else { 0xffff_ffff };
+    let sx = |x: u64| {
+        if bits == 64 {
+            x as i64
+        } else {
+            x as u32 as i32 as i64
+        }
+    };
+    let fl = |x: u64| {
+        if bits == 64 {
+            f64::from_bits(x)
+        } else {
+            f32::from_bits(x as u32) as f64
+        }
+    };
+    let back = |x: f64| {
+        if bits == 64 {
+            x.to_bits()
+        } else {
+            (x as f32).to_bits() as u64
+        }
+    };
+    let op = name.split('_').next().unwrap();
+    let float = name.ends_with("f32") || name.ends_with("f64");
+    (match (op, float) {
+        ("add", false) => a.wrapping_add(b),
+        ("sub", _) => a.wrapping_sub(b),
+        ("rsub", _) => b.wrapping_sub(a),
+        ("inc", _) => {
+            if a >= b {
+                0
+            } else {
+                a + 1
+            }
+        }
+        ("dec", _) => {
+            if a == 0 || a > b {
+                b
+            } else {
+                a - 1
+            }
+        }
+        ("min", false) if name.contains("_i") => sx(a).min(sx(b)) as u64,
+        ("max", false) if name.contains("_i") => sx(a).max(sx(b)) as u64,
+        ("min", false) => a.min(b),
+        ("max", false) => a.max(b),
+        ("and", _) => a & b,
+        ("or", _) => a | b,
+        ("xor", _) => a ^ b,
+        ("write", _) => b,
+        ("min", true) => back(min_max_num(fl(a), fl(b), false)),
+        ("max", true) => back(min_max_num(fl(a), fl(b), true)),
+        ("add", true) => {
+            if bits == 64 {
+                (fl(a) + fl(b)).to_bits()
+            } else {
+                (f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits() as u64
+            }
+        }
+        _ => unreachable!("{name}"),
+    }) & mask
+}
+
+/// Runs the `ds_*_src2_*` program (one 1 KiB LDS region per lane, one
+/// 32-byte slot per operation, lanes 5 and 33 inactive) and compares LDS with
+/// the pseudo-code run in program and lane order on a copy: A is the address
+/// register, B = A + 4 * (the offset's low 15 bits, sign-extended), or with
+/// offset bit 15 set, A = the address's low 17 bits and the stride its bits
+/// 31:17, sign-extended.
+fn ds_src2(gpu: Gpu, size: u32, code: &[u8]) {
+    let n = size as usize;
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        0xffff_ffdf
+    };
+    let mut init = vec![0u8; 65536];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x9e37_79b1).rotate_right(11) as u8;
+    }
+    // (vaddr, A, B) of operation k in lane l.
+    let addrs = |k: usize, l: usize| -> (u32, usize, usize) {
+        let a = 1024 * l + 32 * k;
+        let (_, _, off) = SRC2_OPS[k];
+        match k {
+            // Flag mode: stride 3, and stride -1 with bit 31 set.
+            2 => ((a as u32) | 3 << 17, a, a + 12),
+            12 => ((a as u32) | 0xfffe_0000, a, a - 4),
+            _ => {
+                let s = if off & 0x4000 != 0 {
+                    off as i64 - 0x8000
+                } else {
+                    off as i64
+                };
+                (a as u32, a, (a as i64 + 4 * s) as usize)
+            }
+        }
+    };
+    let f32s: [(f32, f32); 6] = [
+        (1.5, -2.0),
+        (f32::NAN, 3.0),
+        (-0.0, 0.0),
+        (0.0, -0.0),
+        (f32::from_bits(1), f32::from_bits(3)),
+        (f32::INFINITY, 2.0),
+    ];
+    for l in 0..64 {
+        for (k, &(name, wide, _)) in SRC2_OPS.iter().enumerate() {
+            let (_, a, b) = addrs(k, l);
+            let bytes = if wide { 8 } else { 4 };
+            if name.starts_with("inc") || name.starts_with("dec") {
+                // Memory at A equal to, above, below B's value, or zero.
+                let bv = le(&init, b, bytes);
+                let av = [bv, bv.wrapping_add(1), bv.wrapping_sub(1), 0][l % 4];
+                set_le(&mut init, a, bytes, av);
+            }
+            if name.ends_with("f32") {
+                let (x, y) = f32s[l % 6];
+                set_le(&mut init, a, 4, x.to_bits() as u64);
+                set_le(&mut init, b, 4, y.to_bits() as u64);
+            }
+            if name.ends_with("f64") {
+                let (x, y) = f32s[l % 6];
+                let (x, y) = if l % 6 == 4 {
+                    (f64::from_bits(1), f64::from_bits(3))
+                } else {
+                    (x as f64, y as f64)
+                };
+                set_le(&mut init, a, 8, x.to_bits());
+                set_le(&mut init, b, 8, y.to_bits());
+            }
+        }
+    }
+    let mut want = init.clone();
+    for (k, &(name, wide, _)) in SRC2_OPS.iter().enumerate() {
+        let bytes = if wide { 8 } else { 4 };
+        for l in 0..n {
+            if (exec >> l) & 1 == 0 {
+                continue;
+            }
+            let (_, a, b) = addrs(k, l);
+            let r = src2_ref(
+                name,
+                le(&want, a, bytes),
+                le(&want, b, bytes),
+                8 * bytes as u32,
+            );
+            set_le(&mut want, a, bytes, r);
+        }
+    }
+    let mut lds = Bytes::new(65536, Space::Lds);
+    lds.write(0, &init).unwrap();
+    let mem = GlobalMemory::new();
+    run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        w.vgpr.resize(64, [0; 64]);
+        for l in 0..64 {
+            for k in 0..SRC2_OPS.len() {
+                w.vgpr[10 + k][l] = addrs(k, l).0;
+            }
+        }
+    })
+    .expect("runs");
+    let mut got = vec![0u8; 65536];
+    lds.read(0, &mut got).unwrap();
+    for l in 0..64 {
+        for (k, &(name, wide, _)) in SRC2_OPS.iter().enumerate() {
+            let bytes = if wide { 8 } else { 4 };
+            let (_, a, _) = addrs(k, l);
+            let (g, x) = (le(&got, a, bytes), le(&want, a, bytes));
+            let nan = |v: u64| {
+                if wide {
+                    f64::from_bits(v).is_nan()
+                } else {
+                    f32::from_bits(v as u32).is_nan()
+                }
+            };
+            let float = name.ends_with("f32") || name.ends_with("f64");
+            assert!(
+                g == x || (float && nan(g) && nan(x)),
+                "{gpu} ds_{name}_src2 lane {l}: {g:#x}, want {x:#x}"
+            );
+        }
+    }
+    assert!(got == want, "{gpu}: other LDS bytes changed");
+}
+
+#[test]
+fn lds_src2_reductions() {
+    ds_src2(Gpu::Gfx900, 64, &SRC2_GFX900.concat());
+    ds_src2(Gpu::Gfx1010, 32, &SRC2_GFX1010.concat());
+    ds_src2(Gpu::Gfx1010, 64, &SRC2_GFX1010.concat());
+    // B below address 0 is out of range, and so reported, not wrapped.
+    let code: Vec<u8> = [
+        &[0xf8, 0x7f, 0x02, 0xd9, 0x0b, 0x00, 0x00, 0x00][..], // ds_sub_src2_u32 v11 offset:32760
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(65536, Space::Lds);
+    let err = run_in(Gpu::Gfx900, 64, &code, &mem, &mut lds, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[11][l] = 64 * l as u32;
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Fault { lane: 0, .. }), "{err:?}");
+}
+
+/// `ds_append`, `ds_consume`, `ds_write_addtid_b32`, `ds_read_addtid_b32`
+/// and `ds_wrap_rtn_b32` with M0 = 0xabcd_0100 (LDS base 0x100 in its low
+/// half) and lanes 5 (and 33) inactive.
+fn ds_counters_addtid_wrap(gpu: Gpu, size: u32, code: &[u8]) {
+    let n = size as usize;
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        0xffff_ffdf
+    };
+    let active = exec.count_ones();
+    let mut lds = Bytes::new(8192, Space::Lds);
+    let mut init = vec![0u8; 8192];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x85eb_ca6b).rotate_right(7) as u8;
+    }
+    // Append counter 0x108 near the top of 32 bits (it wraps), consume counter
+    // 0x10c below the active count (it wraps below 0).
+    set_le(&mut init, 0x108, 4, 0xffff_fffe);
+    set_le(&mut init, 0x10c, 4, 3);
+    // Wrap: memory above, below or equal to data0.
+    let wrap_addr = |l: usize| 0x1000 + 8 * l + 4;
+    let data0 = |l: usize| 1000 + l as u32;
+    for l in 0..64 {
+        let old = [data0(l) + 7, data0(l) - 9, data0(l)][l % 3];
+        set_le(&mut init, wrap_addr(l), 4, old as u64);
+    }
+    lds.write(0, &init).unwrap();
+    let mem = GlobalMemory::new();
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        w.m0 = 0xabcd_0100;
+        for l in 0..64 {
+            for r in [1, 2, 4, 5] {
+                w.vgpr[r][l] = 0xdead_0000 + r as u32;
+            }
+            w.vgpr[3][l] = 0x3000_0000 + l as u32;
+            w.vgpr[6][l] = (wrap_addr(l) - 4) as u32;
+            w.vgpr[7][l] = data0(l);
+            w.vgpr[8][l] = 0x100 * l as u32;
+        }
+    })
+    .expect("runs");
+    let mut got = vec![0u8; 8192];
+    lds.read(0, &mut got).unwrap();
+    let mut want = init.clone();
+    set_le(
+        &mut want,
+        0x108,
+        4,
+        (0xffff_fffe_u32.wrapping_add(active)) as u64,
+    );
+    set_le(&mut want, 0x10c, 4, (3u32.wrapping_sub(active)) as u64);
+    for l in 0..n {
+        let on = (exec >> l) & 1 == 1;
+        let keep = |r: usize| 0xdead_0000 + r as u32;
+        // Every active lane gets the counter's value before the operation.
+        assert_eq!(
+            w.vgpr[1][l],
+            if on { 0xffff_fffe } else { keep(1) },
+            "{gpu} append lane {l}"
+        );
+        assert_eq!(
+            w.vgpr[2][l],
+            if on { 3 } else { keep(2) },
+            "{gpu} consume lane {l}"
+        );
+        if on {
+            set_le(&mut want, 0x110 + 4 * l, 4, 0x3000_0000 + l as u64);
+        }
+        let read = le(&init, 0x310 + 4 * l, 4) as u32;
+        // ds_read_addtid reads after the write: 0x310 + 4l lies beyond it.
+        assert_eq!(
+            w.vgpr[4][l],
+            if on { read } else { keep(4) },
+            "{gpu} read_addtid lane {l}"
+        );
+        let old = le(&init, wrap_addr(l), 4) as u32;
+        if on {
+            let new = if old >= data0(l) {
+                old - data0(l)
+            } else {
+                old + 0x100 * l as u32
+            };
+            set_le(&mut want, wrap_addr(l), 4, new as u64);
+        }
+        assert_eq!(
+            w.vgpr[5][l],
+            if on { old } else { keep(5) },
+            "{gpu} wrap lane {l}"
+        );
+    }
+    assert!(got == want, "{gpu}: LDS");
+}
+
+#[test]
+fn lds_append_consume_addtid_and_wrap() {
+    let gfx9: Vec<u8> = [
+        &[0x08, 0x00, 0x7c, 0xd9, 0x00, 0x00, 0x00, 0x01][..], // ds_append v1 offset:8
+        &[0x0c, 0x00, 0x7a, 0xd9, 0x00, 0x00, 0x00, 0x02],     // ds_consume v2 offset:12
+        &[0x10, 0x00, 0x3a, 0xd8, 0x00, 0x03, 0x00, 0x00],     // ds_write_addtid_b32 v3 offset:16
+        &[0x10, 0x02, 0x6c, 0xd9, 0x00, 0x00, 0x00, 0x04],     // ds_read_addtid_b32 v4 offset:528
+        &[0x04, 0x00, 0x68, 0xd8, 0x06, 0x07, 0x08, 0x05], // ds_wrap_rtn_b32 v5, v6, v7, v8 offset:4
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x08, 0x00, 0xf8, 0xd8, 0x00, 0x00, 0x00, 0x01][..], // ds_append v1 offset:8
+        &[0x0c, 0x00, 0xf4, 0xd8, 0x00, 0x00, 0x00, 0x02],     // ds_consume v2 offset:12
+        &[0x10, 0x00, 0xc0, 0xda, 0x00, 0x03, 0x00, 0x00],     // ds_write_addtid_b32 v3 offset:16
+        &[0x10, 0x02, 0xc4, 0xda, 0x00, 0x00, 0x00, 0x04],     // ds_read_addtid_b32 v4 offset:528
+        &[0x04, 0x00, 0xd0, 0xd8, 0x06, 0x07, 0x08, 0x05], // ds_wrap_rtn_b32 v5, v6, v7, v8 offset:4
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    ds_counters_addtid_wrap(Gpu::Gfx900, 64, &gfx9);
+    ds_counters_addtid_wrap(Gpu::Gfx90a, 64, &gfx9);
+    ds_counters_addtid_wrap(Gpu::Gfx1030, 32, &gfx10);
+    ds_counters_addtid_wrap(Gpu::Gfx1010, 64, &gfx10);
+    // An M0 base whose lanes run past the end of LDS is reported.
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(8192, Space::Lds);
+    let err = run_in(Gpu::Gfx900, 64, &gfx9[16..24], &mem, &mut lds, 0, |w| {
+        w.m0 = 8192 - 16 - 64;
+    })
+    .unwrap_err();
+    assert!(matches!(err, SimError::Fault { lane: 16, .. }), "{err:?}");
+}
+
+#[test]
+fn gfx1030_global_addtid_loads_and_stores() {
+    let code: Vec<u8> = [
+        &[0xf0, 0x8f, 0x58, 0xdc, 0x00, 0x00, 0x02, 0x01][..], // global_load_dword_addtid v1, s[2:3] offset:-16
+        &[0x00, 0x81, 0x5c, 0xdc, 0x00, 0x04, 0x02, 0x00], // global_store_dword_addtid v4, s[2:3] offset:256
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for size in [32u32, 64] {
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(1024).unwrap();
+        for k in 0..256u64 {
+            mem.write(g + 4 * k, &(0x7000 + k as u32).to_le_bytes())
+                .unwrap();
+        }
+        let mut lds = Bytes::new(0, Space::Lds);
+        let exec: u64 = if size == 64 {
+            !(1 << 5 | 1 << 33)
+        } else {
+            0xffff_ffdf
+        };
+        let base = g + 16;
+        let w = run_in(Gpu::Gfx1030, size, &code, &mem, &mut lds, 0, |w| {
+            w.exec = Mask(exec);
+            (w.sgpr[2], w.sgpr[3]) = (base as u32, (base >> 32) as u32);
+            for l in 0..64 {
+                w.vgpr[1][l] = 0xdead;
+                w.vgpr[4][l] = 0x4000 + l as u32;
+            }
+        })
+        .expect("runs");
+        for l in 0..size as usize {
+            let on = (exec >> l) & 1 == 1;
+            // Lane l loads dword l of g (base - 16 + 4l).
+            assert_eq!(w.vgpr[1][l], if on { 0x7000 + l as u32 } else { 0xdead });
+            let mut b = [0u8; 4];
+            mem.read(base + 256 + 4 * l as u64, &mut b).unwrap();
+            let stored = u32::from_le_bytes(b);
+            let kept = 0x7000 + 4 + 64 + l as u32;
+            assert_eq!(
+                stored,
+                if on { 0x4000 + l as u32 } else { kept },
+                "lane {l}"
+            );
+        }
+    }
+    // With SADDR off the base is 0: unallocated, so a fault.
+    let code: Vec<u8> = [
+        &[0xfc, 0x87, 0x58, 0xdc, 0x00, 0x00, 0x7d, 0x02][..], // global_load_dword_addtid v2, off offset:2044
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let err = run(Gpu::Gfx1030, 32, &code, |_| {}).unwrap_err();
+    assert!(matches!(err, SimError::Fault { lane: 0, .. }), "{err:?}");
+}
+
+/// f32 inputs of [`conversions_and_cube`]: signs, zeros, ties at .5, the
+/// clamping limits, NaN, infinities and a denormal.
+const CVT_F32: [f32; 20] = [
+    0.5,
+    -0.5,
+    1.0,
+    -1.0,
+    2.0,
+    -3.0,
+    0.0,
+    -0.0,
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    127.5,
+    128.5,
+    254.5,
+    255.5,
+    300.0,
+    1e-40,
+    0.999_999_94,
+    2.5,
+    -0.25,
+];
+
+/// f16 inputs (bit patterns).
+const CVT_F16: [u16; 10] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0x7e00, 0x7c00, 0x0001, 0x8000, 0x3bff,
+];
+
+/// Rounds to the nearest integer, ties to even, written out with floor.
+fn rne(v: f64) -> f64 {
+    let f = v.floor();
+    let frac = v - f;
+    if frac > 0.5 || (frac == 0.5 && f % 2.0 != 0.0) {
+        f + 1.0
+    } else {
+        f
+    }
+}
+
+/// CLRX's reading of the normalising conversions: `round(S * scale)` with
+/// the product in f32, clamped to [lo, hi], NaN 0.
+fn norm_ref(x: f32, scale: f32, lo: f64, hi: f64) -> u32 {
+    let p = x * scale;
+    if p.is_nan() {
+        return 0;
+    }
+    let v = rne(p as f64);
+    (v.max(lo).min(hi) as i64 as u32) & 0xffff
+}
+
+/// The cube-map pseudo-code of the ISA guides: `(id, ma, sc, tc)`.
+fn cube_ref(x: f32, y: f32, z: f32) -> [f32; 4] {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    if az >= ax && az >= ay {
+        let neg = z < 0.0;
+        [
+            if neg { 5.0 } else { 4.0 },
+            2.0 * z,
+            if neg { -x } else { x },
+            -y,
+        ]
+    } else if ay >= ax {
+        let neg = y < 0.0;
+        [
+            if neg { 3.0 } else { 2.0 },
+            2.0 * y,
+            x,
+            if neg { -z } else { z },
+        ]
+    } else {
+        let neg = x < 0.0;
+        [
+            if neg { 1.0 } else { 0.0 },
+            2.0 * x,
+            if neg { z } else { -z },
+            -y,
+        ]
+    }
+}
+
+fn conversions_and_cube(gpu: Gpu, size: u32, code: &[u8]) -> Wave {
+    let n = size as usize;
+    let w = run(gpu, size, code, |w| {
+        w.vgpr.resize(64, [0; 64]);
+        w.m0 = 1 | 4 << 16;
+        for l in 0..64 {
+            let i32s = [
+                0,
+                1,
+                -1,
+                32767,
+                32768,
+                -32768,
+                -32769,
+                i32::MAX,
+                i32::MIN,
+                12345,
+            ];
+            w.vgpr[1][l] = i32s[l % 10] as u32;
+            w.vgpr[2][l] = i32s[(l + 3) % 10] as u32;
+            w.vgpr[3][l] = CVT_F32[l % 20].to_bits();
+            w.vgpr[4][l] = (l as u32 * 7) | (0xffff_fff0 * (l as u32 & 1));
+            w.vgpr[5][l] = 0x1122_3344 ^ l as u32;
+            w.vgpr[6][l] = CVT_F32[(l * 7 + 3) % 20].to_bits();
+            // High halves that must be ignored.
+            w.vgpr[7][l] = 0xabcd_0000 | CVT_F16[l % 10] as u32;
+            w.vgpr[8][l] = 0x1234_0000 | CVT_F16[(l + 4) % 10] as u32;
+            w.vgpr[9][l] = CVT_F32[(l * 3 + 1) % 20].to_bits();
+            w.vgpr[12][l] = 0xa5a5_a5a5 ^ l as u32;
+            w.vgpr[17][l] = 0x7777_0000;
+            w.vgpr[18][l] = 0x8888_0000;
+            for r in 30..46 {
+                w.vgpr[r][l] = 0x100 * r as u32 + l as u32;
+            }
+        }
+    })
+    .expect("runs");
+    let gfx10 = gpu.generation() == amdgpu_isa::Gen::Gfx10;
+    for l in 0..n {
+        let (s0, s1) = (w.vgpr[1][l] as i32, w.vgpr[2][l] as i32);
+        let sat = |v: i32| v.clamp(-32768, 32767) as u32 & 0xffff;
+        assert_eq!(
+            w.vgpr[10][l],
+            sat(s0) | sat(s1) << 16,
+            "{gpu} v_cvt_pk_i16_i32 lane {l}"
+        );
+        let x = f32::from_bits(w.vgpr[3][l]);
+        let sh = 8 * (w.vgpr[4][l] & 3);
+        let u8v = norm_ref(x, 1.0, 0.0, 255.0);
+        assert_eq!(
+            w.vgpr[11][l],
+            (w.vgpr[5][l] & !(0xff << sh)) | u8v << sh,
+            "{gpu} v_cvt_pk_u8_f32 lane {l} ({x})"
+        );
+        if !gfx10 {
+            let old = 0xa5a5_a5a5 ^ l as u32;
+            assert_eq!(
+                w.vgpr[12][l],
+                (old & !(0xff << sh)) | u8v << sh,
+                "pkaccum lane {l}"
+            );
+        }
+        let y = f32::from_bits(w.vgpr[6][l]);
+        let sn = |v: f32| norm_ref(v, 32767.0, -32767.0, 32767.0);
+        let un = |v: f32| norm_ref(v, 65535.0, 0.0, 65535.0);
+        assert_eq!(
+            w.vgpr[13][l],
+            sn(x) | sn(y) << 16,
+            "{gpu} pknorm_i16_f32 lane {l}"
+        );
+        assert_eq!(
+            w.vgpr[14][l],
+            un(x) | un(y) << 16,
+            "{gpu} pknorm_u16_f32 lane {l}"
+        );
+        let (h0, h1) = (
+            amdgpu_sim::alu::f16_to_f32(w.vgpr[7][l] as u16),
+            amdgpu_sim::alu::f16_to_f32(w.vgpr[8][l] as u16),
+        );
+        assert_eq!(
+            w.vgpr[15][l],
+            sn(h0) | sn(h1) << 16,
+            "{gpu} pknorm_i16_f16 lane {l}"
+        );
+        assert_eq!(
+            w.vgpr[16][l],
+            un(h0) | un(h1) << 16,
+            "{gpu} pknorm_u16_f16 lane {l}"
+        );
+        let hi = |v: u32| if gfx10 { v } else { 0 };
+        assert_eq!(
+            w.vgpr[17][l],
+            hi(0x7777_0000) | sn(h0),
+            "{gpu} norm_i16_f16 lane {l}"
+        );
+        assert_eq!(
+            w.vgpr[18][l],
+            hi(0x8888_0000) | un(h1),
+            "{gpu} norm_u16_f16 lane {l}"
+        );
+        let z = f32::from_bits(w.vgpr[9][l]);
+        let c = cube_ref(x, y, z);
+        for (k, r) in (19..23).enumerate() {
+            let got = f32::from_bits(w.vgpr[r][l]);
+            // The wave's MODE keeps f32 denormals.
+            let want = c[k];
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{gpu} v_cube* {k} lane {l}: ({x}, {y}, {z}) gave {got}, want {want}"
+            );
+        }
+        if gfx10 {
+            // M0[9:0] = 1 offsets the source, M0[25:16] = 4 the destination.
+            assert_eq!(w.vgpr[34][l], 0x100 * 32 + l as u32, "v_movrelsd_2_b32");
+            assert_eq!(
+                w.vgpr[44][l],
+                0x100 * 42 + l as u32,
+                "v_swaprel_b32 destination"
+            );
+            assert_eq!(w.vgpr[42][l], 0x100 * 44 + l as u32, "v_swaprel_b32 source");
+            assert_eq!(w.vgpr[30][l], 0x100 * 30 + l as u32);
+        }
+    }
+    w
+}
+
+#[test]
+fn packing_normalising_conversions_and_cube_map_coordinates() {
+    let gfx9: Vec<u8> = [
+        &[0x0a, 0x00, 0x98, 0xd2, 0x01, 0x05, 0x02, 0x00][..], // v_cvt_pk_i16_i32 v10, v1, v2
+        &[0x0b, 0x00, 0xdd, 0xd1, 0x03, 0x09, 0x16, 0x04],     // v_cvt_pk_u8_f32 v11, v3, v4, v5
+        &[0x0d, 0x00, 0x94, 0xd2, 0x03, 0x0d, 0x02, 0x00],     // v_cvt_pknorm_i16_f32 v13, v3, v6
+        &[0x0e, 0x00, 0x95, 0xd2, 0x03, 0x0d, 0x02, 0x00],     // v_cvt_pknorm_u16_f32 v14, v3, v6
+        &[0x0f, 0x00, 0x99, 0xd2, 0x07, 0x11, 0x02, 0x00],     // v_cvt_pknorm_i16_f16 v15, v7, v8
+        &[0x10, 0x00, 0x9a, 0xd2, 0x07, 0x11, 0x02, 0x00],     // v_cvt_pknorm_u16_f16 v16, v7, v8
+        &[0x07, 0x9b, 0x22, 0x7e],                             // v_cvt_norm_i16_f16_e32 v17, v7
+        &[0x08, 0x9d, 0x24, 0x7e],                             // v_cvt_norm_u16_f16_e32 v18, v8
+        &[0x13, 0x00, 0xc4, 0xd1, 0x03, 0x0d, 0x26, 0x04],     // v_cubeid_f32 v19, v3, v6, v9
+        &[0x14, 0x00, 0xc7, 0xd1, 0x03, 0x0d, 0x26, 0x04],     // v_cubema_f32 v20, v3, v6, v9
+        &[0x15, 0x00, 0xc5, 0xd1, 0x03, 0x0d, 0x26, 0x04],     // v_cubesc_f32 v21, v3, v6, v9
+        &[0x16, 0x00, 0xc6, 0xd1, 0x03, 0x0d, 0x26, 0x04],     // v_cubetc_f32 v22, v3, v6, v9
+        &[0x0c, 0x00, 0xf0, 0xd1, 0x03, 0x09, 0x02, 0x00],     // v_cvt_pkaccum_u8_f32 v12, v3, v4
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x0a, 0x00, 0x6b, 0xd7, 0x01, 0x05, 0x02, 0x00][..], // v_cvt_pk_i16_i32 v10, v1, v2
+        &[0x0b, 0x00, 0x5e, 0xd5, 0x03, 0x09, 0x16, 0x04],     // v_cvt_pk_u8_f32 v11, v3, v4, v5
+        &[0x0d, 0x00, 0x68, 0xd7, 0x03, 0x0d, 0x02, 0x00],     // v_cvt_pknorm_i16_f32 v13, v3, v6
+        &[0x0e, 0x00, 0x69, 0xd7, 0x03, 0x0d, 0x02, 0x00],     // v_cvt_pknorm_u16_f32 v14, v3, v6
+        &[0x0f, 0x00, 0x12, 0xd7, 0x07, 0x11, 0x02, 0x00],     // v_cvt_pknorm_i16_f16 v15, v7, v8
+        &[0x10, 0x00, 0x13, 0xd7, 0x07, 0x11, 0x02, 0x00],     // v_cvt_pknorm_u16_f16 v16, v7, v8
+        &[0x07, 0xc7, 0x22, 0x7e],                             // v_cvt_norm_i16_f16_e32 v17, v7
+        &[0x08, 0xc9, 0x24, 0x7e],                             // v_cvt_norm_u16_f16_e32 v18, v8
+        &[0x13, 0x00, 0x44, 0xd5, 0x03, 0x0d, 0x26, 0x04],     // v_cubeid_f32 v19, v3, v6, v9
+        &[0x14, 0x00, 0x47, 0xd5, 0x03, 0x0d, 0x26, 0x04],     // v_cubema_f32 v20, v3, v6, v9
+        &[0x15, 0x00, 0x45, 0xd5, 0x03, 0x0d, 0x26, 0x04],     // v_cubesc_f32 v21, v3, v6, v9
+        &[0x16, 0x00, 0x46, 0xd5, 0x03, 0x0d, 0x26, 0x04],     // v_cubetc_f32 v22, v3, v6, v9
+        &[0x1f, 0x91, 0x3c, 0x7e],                             // v_movrelsd_2_b32_e32 v30, v31
+        &[0x29, 0xd1, 0x50, 0x7e],                             // v_swaprel_b32 v40, v41
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let w = conversions_and_cube(Gpu::Gfx900, 64, &gfx9);
+    // Worked by hand: 0.5 * 32767 = 16383.5 ties to 16384, 0.5 * 65535 to
+    // 32768; -1.0 gives -32767 (0x8001); 127.5 and 128.5 both give 128 as a
+    // byte; 255.5 clamps to 255; NaN gives 0.
+    assert_eq!(w.vgpr[13][0] & 0xffff, 16384);
+    assert_eq!(w.vgpr[14][0] & 0xffff, 32768);
+    assert_eq!(w.vgpr[13][3] & 0xffff, 0x8001);
+    for (l, byte) in [
+        (11, 128),
+        (12, 128),
+        (13, 254),
+        (14, 255),
+        (8, 0),
+        (1, 0),
+        (18, 2),
+    ] {
+        let sh = 8 * (w.vgpr[4][l] & 3);
+        assert_eq!((w.vgpr[11][l] >> sh) & 0xff, byte, "byte of lane {l}");
+    }
+    // (1.0 at x; y, z from the table) and a z-major direction.
+    assert_eq!(cube_ref(1.0, -5.0, 2.0), [3.0, -10.0, 1.0, -2.0]);
+    conversions_and_cube(Gpu::Gfx1030, 32, &gfx10);
+    conversions_and_cube(Gpu::Gfx1010, 64, &gfx10);
+}
+
+/// The scalar scratch accesses (at SBASE + offset + SOFFSET * 64 in the
+/// wave's unswizzled scratch, SBASE = FLAT_SCRATCH), the cache and
+/// translation hints that have no effect here, `s_setkill 0`, `s_setvskip`
+/// of a clear bit and the messages a compute wave may send without effect.
+fn scalar_scratch_and_hints(gpu: Gpu, size: u32, code: &[u8]) {
+    use amdgpu_sim::memory::SCRATCH_BACKING;
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(0, Space::Lds);
+    let init: Vec<u8> = (0..32 * size).map(|k| (k * 37 + 11) as u8).collect();
+    let word = |b: &[u8], o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+    let w = run_in(gpu, size, code, &mem, &mut lds, 32, |w| {
+        w.scratch.write_backing(0, &init).unwrap();
+        (w.sgpr[2], w.sgpr[3]) = (SCRATCH_BACKING as u32, (SCRATCH_BACKING >> 32) as u32);
+        // SGPR offsets are dword-aligned (low bits ignored), then scaled by 64.
+        w.sgpr[4] = 7;
+        w.sgpr[6] = 8;
+        for r in 8..12 {
+            w.sgpr[r] = 0xa000 + r as u32;
+        }
+        w.sgpr[15] = 0xe15;
+        (w.sgpr[16], w.sgpr[17]) = (0xf16, 0xf17);
+        (w.sgpr[20], w.sgpr[21]) = (0b1010, 0);
+    })
+    .expect("runs");
+    let mut b = vec![0u8; 32 * size as usize];
+    w.scratch.read_backing(0, &mut b).unwrap();
+    // The x4 store went to 0x20 + (7 & !3) * 64 = 288.
+    for k in 0..4 {
+        assert_eq!(
+            word(&b, 288 + 4 * k),
+            0xa008 + k as u32,
+            "{gpu} store dword {k}"
+        );
+    }
+    assert_eq!(
+        (w.sgpr[12], w.sgpr[13]),
+        (word(&init, 100), word(&init, 104)),
+        "{gpu} load x2 at 100"
+    );
+    assert_eq!(w.sgpr[14], word(&init, 512), "{gpu} load at 8 * 64");
+    let want = [word(&init, 0), 0xe15, 0xf16, 0xf17];
+    assert_eq!(&w.sgpr[24..28], &want, "{gpu} load x4 after the stores");
+    for (o, v) in [(0, word(&init, 0)), (4, 0xe15), (8, 0xf16), (12, 0xf17)] {
+        assert_eq!(word(&b, o), v, "{gpu} scratch dword at {o}");
+    }
+    assert_eq!(w.status, WaveStatus::Done);
+}
+
+#[test]
+fn scalar_scratch_cache_hints_and_messages() {
+    let gfx9: Vec<u8> = [
+        &[0x01, 0x42, 0x5e, 0xc0, 0x20, 0x00, 0x00, 0x08][..], // s_scratch_store_dwordx4 s[8:11], s[2:3], s4 offset:0x20
+        &[0x01, 0x03, 0x1a, 0xc0, 0x64, 0x00, 0x00, 0x00], // s_scratch_load_dwordx2 s[12:13], s[2:3], 0x64
+        &[0x81, 0x03, 0x14, 0xc0, 0x06, 0x00, 0x00, 0x00], // s_scratch_load_dword s14, s[2:3], s6
+        &[0xc1, 0x03, 0x56, 0xc0, 0x04, 0x00, 0x00, 0x00], // s_scratch_store_dword s15, s[2:3], 0x4
+        &[0x01, 0x04, 0x5a, 0xc0, 0x08, 0x00, 0x00, 0x00], // s_scratch_store_dwordx2 s[16:17], s[2:3], 0x8
+        &[0x01, 0x06, 0x1e, 0xc0, 0x00, 0x00, 0x00, 0x00], // s_scratch_load_dwordx4 s[24:27], s[2:3], 0x0
+        &[0x01, 0x00, 0xa0, 0xc0, 0x04, 0x00, 0x00, 0x00], // s_dcache_discard s[2:3], s4
+        &[0x01, 0x00, 0xa6, 0xc0, 0x40, 0x00, 0x00, 0x00], // s_dcache_discard_x2 s[2:3], 0x40
+        &[0xc1, 0x01, 0x9a, 0xc0, 0x64, 0x00, 0x00, 0x00], // s_atc_probe 7, s[2:3], 0x64
+        &[0xc4, 0x01, 0x9e, 0xc0, 0x64, 0x00, 0x00, 0x00], // s_atc_probe_buffer 7, s[8:11], 0x64
+        &[0x00, 0x00, 0x8b, 0xbf],                         // s_setkill 0
+        &[0x14, 0x15, 0x10, 0xbf],                         // s_setvskip s20, s21
+        &[0x04, 0x00, 0x90, 0xbf],                         // s_sendmsg sendmsg(MSG_SAVEWAVE)
+        &[0x05, 0x00, 0x90, 0xbf],                         // s_sendmsg sendmsg(MSG_STALL_WAVE_GEN)
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x01, 0x02, 0x5c, 0xf4, 0x20, 0x00, 0x00, 0x08][..], // s_scratch_store_dwordx4 s[8:11], s[2:3], s4 offset:0x20
+        &[0x01, 0x03, 0x18, 0xf4, 0x64, 0x00, 0x00, 0xfa], // s_scratch_load_dwordx2 s[12:13], s[2:3], 0x64
+        &[0x81, 0x03, 0x14, 0xf4, 0x00, 0x00, 0x00, 0x0c], // s_scratch_load_dword s14, s[2:3], s6
+        &[0xc1, 0x03, 0x54, 0xf4, 0x04, 0x00, 0x00, 0xfa], // s_scratch_store_dword s15, s[2:3], 0x4
+        &[0x01, 0x04, 0x58, 0xf4, 0x08, 0x00, 0x00, 0xfa], // s_scratch_store_dwordx2 s[16:17], s[2:3], 0x8
+        &[0x01, 0x06, 0x1c, 0xf4, 0x00, 0x00, 0x00, 0xfa], // s_scratch_load_dwordx4 s[24:27], s[2:3], 0x0
+        &[0x01, 0x00, 0xa0, 0xf4, 0x00, 0x00, 0x00, 0x08], // s_dcache_discard s[2:3], s4
+        &[0x01, 0x00, 0xa4, 0xf4, 0x40, 0x00, 0x00, 0xfa], // s_dcache_discard_x2 s[2:3], 0x40
+        &[0xc1, 0x01, 0x98, 0xf4, 0x64, 0x00, 0x00, 0xfa], // s_atc_probe 7, s[2:3], 0x64
+        &[0xc4, 0x01, 0x9c, 0xf4, 0x64, 0x00, 0x00, 0xfa], // s_atc_probe_buffer 7, s[8:11], 0x64
+        &[0x00, 0x00, 0x8b, 0xbf],                         // s_setkill 0
+        &[0x04, 0x00, 0x90, 0xbf],                         // s_sendmsg sendmsg(MSG_SAVEWAVE)
+        &[0x05, 0x00, 0x90, 0xbf],                         // s_sendmsg sendmsg(MSG_STALL_WAVE_GEN)
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    scalar_scratch_and_hints(Gpu::Gfx900, 64, &gfx9);
+    scalar_scratch_and_hints(Gpu::Gfx90a, 64, &gfx9);
+    scalar_scratch_and_hints(Gpu::Gfx1010, 32, &gfx10);
+    // What cannot be modelled is reported, not ignored.
+    let unsupported = |gpu: Gpu, code: &[u8], setup: &dyn Fn(&mut Wave)| {
+        let err = run(gpu, 64, code, setup).unwrap_err();
+        assert!(matches!(err, SimError::Unsupported { .. }), "{err:?}");
+    };
+    let end: &[u8] = &[0x00, 0x00, 0x81, 0xbf];
+    unsupported(
+        Gpu::Gfx900,
+        &[&[0x01, 0x00, 0x8b, 0xbf][..], end].concat(),
+        &|_| {},
+    ); // s_setkill 1
+    unsupported(
+        Gpu::Gfx1030,
+        &[&[0x01, 0x00, 0x90, 0xbf][..], end].concat(),
+        &|_| {},
+    ); // s_sendmsg sendmsg(MSG_INTERRUPT)
+    unsupported(
+        Gpu::Gfx1030,
+        &[&[0x03, 0x00, 0x90, 0xbf][..], end].concat(),
+        &|_| {},
+    ); // s_sendmsg sendmsg(MSG_GS_DONE, GS_OP_NOP)
+    // s_setvskip s20, s21 with bit 3 of s20 selected and set.
+    unsupported(Gpu::Gfx900, &gfx9[84..92], &|w| {
+        (w.sgpr[20], w.sgpr[21]) = (0b1010, 3);
+    });
+    // A scalar scratch address that is not the wave's scratch.
+    unsupported(Gpu::Gfx900, &[&gfx9[8..16], end].concat(), &|_| {});
+    // s_sendmsghalt of a harmless message halts the wave.
+    let err = run(
+        Gpu::Gfx900,
+        64,
+        &[&[0x04, 0x00, 0x91, 0xbf][..], end].concat(),
+        |_| {},
+    )
+    .unwrap_err();
+    assert!(matches!(err, SimError::Halted { .. }), "{err:?}");
+    // Beyond the scratch allocation: a fault.
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(0, Space::Lds);
+    let err = run_in(
+        Gpu::Gfx900,
+        64,
+        &[&gfx9[8..16], end].concat(),
+        &mem,
+        &mut lds,
+        16,
+        |w| {
+            // 16 bytes per lane: 1024 bytes; the load x2 at +0x64 reads 1024..1032.
+            let base = amdgpu_sim::memory::SCRATCH_BACKING + 1024 - 0x64;
+            (w.sgpr[2], w.sgpr[3]) = (base as u32, (base >> 32) as u32);
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(err, SimError::Fault { .. }), "{err:?}");
+}
+
+#[test]
+fn gfx10_scalar_relative_move_with_two_offsets() {
+    let code: Vec<u8> = [
+        &[0x14, 0x49, 0x8a, 0xbe][..], // s_movrelsd_2_b32 s10, s20
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    for gpu in [Gpu::Gfx1010, Gpu::Gfx1030] {
+        // M0[9:0] = 3 offsets the source (s23), M0[25:16] = 5 the destination
+        // (s15); the bits between are ignored.
+        let w = run(gpu, 32, &code, |w| {
+            w.m0 = 3 | 0xfc00 | 5 << 16;
+            for r in 0..40 {
+                w.sgpr[r] = 0x5000 + r as u32;
+            }
+        })
+        .expect("runs");
+        assert_eq!(w.sgpr[15], 0x5000 + 23, "{gpu}");
+        assert_eq!(w.sgpr[10], 0x5000 + 10, "{gpu}");
+        // Beyond the SGPRs: reported.
+        let err = run(gpu, 32, &code, |w| w.m0 = 0x3ff).unwrap_err();
+        assert!(matches!(err, SimError::Unsupported { .. }), "{err:?}");
+    }
+}
+
+const D16_GFX9: &[&[u8]] = &[
+    &[0x00, 0x10, 0x20, 0xe0, 0x00, 0x01, 0x00, 0x80], // buffer_load_format_d16_x v1, v0, s[0:3], 0 offen
+    &[0x04, 0x10, 0x98, 0xe0, 0x00, 0x02, 0x00, 0x80], // buffer_load_format_d16_hi_x v2, v0, s[0:3], 0 offen offset:4
+    &[0x08, 0x10, 0x24, 0xe0, 0x00, 0x03, 0x01, 0x80], // buffer_load_format_d16_xy v3, v0, s[4:7], 0 offen offset:8
+    &[0x10, 0x10, 0x28, 0xe0, 0x00, 0x04, 0x02, 0x80], // buffer_load_format_d16_xyz v[4:5], v0, s[8:11], 0 offen offset:16
+    &[0x20, 0x10, 0x2c, 0xe0, 0x00, 0x06, 0x03, 0x80], // buffer_load_format_d16_xyzw v[6:7], v0, s[12:15], 0 offen offset:32
+    &[0x40, 0x10, 0x30, 0xe0, 0x00, 0x0a, 0x00, 0x80], // buffer_store_format_d16_x v10, v0, s[0:3], 0 offen offset:64
+    &[0x44, 0x10, 0x9c, 0xe0, 0x00, 0x0a, 0x00, 0x80], // buffer_store_format_d16_hi_x v10, v0, s[0:3], 0 offen offset:68
+    &[0x48, 0x10, 0x34, 0xe0, 0x00, 0x0b, 0x01, 0x80], // buffer_store_format_d16_xy v11, v0, s[4:7], 0 offen offset:72
+    &[0x50, 0x10, 0x38, 0xe0, 0x00, 0x0c, 0x02, 0x80], // buffer_store_format_d16_xyz v[12:13], v0, s[8:11], 0 offen offset:80
+    &[0x60, 0x10, 0x3c, 0xe0, 0x00, 0x0e, 0x03, 0x80], // buffer_store_format_d16_xyzw v[14:15], v0, s[12:15], 0 offen offset:96
+    &[0x08, 0x90, 0xdc, 0xeb, 0x00, 0x14, 0x01, 0x80], // tbuffer_load_format_d16_xy v20, v0, s[4:7], 0 format:[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT] offen offset:8
+    &[0x70, 0x10, 0xef, 0xeb, 0x00, 0x0c, 0x02, 0x80], // tbuffer_store_format_d16_xyz v[12:13], v0, s[8:11], 0 format:[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT] offen offset:112
+    &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+];
+
+const D16_GFX10: &[&[u8]] = &[
+    &[0x00, 0x10, 0x00, 0xe2, 0x00, 0x01, 0x00, 0x80], // buffer_load_format_d16_x v1, v0, s[0:3], 0 offen
+    &[0x04, 0x10, 0x98, 0xe0, 0x00, 0x02, 0x00, 0x80], // buffer_load_format_d16_hi_x v2, v0, s[0:3], 0 offen offset:4
+    &[0x08, 0x10, 0x04, 0xe2, 0x00, 0x03, 0x01, 0x80], // buffer_load_format_d16_xy v3, v0, s[4:7], 0 offen offset:8
+    &[0x10, 0x10, 0x08, 0xe2, 0x00, 0x04, 0x02, 0x80], // buffer_load_format_d16_xyz v[4:5], v0, s[8:11], 0 offen offset:16
+    &[0x20, 0x10, 0x0c, 0xe2, 0x00, 0x06, 0x03, 0x80], // buffer_load_format_d16_xyzw v[6:7], v0, s[12:15], 0 offen offset:32
+    &[0x40, 0x10, 0x10, 0xe2, 0x00, 0x0a, 0x00, 0x80], // buffer_store_format_d16_x v10, v0, s[0:3], 0 offen offset:64
+    &[0x44, 0x10, 0x9c, 0xe0, 0x00, 0x0a, 0x00, 0x80], // buffer_store_format_d16_hi_x v10, v0, s[0:3], 0 offen offset:68
+    &[0x48, 0x10, 0x14, 0xe2, 0x00, 0x0b, 0x01, 0x80], // buffer_store_format_d16_xy v11, v0, s[4:7], 0 offen offset:72
+    &[0x50, 0x10, 0x18, 0xe2, 0x00, 0x0c, 0x02, 0x80], // buffer_store_format_d16_xyz v[12:13], v0, s[8:11], 0 offen offset:80
+    &[0x60, 0x10, 0x1c, 0xe2, 0x00, 0x0e, 0x03, 0x80], // buffer_store_format_d16_xyzw v[14:15], v0, s[12:15], 0 offen offset:96
+    &[0x08, 0x10, 0x01, 0xea, 0x00, 0x14, 0x21, 0x80], // tbuffer_load_format_d16_xy v20, v0, s[4:7], 0 format:[BUF_FMT_32_32_FLOAT] offen offset:8
+    &[0x70, 0x10, 0x56, 0xea, 0x00, 0x0c, 0x22, 0x80], // tbuffer_store_format_d16_xyz v[12:13], v0, s[8:11], 0 format:[BUF_FMT_32_32_32_FLOAT] offen offset:112
+    &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+];
+
+/// f32 values in memory and the f16 each rounds to (to nearest even), by
+/// hand: overflow and ties at the top, ties between integers, the smallest
+/// denormal and a tie between denormals, an underflow to 0, -0, NaN.
+const D16_LOADS: [(u32, u16); 13] = [
+    (0x3f80_0000, 0x3c00), // 1.0
+    (0xc020_0000, 0xc100), // -2.5
+    (0x477f_e000, 0x7bff), // 65504
+    (0x477f_f000, 0x7c00), // 65520: a tie, to even, overflows
+    (0x4500_1000, 0x6800), // 2049: a tie, to even 2048
+    (0x4500_3000, 0x6802), // 2051: a tie, to even 2052
+    (0x2edb_e6ff, 0x0000), // 1e-10
+    (0x8000_0000, 0x8000), // -0
+    (0x7f61_b1e6, 0x7c00), // 3e38
+    (0x3dcc_cccd, 0x2e66), // 0.1
+    (0x3380_0000, 0x0001), // 2^-24
+    (0x33c0_0000, 0x0002), // 1.5 * 2^-24: a tie, to even
+    (0x7fc0_0000, 0x7e00), // NaN
+];
+
+/// f16 halves stored through a d16 form and the f32 each widens to.
+const D16_STORES: [(u16, u32); 8] = [
+    (0x3c00, 0x3f80_0000),
+    (0xc100, 0xc020_0000),
+    (0x7bff, 0x477f_e000),
+    (0x7c00, 0x7f80_0000),
+    (0x8000, 0x8000_0000),
+    (0x0001, 0x3380_0000),
+    (0x2e66, 0x3dcc_c000),
+    (0xfc00, 0xff80_0000),
+];
+
+/// Runs the d16 program (loads at byte offsets 0, 4, 8, 16, 32 and stores at
+/// 64, 68, 72, 80, 96 and 112 of each lane's 128 bytes) with descriptors of
+/// 1 to 4 32-bit components of numeric format `num` (0 UINT, 1 SINT, 2
+/// FLOAT); the loads only when `num` is FLOAT.
+fn d16_format(gpu: Gpu, size: u32, code: &[u8], num: u32) -> Wave {
+    let gfx10 = gpu.generation() == amdgpu_isa::Gen::Gfx10;
+    let sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+    let fmt = |comps: u32| -> u32 {
+        if gfx10 {
+            sel | ([20, 62, 72, 75][comps as usize - 1] + num) << 12
+        } else {
+            let nfmt = [4, 5, 7][num as usize];
+            sel | nfmt << 12 | [4, 11, 13, 14][comps as usize - 1] << 15
+        }
+    };
+    let mut mem = GlobalMemory::new();
+    let g = mem.allocate(8192).unwrap();
+    mem.fill(g, 8192, 0xee).unwrap();
+    for l in 0..64u64 {
+        for k in 0..12u64 {
+            let (v, _) = D16_LOADS[((l + k) % 13) as usize];
+            mem.write(g + 128 * l + 4 * k, &v.to_le_bytes()).unwrap();
+        }
+    }
+    let mut lds = Bytes::new(0, Space::Lds);
+    let h = |l: usize, k: usize| D16_STORES[(l + k) % 8].0 as u32;
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.vgpr.resize(32, [0; 64]);
+        for (q, comps) in [(0, 1), (4, 2), (8, 3), (12, 4)] {
+            w.sgpr[q] = g as u32;
+            w.sgpr[q + 1] = (g >> 32) as u32 & 0xffff;
+            w.sgpr[q + 2] = 8192;
+            w.sgpr[q + 3] = fmt(comps);
+        }
+        for l in 0..64 {
+            w.vgpr[0][l] = 128 * l as u32;
+            for r in 1..8 {
+                w.vgpr[r][l] = 0xbeef_0000 | r as u32;
+            }
+            w.vgpr[20][l] = 0xbeef_0014;
+            for r in 10..16 {
+                w.vgpr[r][l] = h(l, 2 * r) | h(l, 2 * r + 1) << 16;
+            }
+        }
+    })
+    .unwrap_or_else(|e| panic!("{gpu} num {num}: {e}"));
+    let word = |off: u64| mem.read_u32(g + off).unwrap();
+    let widen = |x: u32| -> u32 {
+        match num {
+            0 => x,
+            1 => x as u16 as i16 as i32 as u32,
+            _ => D16_STORES.iter().find(|s| s.0 as u32 == x).unwrap().1,
+        }
+    };
+    let n = size as usize;
+    for l in 0..n {
+        let at = 128 * l as u64;
+        let st = |r: usize, hi: bool| {
+            widen(if hi {
+                w.vgpr[r][l] >> 16
+            } else {
+                w.vgpr[r][l] & 0xffff
+            })
+        };
+        // x from v10's low half, hi_x from its high half, xy from v11,
+        // xyz from v12 and v13's low half, xyzw from v14 and v15.
+        let want = [
+            (64, st(10, false)),
+            (68, st(10, true)),
+            (72, st(11, false)),
+            (76, st(11, true)),
+            (80, st(12, false)),
+            (84, st(12, true)),
+            (88, st(13, false)),
+            (92, 0xeeee_eeee),
+            (96, st(14, false)),
+            (100, st(14, true)),
+            (104, st(15, false)),
+            (108, st(15, true)),
+        ];
+        for (o, v) in want {
+            assert_eq!(word(at + o), v, "{gpu} num {num} lane {l} store at {o}");
+        }
+        if num == 2 {
+            for (o, v) in [
+                (112, st(12, false)),
+                (116, st(12, true)),
+                (120, st(13, false)),
+            ] {
+                assert_eq!(word(at + o), v, "{gpu} tbuffer store lane {l} at {o}");
+            }
+            let f16_at = |k: usize| D16_LOADS[(l + k) % 13].1 as u32;
+            // Loads: x keeps v1's high half, hi_x v2's low half, xyz v5's
+            // high half.
+            assert_eq!(
+                w.vgpr[1][l],
+                0xbeef_0000 | f16_at(0),
+                "{gpu} d16_x lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[2][l],
+                0x0002 | f16_at(1) << 16,
+                "{gpu} d16_hi_x lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[3][l],
+                f16_at(2) | f16_at(3) << 16,
+                "{gpu} d16_xy lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[4][l],
+                f16_at(4) | f16_at(5) << 16,
+                "{gpu} d16_xyz lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[5][l],
+                0xbeef_0000 | f16_at(6),
+                "{gpu} d16_xyz lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[6][l],
+                f16_at(8) | f16_at(9) << 16,
+                "{gpu} d16_xyzw lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[7][l],
+                f16_at(10) | f16_at(11) << 16,
+                "{gpu} d16_xyzw lane {l}"
+            );
+            assert_eq!(
+                w.vgpr[20][l],
+                f16_at(2) | f16_at(3) << 16,
+                "{gpu} tbuffer d16_xy lane {l}"
+            );
+        }
+    }
+    w
+}
+
+#[test]
+fn buffer_d16_format_loads_and_stores() {
+    for (gpu, size, code) in [
+        (Gpu::Gfx900, 64, D16_GFX9.concat()),
+        (Gpu::Gfx90a, 64, D16_GFX9.concat()),
+        (Gpu::Gfx1030, 32, D16_GFX10.concat()),
+        (Gpu::Gfx1010, 64, D16_GFX10.concat()),
+    ] {
+        d16_format(gpu, size, &code, 2);
+        // UINT and SINT components: the stores only (bytes 40..80 of the code).
+        let stores = [&code[40..80], &code[96..]].concat();
+        d16_format(gpu, size, &stores, 0);
+        d16_format(gpu, size, &stores, 1);
+        // Narrowing a 32-bit integer component on load is reported.
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(64).unwrap();
+        let mut lds = Bytes::new(0, Space::Lds);
+        // 32 UINT: GFX10 format 20; GFX9 dfmt 4, nfmt 4.
+        let sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+        let w3 = if gpu.generation() == amdgpu_isa::Gen::Gfx10 {
+            sel | 20 << 12
+        } else {
+            sel | 4 << 12 | 4 << 15
+        };
+        let err = run_in(
+            gpu,
+            size,
+            &[&code[..8], &code[96..]].concat(),
+            &mem,
+            &mut lds,
+            0,
+            |w| {
+                (w.sgpr[0], w.sgpr[1], w.sgpr[2], w.sgpr[3]) = (g as u32, (g >> 32) as u32, 64, w3);
+            },
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, SimError::Unsupported { .. }),
+            "{gpu}: {err:?}"
+        );
+    }
+}
+
+/// `ds_add_src2_f32` uses the LDS f32 adder: like `ds_add_f32` it follows
+/// MODE's f32 denormal bits (flushing: a denormal input counts as zero and a
+/// denormal sum is stored as zero).
+#[test]
+fn ds_add_src2_f32_follows_mode_denormals() {
+    let code: Vec<u8> = [
+        &[0x01, 0x09, 0x00, 0xba, 0x00, 0x00, 0x00, 0x00][..], // s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 0
+        SRC2_GFX900[15],                                       // ds_add_src2_f32 v25 offset:1
+        &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
+    ]
+    .concat();
+    let (den, min) = (1e-40f32, f32::MIN_POSITIVE);
+    let a = |l: usize| if l % 2 == 0 { den } else { 1.5 * min };
+    let b = |l: usize| if l % 2 == 0 { 0.0f32 } else { -min };
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(1024, Space::Lds);
+    for l in 0..64usize {
+        lds.write(16 * l as u64, &a(l).to_le_bytes()).unwrap();
+        lds.write(16 * l as u64 + 4, &b(l).to_le_bytes()).unwrap();
+    }
+    run_in(Gpu::Gfx900, 64, &code, &mem, &mut lds, 0, |w| {
+        w.vgpr.resize(32, [0; 64]);
+        for l in 0..64 {
+            w.vgpr[25][l] = 16 * l as u32;
+        }
+    })
+    .expect("runs");
+    for l in 0..64usize {
+        let mut x = [0u8; 4];
+        lds.read(16 * l as u64, &mut x).unwrap();
+        assert_eq!(u32::from_le_bytes(x), 0, "flushed sum, lane {l}");
+    }
+}

@@ -115,6 +115,25 @@ pub(crate) enum At {
     FaddF64,
     /// `ds_mskor`: `(old & !data0) | data1`.
     Mskor,
+    /// f32 minimum ([`crate::alu::min_f32`]: IEEE `minNum`, -0 < +0),
+    /// denormals kept.
+    FminF32,
+    /// f32 maximum ([`crate::alu::max_f32`]).
+    FmaxF32,
+    /// f64 minimum ([`crate::alu::min_f64`]).
+    FminF64,
+    /// f64 maximum ([`crate::alu::max_f64`]).
+    FmaxF64,
+    /// f32 compare-and-swap: stores `src` when `old == cmp` as floats (a NaN
+    /// never matches, -0 matches +0).
+    FcmpswapF32,
+    /// f64 compare-and-swap, as [`At::FcmpswapF32`].
+    FcmpswapF64,
+    /// Two f16 adds on the halves of a dword, rounded to nearest even,
+    /// denormals kept.
+    PkAddF16,
+    /// `ds_wrap_rtn_b32`: `old >= data0 ? old - data0 : old + data1`.
+    Wrap,
 }
 
 pub(crate) fn shape(k: MemKind) -> Option<Shape> {
@@ -181,6 +200,14 @@ pub(crate) fn shape(k: MemKind) -> Option<Shape> {
         DsCmpst64 => Shape::Atomic(At::Cmpswap, true),
         DsMskor => Shape::Atomic(At::Mskor, false),
         DsMskor64 => Shape::Atomic(At::Mskor, true),
+        DsMinF32 | AtFminF32 => Shape::Atomic(At::FminF32, false),
+        DsMaxF32 | AtFmaxF32 => Shape::Atomic(At::FmaxF32, false),
+        DsMinF64 | AtFminF64 => Shape::Atomic(At::FminF64, true),
+        DsMaxF64 | AtFmaxF64 => Shape::Atomic(At::FmaxF64, true),
+        DsCmpstF32 | AtFcmpswapF32 => Shape::Atomic(At::FcmpswapF32, false),
+        DsCmpstF64 | AtFcmpswapF64 => Shape::Atomic(At::FcmpswapF64, true),
+        AtPkAddF16 => Shape::Atomic(At::PkAddF16, false),
+        DsWrap => Shape::Atomic(At::Wrap, false),
         BufCacheNop | DsNop => Shape::Nop,
         _ => return None,
     })
@@ -255,6 +282,51 @@ pub(crate) fn atomic_op(op: At, old: u64, src: u64, cmp: u64, wide: bool) -> u64
             ftz(ftz(a) + ftz(b)).to_bits() as u64
         }
         At::FaddF64 => (f64::from_bits(old) + f64::from_bits(src)).to_bits(),
+        At::FminF32 | At::FmaxF32 => {
+            let (a, b) = (f32::from_bits(old as u32), f32::from_bits(src as u32));
+            let r = if op == At::FminF32 {
+                crate::alu::min_f32(a, b)
+            } else {
+                crate::alu::max_f32(a, b)
+            };
+            r.to_bits() as u64
+        }
+        At::FminF64 | At::FmaxF64 => {
+            let (a, b) = (f64::from_bits(old), f64::from_bits(src));
+            let r = if op == At::FminF64 {
+                crate::alu::min_f64(a, b)
+            } else {
+                crate::alu::max_f64(a, b)
+            };
+            r.to_bits()
+        }
+        At::FcmpswapF32 => {
+            if f32::from_bits(old as u32) == f32::from_bits(cmp as u32) {
+                src
+            } else {
+                old
+            }
+        }
+        At::FcmpswapF64 => {
+            if f64::from_bits(old) == f64::from_bits(cmp) {
+                src
+            } else {
+                old
+            }
+        }
+        At::Wrap => {
+            if old >= cmp {
+                old.wrapping_sub(cmp)
+            } else {
+                old.wrapping_add(src)
+            }
+        }
+        At::PkAddF16 => {
+            // Each half sum is exact in f64, so it is rounded once.
+            let half = |x: u64, k: u32| crate::alu::f16_to_f32((x >> k) as u16) as f64;
+            let sum = |k: u32| crate::alu::f64_to_f16(half(old, k) + half(src, k)) as u64;
+            sum(0) | sum(16) << 16
+        }
     };
     if wide { r } else { r & 0xffff_ffff }
 }
@@ -328,6 +400,8 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         }
         SLoad1 | SLoad2 | SLoad4 | SLoad8 | SLoad16 | SBufLoad1 | SBufLoad2 | SBufLoad4
         | SBufLoad8 | SBufLoad16 => return smem(k, w, i, ctx),
+        SScratchLoad1 | SScratchLoad2 | SScratchLoad4 | SScratchStore1 | SScratchStore2
+        | SScratchStore4 => return smem_scratch(k, w, i),
         DsBpermute | DsPermute => return permute(k, w, i),
         DsSwizzle => return swizzle(w, i),
         _ => {}
@@ -341,7 +415,13 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         | DsWrxchg2St64B64 => return ds2(k, w, i, lds),
         DsReadU8D16 | DsReadU8D16Hi | DsReadI8D16 | DsReadI8D16Hi | DsReadU16D16
         | DsReadU16D16Hi | DsWriteB8D16Hi | DsWriteB16D16Hi => return ds_d16(k, w, i, lds),
+        DsAppend | DsConsume => return ds_append(k, w, i, lds),
+        DsReadAddtid | DsWriteAddtid => return ds_addtid(k, w, i, lds),
+        GLoadAddtid | GStoreAddtid => return global_addtid(k, w, i, ctx),
         _ => {}
+    }
+    if let Some((op, wide)) = src2(k) {
+        return ds_src2(op, wide, w, i, lds);
     }
     let Some(sh) = shape(k) else {
         return Err(E::Unimpl);
@@ -1054,4 +1134,301 @@ fn loaded_dwords(b: &[u8; 16], size: usize, ext: Ext) -> [u32; 4] {
         };
     }
     v
+}
+
+/// For a `ds_*_src2_*` operation: the atomic it applies and whether it is
+/// 64-bit. `None` for other kinds.
+fn src2(k: MemKind) -> Option<(At, bool)> {
+    use MemKind::*;
+    Some(match k {
+        DsSrc2AddU32 => (At::Add, false),
+        DsSrc2SubU32 => (At::Sub, false),
+        DsSrc2RsubU32 => (At::Rsub, false),
+        DsSrc2IncU32 => (At::Inc, false),
+        DsSrc2DecU32 => (At::Dec, false),
+        DsSrc2MinI32 => (At::Smin, false),
+        DsSrc2MaxI32 => (At::Smax, false),
+        DsSrc2MinU32 => (At::Umin, false),
+        DsSrc2MaxU32 => (At::Umax, false),
+        DsSrc2AndB32 => (At::And, false),
+        DsSrc2OrB32 => (At::Or, false),
+        DsSrc2XorB32 => (At::Xor, false),
+        DsSrc2WriteB32 => (At::Swap, false),
+        DsSrc2MinF32 => (At::FminF32, false),
+        DsSrc2MaxF32 => (At::FmaxF32, false),
+        DsSrc2AddF32 => (At::FaddF32, false),
+        DsSrc2AddU64 => (At::Add, true),
+        DsSrc2SubU64 => (At::Sub, true),
+        DsSrc2RsubU64 => (At::Rsub, true),
+        DsSrc2IncU64 => (At::Inc, true),
+        DsSrc2DecU64 => (At::Dec, true),
+        DsSrc2MinI64 => (At::Smin, true),
+        DsSrc2MaxI64 => (At::Smax, true),
+        DsSrc2MinU64 => (At::Umin, true),
+        DsSrc2MaxU64 => (At::Umax, true),
+        DsSrc2AndB64 => (At::And, true),
+        DsSrc2OrB64 => (At::Or, true),
+        DsSrc2XorB64 => (At::Xor, true),
+        DsSrc2WriteB64 => (At::Swap, true),
+        DsSrc2MinF64 => (At::FminF64, true),
+        DsSrc2MaxF64 => (At::FmaxF64, true),
+        _ => return None,
+    })
+}
+
+/// The two LDS addresses `(A, B)` of a `ds_*_src2_*` lane (Vega ISA,
+/// DS_ADD_SRC2_U32: `A = ADDR_BASE; B = A + 4 * (offset1[7] ?
+/// {A[31], A[31:17]} : {offset1[6], offset1[6:0], offset0})`): the 16-bit
+/// dword stride is the instruction's 15-bit offset, sign-extended, or, when
+/// offset bit 15 is set, the address's bits 31:17 sign-extended by bit 31,
+/// and then A is the address's low 17 bits. The sum wraps at 32 bits like
+/// the other DS addresses (a negative result is out of range).
+pub(crate) fn src2_addresses(addr: u32, offset: u16) -> (u32, u32) {
+    let (a, stride) = if offset & 0x8000 != 0 {
+        (
+            addr & 0x1_ffff,
+            ((addr >> 17) & 0x7fff) as u16 | ((addr >> 16) & 0x8000) as u16,
+        )
+    } else {
+        (addr, (offset & 0x7fff) | ((offset << 1) & 0x8000))
+    };
+    (a, a.wrapping_add((stride as i16 as i32 * 4) as u32))
+}
+
+/// `ds_*_src2_*`: `MEM[A] = op(MEM[A], MEM[B])` for each active lane in lane
+/// order ([`src2_addresses`]); no data registers, no return.
+fn ds_src2(op: At, wide: bool, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    // `ds_add_src2_f32` uses the LDS f32 adder, which follows MODE's f32
+    // denormal bits like `ds_add_f32`.
+    let op = match (op, super::valu::denorms(w, false)) {
+        (At::FaddF32, (keep_in, keep_out)) if !(keep_in && keep_out) => {
+            At::FaddF32Mode(keep_in, keep_out)
+        }
+        _ => op,
+    };
+    let exec = w.exec.0 & w.full_mask();
+    let a = v32(w, &i.src[0], Ty::I)?;
+    let size = if wide { 8 } else { 4 };
+    for (l, &addr) in a.iter().enumerate().take(w.size as usize) {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let (ra, rb) = src2_addresses(addr, i.mem.offset as u16);
+        let (mut x, mut y) = ([0u8; 8], [0u8; 8]);
+        lds.read(ra as u64, &mut x[..size]).map_err(lane_err(l))?;
+        lds.read(rb as u64, &mut y[..size]).map_err(lane_err(l))?;
+        let new = atomic_op(op, u64::from_le_bytes(x), u64::from_le_bytes(y), 0, wide);
+        lds.write(ra as u64, &new.to_le_bytes()[..size])
+            .map_err(lane_err(l))?;
+    }
+    Ok(())
+}
+
+/// `ds_append` / `ds_consume` on LDS (Vega ISA: "Add (count_bits(exec_mask))
+/// to the value stored in DS memory at (M0.base + instr_offset). Return the
+/// pre-operation value to VGPRs"): one read-modify-write of the dword at
+/// `M0[15:0] + offset` for the whole wave (consume subtracts), wrapping at
+/// 32 bits, and every active lane receives the value before it.
+fn ds_append(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let addr = (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xffff) as u64;
+    let mut b = [0u8; 4];
+    lds.read(addr, &mut b)?;
+    let old = u32::from_le_bytes(b);
+    let n = exec.count_ones();
+    let new = if k == MemKind::DsAppend {
+        old.wrapping_add(n)
+    } else {
+        old.wrapping_sub(n)
+    };
+    lds.write(addr, &new.to_le_bytes())?;
+    super::valu::wv32(w, &i.dst[0], &[old; 64], exec)
+}
+
+/// `ds_read_addtid_b32` / `ds_write_addtid_b32`: lane `l` reads or writes
+/// the dword at `M0[15:0] + offset + 4 * l` (no address register).
+fn ds_addtid(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let base = (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xffff) as u64;
+    if k == MemKind::DsWriteAddtid {
+        let d = v32(w, &i.src[1], Ty::I)?;
+        for (l, x) in d.iter().enumerate().take(w.size as usize) {
+            if (exec >> l) & 1 != 0 {
+                lds.write(base + 4 * l as u64, &x.to_le_bytes())
+                    .map_err(lane_err(l))?;
+            }
+        }
+        return Ok(());
+    }
+    let mut r = [0u32; 64];
+    for (l, x) in r.iter_mut().enumerate().take(w.size as usize) {
+        if (exec >> l) & 1 != 0 {
+            let mut b = [0u8; 4];
+            lds.read(base + 4 * l as u64, &mut b).map_err(lane_err(l))?;
+            *x = u32::from_le_bytes(b);
+        }
+    }
+    super::valu::wv32(w, &i.dst[0], &r, exec)
+}
+
+/// `global_load_dword_addtid` / `global_store_dword_addtid` (RDNA2): lane
+/// `l` accesses the dword at `SADDR + offset + 4 * l` (SADDR `off`: 0).
+fn global_addtid(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let base = if i.mem.has(flags::SADDR_OFF) {
+        0
+    } else {
+        s64(w, &i.src[2])?
+    }
+    .wrapping_add_signed(i.mem.offset as i64);
+    let mut cur = PageCursor::new(ctx.mem);
+    if k == MemKind::GStoreAddtid {
+        let d = v32(w, &i.src[1], Ty::I)?;
+        for (l, x) in d.iter().enumerate().take(w.size as usize) {
+            if (exec >> l) & 1 != 0 {
+                cur.write(base.wrapping_add(4 * l as u64), &x.to_le_bytes())
+                    .map_err(lane_err(l))?;
+            }
+        }
+        return Ok(());
+    }
+    let mut r = [0u32; 64];
+    for (l, x) in r.iter_mut().enumerate().take(w.size as usize) {
+        if (exec >> l) & 1 != 0 {
+            let mut b = [0u8; 4];
+            cur.read(base.wrapping_add(4 * l as u64), &mut b)
+                .map_err(lane_err(l))?;
+            *x = u32::from_le_bytes(b);
+        }
+    }
+    super::valu::wv32(w, &i.dst[0], &r, exec)
+}
+
+/// `s_scratch_load_dword*` / `s_scratch_store_dword*` (GFX9, gfx1010): the
+/// wave's own scratch, unswizzled, at `SBASE + (offset & !3) +
+/// (SOFFSET & !3) * 64` (Vega ISA "Scalar memory": the SGPR offset is scaled
+/// by 64; CLRX's GCN notes give the same formula). SBASE normally holds
+/// FLAT_SCRATCH, the base of the wave's scratch backing store; an address
+/// outside that store is reported as unsupported.
+fn smem_scratch(k: MemKind, w: &mut Wave, i: &Inst) -> R {
+    use MemKind::*;
+    let (dwords, store) = match k {
+        SScratchLoad1 => (1u8, false),
+        SScratchLoad2 => (2, false),
+        SScratchLoad4 => (4, false),
+        SScratchStore1 => (1, true),
+        SScratchStore2 => (2, true),
+        _ => (4, true),
+    };
+    let mut addr = s64(w, &i.src[0])?;
+    if i.mem.has(flags::IMM) {
+        addr = addr.wrapping_add((i.mem.offset as i64 as u64) & !3);
+    }
+    if i.mem.has(flags::SOE) && i.src[1].is_some() {
+        addr = addr.wrapping_add(((s32(w, &i.src[1])? & !3) as u64) * 64);
+    }
+    if !(SCRATCH_BACKING..SCRATCH_BACKING + APERTURE_SIZE).contains(&addr) {
+        return unsupported(format!(
+            "scalar scratch address {addr:#x} outside the wave's scratch"
+        ));
+    }
+    let off = addr - SCRATCH_BACKING;
+    let mut b = vec![0u8; 4 * dwords as usize];
+    if store {
+        for (d, c) in b.chunks_exact_mut(4).enumerate() {
+            let v = w
+                .read_sdword(&i.dst[0], d as u8)
+                .ok_or_else(|| E::Unsupported(format!("scalar data operand {}", i.dst[0])))?;
+            c.copy_from_slice(&v.to_le_bytes());
+        }
+        return w.scratch.write_backing(off, &b).map_err(|f| E::Fault(f, 0));
+    }
+    w.scratch
+        .read_backing(off, &mut b)
+        .map_err(|f| E::Fault(f, 0))?;
+    for (d, c) in b.chunks_exact(4).enumerate() {
+        let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        if !w.write_sdword(&i.dst[0], d as u8, v) {
+            return unsupported(format!("scalar destination {}", i.dst[0]));
+        }
+    }
+    Ok(())
+}
+
+/// One buffer access of `size` bytes per active lane through the MUBUF /
+/// MTBUF addressing of `i` ([`buffer_targets`], range checking included):
+/// with `data` (dwords per lane) a store, else a load returning each lane's
+/// dwords.
+pub(crate) fn buffer_access(
+    w: &mut Wave,
+    i: &Inst,
+    lds: &mut Bytes,
+    ctx: &Ctx,
+    size: usize,
+    data: Option<&[[u32; 64]]>,
+) -> Result<Vec<[u32; 4]>, E> {
+    let exec = w.exec.0 & w.full_mask();
+    let n = w.size as usize;
+    let mut targets = [Target::Global(0); 64];
+    buffer_targets(w, i, &mut targets)?;
+    let mut cur = PageCursor::new(ctx.mem);
+    let mut vals = vec![[0u32; 4]; n];
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            continue;
+        }
+        let mut b = [0u8; 16];
+        if let Some(d) = data {
+            for (k, r) in d.iter().enumerate().take(4) {
+                b[4 * k..4 * k + 4].copy_from_slice(&r[l].to_le_bytes());
+            }
+            write(targets[l], l, &b[..size], w, lds, &mut cur)?;
+        } else {
+            read(targets[l], l, &mut b[..size], w, lds, &mut cur)?;
+            vals[l] = loaded_dwords(&b, size, Ext::Zero);
+        }
+    }
+    Ok(vals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn src2_strides_from_the_offset_or_the_address() {
+        // Offset 2: B two dwords on.
+        assert_eq!(src2_addresses(0x100, 2), (0x100, 0x108));
+        // 15-bit offset 0x7ffe is -2 dwords.
+        assert_eq!(src2_addresses(0x100, 0x7ffe), (0x100, 0xf8));
+        // Offset bit 15: the stride is address bits 31:17 and A its low 17 bits.
+        assert_eq!(src2_addresses(0x40 | 5 << 17, 0x8000), (0x40, 0x54));
+        assert_eq!(src2_addresses(0x40 | 0xfffe_0000, 0x8000), (0x40, 0x3c));
+    }
+
+    #[test]
+    fn float_atomics_follow_min_max_num_and_float_equality() {
+        let f = |x: f32| x.to_bits() as u64;
+        assert_eq!(atomic_op(At::FminF32, f(-0.0), f(0.0), 0, false), f(-0.0));
+        assert_eq!(atomic_op(At::FmaxF32, f(-0.0), f(0.0), 0, false), f(0.0));
+        assert_eq!(
+            atomic_op(At::FminF32, f(f32::NAN), f(2.0), 0, false),
+            f(2.0)
+        );
+        // Compare-swap: +0 matches -0, NaN matches nothing.
+        assert_eq!(
+            atomic_op(At::FcmpswapF32, f(0.0), f(7.0), f(-0.0), false),
+            f(7.0)
+        );
+        let nan = f(f32::NAN);
+        assert_eq!(atomic_op(At::FcmpswapF32, nan, f(7.0), nan, false), nan);
+        // 1 + 2 = 3 and 2048 + 1 ties to 2048, in the two halves.
+        assert_eq!(
+            atomic_op(At::PkAddF16, 0x6800_3c00, 0x3c00_4000, 0, false),
+            0x6800_4200
+        );
+        // Wrap: subtract when at least data0, else add data1.
+        assert_eq!(atomic_op(At::Wrap, 10, 100, 4, false), 6);
+        assert_eq!(atomic_op(At::Wrap, 3, 100, 4, false), 103);
+    }
 }

@@ -168,6 +168,45 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
         // wave); nothing here can resume it, so the halt is reported.
         SSethalt if imm16(i) & 1 != 0 => return Err(E::Halt),
         SSethalt => {}
+        // Vega ISA S_SETKILL: "set KILL bit to value of SIMM16[0]", for the
+        // host's kill-wave command; setting it is not modelled.
+        SSetkill if imm16(i) & 1 != 0 => return unsupported("s_setkill 1 (killing the wave)"),
+        SSetkill => {}
+        // Vega ISA S_SETVSKIP: VSKIP = S0[S1[4:0]]; while set, vector
+        // instructions are skipped, which is not modelled.
+        SSetvskip => {
+            let (a, b) = (s32(w, &i.src[0])?, s32(w, &i.src[1])?);
+            if (a >> (b & 31)) & 1 != 0 {
+                return unsupported("s_setvskip setting VSKIP (skipping vector instructions)");
+            }
+        }
+        SSendmsg | SSendmsghalt => {
+            // Message id SIMM16[3:0] (Vega / RDNA ISA, "SEND MESSAGE"): only
+            // MSG_SAVEWAVE (4) and MSG_STALL_WAVE_GEN (5) leave nothing a
+            // compute program can observe; the others (interrupts to the
+            // host, geometry-shader messages, halting other waves, doorbell
+            // and system messages) are reported.
+            let id = imm16(i) as u32 & 0xf;
+            if !matches!(id, 4 | 5) {
+                let name = match id {
+                    1 => "MSG_INTERRUPT",
+                    2 => "MSG_GS",
+                    3 => "MSG_GS_DONE",
+                    6 => "MSG_HALT_WAVES",
+                    7 => "MSG_ORDERED_PS_DONE",
+                    8 => "MSG_EARLY_PRIM_DEALLOC",
+                    9 => "MSG_GS_ALLOC_REQ",
+                    10 => "MSG_GET_DOORBELL",
+                    11 => "MSG_GET_DDID",
+                    15 => "MSG_SYSMSG",
+                    _ => "a reserved message",
+                };
+                return unsupported(format!("s_sendmsg of message {id} ({name})"));
+            }
+            if k == SSendmsghalt {
+                return Err(E::Halt);
+            }
+        }
         STrap => return Err(E::Trap((imm16(i) & 0xff) as u8)),
         SBarrier => {
             // A barrier in a single-wave group is a no-op; otherwise the
@@ -365,6 +404,29 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
                 let v = s64(w, &src)?;
                 set64(w, &dst, v)?;
             }
+        }
+        SMovrelsd2B32 => {
+            // RDNA ISA: SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]].
+            let at = |op: &Operand, by: u32| match *op {
+                Operand::Sgpr { index, count } => {
+                    let r = index as usize + by as usize;
+                    (r + count as usize <= crate::wave::NUM_SGPRS).then_some(Operand::Sgpr {
+                        index: r as u8,
+                        count,
+                    })
+                }
+                _ => None,
+            };
+            let (Some(src), Some(dst)) =
+                (at(&i.src[0], w.m0 & 0x3ff), at(&d, (w.m0 >> 16) & 0x3ff))
+            else {
+                return unsupported(format!(
+                    "s_movrelsd_2_b32 outside the SGPRs (M0 = {:#x})",
+                    w.m0
+                ));
+            };
+            let v = s32(w, &src)?;
+            set32(w, &dst, v)?;
         }
         SGetpc => set64(w, &d, pc.wrapping_add(4))?,
         SSetpc => w.pc = s64(w, &i.src[0])?,

@@ -10,8 +10,11 @@
 //! `buffer_load_dword{,x2,x3,x4}` / `buffer_store_dword*`, with the same
 //! addressing and range checking; it is executed as that. Every other format
 //! (8-, 10-, 11- and 16-bit components, normalised or scaled numeric formats,
-//! a component count different from the instruction's) and the `d16`, `tfe`
-//! and `lds` forms are reported as unsupported.
+//! a component count different from the instruction's) and the `tfe` and
+//! `lds` forms are reported as unsupported. The `d16` forms move each
+//! component through a 16-bit register half (see `exec_d16`): stores widen
+//! exactly, loads of FLOAT components round to f16; a load narrowing an
+//! integer component is reported.
 //!
 //! Formats: GFX9 `dfmt` 4, 11, 13, 14 (`32`, `32_32`, `32_32_32`,
 //! `32_32_32_32`) with `nfmt` 4, 5, 7 (UINT, SINT, FLOAT); GFX10 unified
@@ -52,7 +55,44 @@ pub(crate) fn handles(k: MemKind) -> bool {
             | BStoreFmtXy
             | BStoreFmtXyz
             | BStoreFmtXyzw
+            | LoadD16X
+            | LoadD16Xy
+            | LoadD16Xyz
+            | LoadD16Xyzw
+            | LoadD16HiX
+            | StoreD16X
+            | StoreD16Xy
+            | StoreD16Xyz
+            | StoreD16Xyzw
+            | StoreD16HiX
     )
+}
+
+/// The numeric format of a format [`components32`] accepts.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Num {
+    Uint,
+    Sint,
+    Float,
+}
+
+fn numeric(format: u8, gfx10: bool) -> Num {
+    let n = if gfx10 {
+        // 20-22, 62-64, 72-74, 75-77: UINT, SINT, FLOAT in turn.
+        (match format {
+            20..=22 => format - 20,
+            62..=64 => format - 62,
+            72..=74 => format - 72,
+            _ => format.wrapping_sub(75),
+        }) as u32
+    } else {
+        match format >> 4 {
+            4 => 0,
+            5 => 1,
+            _ => 2,
+        }
+    };
+    [Num::Uint, Num::Sint, Num::Float][n.min(2) as usize]
 }
 
 /// Components of 32-bit UINT, SINT or FLOAT format `format` (the MTBUF
@@ -84,15 +124,23 @@ pub(crate) fn components32(format: u8, gfx10: bool) -> Option<usize> {
 /// Executes typed buffer access `k` (one of [`handles`]).
 pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
     use MemKind::*;
-    let (n, untyped) = match k {
-        TLoadX | BLoadFmtX => (1, GLoad4),
-        TLoadXy | BLoadFmtXy => (2, GLoad8),
-        TLoadXyz | BLoadFmtXyz => (3, GLoad12),
-        TLoadXyzw | BLoadFmtXyzw => (4, GLoad16),
-        TStoreX | BStoreFmtX => (1, GStore4),
-        TStoreXy | BStoreFmtXy => (2, GStore8),
-        TStoreXyz | BStoreFmtXyz => (3, GStore12),
-        _ => (4, GStore16),
+    let d16 = match k {
+        LoadD16X | StoreD16X | LoadD16HiX | StoreD16HiX => Some(1),
+        LoadD16Xy | StoreD16Xy => Some(2),
+        LoadD16Xyz | StoreD16Xyz => Some(3),
+        LoadD16Xyzw | StoreD16Xyzw => Some(4),
+        _ => None,
+    };
+    let (n, untyped) = match (k, d16) {
+        (_, Some(c)) => (c, GLoad4),
+        (TLoadX | BLoadFmtX, None) => (1, GLoad4),
+        (TLoadXy | BLoadFmtXy, None) => (2, GLoad8),
+        (TLoadXyz | BLoadFmtXyz, None) => (3, GLoad12),
+        (TLoadXyzw | BLoadFmtXyzw, None) => (4, GLoad16),
+        (TStoreX | BStoreFmtX, None) => (1, GStore4),
+        (TStoreXy | BStoreFmtXy, None) => (2, GStore8),
+        (TStoreXyz | BStoreFmtXyz, None) => (3, GStore12),
+        (_, None) => (4, GStore16),
     };
     let from_descriptor = i.encoding == Encoding::Mubuf;
     let format = if from_descriptor {
@@ -139,7 +187,99 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         encoding: Encoding::Mubuf,
         ..*i
     };
+    if d16.is_some() {
+        return exec_d16(
+            k,
+            n,
+            numeric(format, ctx.gfx10()),
+            w,
+            &untyped_inst,
+            lds,
+            ctx,
+        );
+    }
     super::mem::exec(untyped, w, &untyped_inst, lds, ctx)
+}
+
+/// The `d16` forms on a format of `n` 32-bit components: each component
+/// moves through a 16-bit half of the data registers, packed two to a
+/// register (x in the low half of the first, y in its high half, z in the
+/// low half of the second, w in its high half; `_hi_x` uses the high half of
+/// the one register). Stores widen each half exactly (FLOAT: f16 to f32;
+/// UINT: zero-extended; SINT: sign-extended). Loads of FLOAT components
+/// round each f32 to f16 (to nearest even) and write only the halves they
+/// load, the other half of a register keeping its value, as the other
+/// `_d16` loads do; narrowing a 32-bit integer component is not modelled and
+/// is reported.
+fn exec_d16(
+    k: MemKind,
+    n: usize,
+    num: Num,
+    w: &mut Wave,
+    i: &Inst,
+    lds: &mut Bytes,
+    ctx: &Ctx,
+) -> R {
+    use crate::alu::{f16_to_f32, f32_to_f16};
+    use MemKind::*;
+    let hi = matches!(k, LoadD16HiX | StoreD16HiX);
+    let regs = n.div_ceil(2);
+    let reg = |r: usize| match i.dst[0] {
+        amdgpu_isa::Operand::Vgpr { index, .. } => Ok(amdgpu_isa::Operand::Vgpr {
+            index: index.wrapping_add(r as u8),
+            count: 1,
+        }),
+        o => unsupported(format!("d16 data operand {o}")),
+    };
+    let half = |v: u32, c: usize| -> u16 {
+        let c = if hi { 1 } else { c };
+        (v >> (16 * (c % 2))) as u16
+    };
+    let exec = w.exec.0 & w.full_mask();
+    if matches!(
+        k,
+        StoreD16X | StoreD16Xy | StoreD16Xyz | StoreD16Xyzw | StoreD16HiX
+    ) {
+        let src: Vec<[u32; 64]> = (0..regs)
+            .map(|r| super::valu::v32(w, &reg(r)?, super::valu::Ty::I))
+            .collect::<Result<_, _>>()?;
+        let data: Vec<[u32; 64]> = (0..n)
+            .map(|c| {
+                src[c / 2].map(|v| {
+                    let h = half(v, c);
+                    match num {
+                        Num::Float => f16_to_f32(h).to_bits(),
+                        Num::Uint => h as u32,
+                        Num::Sint => h as i16 as i32 as u32,
+                    }
+                })
+            })
+            .collect();
+        super::mem::buffer_access(w, i, lds, ctx, 4 * n, Some(&data))?;
+        return Ok(());
+    }
+    if num != Num::Float {
+        return unsupported(format!(
+            "a d16 load of 32-bit {num:?} components (narrowing to 16 bits is not modelled)"
+        ));
+    }
+    let vals = super::mem::buffer_access(w, i, lds, ctx, 4 * n, None)?;
+    for r in 0..regs {
+        let op = reg(r)?;
+        let mut v = super::valu::v32(w, &op, super::valu::Ty::I)?;
+        for (x, lane) in v.iter_mut().zip(&vals) {
+            for (c, &bits) in lane.iter().enumerate().take(n).skip(2 * r).take(2) {
+                let h = f32_to_f16(f32::from_bits(bits)) as u32;
+                *x = if hi || c % 2 == 1 {
+                    (*x & 0xffff) | h << 16
+                } else {
+                    (*x & 0xffff_0000) | h
+                };
+            }
+        }
+        super::valu::wv32(w, &op, &v, exec)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

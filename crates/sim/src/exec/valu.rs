@@ -1223,6 +1223,102 @@ fn exec_with(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let r: L32 = std::array::from_fn(|l| rtz(a[l]) as u32 | (rtz(b[l]) as u32) << 16);
             wv32(w, &d, &r, exec)?;
         }
+        VCubeidF32 => f3!(|x, y, z| cube(x, y, z).0),
+        VCubemaF32 => f3!(|x, y, z| 2.0 * cube(x, y, z).1),
+        VCubescF32 => f3!(|x, y, z| cube(x, y, z).2),
+        VCubetcF32 => f3!(|x, y, z| cube(x, y, z).3),
+        // D = {sat_i16(S1), sat_i16(S0)}.
+        VCvtPkI16I32 => u2!(|a, b| sat_i16(a as i32) as u32 | (sat_i16(b as i32) as u32) << 16),
+        VCvtPknormI16F32 | VCvtPknormU16F32 => {
+            if omod != 0 {
+                return unsupported("an output modifier on an integer conversion");
+            }
+            let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
+            let norm = |x: f32| -> u32 {
+                let v = if k == VCvtPknormI16F32 {
+                    f32_to_norm(x, 32767.0, -32767.0, 32767.0)
+                } else {
+                    f32_to_norm(x, 65535.0, 0.0, 65535.0)
+                };
+                v as u32 & 0xffff
+            };
+            let r: L32 = std::array::from_fn(|l| norm(a[l]) | norm(b[l]) << 16);
+            wv32(w, &d, &r, exec)?;
+        }
+        VCvtPknormI16F16 | VCvtPknormU16F16 | VCvtNormI16F16 | VCvtNormU16F16 => {
+            if omod != 0 || i.alu.op_sel & !3 != 0 {
+                return unsupported("an output modifier or op_sel on a 16-bit destination");
+            }
+            let signed = matches!(k, VCvtPknormI16F16 | VCvtNormI16F16);
+            let norm = |h: u16| -> u32 {
+                let x = f16_to_f32(h);
+                let v = if signed {
+                    f32_to_norm(x, 32767.0, -32767.0, 32767.0)
+                } else {
+                    f32_to_norm(x, 65535.0, 0.0, 65535.0)
+                };
+                v as u32 & 0xffff
+            };
+            let a = half_src(w, ov, i, 0)?;
+            let r: L32 = if matches!(k, VCvtPknormI16F16 | VCvtPknormU16F16) {
+                let b = half_src(w, ov, i, 1)?;
+                std::array::from_fn(|l| norm(a[l]) | norm(b[l]) << 16)
+            } else {
+                // A 16-bit result: the high half zeroed on GFX9, kept on GFX10.
+                let old = *vdst(w, &d, 0)?;
+                let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
+                std::array::from_fn(|l| (old[l] & keep) | norm(a[l]))
+            };
+            wv32(w, &d, &r, exec)?;
+        }
+        // D = S2 with byte S1[1:0] replaced by flt32_to_uint8(S0); the
+        // accumulating form replaces that byte of D itself.
+        VCvtPkU8F32 | VCvtPkaccumU8F32 => {
+            if omod != 0 {
+                return unsupported("an output modifier on an integer conversion");
+            }
+            let (a, b) = (f32_src(w, ov, i, 0)?, u32_src(w, ov, i, 1)?);
+            let c = if k == VCvtPkU8F32 {
+                u32_src(w, ov, i, 2)?
+            } else {
+                *vdst(w, &d, 0)?
+            };
+            let r: L32 = std::array::from_fn(|l| {
+                let sh = 8 * (b[l] & 3);
+                (c[l] & !(0xff << sh)) | f32_to_u8(a[l]) << sh
+            });
+            wv32(w, &d, &r, exec)?;
+        }
+        VMovrelsd2 | VSwaprel => {
+            // RDNA ISA: the source register is offset by M0[9:0], the
+            // destination by M0[25:16]; v_swaprel_b32 exchanges the two.
+            let (si, di) = match (i.src[0], d) {
+                (Operand::Vgpr { index: s, .. }, Operand::Vgpr { index: t, .. }) => {
+                    (s as usize, t as usize)
+                }
+                _ => return unsupported("relative move operands"),
+            };
+            let (src_reg, dst_reg) = (
+                si + (w.m0 & 0x3ff) as usize,
+                di + ((w.m0 >> 16) & 0x3ff) as usize,
+            );
+            let n = w.vgpr.len();
+            if src_reg >= n || dst_reg >= n {
+                return unsupported(format!(
+                    "a relative move beyond the {n} allocated VGPRs (M0 = {:#x})",
+                    w.m0
+                ));
+            }
+            let (sv, dv) = (w.vgpr[src_reg], w.vgpr[dst_reg]);
+            let one = |r: usize| Operand::Vgpr {
+                index: r as u8,
+                count: 1,
+            };
+            wv32(w, &one(dst_reg), &sv, exec)?;
+            if k == VSwaprel {
+                wv32(w, &one(src_reg), &dv, exec)?;
+            }
+        }
         VMovrels | VMovreld | VMovrelsd => {
             // Relative addressing with M0 (Vega ISA §6.6.2 "VGPR indexing").
             let m0 = w.m0 as usize;
@@ -1505,6 +1601,17 @@ fn int_clamp_modelled(k: Kind) -> bool {
             | VMsadU8
             | VLerpU8
             | VSatPkU8I16
+            | VCvtPkI16I32
+            | VCvtPkU8F32
+            | VCvtPkaccumU8F32
+            | VCvtPknormI16F32
+            | VCvtPknormU16F32
+            | VCvtPknormI16F16
+            | VCvtPknormU16F16
+            | VCvtNormI16F16
+            | VCvtNormU16F16
+            | VMovrelsd2
+            | VSwaprel
     )
 }
 
