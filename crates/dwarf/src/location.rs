@@ -1633,6 +1633,86 @@ pub fn read_object_by_leaves<T: Target + ?Sized>(
     Ok(ReadBits { data, defined })
 }
 
+/// Where [`read_vector_into`] puts the elements it reads.
+trait ElementSink {
+    /// Element `n` is undefined.
+    fn undefined(&mut self, n: usize);
+    /// Element `n` is `src`, every bit defined.
+    fn defined(&mut self, n: usize, src: &[u8]);
+    /// Every element of `lanes` is `src`, every bit defined.
+    fn broadcast(&mut self, lanes: u64, src: &[u8]) {
+        for n in set_bits(lanes) {
+            self.defined(n, src);
+        }
+    }
+    /// Element `n` is `data`, with bit-by-bit definedness `defined`; `false` when the sink
+    /// cannot hold it (the caller then takes the general way).
+    fn mixed(&mut self, n: usize, data: &[u8], defined: &[u8]) -> bool;
+}
+
+/// The elements as [`ReadBits`].
+struct BitsSink {
+    bytes: usize,
+    data: Vec<u8>,
+    defined: Vec<u8>,
+}
+
+impl ElementSink for BitsSink {
+    fn undefined(&mut self, n: usize) {
+        let b = self.bytes;
+        self.defined[n * b..(n + 1) * b].fill(0);
+    }
+    #[inline(always)]
+    fn defined(&mut self, n: usize, src: &[u8]) {
+        if let Ok(w) = <[u8; 8]>::try_from(src) {
+            // The usual element (a PC): a word, not a call per element.
+            self.data[n * 8..n * 8 + 8].copy_from_slice(&w);
+        } else {
+            let b = self.bytes;
+            self.data[n * b..(n + 1) * b].copy_from_slice(src);
+        }
+    }
+    #[inline(always)]
+    fn mixed(&mut self, n: usize, data: &[u8], defined: &[u8]) -> bool {
+        let b = self.bytes;
+        self.data[n * b..(n + 1) * b].copy_from_slice(data);
+        self.defined[n * b..(n + 1) * b].copy_from_slice(defined);
+        true
+    }
+}
+
+/// The elements as 64-bit words, each wholly defined or wholly undefined.
+struct WordSink {
+    words: Vec<Option<u64>>,
+}
+
+impl ElementSink for WordSink {
+    fn undefined(&mut self, n: usize) {
+        self.words[n] = None;
+    }
+    #[inline(always)]
+    fn defined(&mut self, n: usize, src: &[u8]) {
+        self.words[n] = Some(u64::from_le_bytes(src.try_into().unwrap_or_default()));
+    }
+    fn broadcast(&mut self, lanes: u64, src: &[u8]) {
+        let w = Some(u64::from_le_bytes(src.try_into().unwrap_or_default()));
+        for n in set_bits(lanes) {
+            if let Some(o) = self.words.get_mut(n) {
+                *o = w;
+            }
+        }
+    }
+    fn mixed(&mut self, n: usize, data: &[u8], defined: &[u8]) -> bool {
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
+        match word(defined) {
+            u64::MAX => self.words[n] = Some(word(data)),
+            0 => self.words[n] = None,
+            _ => return false,
+        }
+        true
+    }
+}
+
 /// [`read_object`] of a whole [`Repr::Vector`] of whole-byte elements (a lane vector, as
 /// DW_OP_LLVM_extend and DW_OP_LLVM_select_bit_piece make them): each source is read once
 /// (a source that is not strided is one element for every lane that takes it; a strided
@@ -1645,6 +1725,43 @@ fn read_vector<T: Target + ?Sized>(
     s: &Single,
     nbits: usize,
 ) -> Option<Result<ReadBits, ErrorKind>> {
+    let (bits, _) = vector_shape(s, nbits)?;
+    let mut sink = BitsSink {
+        bytes: bits / 8,
+        data: vec![0u8; nbits / 8],
+        defined: vec![0xffu8; nbits / 8],
+    };
+    read_vector_into(t, s, nbits, &mut sink)?;
+    Some(Ok(ReadBits {
+        data: BitVec::from_vec(sink.data),
+        defined: BitVec::from_vec(sink.defined),
+    }))
+}
+
+/// The elements of a lane vector of `count` 64-bit elements (a `DW_AT_LLVM_lane_pc`
+/// vector of PCs) at `loc`, as [`read_object`] would read them: `Some` for an element
+/// whose bits are all defined, `None` for one whose bits are all undefined. The outer
+/// `None` when `loc` is not such a vector or an element is partly defined: read it with
+/// [`read_object`] (which also reports every error).
+pub fn read_words<T: Target + ?Sized>(t: &T, loc: &Loc, count: usize) -> Option<Vec<Option<u64>>> {
+    let Loc::One(s) = loc else {
+        return None;
+    };
+    let nbits = count.checked_mul(64)?;
+    if vector_shape(s, nbits)?.0 != 64 {
+        return None;
+    }
+    // As the bit vectors start: zero and defined (the sources cover every lane).
+    let mut sink = WordSink {
+        words: vec![Some(0); count],
+    };
+    read_vector_into(t, s, nbits, &mut sink)?;
+    Some(sink.words)
+}
+
+/// The element size in bits and the element count of `s` when it is a whole
+/// [`Repr::Vector`] of whole-byte elements, `nbits` long, of at most 64 elements.
+fn vector_shape(s: &Single, nbits: usize) -> Option<(usize, usize)> {
     let Storage::Composite(c) = &s.storage else {
         return None;
     };
@@ -1661,9 +1778,26 @@ fn read_vector<T: Target + ?Sized>(
     {
         return None;
     }
+    Some((bits, count))
+}
+
+/// The elements of vector `s` (see [`read_vector`]) into `sink` (every element it does
+/// not say undefined or give is left as the sink had it: all lanes are covered by the
+/// sources). `None`: take the general way.
+fn read_vector_into<T: Target + ?Sized, S: ElementSink>(
+    t: &T,
+    s: &Single,
+    nbits: usize,
+    sink: &mut S,
+) -> Option<()> {
+    let (bits, count) = vector_shape(s, nbits)?;
+    let Storage::Composite(c) = &s.storage else {
+        return None;
+    };
+    let Repr::Vector(v) = &c.repr else {
+        return None;
+    };
     let bytes = bits / 8;
-    let mut data = vec![0u8; nbits / 8];
-    let mut defined = vec![0xffu8; nbits / 8];
     let all = if count == 64 {
         u64::MAX
     } else {
@@ -1689,7 +1823,7 @@ fn read_vector<T: Target + ?Sized>(
         };
         if let Storage::Undefined = one.storage {
             for n in set_bits(lanes) {
-                defined[n * bytes..(n + 1) * bytes].fill(0);
+                sink.undefined(n);
             }
             continue;
         }
@@ -1707,11 +1841,15 @@ fn read_vector<T: Target + ?Sized>(
             } else {
                 (0, bytes)
             };
-            // At most 64 elements of at most 8 bytes on the stack (a PC vector), else
-            // on the heap.
-            let mut small = [0u8; 512];
+            // One element (a broadcast PC) or at most 64 elements of at most 8 bytes on
+            // the stack, else on the heap.
+            let mut word = [0u8; 8];
+            let mut small;
             let mut large = Vec::new();
-            let buf: &mut [u8] = if to - from <= small.len() {
+            let buf: &mut [u8] = if to - from <= word.len() {
+                &mut word[..to - from]
+            } else if to - from <= 512 {
+                small = [0u8; 512];
                 &mut small[..to - from]
             } else {
                 large.resize(to - from, 0);
@@ -1720,52 +1858,32 @@ fn read_vector<T: Target + ?Sized>(
             if let Some(at) = one.offset.checked_add((from * 8) as u128)
                 && let Some(Ok(())) = read_aligned_in(t, &one.storage, at, buf)
             {
-                if bytes == 8 {
-                    // The usual element (a PC): whole words, no call per element.
+                if src.stride {
                     for n in set_bits(lanes) {
-                        let at = if src.stride { n * 8 - from } else { 0 };
-                        let w: [u8; 8] = buf[at..at + 8].try_into().unwrap_or_default();
-                        data[n * 8..n * 8 + 8].copy_from_slice(&w);
+                        let at = n * bytes - from;
+                        sink.defined(n, &buf[at..at + bytes]);
                     }
                 } else {
-                    for n in set_bits(lanes) {
-                        let at = if src.stride { n * bytes - from } else { 0 };
-                        data[n * bytes..(n + 1) * bytes].copy_from_slice(&buf[at..at + bytes]);
-                    }
+                    sink.broadcast(lanes, buf);
                 }
                 continue;
             }
         }
         // Strided: the lanes' own elements of the source; not strided: one element.
         let span = if src.stride { nbits } else { bits };
-        let r = match read_object(t, &src.loc, span) {
-            Ok(r) => r,
-            Err(_) => return None,
-        };
+        let r = read_object(t, &src.loc, span).ok()?;
         let (rd, rdef) = (r.data.as_raw_slice(), r.defined.as_raw_slice());
         if rd.len() < span / 8 || rdef.len() < span / 8 {
             return None;
         }
-        if bytes == 8 {
-            for n in set_bits(lanes) {
-                let (to, from) = (n * 8, n * stride);
-                let w: [u8; 8] = rd[from..from + 8].try_into().unwrap_or_default();
-                let d: [u8; 8] = rdef[from..from + 8].try_into().unwrap_or_default();
-                data[to..to + 8].copy_from_slice(&w);
-                defined[to..to + 8].copy_from_slice(&d);
-            }
-        } else {
-            for n in set_bits(lanes) {
-                let (to, from) = (n * bytes, n * stride);
-                data[to..to + bytes].copy_from_slice(&rd[from..from + bytes]);
-                defined[to..to + bytes].copy_from_slice(&rdef[from..from + bytes]);
+        for n in set_bits(lanes) {
+            let from = n * stride;
+            if !sink.mixed(n, &rd[from..from + bytes], &rdef[from..from + bytes]) {
+                return None;
             }
         }
     }
-    Some(Ok(ReadBits {
-        data: BitVec::from_vec(data),
-        defined: BitVec::from_vec(defined),
-    }))
+    Some(())
 }
 
 /// The indices of the set bits of `m`, lowest first.

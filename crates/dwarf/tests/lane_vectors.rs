@@ -3,7 +3,7 @@
 //! element-by-element walk gives: data and definedness, or the same failure.
 
 use amdgpu_dwarf::eval::{EvalOptions, Evaluator, MapContext};
-use amdgpu_dwarf::location::{read_object, read_object_by_leaves};
+use amdgpu_dwarf::location::{read_object, read_object_by_leaves, read_words};
 use amdgpu_dwarf::op::{DecodeOptions, Expr};
 use amdgpu_dwarf::target::MemTarget;
 use amdgpu_dwarf::text::assemble;
@@ -95,5 +95,118 @@ fn an_element_size_that_overflows_is_not_a_lane_vector() {
             let walk = read_object_by_leaves(&t, &loc, nbits);
             assert_eq!(fast.is_ok(), walk.is_ok(), "{nbits} bits");
         }
+    }
+}
+
+/// One source vector of 64 64-bit elements (PCs): a broadcast value or register pair, an
+/// undefined one, a composite of whole halves, or one with a partly defined element.
+fn source64(kind: u8, k: u64) -> String {
+    match kind % 6 {
+        0 => "DW_OP_LLVM_user DW_OP_LLVM_undefined, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40"
+            .into(),
+        1 => format!(
+            "DW_OP_constu {k}, DW_OP_stack_value, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40"
+        ),
+        2 => format!(
+            "DW_OP_regx SGPR{}, DW_OP_piece 0x4, DW_OP_regx SGPR{}, DW_OP_piece 0x4, \
+             DW_OP_LLVM_user DW_OP_LLVM_piece_end, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40",
+            k % 16,
+            (k >> 8) % 16
+        ),
+        3 => "DW_OP_regx VGPR0, DW_OP_piece 0x100, DW_OP_regx VGPR1, DW_OP_piece 0x100, \
+              DW_OP_LLVM_user DW_OP_LLVM_piece_end"
+            .into(),
+        4 => "DW_OP_regx VGPR1, DW_OP_piece 0x100, DW_OP_piece 0x100, \
+              DW_OP_LLVM_user DW_OP_LLVM_piece_end"
+            .into(),
+        // Element 32 is half defined.
+        _ => "DW_OP_regx VGPR0, DW_OP_piece 0x100, DW_OP_regx SGPR0, DW_OP_piece 0x4, \
+              DW_OP_piece 0xfc, \
+              DW_OP_LLVM_user DW_OP_LLVM_piece_end"
+            .into(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// `read_words` (the lane service's way to read a lane_pc vector) gives, element by
+    /// element, what the walk gives: the value where every bit is defined, nothing where
+    /// none is; where it declines, the caller takes the general way.
+    #[test]
+    fn words_equal_the_walk(
+        first in any::<u8>(),
+        k0 in any::<u64>(),
+        selects in proptest::collection::vec((any::<u8>(), any::<u64>(), any::<u64>()), 0..6),
+    ) {
+        let mut text = vec![source64(first, k0)];
+        for (kind, k, mask) in &selects {
+            text.push(source64(*kind, *k));
+            text.push(format!(
+                "DW_OP_constu {mask}, DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x40 0x40"
+            ));
+        }
+        let text = text.join(", ");
+        let o = DecodeOptions::default();
+        let bytes = assemble(&text, 64, &o).unwrap();
+        let e = Expr::decode(&bytes, &o).unwrap();
+        let t = target();
+        let c = MapContext::default();
+        let loc = match Evaluator::new(&t, &c, EvalOptions::default()).location(&e) {
+            Ok(l) => l,
+            Err(err) => return Err(TestCaseError::fail(format!("{text}: {err}"))),
+        };
+        let walk = read_object_by_leaves(&t, &loc, 64 * 64);
+        let want: Option<Vec<Option<u64>>> = walk.as_ref().ok().and_then(|r| {
+            let (d, f) = (r.data.as_raw_slice(), r.defined.as_raw_slice());
+            (0..64)
+                .map(|l| {
+                    let w = |b: &[u8]| u64::from_le_bytes(b[l * 8..l * 8 + 8].try_into().unwrap());
+                    match w(f) {
+                        u64::MAX => Some(Some(w(d))),
+                        0 => Some(None),
+                        _ => None,
+                    }
+                })
+                .collect()
+        });
+        let got = read_words(&t, &loc, 64);
+        match (&got, &want) {
+            (Some(g), Some(w)) => prop_assert_eq!(g, w, "{}", text),
+            (Some(_), None) => prop_assert!(false, "read_words gave elements the walk does not: {}", text),
+            // Declined: the caller reads the general way (a partly defined element, a
+            // failed read, or a location that is not kept as a lane vector).
+            (None, Some(_)) => {}
+            (None, None) => {}
+        }
+    }
+}
+
+/// The shape annotate-lanes writes (PCs selected under masks, undefined for lanes not
+/// entered) is read as words, equal to the walk.
+#[test]
+fn a_lane_pc_vector_is_read_as_words() {
+    let o = DecodeOptions::default();
+    let text = "DW_OP_LLVM_user DW_OP_LLVM_undefined, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40, \
+                DW_OP_constu 0x1a40, DW_OP_stack_value, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40, \
+                DW_OP_constu 0xff00ff00ff00ff00, DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x40 0x40, \
+                DW_OP_constu 0x1b00, DW_OP_stack_value, DW_OP_LLVM_user DW_OP_LLVM_extend 0x40 0x40, \
+                DW_OP_constu 0x0f0f0f0f0f0f0f0f, DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x40 0x40";
+    let e = Expr::decode(&assemble(text, 64, &o).unwrap(), &o).unwrap();
+    let t = target();
+    let c = MapContext::default();
+    let loc = Evaluator::new(&t, &c, EvalOptions::default())
+        .location(&e)
+        .unwrap();
+    let got = read_words(&t, &loc, 64).expect("a lane vector of words");
+    for (l, g) in got.iter().enumerate() {
+        let want = if 0x0f0f0f0f0f0f0f0fu64 >> l & 1 != 0 {
+            Some(0x1b00)
+        } else if 0xff00ff00ff00ff00u64 >> l & 1 != 0 {
+            Some(0x1a40)
+        } else {
+            None
+        };
+        assert_eq!(*g, want, "lane {l}");
     }
 }

@@ -50,7 +50,7 @@
 use crate::target::WaveTarget;
 use amdgpu_codeobj::CodeObject;
 use amdgpu_dwarf::eval::{Callee, Context, DieRef, FastMap, PointerTarget};
-use amdgpu_dwarf::location::{Loc, ReadBits, Storage, read_object};
+use amdgpu_dwarf::location::{Loc, ReadBits, Storage, read_object, read_words};
 use amdgpu_dwarf::op::{DecodeOptions, Expr};
 use amdgpu_dwarf::program::{Program, ProgramContext, ProgramError, ProgramOptions, at};
 use amdgpu_dwarf::value::BaseType;
@@ -634,8 +634,18 @@ impl<'d> LanePcIndex<'d> {
                     let loc =
                         ev.location(e)
                             .map_err(|error| LanePcError::Eval { attr, pc, error })?;
-                    let bits = read_single(target, &loc, u128::from(lanes) * 64, attr, pc)?;
-                    Positions::Lanes(elements(&bits, lanes, pc)?)
+                    let nbits = u128::from(lanes) * 64;
+                    check_single(&loc, nbits, attr, pc)?;
+                    // A lane vector of PCs straight into elements; anything else (and
+                    // every error) the general way.
+                    match read_words(target, &loc, lanes as usize) {
+                        Some(w) => Positions::Lanes(w),
+                        None => {
+                            let bits = read_object(target, &loc, nbits as usize)
+                                .map_err(|error| LanePcError::Read { attr, pc, error })?;
+                            Positions::Lanes(elements(&bits, lanes, pc)?)
+                        }
+                    }
                 }
             },
         };
@@ -889,6 +899,13 @@ fn read_single<T: Target + ?Sized>(
     attr: LaneAttr,
     pc: u64,
 ) -> Result<ReadBits, LanePcError> {
+    check_single(loc, bits, attr, pc)?;
+    read_object(target, loc, bits as usize).map_err(|error| LanePcError::Read { attr, pc, error })
+}
+
+/// The checks of [`read_single`]: one single location description, of exactly `bits`
+/// bits when its storage has a size.
+fn check_single(loc: &Loc, bits: u128, attr: LaneAttr, pc: u64) -> Result<(), LanePcError> {
     let s = match loc {
         Loc::One(s) => s,
         Loc::Many(v) => {
@@ -913,7 +930,7 @@ fn read_single<T: Target + ?Sized>(
             });
         }
     }
-    read_object(target, loc, bits as usize).map_err(|error| LanePcError::Read { attr, pc, error })
+    Ok(())
 }
 
 /// The lane elements of a lane_pc vector.
