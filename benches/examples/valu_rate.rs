@@ -3,7 +3,9 @@
 //! `cargo run --release -p amdsim-benches --example valu_rate -- TARGET N [ITERS]`
 //! with TARGET `gfx900` or `gfx1030`; prints the wave instructions executed and the rate.
 //! `... --example valu_rate -- KERNEL/TARGET N` runs the committed `vector_add`,
-//! `reduce_sum` or `divergence` (`kernels/bin/TARGET/KERNEL.co`) over N work-items instead.
+//! `reduce_sum` or `divergence` (`kernels/bin/TARGET/KERNEL.co`) over N work-items instead,
+//! and `strided_copy/TARGET N` the memory benchmark's kernel (`benches/kernels/bin`,
+//! stride 1,025 floats: every lane of a wave in another page; N a power of two).
 //!
 //! Run it under `valgrind --tool=callgrind` with two values of N and divide the difference
 //! of the instruction totals by the difference of the wave instructions: set-up and
@@ -20,6 +22,13 @@ fn main() {
     let iters: u32 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1000);
     // KERNEL/TARGET for a committed kernel, TARGET alone for valu_heavy.
     let (kernel, path) = match target.split_once('/') {
+        Some(("strided_copy", t)) => (
+            "strided_copy",
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("kernels/bin")
+                .join(t)
+                .join("strided_copy.co"),
+        ),
         Some((k, t)) => (
             k,
             Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -51,6 +60,12 @@ fn main() {
             ArgValue::Ptr(p_in2),
             ArgValue::Ptr(p_out),
             ArgValue::U32(n),
+        ],
+        "strided_copy" => vec![
+            ArgValue::Ptr(p_in),
+            ArgValue::Ptr(p_out),
+            ArgValue::U32(1025),
+            ArgValue::U32(n.next_power_of_two() - 1),
         ],
         "reduce_sum" | "divergence" => {
             vec![ArgValue::Ptr(p_in), ArgValue::Ptr(p_out), ArgValue::U32(n)]

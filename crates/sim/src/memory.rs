@@ -147,6 +147,11 @@ impl PageTable {
         self.tree.range(start..end).next().is_some()
     }
 
+    /// The last mapped page in `[start, end)`.
+    fn last_in(&self, start: u64, end: u64) -> Option<u64> {
+        self.tree.range(start..end).next_back().map(|(&b, _)| b)
+    }
+
     #[cfg(test)]
     fn values(&self) -> impl Iterator<Item = &Page> {
         self.tree.values().map(|p| &**p)
@@ -216,8 +221,16 @@ impl GlobalMemory {
     /// any byte past `size` faults (the tail of the last page is not part of
     /// the allocation).
     pub fn allocate(&mut self, size: u64) -> Result<u64, MemFault> {
-        let base = self.next;
+        let pages = size.max(1).div_ceil(PAGE);
+        let mut base = self.next;
+        // Past any fixed mapping (a code object) in the way, keeping a guard page.
+        while let Some(end) = base.checked_add(pages * PAGE)
+            && let Some(last) = self.pages.last_in(base, end)
+        {
+            base = last + 2 * PAGE;
+        }
         self.map_at(base, size)?;
+        self.next = self.next.max(base + pages * PAGE + PAGE);
         Ok(base)
     }
 
@@ -249,7 +262,9 @@ impl GlobalMemory {
         }
         self.allocs.insert(base, size);
         self.mapped += pages * PAGE;
-        self.next = self.next.max(end + PAGE);
+        // `next` (where allocations go) is left alone: a fixed mapping far above the
+        // heap (a code object at its load bias) must not push the heap's buffers out of
+        // the pages the table indexes by number; `allocate` steps over fixed mappings.
         Ok(())
     }
 
@@ -690,6 +705,28 @@ mod tests {
             .count();
         assert_eq!(backed, 1);
         assert!(m.read(a + (4 << 30) - 1, &mut b).is_err(), "past the end");
+    }
+
+    /// A code object mapped at its load bias, far above the heap, leaves the heap where
+    /// it was (its pages indexed by number), and an allocation steps over a fixed
+    /// mapping in its way, keeping a guard page.
+    #[test]
+    fn fixed_mappings_do_not_move_the_heap() {
+        let mut m = GlobalMemory::new();
+        m.map_at(0x7f00_0000_0000, 3 * PAGE).unwrap();
+        let a = m.allocate(100).unwrap();
+        assert_eq!(a, HEAP_BASE);
+        assert!(PageTable::slot(a).is_some());
+        // A fixed mapping right where the next allocation would go.
+        let next = m.next;
+        m.map_at(next + PAGE, 2 * PAGE).unwrap();
+        let b = m.allocate(3 * PAGE).unwrap();
+        assert!(
+            b >= next + 4 * PAGE,
+            "{b:#x} overlaps or touches the fixed pages"
+        );
+        m.write(b, &[1; 16]).unwrap();
+        assert!(m.read(next + 3 * PAGE + PAGE - 1, &mut [0u8; 2]).is_err());
     }
 
     #[test]
