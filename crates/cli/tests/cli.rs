@@ -633,35 +633,44 @@ fn lanes_from_annotated_dwarf_walk_to_the_caller() {
 /// `print` shows a value as its DWARF type: saxpy at -O0 with a = 2, x[i] = i and
 /// y[i] = 0.5 has r = fma(a, x[3], y[3]) = 6.5 in lane 3 (a float, not its bits as an
 /// integer), a = 2.0 and the size_t i = 3.
-#[test]
-fn debug_print_shows_floats_as_floats() {
-    let dir = scratch("debug-print");
-    let ron = dir.join("saxpy.ron");
-    let co = root().join("kernels/bin/gfx900/saxpy.O0g.co");
+/// Runs `amdsim debug` on a dispatch of `kernel` of the code object at `co` (relative to
+/// the repository) over 64 work-items in one group, with `args` (RON) and the commands
+/// of `script`; checks it succeeded and returns its standard output.
+fn debug_script(name: &str, co: &str, kernel: &str, args: &str, script: &str) -> String {
+    let dir = scratch(name);
+    let ron = dir.join("dispatch.ron");
+    let co = root().join(co);
     std::fs::write(
         &ron,
         format!(
-            "(code_object: {:?}, kernel: \"saxpy\", grid: 64, workgroup: 64, args: [F32(2.0), \
-             Buffer(elem: F32, count: 64, iota: 0), Buffer(elem: F32, count: 64, fill: 0.5), \
-             Buffer(elem: F32, count: 64), U32(64)], outputs: [])",
+            "(code_object: {:?}, kernel: {kernel:?}, grid: 64, workgroup: 64, args: [{args}], \
+             outputs: [])",
             co.to_str().unwrap()
         ),
     )
     .unwrap();
-    let script = dir.join("cmds");
-    std::fs::write(
-        &script,
-        "break saxpy.cl:14\nrun\nlane 3\nprint r\nprint a\nprint i\nquit\n",
-    )
-    .unwrap();
+    let cmds = dir.join("cmds");
+    std::fs::write(&cmds, script).unwrap();
     let out = amdsim(&[
         "debug",
         ron.to_str().unwrap(),
         "--script",
-        script.to_str().unwrap(),
+        cmds.to_str().unwrap(),
     ]);
     assert_ok("debug", &out);
-    let t = text(&out.stdout);
+    text(&out.stdout)
+}
+
+#[test]
+fn debug_print_shows_floats_as_floats() {
+    let t = debug_script(
+        "debug-print",
+        "kernels/bin/gfx900/saxpy.O0g.co",
+        "saxpy",
+        "F32(2.0), Buffer(elem: F32, count: 64, iota: 0), Buffer(elem: F32, count: 64, \
+         fill: 0.5), Buffer(elem: F32, count: 64), U32(64)",
+        "break saxpy.cl:14\nrun\nlane 3\nprint r\nprint a\nprint i\nquit\n",
+    );
     assert!(t.contains("r = 6.5 (lane 3; bytes 00 00 d0 40)"), "{t}");
     assert!(t.contains("a = 2.0 (lane 3"), "{t}");
     assert!(t.contains("i = 3 (lane 3"), "{t}");
@@ -673,58 +682,25 @@ fn debug_print_shows_floats_as_floats() {
 /// annotated cf_call, `info lanes` says the positions come from DW_AT_LLVM_lane_pc.
 #[test]
 fn debug_without_dwarf_and_with_lane_attributes() {
-    let dir = scratch("debug-nodwarf");
-    let ron = dir.join("asm_call.ron");
-    let co = root().join("kernels/bin/gfx900/asm_call.co");
-    std::fs::write(
-        &ron,
-        format!(
-            "(code_object: {:?}, kernel: \"asm_call\", grid: 64, workgroup: 64, \
-             args: [Buffer(elem: U32, count: 64)], outputs: [])",
-            co.to_str().unwrap()
-        ),
-    )
-    .unwrap();
-    let script = dir.join("cmds");
-    std::fs::write(
-        &script,
+    let t = debug_script(
+        "debug-nodwarf",
+        "kernels/bin/gfx900/asm_call.co",
+        "asm_call",
+        "Buffer(elem: U32, count: 64)",
         "break times3\nrun\nstepi\nstepi\nstepi\ninfo lanes\nquit\n",
-    )
-    .unwrap();
-    let out = amdsim(&[
-        "debug",
-        ron.to_str().unwrap(),
-        "--script",
-        script.to_str().unwrap(),
-    ]);
-    assert_ok("debug", &out);
-    let t = text(&out.stdout);
+    );
     assert!(t.contains("no DWARF"), "{t}");
     assert!(t.contains("?? in times3"), "{t}");
     assert_eq!(t.matches("not-entered").count(), 48, "{t}");
     assert!(!t.contains("DW_AT_LLVM_lane_pc"), "{t}");
 
-    let ron = dir.join("cf_call.ron");
-    let co = root().join("sim-tests/scenarios/annotated/gfx900/cf_call.O0g.co");
-    std::fs::write(
-        &ron,
-        format!(
-            "(code_object: {:?}, kernel: \"cf_call\", grid: 64, workgroup: 64, \
-             args: [Buffer(elem: U32, count: 64, iota: 0), Buffer(elem: U32, count: 64), \
-             U32(64)], outputs: [])",
-            co.to_str().unwrap()
-        ),
-    )
-    .unwrap();
-    std::fs::write(&script, "break classify\nrun\ninfo lanes\nquit\n").unwrap();
-    let out = amdsim(&[
-        "debug",
-        ron.to_str().unwrap(),
-        "--script",
-        script.to_str().unwrap(),
-    ]);
-    assert_ok("debug", &out);
-    let t = text(&out.stdout);
+    let t = debug_script(
+        "debug-annotated",
+        "sim-tests/scenarios/annotated/gfx900/cf_call.O0g.co",
+        "cf_call",
+        "Buffer(elem: U32, count: 64, iota: 0), Buffer(elem: U32, count: 64), U32(64)",
+        "break classify\nrun\ninfo lanes\nquit\n",
+    );
     assert!(t.contains("positions from DW_AT_LLVM_lane_pc"), "{t}");
     assert!(!t.contains("warning"), "{t}");
 }

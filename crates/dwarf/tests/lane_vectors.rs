@@ -37,6 +37,33 @@ fn source(kind: u8, k: u64) -> String {
     }
 }
 
+/// The nest `first`, then (source, mask, select) per entry of `selects`, of sources made by
+/// `source` with elements of `bits` bits, as text and as the location it evaluates to.
+fn nest(
+    source: fn(u8, u64) -> String,
+    bits: u32,
+    first: (u8, u64),
+    selects: &[(u8, u64, u64)],
+) -> Result<(String, amdgpu_dwarf::Loc), TestCaseError> {
+    let mut text = vec![source(first.0, first.1)];
+    for (kind, k, mask) in selects {
+        text.push(source(*kind, *k));
+        text.push(format!(
+            "DW_OP_constu {mask}, DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece {bits:#x} 0x40"
+        ));
+    }
+    let text = text.join(", ");
+    let o = DecodeOptions::default();
+    let bytes = assemble(&text, 64, &o).unwrap();
+    let e = Expr::decode(&bytes, &o).unwrap();
+    let t = target();
+    let c = MapContext::default();
+    match Evaluator::new(&t, &c, EvalOptions::default()).location(&e) {
+        Ok(l) => Ok((text, l)),
+        Err(err) => Err(TestCaseError::fail(format!("{text}: {err}"))),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
@@ -48,24 +75,8 @@ proptest! {
     ) {
         // source; then (source, mask, select) repeatedly: a nest like the lane_pc of
         // regions inside regions.
-        let mut text = vec![source(first, k0)];
-        for (kind, k, mask) in &selects {
-            text.push(source(*kind, *k));
-            text.push(format!(
-                "DW_OP_constu {mask}, DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x20 0x40"
-            ));
-        }
-        let text = text.join(", ");
-        let o = DecodeOptions::default();
-        let bytes = assemble(&text, 64, &o).unwrap();
-        let e = Expr::decode(&bytes, &o).unwrap();
+        let (text, loc) = nest(source, 0x20, (first, k0), &selects)?;
         let t = target();
-        let c = MapContext::default();
-        let loc = Evaluator::new(&t, &c, EvalOptions::default()).location(&e);
-        let loc = match loc {
-            Ok(l) => l,
-            Err(err) => return Err(TestCaseError::fail(format!("{text}: {err}"))),
-        };
         let fast = read_object(&t, &loc, 64 * 32);
         let walk = read_object_by_leaves(&t, &loc, 64 * 32);
         match (&fast, &walk) {
@@ -139,23 +150,8 @@ proptest! {
         k0 in any::<u64>(),
         selects in proptest::collection::vec((any::<u8>(), any::<u64>(), any::<u64>()), 0..6),
     ) {
-        let mut text = vec![source64(first, k0)];
-        for (kind, k, mask) in &selects {
-            text.push(source64(*kind, *k));
-            text.push(format!(
-                "DW_OP_constu {mask}, DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x40 0x40"
-            ));
-        }
-        let text = text.join(", ");
-        let o = DecodeOptions::default();
-        let bytes = assemble(&text, 64, &o).unwrap();
-        let e = Expr::decode(&bytes, &o).unwrap();
+        let (text, loc) = nest(source64, 0x40, (first, k0), &selects)?;
         let t = target();
-        let c = MapContext::default();
-        let loc = match Evaluator::new(&t, &c, EvalOptions::default()).location(&e) {
-            Ok(l) => l,
-            Err(err) => return Err(TestCaseError::fail(format!("{text}: {err}"))),
-        };
         let walk = read_object_by_leaves(&t, &loc, 64 * 64);
         let want: Option<Vec<Option<u64>>> = walk.as_ref().ok().and_then(|r| {
             let (d, f) = (r.data.as_raw_slice(), r.defined.as_raw_slice());
