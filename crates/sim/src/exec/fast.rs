@@ -123,6 +123,12 @@ pub(crate) enum F2 {
 pub(crate) enum S2 {
     AddU,
     SubU,
+    /// `s_addc_u32`: with SCC as carry in and out.
+    AddC,
+    /// `s_subb_u32`: with SCC as borrow in and out.
+    SubB,
+    /// `s_cselect_b32`: SCC ? a : b (SCC unchanged).
+    Cselect,
     AddI,
     SubI,
     And,
@@ -171,6 +177,11 @@ pub(crate) enum L64 {
     Xor,
     Andn2,
     Orn2,
+    Lshl,
+    Lshr,
+    Ashr,
+    /// `s_cselect_b64`: SCC ? a : b (SCC unchanged).
+    Cselect,
 }
 
 /// The EXEC functions of `s_*_saveexec`: EXEC = f(source, EXEC).
@@ -416,6 +427,11 @@ impl Prepared {
     /// Number of instructions with a fast handler.
     pub fn handled(&self) -> usize {
         self.slots.iter().filter(|s| s.is_some()).count()
+    }
+
+    /// Whether the instruction at `pc` has a fast handler.
+    pub fn is_handled(&self, pc: u64) -> bool {
+        self.at(pc).is_some()
     }
 
     #[inline]
@@ -710,12 +726,20 @@ fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Entry> {
             a: ssrc64(&i.src[0])?,
             b: Operand::None,
         },
-        (AluForm::Sop2, SAndB64 | SOrB64 | SXorB64 | SAndn2B64 | SOrn2B64) => Fast::S64 {
+        (
+            AluForm::Sop2,
+            SAndB64 | SOrB64 | SXorB64 | SAndn2B64 | SOrn2B64 | SLshlB64 | SLshrB64 | SAshrI64
+            | SCselectB64,
+        ) => Fast::S64 {
             op: match k {
                 SAndB64 => L64::And,
                 SOrB64 => L64::Or,
                 SXorB64 => L64::Xor,
                 SAndn2B64 => L64::Andn2,
+                SLshlB64 => L64::Lshl,
+                SLshrB64 => L64::Lshr,
+                SAshrI64 => L64::Ashr,
+                SCselectB64 => L64::Cselect,
                 _ => L64::Orn2,
             },
             d: sdst64(&i.dst[0])?,
@@ -742,12 +766,15 @@ fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Entry> {
         },
         (
             AluForm::Sop2,
-            SAddU32 | SSubU32 | SAddI32 | SSubI32 | SAndB32 | SOrB32 | SXorB32 | SLshlB32
-            | SLshrB32 | SAshrI32 | SMulI32,
+            SAddU32 | SSubU32 | SAddcU32 | SSubbU32 | SCselectB32 | SAddI32 | SSubI32 | SAndB32
+            | SOrB32 | SXorB32 | SLshlB32 | SLshrB32 | SAshrI32 | SMulI32,
         ) => Fast::S2 {
             op: match k {
                 SAddU32 => S2::AddU,
                 SSubU32 => S2::SubU,
+                SAddcU32 => S2::AddC,
+                SSubbU32 => S2::SubB,
+                SCselectB32 => S2::Cselect,
                 SAddI32 => S2::AddI,
                 SSubI32 => S2::SubI,
                 SAndB32 => S2::And,
@@ -1104,6 +1131,21 @@ fn run_scalar(f: &Fast, w: &mut Wave) -> Option<Option<u64>> {
                     let (r, c) = a.overflowing_sub(b);
                     (r, Some(c))
                 }
+                S2::AddC => {
+                    let r = u64::from(a) + u64::from(b) + u64::from(w.scc);
+                    (r as u32, Some(r >> 32 != 0))
+                }
+                S2::SubB => {
+                    let bb = u64::from(b) + u64::from(w.scc);
+                    (
+                        u64::from(a).wrapping_sub(bb) as u32,
+                        Some(bb > u64::from(a)),
+                    )
+                }
+                S2::Cselect => {
+                    *w.sgpr.get_mut(d as usize)? = if w.scc { a } else { b };
+                    return Some(None);
+                }
                 S2::AddI => {
                     let (r, o) = (a as i32).overflowing_add(b as i32);
                     (r as u32, Some(o))
@@ -1155,6 +1197,13 @@ fn run_scalar(f: &Fast, w: &mut Wave) -> Option<Option<u64>> {
                 L64::Or => a | b,
                 L64::Xor => a ^ b,
                 L64::Andn2 => a & !b,
+                L64::Lshl => a << (b & 63),
+                L64::Lshr => a >> (b & 63),
+                L64::Ashr => ((a as i64) >> (b & 63)) as u64,
+                L64::Cselect => {
+                    set64(w, &d, if w.scc { a } else { b });
+                    return Some(None);
+                }
                 _ => a | !b,
             };
             set64(w, &d, r);
