@@ -1,7 +1,10 @@
 //! Runs the corpus kernels that PoCL 3.1 cannot run (no `cl_khr_subgroups`,
 //! no OpenCL C 2.0 work-group functions, no `cl_khr_fp16`) and checks every
 //! output against an exact computation on the host, for every target and
-//! build: `subgroup_ops`, `workgroup_ops`, `fp16_arith` (`kernels/src/*.cl`).
+//! build: `subgroup_ops`, `workgroup_ops`, `fp16_arith` (`kernels/src/*.cl`);
+//! and `printf_fmt`, whose printf output (which the PoCL references do not
+//! record) is compared with the C library's `snprintf` of the same formats
+//! and arguments.
 //!
 //! Collectives: the host follows the OpenCL C 2.0 definitions: a sub-group is a wave
 //! (consecutive linear local ids, `get_sub_group_size` the number of
@@ -49,11 +52,11 @@ fn wave_size(t: &str) -> u32 {
 }
 
 /// The builds of a kernel for a target. The `-O0 -g` build of the
-/// collectives does not exist for GFX10 (see `SKIPPED_BUILDS` in
-/// `kernels/tools/build.py`).
+/// collectives does not exist for GFX10, that of `printf_fmt` for no target
+/// (see `SKIPPED_BUILDS` in `kernels/tools/build.py`).
 fn builds(t: &str, name: &str) -> Vec<String> {
     let mut v = vec![format!("{name}.co"), format!("{name}.O2g.co")];
-    if !t.starts_with("gfx10") {
+    if !t.starts_with("gfx10") && name != "printf_fmt" {
         v.push(format!("{name}.O0g.co"));
     }
     v
@@ -936,4 +939,179 @@ fn fma_f16_rounds_once() {
     assert_eq!(ulp_f16(1.0), 2f64.powi(-10));
     assert_eq!(ulp_f16(0.99), 2f64.powi(-11));
     assert_eq!(ulp_f16(1e-6), 2f64.powi(-24));
+}
+
+unsafe extern "C" {
+    /// The C library's `snprintf` (glibc here): the host's own formatting of
+    /// the printf conversions, independent of the simulator's.
+    fn snprintf(buf: *mut std::ffi::c_char, n: usize, fmt: *const std::ffi::c_char, ...) -> i32;
+}
+
+/// `snprintf(fmt, args...)` for up to 10 arguments of the C types the
+/// format names (already promoted: int, long, unsigned long, double).
+macro_rules! cfmt {
+    ($fmt:expr $(, $a:expr)* $(,)?) => {{
+        let mut buf = vec![0u8; 512];
+        let f = std::ffi::CString::new($fmt).unwrap();
+        // SAFETY: the buffer is 512 bytes and named as such; the format
+        // and the argument types agree (each call site passes what its
+        // conversions read).
+        let n = unsafe { snprintf(buf.as_mut_ptr().cast(), buf.len(), f.as_ptr() $(, $a)*) };
+        assert!((0..512).contains(&n), "snprintf: {n}");
+        buf.truncate(n as usize);
+        String::from_utf8(buf).unwrap()
+    }};
+}
+
+/// What `kernels/src/printf_fmt.cl` prints for work-item `i` (its lines in
+/// order), formatted by the C library; the vector conversions are the
+/// elements' conversions joined by "," (OpenCL C, "printf").
+fn printf_fmt_lines(i: u32, v: i32, x: f64) -> Vec<String> {
+    use std::ffi::{c_int, c_long, c_uint, c_ulong};
+    let mut lines = Vec::new();
+    if v & 1 != 0 {
+        lines.push(cfmt!(
+            "A %u: %d|%+5i|% d|%-6x|%#X|%o|%08.3d|%c|%s|%%\n",
+            i as c_uint,
+            v as c_int,
+            v as c_int,
+            v as c_int,
+            v as c_int,
+            v as c_uint,
+            v as c_uint & 0o777,
+            v as c_int,
+            (b'a' as i32 + (i % 26) as i32) as c_int,
+            c"str".as_ptr()
+        ));
+    }
+    // A NaN made by an operation is positive on AMD GPUs (the default NaN
+    // 0x7fc00000 / 0x7ff8000000000000) but negative on x86: print the
+    // device's.
+    let dev_nan = |f: f64| if f.is_nan() { f64::NAN } else { f };
+    for k in 0..(v & 3) {
+        lines.push(cfmt!(
+            "B %u.%d: %hhd %hd %ld %lu %.3f %e %.2E %g %G\n",
+            i as c_uint,
+            k as c_int,
+            v.wrapping_add(k) as i8 as c_int,
+            v.wrapping_mul(300) as i16 as c_int,
+            (v as i64).wrapping_mul(1_000_000_007) as c_long,
+            (v as u32 as u64).wrapping_mul(4_294_967_311) as c_ulong,
+            dev_nan(((x as f32) * k as f32) as f64),
+            x,
+            x / (k + 1) as f64,
+            dev_nan(x * k as f64),
+            (x * 1e-5) as f32 as f64
+        ));
+    }
+    if v < 0 {
+        lines.push(cfmt!(
+            "C %u: %a %.3a %10.4f %-10.2e|\n",
+            i as c_uint,
+            x,
+            x as f32 as f64,
+            x,
+            x
+        ));
+    }
+    if i == 0 {
+        let a = [v, v.wrapping_neg(), 7, -8]
+            .map(|e| cfmt!("%d", e as c_int))
+            .join(",");
+        let b = [0.5f64, -1.25].map(|e| cfmt!("%f", e)).join(",");
+        let c = [v as u8, 255, 16]
+            .map(|e| cfmt!("%hhx", e as c_int))
+            .join(",");
+        lines.push(format!("D {a} {b} {c}\n"));
+    }
+    lines
+}
+
+#[test]
+fn printf_fmt() {
+    let n = 300u32;
+    let mut g = Gen(0x9f);
+    let vs: Vec<i32> = (0..n)
+        .map(|i| match i {
+            0 => -5,
+            1 => i32::MAX,
+            2 => i32::MIN + 1,
+            3 => -1,
+            _ => (g.next() >> (g.below(32) + 32)) as i32,
+        })
+        .collect();
+    let specials = [
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        1.0,
+        -0.1,
+        1e300,
+        123456.789,
+    ];
+    let ds: Vec<f64> = (0..n as usize)
+        .map(|i| {
+            specials.get(i).copied().unwrap_or_else(|| {
+                let m = (g.below(1 << 52) as f64 / (1u64 << 52) as f64 + 1.0)
+                    * if g.below(2) == 0 { 1.0 } else { -1.0 };
+                m * 2f64.powi(g.below(80) as i32 - 40)
+            })
+        })
+        .collect();
+    all_builds("printf_fmt", |t, file| {
+        let mut dev = Device::new();
+        let code = read_kernel(t, file)?;
+        let m = dev.load(&code).map_err(|e| e.to_string())?;
+        let e = |e: amdgpu_sim::SimError| e.to_string();
+        let pin = dev.alloc_bytes(&bytes(&vs, i32::to_le_bytes)).map_err(e)?;
+        let pd = dev.alloc_bytes(&bytes(&ds, f64::to_le_bytes)).map_err(e)?;
+        let pout = dev
+            .alloc_bytes(&vec![0xa5; (n as usize + 1) * 4])
+            .map_err(e)?;
+        let cfg = LaunchConfig::new_1d(
+            320,
+            64,
+            vec![
+                ArgValue::Ptr(pin),
+                ArgValue::Ptr(pd),
+                ArgValue::Ptr(pout),
+                ArgValue::U32(n),
+            ],
+        );
+        let l = dev.launch(&m, "printf_fmt", cfg).map_err(e)?;
+        dev.run(&l).map_err(e)?;
+        let text = l
+            .printf_output(&dev.mem)
+            .ok_or("no printf buffer")?
+            .map_err(|e| e.to_string())?;
+        let ret = read_words::<4>(&dev, pout, n as usize + 1)?;
+        if let Some(i) = ret[..n as usize].iter().position(|&r| r != 0) {
+            return Err(format!("printf returned {:#x} in work-item {i}", ret[i]));
+        }
+        if ret[n as usize] != 0xa5a5_a5a5 {
+            return Err("out[n] overwritten".into());
+        }
+        // Each work-item's lines in output order (D belongs to work-item 0).
+        let mut got: Vec<Vec<String>> = vec![Vec::new(); n as usize];
+        for line in text.split_inclusive('\n') {
+            let owner = if line.starts_with("D ") {
+                0
+            } else {
+                line.get(2..)
+                    .and_then(|r| r.split([':', '.']).next())
+                    .and_then(|s| s.parse::<usize>().ok())
+                    .filter(|&i| i < n as usize)
+                    .ok_or_else(|| format!("unexpected output line {line:?}"))?
+            };
+            got[owner].push(line.to_string());
+        }
+        for i in 0..n as usize {
+            let want = printf_fmt_lines(i as u32, vs[i], ds[i]);
+            if got[i] != want {
+                return Err(format!("work-item {i}: got {:?}, want {want:?}", got[i]));
+            }
+        }
+        Ok(())
+    });
 }
