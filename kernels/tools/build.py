@@ -78,6 +78,7 @@ O0G_FULL_DISASSEMBLY = {"atomics"}
 SKIPPED_BUILDS = {
     ("subgroup_ops", ".O0g"): {"gfx10"},
     ("workgroup_ops", ".O0g"): {"gfx10"},
+    ("subgroup_ext", ".O0g"): {"gfx10"},
     ("printf_fmt", ".O0g"): {"gfx9", "gfx10"},
 }
 

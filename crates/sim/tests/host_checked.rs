@@ -1,7 +1,8 @@
 //! Runs the corpus kernels that PoCL 3.1 cannot run (no `cl_khr_subgroups`,
 //! no OpenCL C 2.0 work-group functions, no `cl_khr_fp16`) and checks every
 //! output against an exact computation on the host, for every target and
-//! build: `subgroup_ops`, `workgroup_ops`, `fp16_arith` (`kernels/src/*.cl`);
+//! build: `subgroup_ops`, `subgroup_ext`, `workgroup_ops`, `fp16_arith`
+//! (`kernels/src/*.cl`);
 //! and `printf_fmt`, whose printf output (which the PoCL references do not
 //! record) is compared with the C library's `snprintf` of the same formats
 //! and arguments.
@@ -1110,6 +1111,154 @@ fn printf_fmt() {
             let want = printf_fmt_lines(i as u32, vs[i], ds[i]);
             if got[i] != want {
                 return Err(format!("work-item {i}: got {:?}, want {want:?}", got[i]));
+            }
+        }
+        Ok(())
+    });
+}
+
+fn coll_f64(v: &[f64]) -> Coll {
+    coll(
+        v,
+        [0.0, f64::INFINITY, f64::NEG_INFINITY],
+        [&|a: f64, b| a + b, &|a: f64, b| a.min(b), &|a: f64, b| {
+            a.max(b)
+        }],
+        |x| x.to_bits(),
+    )
+}
+
+/// Half values as f64 (every sum here is exact in half), results as half
+/// bit patterns.
+fn coll_f16(v: &[f64]) -> Coll {
+    coll(
+        v,
+        [0.0, f64::INFINITY, f64::NEG_INFINITY],
+        [&|a: f64, b| a + b, &|a: f64, b| a.min(b), &|a: f64, b| {
+            a.max(b)
+        }],
+        |x| f16::from_f64(x).to_bits() as u64,
+    )
+}
+
+#[test]
+fn subgroup_ext() {
+    all_builds("subgroup_ext", |t, file| {
+        let ws = wave_size(t);
+        for (li, &launch) in LAUNCHES.iter().enumerate() {
+            let (grid, group, n, bl) = launch;
+            let mut g = Gen(0xe47 + li as u64);
+            // Multiples of 2^-8 within 2^20; multiples of 0.5 in [-4, 4].
+            let din: Vec<f64> = (0..n)
+                .map(|_| (g.below(1 << 29) as f64 - (1 << 28) as f64) / 256.0)
+                .collect();
+            let hin: Vec<u16> = (0..n)
+                .map(|_| f16::from_f64(g.below(17) as f64 * 0.5 - 4.0).to_bits())
+                .collect();
+            let mut dev = Device::new();
+            let code = read_kernel(t, file)?;
+            let m = dev.load(&code).map_err(|e| e.to_string())?;
+            let e = |e: amdgpu_sim::SimError| e.to_string();
+            let pd = dev.alloc_bytes(&bytes(&din, f64::to_le_bytes)).map_err(e)?;
+            let ph = dev.alloc_bytes(&bytes(&hin, u16::to_le_bytes)).map_err(e)?;
+            let nn = n as usize;
+            let pdo = dev.alloc_bytes(&vec![0xa5; (nn + 1) * 88]).map_err(e)?;
+            let pho = dev.alloc_bytes(&vec![0xa5; (nn + 1) * 24]).map_err(e)?;
+            let cfg = LaunchConfig::new_1d(
+                grid,
+                group,
+                vec![
+                    ArgValue::Ptr(pd),
+                    ArgValue::Ptr(ph),
+                    ArgValue::Ptr(pdo),
+                    ArgValue::Ptr(pho),
+                    ArgValue::U32(bl),
+                    ArgValue::U32(n),
+                ],
+            );
+            dev.dispatch(&m, "subgroup_ext", cfg)
+                .map_err(|e| format!("launch {launch:?}: {e}"))?;
+            let dout = read_words::<8>(&dev, pdo, (nn + 1) * 11)?;
+            let hout = read_words::<2>(&dev, pho, (nn + 1) * 12)?;
+            if dout[nn * 11..].iter().any(|&v| v != 0xa5a5_a5a5_a5a5_a5a5)
+                || hout[nn * 12..].iter().any(|&v| v != 0xa5a5)
+            {
+                return Err(format!("launch {launch:?}: output past n overwritten"));
+            }
+            let lane_x = |gid: u32| {
+                let x = if gid < n {
+                    din[gid as usize]
+                } else {
+                    0.25 * gid as f64
+                };
+                if gid % 3 == 1 { -x } else { x }
+            };
+            let lane_h = |gid: u32| {
+                if gid < n {
+                    f16::from_bits(hin[gid as usize]).to_f64()
+                } else {
+                    (gid % 9) as f64 - 4.0
+                }
+            };
+            for g0 in (0..grid).step_by(group as usize) {
+                let lsz = group.min(grid - g0);
+                let gx: Vec<f64> = (g0..g0 + lsz).map(lane_x).collect();
+                let gh: Vec<f64> = (g0..g0 + lsz).map(lane_h).collect();
+                let wx = coll_f64(&gx);
+                let wh = coll_f16(&gh);
+                for s0 in (0..lsz).step_by(ws as usize) {
+                    let sgs = ws.min(lsz - s0) as usize;
+                    let s0 = s0 as usize;
+                    let sx = coll_f64(&gx[s0..s0 + sgs]);
+                    let sh = coll_f16(&gh[s0..s0 + sgs]);
+                    let lane = bl as usize % sgs;
+                    for j in 0..sgs {
+                        let gid = g0 as usize + s0 + j;
+                        if gid >= nn {
+                            continue;
+                        }
+                        let wd = vec![
+                            sx.red[0],
+                            sx.red[1],
+                            sx.red[2],
+                            sx.incl[0][j],
+                            sx.incl[2][j],
+                            sx.excl[0][j],
+                            sx.excl[1][j],
+                            sx.excl[2][j],
+                            gx[s0 + lane].to_bits(),
+                            wx.red[0],
+                            wx.incl[0][s0 + j],
+                        ];
+                        let whv = vec![
+                            sh.red[0],
+                            sh.red[1],
+                            sh.red[2],
+                            sh.incl[0][j],
+                            sh.incl[1][j],
+                            sh.excl[0][j],
+                            sh.excl[2][j],
+                            f16::from_f64(gh[s0 + lane]).to_bits() as u64,
+                            wh.red[0],
+                            wh.red[2],
+                            wh.excl[0][s0 + j],
+                            wh.incl[1][s0 + j],
+                        ];
+                        let ctx = format!("launch {launch:?}: ");
+                        check(
+                            &format!("{ctx}dout"),
+                            gid as u32,
+                            &dout[gid * 11..gid * 11 + 11],
+                            &wd,
+                        )?;
+                        check(
+                            &format!("{ctx}hout"),
+                            gid as u32,
+                            &hout[gid * 12..gid * 12 + 12],
+                            &whv,
+                        )?;
+                    }
+                }
             }
         }
         Ok(())
