@@ -187,6 +187,21 @@ fn every_kernel_has_a_reference() {
         })
         .collect();
     kernels.sort();
+    // Kernels without a PoCL reference, checked against an exact host
+    // computation in `crates/sim/tests/host_checked.rs` instead: PoCL 3.1
+    // cannot build the first four (it has neither `cl_khr_subgroups`, nor
+    // the OpenCL C 2.0 work-group functions, nor `cl_khr_fp16`), and
+    // `printf_fmt`'s result is its printf output, which the references
+    // (buffers only) do not record. Keep in step with `NO_POCL` in
+    // `kernels/pocl/gen.py`.
+    let no_pocl = [
+        "fp16_arith",
+        "subgroup_ext",
+        "subgroup_ops",
+        "workgroup_ops",
+        "printf_fmt",
+    ];
+    kernels.retain(|k| !no_pocl.contains(&k.as_str()));
     let tested = [
         "atomics",
         "atomics64",
