@@ -1938,6 +1938,32 @@ fn fma_mix_forms() {
     })
     .unwrap_err();
     assert!(matches!(err, SimError::Unsupported { .. }), "{err}");
+    // Several NaN operands: the first propagates, quietened, as `v_fma_f16` chooses
+    // (clang's f16 division reaches `v_fma_mixlo_f16` with NaN / NaN).
+    let endpgm = [0x00, 0x00, 0x81, 0xbf];
+    let code = [&gfx9[0..8], &gfx9[16..24], &endpgm[..]].concat();
+    let w = run(Gpu::Gfx906, 64, &code, |w| {
+        for l in 0..3 {
+            w.vgpr[12][l] = 0xabcd_0000;
+        }
+        // v_fma_mix_f32 v10, v0, v1, v2 (f16 sources): a signalling then a quiet NaN.
+        w.vgpr[0][0] = 0x7d00;
+        w.vgpr[1][0] = 0x7e01;
+        w.vgpr[2][0] = 0x3c00;
+        // v_fma_mixlo_f16 v12, v3, v4, v5 (f32 sources).
+        w.vgpr[3][1] = 0x7f80_0001;
+        w.vgpr[4][1] = 0xffc0_0002;
+        w.vgpr[5][1] = 1.0f32.to_bits();
+        w.vgpr[3][2] = 1.0f32.to_bits();
+        w.vgpr[4][2] = 0xffc0_0002;
+        w.vgpr[5][2] = 0x7f80_0003;
+    })
+    .expect("two NaN operands run");
+    // f16 0x7d00 is f32 0x7fa00000; quietened 0x7fe00000.
+    assert_eq!(w.vgpr[10][0], 0x7fe0_0000);
+    // f32 0x7f800001 quietened is 0x7fc00001; as f16 0x7e00 (the payload's top bits).
+    assert_eq!(w.vgpr[12][1], 0xabcd_7e00);
+    assert_eq!(w.vgpr[12][2], 0xabcd_fe00);
 }
 
 /// gfx900 `v_mad_mix_f32` / `v_mad_mixlo_f16` / `v_mad_mixhi_f16`: unfused

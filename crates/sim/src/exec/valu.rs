@@ -2081,11 +2081,9 @@ fn mix(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
         let wide = matches!(k, VFmaMixF32 | VMadMixF32);
         let nans: Vec<f32> = [x, y, z].into_iter().filter(|v| v.is_nan()).collect();
         let h = if let Some(&nan) = nans.first() {
-            // One NaN operand propagates, quietened; which of several
-            // would is not documented.
-            if nans.len() > 1 {
-                return unsupported("a mixed-precision operation on more than one NaN");
-            }
+            // A NaN operand propagates, quietened; of several, the first, as
+            // `v_fma_f16` and the other operations here choose (which one
+            // the hardware returns is not documented).
             let q = f32::from_bits(nan.to_bits() | 0x0040_0000);
             if wide {
                 r[l] = f32_out(q, 0, a.clamp).to_bits();
