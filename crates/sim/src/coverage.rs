@@ -247,19 +247,12 @@ fn graphics_image(name: &str) -> bool {
 /// Why a compute ALU operation is not executed.
 fn alu_reason(name: &str) -> &'static str {
     match name {
-        "s_cbranch_g_fork" | "s_cbranch_i_fork" | "s_cbranch_join" => {
-            "GFX9 fork/join control-flow stack (LLVM never emits it)"
-        }
-        "s_rfe_b64" | "s_rfe_restore_b64" | "s_endpgm_saved" => {
-            "trap-handler and context-switch control: there is no trap handler"
-        }
         "s_subvector_loop_begin" | "s_subvector_loop_end" => {
             "GFX10 wave64 sub-vector loops are not modelled"
         }
         "v_exp_legacy_f32" | "v_log_legacy_f32" | "v_mullit_f32" => {
             "legacy (DX9) special cases: the guides give no pseudo-code and the readings found disagree"
         }
-        "v_illegal" => "raises an illegal-instruction exception: there is no trap handler",
         _ => "not implemented",
     }
 }

@@ -145,6 +145,13 @@ pub enum SimError {
         /// The wave and instruction.
         at: Box<Location>,
     },
+    /// An illegal-instruction exception (`v_illegal`): with no trap
+    /// handler, the wave stops here.
+    #[error("illegal-instruction exception (v_illegal) at {at}")]
+    IllegalInstruction {
+        /// The wave and instruction.
+        at: Box<Location>,
+    },
     /// A branch or jump whose target is not the start of an instruction.
     #[error("branch to 0x{target:x}, which is not an instruction, at {at}")]
     BadBranch {

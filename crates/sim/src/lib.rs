@@ -51,7 +51,8 @@
 //!   components, and MFMA with a partial EXEC. [`coverage::Report`] lists,
 //!   per GPU, every operation the executor does not execute and why. There is no trap handler:
 //!   `s_trap` ends the wave with [`SimError::Trap`] and its trap id,
-//!   `s_sethalt 1` with [`SimError::Halted`].
+//!   `s_sethalt 1` with [`SimError::Halted`], GFX10's `v_illegal` with
+//!   [`SimError::IllegalInstruction`].
 #![deny(missing_docs)]
 
 pub mod alu;

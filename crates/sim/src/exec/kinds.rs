@@ -513,6 +513,15 @@ kinds! {
         "v_cmp_class_f64" => VCmpClassF64,
         "v_cmpx_class_f32" => VCmpxClassF32,
         "v_cmpx_class_f64" => VCmpxClassF64,
+        // Branch-stack, exception-return and exception-raising control
+        // (exec/control.rs)
+        "s_cbranch_i_fork" => SCbranchIFork,
+        "s_cbranch_g_fork" => SCbranchGFork,
+        "s_cbranch_join" => SCbranchJoin,
+        "s_rfe_b64" => SRfeB64,
+        "s_rfe_restore_b64" => SRfeRestoreB64,
+        "s_endpgm_saved" => SEndpgmSaved,
+        "v_illegal" => VIllegal,
     }
     /// A vector compare (`v_cmp_*`, `v_cmpx_*`), parsed by [`Cmp::parse`].
     VCmp(Cmp),

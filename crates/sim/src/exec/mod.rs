@@ -4,6 +4,7 @@
 //! to a [`Kind`] / [`MemKind`] in tables built on first use; the step function
 //! indexes those tables and never looks at strings or bytes.
 
+mod control;
 mod dot;
 mod fast;
 mod kinds;
@@ -38,6 +39,8 @@ pub(crate) enum E {
     Trap(u8),
     /// `s_sethalt 1`: the wave halts.
     Halt,
+    /// An illegal-instruction exception (`v_illegal`).
+    Illegal,
 }
 
 impl From<MemFault> for E {
@@ -220,6 +223,7 @@ fn step_general(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError
             E::Unsupported(what) => SimError::Unsupported { what, at },
             E::Trap(id) => SimError::Trap { id, at },
             E::Halt => SimError::Halted { at },
+            E::Illegal => SimError::IllegalInstruction { at },
         }
     })?;
     // A jump to an address that is no instruction is reported at the jump,
@@ -254,6 +258,9 @@ fn beyond_allocation(w: &Wave, inst: &Inst) -> Option<(String, u32)> {
 
 fn exec_alu(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
     use amdgpu_isa::alu::AluForm;
+    if control::handles(k) {
+        return control::exec(k, w, i, pc);
+    }
     match i.alu.form {
         AluForm::Sop1 | AluForm::Sop2 | AluForm::Sopk | AluForm::Sopc | AluForm::Sopp => {
             salu::exec(k, w, i, pc, ctx)
