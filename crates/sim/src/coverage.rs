@@ -269,7 +269,9 @@ fn mem_reason(name: &str, enc: Encoding) -> &'static str {
         return "ordered count (GDS): no GDS model";
     }
     match name {
-        "buffer_store_lds_dword" => "LDS DMA from a buffer store: not modelled",
+        "buffer_store_lds_dword" => {
+            "store from LDS: the encoding has no per-lane address, and the guides do not say which LDS and memory addresses each lane uses"
+        }
         "ds_condxchg32_rtn_b64" => {
             "conditional exchange: the guides give no pseudo-code (\"Conditional write exchange\")"
         }

@@ -7101,3 +7101,93 @@ fn exception_returns_end_saved_and_illegal() {
         other => panic!("expected an illegal-instruction exception, got {other}"),
     }
 }
+
+/// MUBUF loads with the LDS bit (LDS DMA) write each active lane's dword to
+/// LDS at `M0[15:0] + inst_offset + 4 * lane` (Vega ISA "LDS_ADDR = LDSbase +
+/// LDS_offset + inst_offset + TIDinWave * 4"), reading the buffer as an
+/// ordinary load does: out-of-range lanes give 0, inactive lanes write
+/// nothing, and a lane whose LDS address is outside the group's LDS faults
+/// before anything is written.
+#[test]
+fn buffer_loads_to_lds() {
+    let end: &[u8] = &[0x00, 0x00, 0x81, 0xbf]; // s_endpgm
+    for (gpu, size, load) in [
+        // buffer_load_dword v1, s[4:7], s8 offen offset:8 lds
+        (
+            Gpu::Gfx900,
+            64,
+            [0x08, 0x10, 0x51, 0xe0, 0x01, 0x00, 0x01, 0x08],
+        ),
+        (
+            Gpu::Gfx90a,
+            64,
+            [0x08, 0x10, 0x51, 0xe0, 0x01, 0x00, 0x01, 0x08],
+        ),
+        (
+            Gpu::Gfx1030,
+            32,
+            [0x08, 0x10, 0x31, 0xe0, 0x01, 0x00, 0x01, 0x08],
+        ),
+    ] {
+        let code = [&load[..], end].concat();
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(8192).unwrap();
+        for k in 0..2048u64 {
+            mem.write(g + 4 * k, &(0x5000_0000 + k as u32).to_le_bytes())
+                .unwrap();
+        }
+        let setup = |m0: u32| {
+            move |w: &mut Wave| {
+                w.m0 = m0;
+                w.sgpr[4] = g as u32;
+                w.sgpr[5] = (g >> 32) as u32 & 0xffff;
+                w.sgpr[6] = 4096; // NUM_RECORDS (bytes: stride 0)
+                w.sgpr[7] = if gpu == Gpu::Gfx1030 {
+                    0x3101_6fac
+                } else {
+                    0x0002_7fac
+                };
+                w.sgpr[8] = 16;
+                w.exec = Mask(w.full_mask() & !(1 << 7));
+                for l in 0..64 {
+                    w.vgpr[1][l] = 12 * l as u32;
+                }
+                w.vgpr[1][5] = 5000; // beyond NUM_RECORDS
+            }
+        };
+        let mut lds = Bytes::new(1024, Space::Lds);
+        let fill = [0xaa_u8; 1024];
+        lds.write(0, &fill).unwrap();
+        // M0's bits above 15 are not part of the LDS offset.
+        run_in(gpu, size, &code, &mem, &mut lds, 0, setup(0x1_0040))
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..size as usize {
+            let mut b = [0u8; 4];
+            lds.read(72 + 4 * l as u64, &mut b).unwrap();
+            let want = match l {
+                5 => 0,
+                7 => 0xaaaa_aaaa,
+                _ => 0x5000_0000 + (16 + 12 * l as u32 + 8) / 4,
+            };
+            assert_eq!(u32::from_le_bytes(b), want, "{gpu} lane {l}");
+        }
+        let mut head = [0u8; 72];
+        lds.read(0, &mut head).unwrap();
+        assert!(head.iter().all(|&b| b == 0xaa), "{gpu}: below M0 untouched");
+        // Lanes past the end of LDS: a fault, and LDS unchanged.
+        let before = lds.clone();
+        let err = run_in(gpu, size, &code, &mem, &mut lds, 0, setup(1000)).unwrap_err();
+        match &err {
+            SimError::Fault { lane, .. } => assert_eq!(*lane, 4, "{gpu}: {err}"),
+            other => panic!("{gpu}: expected a fault, got {other}"),
+        }
+        assert_eq!(format!("{lds:?}"), format!("{before:?}"), "{gpu}");
+    }
+    // The sub-dword forms are refused: buffer_load_ubyte v1, s[4:7], s8 offen offset:8 lds
+    let code = [&[0x08, 0x10, 0x41, 0xe0, 0x01, 0x00, 0x01, 0x08][..], end].concat();
+    let err = run(Gpu::Gfx900, 64, &code, |_| {}).unwrap_err();
+    assert!(
+        err.to_string().contains("1-byte buffer load to LDS"),
+        "{err}"
+    );
+}

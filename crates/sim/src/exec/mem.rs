@@ -430,7 +430,7 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         return Ok(());
     }
     if i.mem.has(flags::LDS) {
-        return unsupported("load to LDS");
+        return load_to_lds(sh, w, i, lds, ctx);
     }
     let exec = w.exec.0 & w.full_mask();
     let n = w.size as usize;
@@ -1389,6 +1389,49 @@ pub(crate) fn buffer_access(
         }
     }
     Ok(vals)
+}
+
+/// A MUBUF load with the LDS bit (LDS DMA): the data goes to LDS, not to
+/// VGPRs. Each active lane's dword is written at `M0[15:0] +
+/// inst_offset + 4 * lane` (the Vega ISA's `LDS_ADDR = LDSbase +
+/// LDS_offset + inst_offset + TIDinWave * 4`; LLVM's `buffer.load.lds` and
+/// `global.load.lds` apply the immediate offset to both addresses and
+/// place lane `l` at `4 * l`). The memory address is the buffer's, range
+/// checking included (an out-of-range lane writes 0). Every lane is read
+/// and every LDS address checked before LDS is written, so a fault leaves
+/// LDS as it was. Only whole dwords: the guides do not say where the
+/// sub-dword forms put their bytes.
+fn load_to_lds(sh: Shape, w: &Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
+    match (i.encoding, sh) {
+        (Encoding::Mubuf, Shape::Load(4, _)) => {}
+        (Encoding::Mubuf, Shape::Load(size, _)) => {
+            return unsupported(format!(
+                "a {size}-byte buffer load to LDS (only whole dwords are modelled)"
+            ));
+        }
+        _ => return unsupported("the LDS bit on this instruction"),
+    }
+    let mut targets = [Target::Global(0); 64];
+    buffer_targets(w, i, &mut targets)?;
+    let exec = w.exec.0 & w.full_mask();
+    let base = (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xfff) as u64;
+    let mut cur = PageCursor::new(ctx.mem);
+    let mut vals = [0u32; 64];
+    for l in (0..w.size as usize).filter(|l| (exec >> l) & 1 != 0) {
+        let mut b = [0u8; 4];
+        read(targets[l], l, &mut b, w, lds, &mut cur)?;
+        vals[l] = u32::from_le_bytes(b);
+        let a = base + 4 * l as u64;
+        if a + 4 > lds.len() as u64 {
+            // Out of the group's LDS: the write's own fault says where.
+            lds.write(a, &b).map_err(lane_err(l))?;
+        }
+    }
+    for l in (0..w.size as usize).filter(|l| (exec >> l) & 1 != 0) {
+        lds.write(base + 4 * l as u64, &vals[l].to_le_bytes())
+            .map_err(lane_err(l))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
