@@ -5,7 +5,7 @@
 // (v_rcp_iflag_f32 / v_mul_hi_u32 expansion of a 32-bit urem, no 64-bit
 // division), as if the numerator's high word were zero, although it is
 // 0xffffffff when the int is negative: the narrowing counts the numerator's
-// sign bits where an unsigned division needs its leading zeros. Worked by
+// sign bits where an unsigned division needs its leading zeros (most likely). Worked by
 // hand for work-item 3 (c = 0xffffffffceb34bd1, q = 35): 0xceb34bd1 % 35 = 9,
 // the simulator's value on gfx900 and gfx1030; -O0 and PoCL give the 64-bit
 // remainder 14.
