@@ -23,7 +23,7 @@
 //! payloads are those of the general executor.
 
 use super::kinds::{Cmp, CmpTy, Kind};
-use super::salu::s32;
+use super::operand::s32;
 use crate::memory::{Bytes, GlobalMemory, PAGE};
 use crate::wave::{HW_REG_MODE, Wave};
 use amdgpu_isa::alu::AluForm;
@@ -1186,12 +1186,12 @@ fn run_scalar(f: &Fast, w: &mut Wave) -> Option<Option<u64>> {
             };
         }
         Fast::S64 { op, d, a, b } => {
-            let a = super::salu::s64(w, &a).ok()?;
+            let a = super::operand::s64(w, &a).ok()?;
             if op == L64::Mov {
                 set64(w, &d, a);
                 return Some(None);
             }
-            let b = super::salu::s64(w, &b).ok()?;
+            let b = super::operand::s64(w, &b).ok()?;
             let r = match op {
                 L64::And => a & b,
                 L64::Or => a | b,
@@ -1212,7 +1212,7 @@ fn run_scalar(f: &Fast, w: &mut Wave) -> Option<Option<u64>> {
         Fast::Saveexec { op, d, s } => {
             let src = match w.read_mask(&s) {
                 Some(m) => m,
-                None => super::salu::s64(w, &s).ok()?,
+                None => super::operand::s64(w, &s).ok()?,
             };
             let old = w.exec.0;
             let new = match op {
@@ -1355,7 +1355,7 @@ fn fetch64_into<const N: usize>(w: &Wave, s: &Src64, out: &mut [u64; N]) -> bool
             out.fill(k);
             true
         }
-        Src64::Other(op) => match super::salu::s64(w, &op) {
+        Src64::Other(op) => match super::operand::s64(w, &op) {
             Ok(v) => {
                 out.fill(v);
                 true

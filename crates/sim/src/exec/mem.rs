@@ -1,8 +1,8 @@
 //! Memory instructions: SMEM, DS, FLAT/GLOBAL/SCRATCH and MUBUF, with
 //! per-lane address classification and faults attributed to the lane.
 
-use super::salu::{s32, s64};
-use super::valu::{Ty, v32, v64};
+use super::operand::{Ty, v32, v64};
+use super::operand::{s32, s64};
 use super::{Ctx, E, MemKind, R, unsupported};
 use crate::memory::PageCursor;
 use crate::memory::{APERTURE_SIZE, Bytes, FlatTarget, SCRATCH_BACKING, classify_flat};
@@ -376,7 +376,7 @@ fn write_lanes(w: &mut Wave, op: &Operand, vals: &[[u32; 4]], nd: usize, exec: u
             },
             o => o,
         };
-        super::valu::wv32(w, &one, &lanes, exec)?;
+        super::operand::wv32(w, &one, &lanes, exec)?;
     }
     Ok(())
 }
@@ -384,19 +384,19 @@ fn write_lanes(w: &mut Wave, op: &Operand, vals: &[[u32; 4]], nd: usize, exec: u
 /// Executes a memory instruction.
 pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
     use MemKind::*;
-    if i.encoding != Encoding::Smem && !ctx.gfx10() && super::valu::gpr_index_on(w) {
+    if i.encoding != Encoding::Smem && !ctx.gfx10() && super::operand::gpr_index_on(w) {
         return unsupported("a vector memory instruction while VGPR indexing is enabled");
     }
     match k {
         SCacheNop => return Ok(()),
         SMemtime => {
             let t = w.executed;
-            super::salu::set64(w, &i.dst[0], t)?;
+            super::operand::set64(w, &i.dst[0], t)?;
             return Ok(());
         }
         SGetWaveId => {
             let id = w.id;
-            return super::salu::set32(w, &i.dst[0], id);
+            return super::operand::set32(w, &i.dst[0], id);
         }
         SLoad1 | SLoad2 | SLoad4 | SLoad8 | SLoad16 | SBufLoad1 | SBufLoad2 | SBufLoad4
         | SBufLoad8 | SBufLoad16 => return smem(k, w, i, ctx),
@@ -521,7 +521,7 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         }
         Shape::Atomic(op, wide) => {
             // The LDS f32 add follows MODE's f32 denormal bits.
-            let op = match (op, super::valu::denorms(w, false)) {
+            let op = match (op, super::operand::denorms(w, false)) {
                 (At::FaddF32, (keep_in, keep_out)) if !(keep_in && keep_out) => {
                     At::FaddF32Mode(keep_in, keep_out)
                 }
@@ -1057,7 +1057,7 @@ fn ds_d16(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
             (old[l] & 0xffff_0000) | v
         };
     }
-    super::valu::wv32(w, &i.dst[0], &r, exec)
+    super::operand::wv32(w, &i.dst[0], &r, exec)
 }
 
 /// `ds_bpermute_b32` (each lane reads lane `addr / 4`) and `ds_permute_b32`
@@ -1082,7 +1082,7 @@ fn permute(k: MemKind, w: &mut Wave, i: &Inst) -> R {
             r[t] = d[l];
         }
     }
-    super::valu::wv32(w, &i.dst[0], &r, exec)
+    super::operand::wv32(w, &i.dst[0], &r, exec)
 }
 
 /// `ds_swizzle_b32` (Vega ISA §12.12 / RDNA ISA §13.11 "DS"): each lane reads
@@ -1116,7 +1116,7 @@ fn swizzle(w: &mut Wave, i: &Inst) -> R {
         };
         *v = d[t];
     }
-    super::valu::wv32(w, &i.dst[0], &r, exec)
+    super::operand::wv32(w, &i.dst[0], &r, exec)
 }
 
 /// The dwords a lane's load of `size` bytes (`b`, zero-padded to 16) puts in its VGPRs:
@@ -1200,7 +1200,7 @@ pub(crate) fn src2_addresses(addr: u32, offset: u16) -> (u32, u32) {
 fn ds_src2(op: At, wide: bool, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
     // `ds_add_src2_f32` uses the LDS f32 adder, which follows MODE's f32
     // denormal bits like `ds_add_f32`.
-    let op = match (op, super::valu::denorms(w, false)) {
+    let op = match (op, super::operand::denorms(w, false)) {
         (At::FaddF32, (keep_in, keep_out)) if !(keep_in && keep_out) => {
             At::FaddF32Mode(keep_in, keep_out)
         }
@@ -1242,7 +1242,7 @@ fn ds_append(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
         old.wrapping_sub(n)
     };
     lds.write(addr, &new.to_le_bytes())?;
-    super::valu::wv32(w, &i.dst[0], &[old; 64], exec)
+    super::operand::wv32(w, &i.dst[0], &[old; 64], exec)
 }
 
 /// `ds_read_addtid_b32` / `ds_write_addtid_b32`: lane `l` reads or writes
@@ -1268,7 +1268,7 @@ fn ds_addtid(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
             *x = u32::from_le_bytes(b);
         }
     }
-    super::valu::wv32(w, &i.dst[0], &r, exec)
+    super::operand::wv32(w, &i.dst[0], &r, exec)
 }
 
 /// `global_load_dword_addtid` / `global_store_dword_addtid` (RDNA2): lane
@@ -1301,7 +1301,7 @@ fn global_addtid(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
             *x = u32::from_le_bytes(b);
         }
     }
-    super::valu::wv32(w, &i.dst[0], &r, exec)
+    super::operand::wv32(w, &i.dst[0], &r, exec)
 }
 
 /// `s_scratch_load_dword*` / `s_scratch_store_dword*` (GFX9, gfx1010): the

@@ -38,7 +38,7 @@
 //! Integer results wrap. MFMA reads every lane of its sources: it is executed only
 //! with EXEC covering the whole wave (anything else is reported).
 
-use super::valu::{L32, wv32};
+use super::operand::{L32, wv32};
 use super::{E, R, unsupported};
 use crate::alu::{bf16_to_f32, f16_to_f32};
 use crate::wave::Wave;

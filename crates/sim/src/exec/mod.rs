@@ -9,6 +9,7 @@ mod fast;
 mod kinds;
 mod mem;
 mod mfma;
+mod operand;
 mod salu;
 mod smem_store;
 mod tbuffer;
@@ -259,8 +260,8 @@ fn exec_alu(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
             salu::exec(k, w, i, pc, ctx)
         }
         // GFX9 VGPR indexing: the operands M0 selects are renumbered first.
-        _ if !ctx.gfx10() && valu::gpr_index_on(w) => {
-            let j = valu::gpr_indexed(w, i)?;
+        _ if !ctx.gfx10() && operand::gpr_index_on(w) => {
+            let j = operand::gpr_indexed(w, i)?;
             exec_vector(k, w, &j, ctx)
         }
         _ => exec_vector(k, w, i, ctx),

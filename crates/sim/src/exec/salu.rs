@@ -1,61 +1,10 @@
 //! Scalar ALU and program control: SOP1, SOP2, SOPK, SOPC, SOPP
 //! (Vega ISA §4-5, RDNA ISA §4-5).
 
+use super::operand::{s32, s64, set32, set64};
 use super::{Ctx, E, Kind, R, unsupported};
 use crate::wave::{Mask, Wave, WaveStatus};
-use amdgpu_isa::operand::inline_float_bits;
 use amdgpu_isa::{Inst, Operand};
-
-/// Reads a 32-bit scalar source.
-pub(crate) fn s32(w: &Wave, op: &Operand) -> Result<u32, E> {
-    Ok(match *op {
-        Operand::InlineInt(v) => v as i32 as u32,
-        Operand::InlineFloat(c) => inline_float_bits(c, 32).unwrap_or(0) as u32,
-        Operand::Literal(v) => v,
-        Operand::Imm(v) => v as u32,
-        _ => match w.read_sdword(op, 0) {
-            Some(v) => v,
-            None => return unsupported(format!("scalar source {op}")),
-        },
-    })
-}
-
-/// Reads a 64-bit scalar source (a register pair, or a constant extended
-/// to 64 bits: inline integers sign-extend, inline floats are f64 patterns,
-/// literals zero-extend).
-pub(crate) fn s64(w: &Wave, op: &Operand) -> Result<u64, E> {
-    Ok(match *op {
-        Operand::InlineInt(v) => v as i64 as u64,
-        Operand::InlineFloat(c) => inline_float_bits(c, 64).unwrap_or(0),
-        Operand::Literal(v) => v as u64,
-        Operand::Imm(v) => v as i64 as u64,
-        Operand::Special { count: 1, .. } | Operand::Sgpr { count: 1, .. } => s32(w, op)? as u64,
-        _ => {
-            let lo = w.read_sdword(op, 0);
-            let hi = w.read_sdword(op, 1);
-            match (lo, hi) {
-                (Some(lo), Some(hi)) => lo as u64 | (hi as u64) << 32,
-                _ => return unsupported(format!("64-bit scalar source {op}")),
-            }
-        }
-    })
-}
-
-pub(crate) fn set32(w: &mut Wave, op: &Operand, v: u32) -> R {
-    if w.write_sdword(op, 0, v) {
-        Ok(())
-    } else {
-        unsupported(format!("scalar destination {op}"))
-    }
-}
-
-pub(crate) fn set64(w: &mut Wave, op: &Operand, v: u64) -> R {
-    if w.write_sdword(op, 0, v as u32) && w.write_sdword(op, 1, (v >> 32) as u32) {
-        Ok(())
-    } else {
-        unsupported(format!("64-bit scalar destination {op}"))
-    }
-}
 
 fn imm16(i: &Inst) -> i32 {
     match i.src[0] {
@@ -684,7 +633,7 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
 /// Sets or clears MODE.GPR_IDX_EN.
 fn set_gpr_idx_en(w: &mut Wave, on: bool) {
     if let Some(m) = w.hwreg.get_mut(crate::wave::HW_REG_MODE) {
-        let bit = 1 << super::valu::MODE_GPR_IDX_EN;
+        let bit = 1 << super::operand::MODE_GPR_IDX_EN;
         *m = if on { *m | bit } else { *m & !bit };
     }
 }
