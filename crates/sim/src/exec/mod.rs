@@ -1,8 +1,10 @@
 //! The executor: one step of one wave over the pre-decoded program.
 //!
-//! Every operation identity ([`AluOp`], [`MemOp`]) is mapped once, by name,
-//! to a [`Kind`] / [`MemKind`] in tables built on first use; the step function
-//! indexes those tables and never looks at strings or bytes.
+//! Every operation identity ([`AluOp`], [`MemOp`]) is mapped once to a
+//! [`Kind`] / [`MemKind`] in tables built on first use, by matching on the
+//! generated identities (the vector compares alone are parsed from their
+//! names); the step function indexes those tables and never looks at strings
+//! or bytes.
 
 mod dot;
 mod fast;
@@ -59,20 +61,20 @@ pub(crate) struct Tables {
     pub mem: Vec<MemKind>,
 }
 
-/// The tables, built once from the operation names.
+/// The tables, built once from the operation identities.
 pub(crate) fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
         let alu = (0..AluOp::count())
             .map(|i| {
-                let name = AluOp(i as u16).name();
-                Kind::from_name(name)
-                    .or_else(|| kinds::Cmp::parse(name).map(Kind::VCmp))
+                let op = AluOp(i as u16);
+                Kind::of(op)
+                    .or_else(|| kinds::Cmp::parse(op.name()).map(Kind::VCmp))
                     .unwrap_or(Kind::Unimplemented)
             })
             .collect();
         let mem = (0..4096u16)
-            .map(|i| MemKind::from_name(MemOp(i).name()).unwrap_or(MemKind::Unimplemented))
+            .map(|i| MemKind::of(MemOp(i)).unwrap_or(MemKind::Unimplemented))
             .collect();
         Tables { alu, mem }
     })
