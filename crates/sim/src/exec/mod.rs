@@ -2,9 +2,8 @@
 //!
 //! Every operation identity ([`AluOp`], [`MemOp`]) is mapped once to a
 //! [`Kind`] / [`MemKind`] in tables built on first use, by matching on the
-//! generated identities (the vector compares alone are parsed from their
-//! names); the step function indexes those tables and never looks at strings
-//! or bytes.
+//! generated identities; the step function indexes those tables and never
+//! looks at strings or bytes.
 
 mod dot;
 mod fast;
@@ -69,7 +68,7 @@ pub(crate) fn tables() -> &'static Tables {
             .map(|i| {
                 let op = AluOp(i as u16);
                 Kind::of(op)
-                    .or_else(|| kinds::Cmp::parse(op.name()).map(Kind::VCmp))
+                    .or_else(|| Cmp::of(op).map(Kind::VCmp))
                     .unwrap_or(Kind::Unimplemented)
             })
             .collect();
