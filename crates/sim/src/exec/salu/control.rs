@@ -5,6 +5,7 @@ use super::*;
 
 /// Executes the operations of class [`Class::Control`].
 #[allow(clippy::redundant_closure_call)]
+#[inline(always)]
 pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64) -> R {
     use Kind::*;
     match k {

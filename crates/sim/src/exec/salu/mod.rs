@@ -63,7 +63,9 @@ fn bfe64(v: u64, ctl: u32, signed: bool) -> u64 {
     }
 }
 
-/// Executes a scalar instruction.
+/// Executes a scalar instruction through the module of its class
+/// ([`class`]); the class functions are inlined here, so that this compiles
+/// as the one function it was before the split.
 pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
     match class(k) {
         Some(Class::Control) => control::exec(k, w, i, pc),

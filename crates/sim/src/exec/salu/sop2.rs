@@ -4,6 +4,7 @@ use super::*;
 
 /// Executes the operations of class [`Class::Sop2`].
 #[allow(clippy::redundant_closure_call)]
+#[inline(always)]
 pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst) -> R {
     use Kind::*;
     let d = i.dst[0];

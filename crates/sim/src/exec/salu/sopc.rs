@@ -4,6 +4,7 @@ use super::*;
 
 /// Executes the operations of class [`Class::Sopc`].
 #[allow(clippy::redundant_closure_call)]
+#[inline(always)]
 pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst) -> R {
     use Kind::*;
     macro_rules! cmp {
