@@ -3,7 +3,8 @@
 //!
 //! Opcode identities, mnemonics, the register widths of each opcode's operands and
 //! the bits an opcode requires to be fixed come from the generated tables in the
-//! `tables` module (probed from LLVM's disassembler, see `crates/isa/gen/mem_tables.py`);
+//! `tables` module (probed from LLVM's disassembler, see `crates/isa/gen/mem_tables.py`,
+//! which also writes the named identities of [`ops`]);
 //! the field layouts and the printing rules are written here, after the ISA
 //! guides' "Microcode Formats" chapters (Vega ISA §12, RDNA ISA §13, MI100/MI200
 //! ISA §12).
@@ -33,6 +34,7 @@
 //! is expected, an image whose register range would run past v255): the decoder
 //! reproduces what LLVM prints, which is what the differential test checks.
 
+pub mod ops;
 mod print;
 mod tables;
 

@@ -15,7 +15,7 @@
 //! elements or on the accumulator, VOP3 `abs`/`neg`/`omod` on the `c` forms)
 //! has no pseudo-code in the guides and is reported as unsupported.
 
-use super::valu::{L32, Ov, Ty, check_round, denorms, src32, v32, wv32};
+use super::operand::{L32, Ov, Ty, check_round, denorms, src32, v32, wv32};
 use super::{Kind, R, unsupported};
 use crate::alu::{dot_int, dot2_f32_f16, ftz_f32};
 use crate::wave::Wave;

@@ -38,11 +38,11 @@
 //! Integer results wrap. MFMA reads every lane of its sources: it is executed only
 //! with EXEC covering the whole wave (anything else is reported).
 
-use super::valu::{L32, wv32};
+use super::operand::{L32, wv32};
 use super::{E, R, unsupported};
 use crate::alu::{bf16_to_f32, f16_to_f32};
 use crate::wave::Wave;
-use amdgpu_isa::alu::AluOp;
+use amdgpu_isa::alu::{AluOp, ops as alu};
 use amdgpu_isa::operand::inline_float_bits;
 use amdgpu_isa::{Inst, Op, Operand};
 
@@ -76,7 +76,9 @@ pub(crate) struct Shape {
 
 impl Shape {
     /// The shape of `v_mfma_<out>_<M>x<N>x<K><in>[_1k]`, parsed from the
-    /// operation's name; `None` for a name that is not an MFMA.
+    /// operation's name; `None` for a name that is not an MFMA. The tests
+    /// check [`Shape::of`] against it.
+    #[cfg(test)]
     pub(crate) fn from_name(name: &str) -> Option<Shape> {
         let rest = name.strip_prefix("v_mfma_")?;
         let rest = rest.strip_suffix("_1k").unwrap_or(rest);
@@ -108,18 +110,40 @@ impl Shape {
         (blocks >= 1 && m * k * blocks == 64 * per_lane).then_some(Shape { m, k, blocks, elem })
     }
 
-    /// The shape of operation `op`, from a table built once.
+    /// The shape of operation `op` (M, K, blocks and element type of
+    /// `v_mfma_<out>_<M>x<N>x<K><in>[_1k]`), by identity.
     pub(crate) fn of(op: AluOp) -> Option<Shape> {
-        use std::sync::OnceLock;
-        static T: OnceLock<Vec<Option<Shape>>> = OnceLock::new();
-        T.get_or_init(|| {
-            (0..AluOp::count())
-                .map(|i| Shape::from_name(AluOp(i as u16).name()))
-                .collect()
-        })
-        .get(op.0 as usize)
-        .copied()
-        .flatten()
+        let (m, k, blocks, elem) = match op {
+            alu::V_MFMA_F32_16X16X16BF16_1K => (16, 16, 1, Elem::Bf16),
+            alu::V_MFMA_F32_16X16X16F16 => (16, 16, 1, Elem::F16),
+            alu::V_MFMA_F32_16X16X1F32 => (16, 1, 4, Elem::F32),
+            alu::V_MFMA_F32_16X16X2BF16 => (16, 2, 4, Elem::Bf16),
+            alu::V_MFMA_F32_16X16X4BF16_1K => (16, 4, 4, Elem::Bf16),
+            alu::V_MFMA_F32_16X16X4F16 => (16, 4, 4, Elem::F16),
+            alu::V_MFMA_F32_16X16X4F32 => (16, 4, 1, Elem::F32),
+            alu::V_MFMA_F32_16X16X8BF16 => (16, 8, 1, Elem::Bf16),
+            alu::V_MFMA_F32_32X32X1F32 => (32, 1, 2, Elem::F32),
+            alu::V_MFMA_F32_32X32X2BF16 => (32, 2, 2, Elem::Bf16),
+            alu::V_MFMA_F32_32X32X2F32 => (32, 2, 1, Elem::F32),
+            alu::V_MFMA_F32_32X32X4BF16 => (32, 4, 1, Elem::Bf16),
+            alu::V_MFMA_F32_32X32X4BF16_1K => (32, 4, 2, Elem::Bf16),
+            alu::V_MFMA_F32_32X32X4F16 => (32, 4, 2, Elem::F16),
+            alu::V_MFMA_F32_32X32X8BF16_1K => (32, 8, 1, Elem::Bf16),
+            alu::V_MFMA_F32_32X32X8F16 => (32, 8, 1, Elem::F16),
+            alu::V_MFMA_F32_4X4X1F32 => (4, 1, 16, Elem::F32),
+            alu::V_MFMA_F32_4X4X2BF16 => (4, 2, 16, Elem::Bf16),
+            alu::V_MFMA_F32_4X4X4BF16_1K => (4, 4, 16, Elem::Bf16),
+            alu::V_MFMA_F32_4X4X4F16 => (4, 4, 16, Elem::F16),
+            alu::V_MFMA_F64_16X16X4F64 => (16, 4, 1, Elem::F64),
+            alu::V_MFMA_F64_4X4X4F64 => (4, 4, 4, Elem::F64),
+            alu::V_MFMA_I32_16X16X16I8 => (16, 16, 1, Elem::I8),
+            alu::V_MFMA_I32_16X16X4I8 => (16, 4, 4, Elem::I8),
+            alu::V_MFMA_I32_32X32X4I8 => (32, 4, 2, Elem::I8),
+            alu::V_MFMA_I32_32X32X8I8 => (32, 8, 1, Elem::I8),
+            alu::V_MFMA_I32_4X4X4I8 => (4, 4, 16, Elem::I8),
+            _ => return None,
+        };
+        Some(Shape { m, k, blocks, elem })
     }
 
     /// K elements each lane holds of A (and of B).
@@ -424,6 +448,14 @@ mod tests {
             assert!(seen.iter().all(|&c| c == 1), "{} results", op.name());
         }
         assert_eq!(n, 27, "MFMA operations in the decoder tables");
+    }
+
+    #[test]
+    fn shapes_by_identity_are_the_parsed_names() {
+        for i in 0..AluOp::count() {
+            let op = AluOp(i as u16);
+            assert_eq!(Shape::of(op), Shape::from_name(op.name()), "{}", op.name());
+        }
     }
 
     #[test]

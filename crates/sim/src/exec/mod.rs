@@ -1,17 +1,19 @@
 //! The executor: one step of one wave over the pre-decoded program.
 //!
-//! Every operation identity ([`AluOp`], [`MemOp`]) is mapped once, by name,
-//! to a [`Kind`] / [`MemKind`] in tables built on first use; the step function
-//! indexes those tables and never looks at strings or bytes.
+//! Every operation identity ([`AluOp`], [`MemOp`]) is mapped once to a
+//! [`Kind`] / [`MemKind`] in tables built on first use, by matching on the
+//! generated identities; the step function indexes those tables and never
+//! looks at strings or bytes.
 
-mod control;
 mod dot;
 mod fast;
 mod kinds;
 mod mem;
 mod mfma;
+mod operand;
 mod salu;
 mod smem_store;
+mod special_control;
 mod tbuffer;
 mod valu;
 
@@ -61,20 +63,20 @@ pub(crate) struct Tables {
     pub mem: Vec<MemKind>,
 }
 
-/// The tables, built once from the operation names.
+/// The tables, built once from the operation identities.
 pub(crate) fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
         let alu = (0..AluOp::count())
             .map(|i| {
-                let name = AluOp(i as u16).name();
-                Kind::from_name(name)
-                    .or_else(|| kinds::Cmp::parse(name).map(Kind::VCmp))
+                let op = AluOp(i as u16);
+                Kind::of(op)
+                    .or_else(|| Cmp::of(op).map(Kind::VCmp))
                     .unwrap_or(Kind::Unimplemented)
             })
             .collect();
         let mem = (0..4096u16)
-            .map(|i| MemKind::from_name(MemOp(i).name()).unwrap_or(MemKind::Unimplemented))
+            .map(|i| MemKind::of(MemOp(i)).unwrap_or(MemKind::Unimplemented))
             .collect();
         Tables { alu, mem }
     })
@@ -258,16 +260,16 @@ fn beyond_allocation(w: &Wave, inst: &Inst) -> Option<(String, u32)> {
 
 fn exec_alu(k: Kind, w: &mut Wave, i: &Inst, pc: u64, ctx: &Ctx) -> R {
     use amdgpu_isa::alu::AluForm;
-    if control::handles(k) {
-        return control::exec(k, w, i, pc);
+    if special_control::handles(k) {
+        return special_control::exec(k, w, i, pc);
     }
     match i.alu.form {
         AluForm::Sop1 | AluForm::Sop2 | AluForm::Sopk | AluForm::Sopc | AluForm::Sopp => {
             salu::exec(k, w, i, pc, ctx)
         }
         // GFX9 VGPR indexing: the operands M0 selects are renumbered first.
-        _ if !ctx.gfx10() && valu::gpr_index_on(w) => {
-            let j = valu::gpr_indexed(w, i)?;
+        _ if !ctx.gfx10() && operand::gpr_index_on(w) => {
+            let j = operand::gpr_indexed(w, i)?;
             exec_vector(k, w, &j, ctx)
         }
         _ => exec_vector(k, w, i, ctx),

@@ -16,7 +16,7 @@
 //! `glc` the value before the operation is returned to `sdata`.
 
 use super::mem::{At, Shape, atomic_op, shape};
-use super::salu::{s32, s64};
+use super::operand::{s32, s64};
 use super::{Ctx, E, MemKind, R, unsupported};
 use crate::wave::Wave;
 use amdgpu_isa::mem::{MemOp, flags};

@@ -241,7 +241,7 @@ fn exec_d16(
         StoreD16X | StoreD16Xy | StoreD16Xyz | StoreD16Xyzw | StoreD16HiX
     ) {
         let src: Vec<[u32; 64]> = (0..regs)
-            .map(|r| super::valu::v32(w, &reg(r)?, super::valu::Ty::I))
+            .map(|r| super::operand::v32(w, &reg(r)?, super::operand::Ty::I))
             .collect::<Result<_, _>>()?;
         let data: Vec<[u32; 64]> = (0..n)
             .map(|c| {
@@ -266,7 +266,7 @@ fn exec_d16(
     let vals = super::mem::buffer_access(w, i, lds, ctx, 4 * n, None)?;
     for r in 0..regs {
         let op = reg(r)?;
-        let mut v = super::valu::v32(w, &op, super::valu::Ty::I)?;
+        let mut v = super::operand::v32(w, &op, super::operand::Ty::I)?;
         for (x, lane) in v.iter_mut().zip(&vals) {
             for (c, &bits) in lane.iter().enumerate().take(n).skip(2 * r).take(2) {
                 let h = f32_to_f16(f32::from_bits(bits)) as u32;
@@ -277,7 +277,7 @@ fn exec_d16(
                 };
             }
         }
-        super::valu::wv32(w, &op, &v, exec)?;
+        super::operand::wv32(w, &op, &v, exec)?;
     }
     Ok(())
 }

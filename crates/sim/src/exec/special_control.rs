@@ -39,7 +39,7 @@ fn sgpr64(w: &Wave, op: &Operand) -> Result<u64, E> {
     if let Some(m) = w.read_mask(op) {
         return Ok(m);
     }
-    super::salu::s64(w, op)
+    super::operand::s64(w, op)
 }
 
 fn csp(w: &Wave) -> u32 {
@@ -107,11 +107,11 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64) -> R {
         }
         Kind::SCbranchGFork => {
             let cond = sgpr64(w, &i.src[0])?;
-            let target = super::salu::s64(w, &i.src[1])?;
+            let target = super::operand::s64(w, &i.src[1])?;
             fork(w, cond, target, next)
         }
         Kind::SCbranchJoin => {
-            let saved = super::salu::s32(w, &i.src[0])?;
+            let saved = super::operand::s32(w, &i.src[0])?;
             let c = csp(w);
             if c != saved & 7 {
                 if c == 0 {
@@ -134,7 +134,7 @@ pub(crate) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64) -> R {
         // which has no effect on this memory model). Outside a trap
         // handler these are jumps.
         Kind::SRfeB64 | Kind::SRfeRestoreB64 => {
-            w.pc = super::salu::s64(w, &i.src[0])?;
+            w.pc = super::operand::s64(w, &i.src[0])?;
             Ok(())
         }
         // The end of a wave whose state a context-switch handler saved.

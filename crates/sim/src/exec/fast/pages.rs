@@ -1,0 +1,185 @@
+//! Global memory by pages for the fast memory handlers: lane addresses,
+//! runs of lanes within one page, dword loads and stores one page lock per
+//! run.
+
+use super::*;
+
+/// Each active lane's global address. (The registers named exist: the
+/// caller has checked them against the allocation.)
+#[inline(always)]
+pub(super) fn global_addrs(w: &Wave, a: &GAddr, out: &mut [u64; 64]) -> bool {
+    match *a {
+        GAddr::V64 { v, off } => {
+            let (Some(lo), Some(hi)) = (w.vgpr.get(v as usize), w.vgpr.get(v as usize + 1)) else {
+                return false;
+            };
+            for l in 0..64 {
+                out[l] = (lo[l] as u64 | (hi[l] as u64) << 32).wrapping_add_signed(off);
+            }
+        }
+        GAddr::S { s, v, off } => {
+            let base = w.sgpr[s as usize] as u64 | (w.sgpr[s as usize + 1] as u64) << 32;
+            let base = base.wrapping_add_signed(off);
+            match v {
+                Some(v) => {
+                    let Some(r) = w.vgpr.get(v as usize) else {
+                        return false;
+                    };
+                    for l in 0..64 {
+                        out[l] = base.wrapping_add(r[l] as u64);
+                    }
+                }
+                None => out.fill(base),
+            }
+        }
+    }
+    true
+}
+
+/// The lanes whose dword directly follows the previous lane's in the same
+/// page, both lanes active: bit `l` set when lane `l` continues lane
+/// `l - 1`'s run.
+#[inline(always)]
+pub(super) fn links(a: &[u64; 64], exec: u64) -> u64 {
+    let mut m = 0u64;
+    for l in 1..64 {
+        let next = a[l] == a[l - 1].wrapping_add(4) && a[l] & (PAGE - 1) != 0;
+        m |= (next as u64) << l;
+    }
+    m & exec & (exec << 1)
+}
+
+/// The runs of the active lanes (`exec`): consecutive lanes reading
+/// consecutive dwords in one page. Calls `f(lo, hi)` for each, in lane order,
+/// and stops at the first `false`.
+#[inline(always)]
+pub(super) fn runs(a: &[u64; 64], exec: u64, mut f: impl FnMut(usize, usize) -> bool) -> bool {
+    let link = links(a, exec);
+    let mut rem = exec;
+    while rem != 0 {
+        let lo = rem.trailing_zeros() as usize;
+        // The run ends before the first higher lane that does not continue it.
+        let above = if lo == 63 {
+            0
+        } else {
+            !link & (u64::MAX << (lo + 1))
+        };
+        let hi = if above == 0 {
+            63
+        } else {
+            above.trailing_zeros() as usize - 1
+        };
+        if !f(lo, hi) {
+            return false;
+        }
+        rem &= if hi == 63 { 0 } else { u64::MAX << (hi + 1) };
+    }
+    true
+}
+
+/// The page of a run of lanes `lo..=hi` and the run's first byte in it,
+/// when the run's dwords lie in one page (the caller checks the allocation).
+#[inline(always)]
+pub(super) fn run_page(a: &[u64; 64], lo: usize, hi: usize) -> Option<(u64, usize)> {
+    let page = a[lo] & !(PAGE - 1);
+    let o = (a[lo] - page) as usize;
+    (o + 4 * (hi - lo + 1) <= PAGE as usize).then_some((page, o))
+}
+
+/// A locked page's bytes.
+pub(super) type Locked<'a> = std::sync::MutexGuard<'a, Box<[u8]>>;
+
+/// A global dword load: each active lane's dword, read run by run
+/// ([`runs`]; one page lock per run, kept while the next run is in the same
+/// page). `false` (nothing read) when some lane's dword is not wholly inside
+/// an allocation: the general executor reports it.
+pub(super) fn load_dwords(
+    mem: &GlobalMemory,
+    a: &[u64; 64],
+    exec: u64,
+    vals: &mut [u32; 64],
+) -> bool {
+    let mut cur: Option<(u64, usize, Locked<'_>)> = None;
+    runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if cur.as_ref().is_none_or(|c| c.0 != page) {
+            // Release the old page before locking the next.
+            drop(cur.take());
+            let Some((bytes, valid)) = mem.page_at(page) else {
+                return false;
+            };
+            cur = Some((page, valid, crate::memory::lock_bytes(bytes)));
+        }
+        let Some((_, valid, bytes)) = cur.as_ref() else {
+            return false;
+        };
+        let end = o + 4 * (hi - lo + 1);
+        if end > *valid {
+            return false;
+        }
+        for (v, c) in vals[lo..=hi].iter_mut().zip(bytes[o..end].chunks_exact(4)) {
+            *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        true
+    })
+}
+
+/// A global dword store: every active lane's dword checked first (nothing
+/// is written when one would fault: the general executor then reports it),
+/// then written run by run in lane order.
+pub(super) fn store_dwords(mem: &GlobalMemory, a: &[u64; 64], exec: u64, src: &[u32; 64]) -> bool {
+    type Data = std::sync::Mutex<Box<[u8]>>;
+    // The pages of the first runs, so that the second pass finds them again
+    // without a lookup.
+    let mut seen: [(u64, Option<&Data>); 4] = [(0, None); 4];
+    let mut n = 0;
+    let mut last: Option<(u64, &Data, usize)> = None;
+    let ok = runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if last.is_none_or(|c| c.0 != page) {
+            let Some((bytes, valid)) = mem.page_at(page) else {
+                return false;
+            };
+            last = Some((page, bytes, valid));
+            if n < seen.len() {
+                seen[n] = (page, Some(bytes));
+                n += 1;
+            }
+        }
+        last.is_some_and(|(_, _, valid)| o + 4 * (hi - lo + 1) <= valid)
+    });
+    if !ok {
+        return false;
+    }
+    let mut cur: Option<(u64, Locked<'_>)> = None;
+    runs(a, exec, |lo, hi| {
+        let Some((page, o)) = run_page(a, lo, hi) else {
+            return false;
+        };
+        if cur.as_ref().is_none_or(|c| c.0 != page) {
+            // Release the old page before locking the next.
+            drop(cur.take());
+            let data = match seen[..n].iter().find(|s| s.0 == page) {
+                Some(&(_, d)) => d,
+                None => mem.page_at(page).map(|p| p.0),
+            };
+            let Some(data) = data else {
+                return false;
+            };
+            cur = Some((page, crate::memory::lock_bytes(data)));
+        }
+        if let Some((_, bytes)) = cur.as_mut() {
+            for (c, v) in bytes[o..o + 4 * (hi - lo + 1)]
+                .chunks_exact_mut(4)
+                .zip(&src[lo..=hi])
+            {
+                c.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        true
+    })
+}
