@@ -700,6 +700,60 @@ fn quiet32(x: f32) -> f32 {
     }
 }
 
+/// The quiet NaN an f32 operation produces when no operand is a NaN
+/// (`0xffc00000`, the NaN the ISA guides' `V_DIV_FIXUP_F32` writes for 0/0).
+pub const F32_DEFAULT_NAN: u32 = 0xffc0_0000;
+
+/// The quiet NaN an f64 operation produces when no operand is a NaN
+/// (`0xfff8000000000000`, `V_DIV_FIXUP_F64`'s).
+pub const F64_DEFAULT_NAN: u64 = 0xfff8_0000_0000_0000;
+
+/// `r`, the host's result of an f32 arithmetic operation on `ops` (in source
+/// order), with the NaN this simulator returns when it is one: the first
+/// NaN operand, quietened, else [`F32_DEFAULT_NAN`]. The host's own choice
+/// among several NaN operands depends on the order in which its compiler
+/// placed them in the machine instruction, so it is never used.
+#[inline(always)]
+pub fn nan_first32<const K: usize>(r: f32, ops: [f32; K]) -> f32 {
+    if !r.is_nan() {
+        return r;
+    }
+    for x in ops {
+        if x.is_nan() {
+            return quiet32(x);
+        }
+    }
+    f32::from_bits(F32_DEFAULT_NAN)
+}
+
+/// [`nan_first32`] for f64 operations ([`F64_DEFAULT_NAN`]).
+#[inline(always)]
+pub fn nan_first64<const K: usize>(r: f64, ops: [f64; K]) -> f64 {
+    if !r.is_nan() {
+        return r;
+    }
+    for x in ops {
+        if x.is_nan() {
+            return quiet64(x);
+        }
+    }
+    f64::from_bits(F64_DEFAULT_NAN)
+}
+
+/// `a * b + c` rounded once (`v_fma_f32`, `v_fmac_f32`), NaNs by
+/// [`nan_first32`].
+#[inline(always)]
+pub fn fma_f32(a: f32, b: f32, c: f32) -> f32 {
+    nan_first32(a.mul_add(b, c), [a, b, c])
+}
+
+/// `a * b + c` rounded once (`v_fma_f64`, `v_fmac_f64`), NaNs by
+/// [`nan_first64`].
+#[inline(always)]
+pub fn fma_f64(a: f64, b: f64, c: f64) -> f64 {
+    nan_first64(a.mul_add(b, c), [a, b, c])
+}
+
 /// The quiet NaN an f16 operation produces when no input is a NaN
 /// (`0xfe00`: the value the ISA guides give `v_div_fixup_f16` for 0/0 and
 /// inf/inf).
@@ -1057,7 +1111,10 @@ pub fn ftz_f32(x: f32) -> f32 {
 /// flushed"; the compiler selects it for `fmad`, "the same result as the
 /// separately rounded operations").
 pub fn mad_f32(a: f32, b: f32, c: f32) -> f32 {
-    ftz_f32(ftz_f32(ftz_f32(a) * ftz_f32(b)) + ftz_f32(c))
+    nan_first32(
+        ftz_f32(ftz_f32(ftz_f32(a) * ftz_f32(b)) + ftz_f32(c)),
+        [a, b, c],
+    )
 }
 
 /// f16 denormals flushed to zero of the same sign.

@@ -7191,3 +7191,81 @@ fn buffer_loads_to_lds() {
         "{err}"
     );
 }
+
+/// With NaN operands, f32, f64 and f16 arithmetic returns the first NaN in
+/// source order, quietened, and an invalid operation on numbers the
+/// default NaN (`0xffc00000`), in the general executor and the
+/// pre-resolved handlers alike (the host's own choice among several NaNs
+/// depends on how its compiler ordered the operands).
+#[test]
+fn nan_operands_give_the_first_nan_quietened() {
+    let gfx9: Vec<u8> = [
+        &[0x00, 0x03, 0x04, 0x02][..], // v_add_f32_e32 v2, v0, v1
+        &[0x01, 0x01, 0x06, 0x0a],     // v_mul_f32_e32 v3, v1, v0
+        &[0x04, 0x00, 0xcb, 0xd1, 0x01, 0x01, 0x02, 0x04], // v_fma_f32 v4, v1, v0, v0
+        &[0x06, 0x0f, 0x0a, 0x04],     // v_sub_f32_e32 v5, v6, v7
+        &[0x08, 0x00, 0x80, 0xd2, 0x0a, 0x19, 0x02, 0x00], // v_add_f64 v[8:9], v[10:11], v[12:13]
+        &[0x0f, 0x21, 0x1c, 0x3e],     // v_add_f16_e32 v14, v15, v16
+        &[0x01, 0x01, 0x22, 0x06],     // v_subrev_f32_e32 v17, v1, v0
+        &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x00, 0x03, 0x04, 0x06][..],
+        &[0x01, 0x01, 0x06, 0x10],
+        &[0x04, 0x00, 0x4b, 0xd5, 0x01, 0x01, 0x02, 0x04],
+        &[0x06, 0x0f, 0x0a, 0x08],
+        &[0x08, 0x00, 0x64, 0xd5, 0x0a, 0x19, 0x02, 0x00],
+        &[0x0f, 0x21, 0x1c, 0x64],
+        &[0x01, 0x01, 0x22, 0x0a],
+        &[0x00, 0x00, 0x81, 0xbf],
+    ]
+    .concat();
+    let (a, b) = (0x7f80_0001u32, 0xffa0_0002u32); // two signaling NaNs
+    let (qa, qb) = (a | 0x0040_0000, b | 0x0040_0000);
+    let (one, two) = (1.0f32.to_bits(), 2.0f32.to_bits());
+    for (gpu, size, code) in [(Gpu::Gfx900, 64, &gfx9), (Gpu::Gfx1030, 32, &gfx10)] {
+        let w = run(gpu, size, code, |w| {
+            for l in 0..64 {
+                let (x, y) = [(a, b), (one, b), (a, two), (one, two)][l % 4];
+                w.vgpr[0][l] = x;
+                w.vgpr[1][l] = y;
+                w.vgpr[6][l] = f32::INFINITY.to_bits();
+                w.vgpr[7][l] = f32::INFINITY.to_bits();
+                w.vgpr[10][l] = 1;
+                w.vgpr[11][l] = 0x7ff0_0000;
+                w.vgpr[12][l] = 2;
+                w.vgpr[13][l] = 0xfff4_0000;
+                w.vgpr[14][l] = 0xabcd_0000;
+                w.vgpr[15][l] = 0x7c01;
+                w.vgpr[16][l] = 0xfd02;
+            }
+        })
+        .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..size as usize {
+            let (add, mul, fma, subrev) = match l % 4 {
+                0 => (qa, qb, qb, qb),
+                1 => (qb, qb, qb, qb),
+                2 => (qa, qa, qa, qa),
+                _ => (
+                    3.0f32.to_bits(),
+                    2.0f32.to_bits(),
+                    3.0f32.to_bits(),
+                    (-1.0f32).to_bits(),
+                ),
+            };
+            assert_eq!(w.vgpr[2][l], add, "{gpu} v_add_f32 lane {l}");
+            assert_eq!(w.vgpr[3][l], mul, "{gpu} v_mul_f32 lane {l}");
+            assert_eq!(w.vgpr[4][l], fma, "{gpu} v_fma_f32 lane {l}");
+            assert_eq!(w.vgpr[17][l], subrev, "{gpu} v_subrev_f32 lane {l}");
+            assert_eq!(w.vgpr[5][l], 0xffc0_0000, "{gpu} inf - inf");
+            assert_eq!(
+                (w.vgpr[8][l], w.vgpr[9][l]),
+                (1, 0x7ff8_0000),
+                "{gpu} v_add_f64"
+            );
+            let high = if gpu == Gpu::Gfx1030 { 0xabcd_0000 } else { 0 };
+            assert_eq!(w.vgpr[14][l], high | 0x7e01, "{gpu} v_add_f16");
+        }
+    }
+}

@@ -172,6 +172,8 @@ pub(super) fn fetch_f<const N: usize>(w: &Wave, s: &Src, neg: u8, k: u8) -> Opti
     fetch_f_into(w, s, neg, k, &mut out).then_some(out)
 }
 
+/// A two-source f32 operation lane by lane; `f` is the host's arithmetic,
+/// whose NaN results are replaced by the simulator's.
 #[inline(always)]
 pub(super) fn f2<const N: usize>(
     w: &mut Wave,
@@ -183,9 +185,24 @@ pub(super) fn f2<const N: usize>(
     if !(fetch_f_into(w, a, neg, 0, &mut x) && fetch_f_into(w, b, neg, 1, &mut y)) {
         return false;
     }
-    write::<N>(w, d, |l| {
-        f(f32::from_bits(x[l]), f32::from_bits(y[l])).to_bits()
-    })
+    // The host's results first (a loop the compiler vectorises), then, in
+    // the rare case of a NaN, the lanes that have one get the NaN the
+    // simulator's convention picks ([`crate::alu::nan_first32`]).
+    let mut r = [0u32; N];
+    let mut nan = false;
+    for l in 0..N {
+        let v = f(f32::from_bits(x[l]), f32::from_bits(y[l]));
+        nan |= v.is_nan();
+        r[l] = v.to_bits();
+    }
+    if nan {
+        for l in 0..N {
+            let v = f32::from_bits(r[l]);
+            r[l] =
+                crate::alu::nan_first32(v, [f32::from_bits(x[l]), f32::from_bits(y[l])]).to_bits();
+        }
+    }
+    write::<N>(w, d, |l| r[l])
 }
 
 /// `a * b + c` exactly rounded, lane by lane, on f32 bit patterns: through
@@ -211,11 +228,7 @@ pub(crate) fn fma_lanes_portable<const N: usize>(
     b: &[u32; N],
     c: &[u32; N],
 ) -> [u32; N] {
-    std::array::from_fn(|l| {
-        f32::from_bits(a[l])
-            .mul_add(f32::from_bits(b[l]), f32::from_bits(c[l]))
-            .to_bits()
-    })
+    std::array::from_fn(|l| fma_portable(a[l], b[l], c[l]))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -229,7 +242,7 @@ pub(super) fn fma_lanes_x86<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32
         r[l] = v.to_bits();
     }
     if nan {
-        // NaN payloads as the portable f32::mul_add gives them.
+        // NaN lanes as the simulator's convention gives them.
         for l in 0..N {
             if f32::from_bits(r[l]).is_nan() {
                 r[l] = fma_portable(a[l], b[l], c[l]);
@@ -243,7 +256,5 @@ pub(super) fn fma_lanes_x86<const N: usize>(a: &[u32; N], b: &[u32; N], c: &[u32
 /// a function compiled with FMA (where it would become the instruction).
 #[inline(never)]
 pub(super) fn fma_portable(a: u32, b: u32, c: u32) -> u32 {
-    f32::from_bits(a)
-        .mul_add(f32::from_bits(b), f32::from_bits(c))
-        .to_bits()
+    crate::alu::fma_f32(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits()
 }

@@ -45,14 +45,15 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             };
             let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
             let r: L32 = std::array::from_fn(|l| {
+                let (x, y, z) = (a[l], b[l], c[l]);
                 let v = match k {
-                    VAddF16 => a[l] + b[l],
-                    VSubF16 => a[l] - b[l],
-                    VSubrevF16 => b[l] - a[l],
-                    VMulF16 => a[l] * b[l],
-                    VMaxF16 => max_f32(a[l] as f32, b[l] as f32) as f64,
-                    VMinF16 => min_f32(a[l] as f32, b[l] as f32) as f64,
-                    _ => a[l].mul_add(b[l], c[l]),
+                    VAddF16 => nan_first64(x + y, [x, y]),
+                    VSubF16 => nan_first64(x - y, [x, y]),
+                    VSubrevF16 => nan_first64(y - x, [x, y]),
+                    VMulF16 => nan_first64(x * y, [x, y]),
+                    VMaxF16 => max_f32(x as f32, y as f32) as f64,
+                    VMinF16 => min_f32(x as f32, y as f32) as f64,
+                    _ => fma_f64(x, y, z),
                 };
                 (old[l] & keep) | f64_to_f16(f64_out(v, omod, clamp)) as u32
             });

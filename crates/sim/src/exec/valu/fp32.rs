@@ -122,10 +122,10 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             wv32(w, &d, &r, exec)?;
         }
         // ------------------------------------------------------ float
-        VAddF32 => f2!(|a, b| a + b),
-        VSubF32 => f2!(|a, b| a - b),
-        VSubrevF32 => f2!(|a, b| b - a),
-        VMulF32 => f2!(|a, b| a * b),
+        VAddF32 => f2!(|a, b| nan_first32(a + b, [a, b])),
+        VSubF32 => f2!(|a, b| nan_first32(a - b, [a, b])),
+        VSubrevF32 => f2!(|a, b| nan_first32(b - a, [a, b])),
+        VMulF32 => f2!(|a, b| nan_first32(a * b, [a, b])),
         VMinF32 => f2!(min_f32),
         VMaxF32 => f2!(max_f32),
         VLdexpF32 => {
@@ -135,11 +135,11 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
                 std::array::from_fn(|l| f32_out(ldexp32(a[l], b[l] as i32), omod, clamp).to_bits());
             wv32(w, &d, &r, exec)?;
         }
-        VFmaF32 => f3!(|a, b, c| a.mul_add(b, c)),
+        VFmaF32 => f3!(fma_f32),
         VFmacF32 | VMacF32 => {
             let (a, b) = (f32_src(w, ov, i, 0)?, f32_src(w, ov, i, 1)?);
             let c = *vdst(w, &d, 0)?;
-            let f: fn(f32, f32, f32) -> f32 = if k == VMacF32 { mad_f32 } else { f32::mul_add };
+            let f: fn(f32, f32, f32) -> f32 = if k == VMacF32 { mad_f32 } else { fma_f32 };
             let r: L32 = std::array::from_fn(|l| {
                 f32_out(f(a[l], b[l], f32::from_bits(c[l])), omod, clamp).to_bits()
             });
@@ -154,7 +154,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             let f: fn(f32, f32, f32) -> f32 = if matches!(k, VMadmkF32 | VMadakF32) {
                 mad_f32
             } else {
-                f32::mul_add
+                fma_f32
             };
             let r: L32 = std::array::from_fn(|l| {
                 let v = if matches!(k, VFmamkF32 | VMadmkF32) {
@@ -209,9 +209,10 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             let vcc = w.vcc.0;
             let r: L32 = std::array::from_fn(|l| {
                 let v = if (vcc >> l) & 1 != 0 {
-                    fma_scaled_f32(a[l], b[l], c[l], div_fmas_scale_f32(c[l]))
+                    let v = fma_scaled_f32(a[l], b[l], c[l], div_fmas_scale_f32(c[l]));
+                    nan_first32(v, [a[l], b[l], c[l]])
                 } else {
-                    a[l].mul_add(b[l], c[l])
+                    fma_f32(a[l], b[l], c[l])
                 };
                 f32_out(v, omod, clamp).to_bits()
             });

@@ -70,15 +70,15 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             let (a, b) = (f64_src(w, ov, i, 0)?, f64_src(w, ov, i, 1)?);
             let c = v64(w, &d, Ty::D)?;
             let r: L64 = std::array::from_fn(|l| {
-                f64_out(a[l].mul_add(b[l], f64::from_bits(c[l])), omod, clamp).to_bits()
+                f64_out(fma_f64(a[l], b[l], f64::from_bits(c[l])), omod, clamp).to_bits()
             });
             wv64(w, &d, &r, exec)?;
         }
-        VAddF64 => d2!(|a, b| a + b),
-        VMulF64 => d2!(|a, b| a * b),
+        VAddF64 => d2!(|a, b| nan_first64(a + b, [a, b])),
+        VMulF64 => d2!(|a, b| nan_first64(a * b, [a, b])),
         VMinF64 => d2!(min_f64),
         VMaxF64 => d2!(max_f64),
-        VFmaF64 => d3!(|a, b, c| a.mul_add(b, c)),
+        VFmaF64 => d3!(fma_f64),
         VDivFixupF64 => {
             let (a, b, c) = (
                 f64_src(w, ov, i, 0)?,
@@ -120,9 +120,10 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             let vcc = w.vcc.0;
             let r: L64 = std::array::from_fn(|l| {
                 let v = if (vcc >> l) & 1 != 0 {
-                    fma_scaled_f64(a[l], b[l], c[l], div_fmas_scale_f64(c[l]))
+                    let v = fma_scaled_f64(a[l], b[l], c[l], div_fmas_scale_f64(c[l]));
+                    nan_first64(v, [a[l], b[l], c[l]])
                 } else {
-                    a[l].mul_add(b[l], c[l])
+                    fma_f64(a[l], b[l], c[l])
                 };
                 f64_out(v, omod, clamp).to_bits()
             });
