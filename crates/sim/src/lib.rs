@@ -63,6 +63,7 @@ pub mod dispatch;
 pub mod dispatch_file;
 pub mod error;
 pub mod exec;
+pub mod image;
 pub mod memory;
 pub mod printf;
 pub mod wave;
