@@ -24,7 +24,7 @@ use crate::error::{DispatchError, SimError};
 use amdgpu_isa::{Gen, Gpu};
 
 /// The shape of an image.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 pub enum Geometry {
     /// `image1d_t`.
     D1,
@@ -39,7 +39,7 @@ pub enum Geometry {
 }
 
 /// Channel order (`hsa_ext_image_channel_order_t` code in the object).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 pub enum ChannelOrder {
     /// `CL_R`: one channel.
     R,
@@ -50,7 +50,7 @@ pub enum ChannelOrder {
 }
 
 /// Channel data type (`hsa_ext_image_channel_type_t` code in the object).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 pub enum ChannelType {
     /// `CL_SNORM_INT8`.
     SnormInt8,
@@ -143,7 +143,7 @@ impl ChannelOrder {
 }
 
 /// What image to create.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 pub struct ImageDesc {
     /// Its shape.
     pub geometry: Geometry,

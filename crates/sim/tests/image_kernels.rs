@@ -140,3 +140,76 @@ fn bad_image_descriptions_are_errors() {
         .to_string();
     assert!(e.contains("depth 2"), "{e}");
 }
+
+/// The same kernel from a dispatch file: `Image(...)` arguments filled from a
+/// file of packed texels, and an output of the written image, packed.
+#[test]
+fn image_arguments_in_a_dispatch_file() {
+    use amdgpu_sim::dispatch_file::{DispatchFile, PreparedArg};
+    let dir = std::env::temp_dir().join(format!("amdsim-image-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (w, h) = (6u32, 3u32);
+    let src: Vec<u8> = (0..w * h * 4).map(|k| (k * 29 % 251) as u8).collect();
+    std::fs::write(dir.join("src.bin"), &src).unwrap();
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/bin/gfx1030");
+    let text = format!(
+        r#"(
+  code_object: "image_rw.co",
+  kernel: "image_rw",
+  grid: (8, 4, 1),
+  workgroup: (8, 4, 1),
+  args: [
+    Image(width: {w}, height: {h}, order: Rgba, channel_type: UnsignedInt8, file: "{src}"),
+    Image(width: {w}, height: {h}, order: Rgba, channel_type: UnsignedInt8),
+    Image(width: {w}, height: {h}, order: Rg, channel_type: UnormInt8),
+    Buffer(elem: F32, count: {n}),
+    Buffer(elem: U32, count: 4),
+  ],
+  outputs: [ (arg: 1, file: "{out}"), (arg: 4, file: "{info}") ],
+)"#,
+        src = dir.join("src.bin").display(),
+        n = w * h * 4,
+        out = dir.join("dst.bin").display(),
+        info = dir.join("info.bin").display(),
+    );
+    let d = DispatchFile::parse(&text, base, "image_rw.ron").unwrap();
+    let mut dev = Device::new();
+    let p = d.prepare(&mut dev).unwrap();
+    assert!(matches!(p.args[0], PreparedArg::Image { .. }));
+    dev.run(&p.launch).unwrap();
+    d.write_outputs(&dev, &p).unwrap();
+    let got = std::fs::read(dir.join("dst.bin")).unwrap();
+    let want: Vec<u8> = src
+        .chunks(4)
+        .flat_map(|v| {
+            let v = v.iter().map(|&b| b as u32).collect::<Vec<_>>();
+            [v[0] + v[1], v[1] * 3, v[2] ^ 0x5a, 300 - v[3]].map(|c| c.min(255) as u8)
+        })
+        .collect();
+    assert_eq!(got, want);
+    let info = std::fs::read(dir.join("info.bin")).unwrap();
+    assert_eq!(
+        &info[..8],
+        [w.to_le_bytes(), h.to_le_bytes()].concat().as_slice()
+    );
+    // A file of the wrong size is an error naming the sizes.
+    std::fs::write(dir.join("src.bin"), &src[1..]).unwrap();
+    let e = d.prepare(&mut Device::new()).unwrap_err().to_string();
+    assert!(e.contains("71 bytes"), "{e}");
+    // An image where the kernel takes a buffer is a kind mismatch.
+    std::fs::write(dir.join("src.bin"), &src).unwrap();
+    let bad = text.replace(
+        "Buffer(elem: U32, count: 4)",
+        "Image(width: 1, order: R, channel_type: Float)",
+    );
+    let e = DispatchFile::parse(
+        &bad,
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/bin/gfx1030"),
+        "bad.ron",
+    )
+    .unwrap()
+    .prepare(&mut Device::new())
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("Image"), "{e}");
+}
