@@ -389,6 +389,64 @@ fn atomics_r32_uint() {
     }
 }
 
+/// 64-bit atomics on a two-component 32-bit format (R32G32 UINT, dmask 0x3;
+/// compare-swap 0xf): add and compare-swap returning the previous value.
+#[test]
+fn atomics_64_bit_on_r32g32_uint() {
+    for (gpu, prog) in [(Gpu::Gfx900, ATOMIC64_GFX9), (Gpu::Gfx1030, ATOMIC64_GFX10)] {
+        let mut mem = GlobalMemory::new();
+        let base = mem.allocate(8 * 8).unwrap();
+        let init = |t: u64| 0xffff_fff0 + (t << 33);
+        for t in 0..8u64 {
+            mem.write(base + 8 * t, &init(t).to_le_bytes()).unwrap();
+        }
+        // GFX9 DATA_FORMAT 11 (32_32) NUM_FORMAT 4, GFX10 format 62.
+        let img = Img::new(base, (11, 4), 62, 8, 1, 8);
+        let add = |l: u64| 0x20 + l;
+        let w = run(gpu, prog, &mem, |w| {
+            w.exec = Mask(0x3ff);
+            set_tsharp(w, 0, img.tsharp(gpu));
+            for l in 0..10usize {
+                let t = l as u64;
+                w.vgpr[0][l] = l as u32;
+                w.vgpr[1][l] = 0;
+                w.vgpr[2][l] = add(t) as u32;
+                w.vgpr[3][l] = (add(t) >> 32) as u32;
+                // New value, then the compare value: lanes 0-3 match.
+                let new = 0x1234_5678_9abc_def0u64 + t;
+                let cmp = if l < 4 { init(t) + add(t) } else { 7 };
+                w.vgpr[4][l] = new as u32;
+                w.vgpr[5][l] = (new >> 32) as u32;
+                w.vgpr[6][l] = cmp as u32;
+                w.vgpr[7][l] = (cmp >> 32) as u32;
+            }
+        })
+        .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..10usize {
+            let t = l as u64;
+            let r = |a: usize| w.vgpr[a][l] as u64 | (w.vgpr[a + 1][l] as u64) << 32;
+            let inside = l < 8;
+            // The add carries from the low dword into the high one.
+            assert_eq!(r(2), if inside { init(t) } else { 0 }, "{gpu} add lane {l}");
+            assert_eq!(
+                r(4),
+                if inside { init(t) + add(t) } else { 0 },
+                "{gpu} cmpswap lane {l}"
+            );
+            if inside {
+                let mut b = [0u8; 8];
+                mem.read(base + 8 * t, &mut b).unwrap();
+                let want = if l < 4 {
+                    0x1234_5678_9abc_def0 + t
+                } else {
+                    init(t) + add(t)
+                };
+                assert_eq!(u64::from_le_bytes(b), want, "{gpu} texel {l}");
+            }
+        }
+    }
+}
+
 /// gfx1030's float atomic: fmax on an R32 FLOAT image, returning the old value.
 #[test]
 fn atomic_fmax_r32_float() {
@@ -624,7 +682,9 @@ fn unsupported_descriptors_and_faults() {
 /// when llvm-mc-19 is not installed).
 #[test]
 fn encodings_are_llvm_mc_s() {
-    let progs: [(&str, Prog); 15] = [
+    let progs: [(&str, Prog); 17] = [
+        ("gfx900", ATOMIC64_GFX9),
+        ("gfx1030", ATOMIC64_GFX10),
         ("gfx900", LOAD_GFX9),
         ("gfx1030", LOAD_GFX10),
         ("gfx900", STORE_GFX9),
