@@ -260,7 +260,7 @@ fn alu_reason(name: &str) -> &'static str {
 /// Why a compute memory operation is not executed.
 fn mem_reason(name: &str, enc: Encoding) -> &'static str {
     if enc == Encoding::Mimg {
-        return "image memory: no image resource (T#) model";
+        return "image operation with no handler";
     }
     if name.starts_with("ds_gws_") {
         return "global wave sync: no model of the GWS resource shared by work-groups";
@@ -296,6 +296,30 @@ mod tests {
                 "graphics-only"
             );
             assert_eq!(r.counts().total(), r.entries.len());
+            // Image memory by integer coordinates executes (exec/image.rs).
+            for name in [
+                "image_load",
+                "image_load_mip",
+                "image_load_pck_sgn",
+                "image_store",
+                "image_store_mip_pck",
+                "image_atomic_cmpswap",
+                "image_atomic_dec",
+                "image_get_resinfo",
+            ] {
+                assert_eq!(
+                    r.get(name).unwrap().status,
+                    Status::Executed,
+                    "{gpu} {name}"
+                );
+            }
+            assert!(
+                r.entries
+                    .iter()
+                    .filter(|e| e.encodings.contains(&"MIMG"))
+                    .all(|e| e.status != Status::NotImplemented(mem_reason(e.name, Encoding::Mimg))),
+                "{gpu}: every image operation executes or is graphics-only"
+            );
         }
         // Only the GPUs whose decoder has them.
         assert!(

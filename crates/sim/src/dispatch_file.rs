@@ -27,7 +27,13 @@
 //!   `start + 1`, ...; integer types wrap around), or only `count` (zeros);
 //! - `Local(bytes: n)`, a `__local` pointer: `n` bytes of dynamic LDS, the
 //!   argument receives their offset in the group segment;
-//! - `Struct(bytes: [..])`, a by-value struct, as raw bytes.
+//! - `Struct(bytes: [..])`, a by-value struct, as raw bytes;
+//! - `Image(width: w, height: h, order: Rgba, channel_type: UnsignedInt8)`,
+//!   an OpenCL image argument (`image2d_t`; `geometry: D1`, `D3`,
+//!   `D1Array`, `D2Array` with `depth` / `array_size` for the others): a
+//!   LINEAR image and its image object ([`crate::image`]), zeroed or filled
+//!   from `file:` (the texels packed row after row, slice after slice).
+//!   An output naming an image writes its texels packed the same way.
 //!
 //! Optional fields: `offset: (x, y, z)` (the global offset), `dimensions`
 //! (1-3), `max_instructions` (per wave), `timeout_s` (wall clock, seconds),
@@ -467,6 +473,56 @@ pub enum Arg {
         /// Its bytes, in kernarg layout.
         bytes: Vec<u8>,
     },
+    /// An OpenCL image argument.
+    Image(ImageArg),
+}
+
+/// An image argument: its shape, format and contents.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageArg {
+    /// The shape (default `D2`).
+    #[serde(default = "ImageArg::default_geometry")]
+    pub geometry: crate::image::Geometry,
+    /// Width in texels.
+    pub width: u32,
+    /// Height (default 1).
+    #[serde(default = "ImageArg::one")]
+    pub height: u32,
+    /// Depth of a 3-D image (default 1).
+    #[serde(default = "ImageArg::one")]
+    pub depth: u32,
+    /// Slices of an array (default 1).
+    #[serde(default = "ImageArg::one")]
+    pub array_size: u32,
+    /// Channel order.
+    pub order: crate::image::ChannelOrder,
+    /// Channel data type.
+    pub channel_type: crate::image::ChannelType,
+    /// The texels, packed, from this file (default zeros).
+    #[serde(default)]
+    pub file: Option<PathBuf>,
+}
+
+impl ImageArg {
+    fn default_geometry() -> crate::image::Geometry {
+        crate::image::Geometry::D2
+    }
+    fn one() -> u32 {
+        1
+    }
+    /// The description [`Device::create_image`] takes.
+    pub fn desc(&self) -> crate::image::ImageDesc {
+        crate::image::ImageDesc {
+            geometry: self.geometry,
+            width: self.width,
+            height: self.height,
+            depth: self.depth,
+            array_size: self.array_size,
+            order: self.order,
+            channel_type: self.channel_type,
+        }
+    }
 }
 
 /// A global buffer argument: its element type and contents.
@@ -598,6 +654,9 @@ pub enum ArgProblem {
     /// The dynamic LDS of all `Local` arguments overflows.
     #[error("dynamic LDS beyond 4 GiB")]
     LocalTooLarge,
+    /// An image the simulator cannot create, or a file of the wrong size.
+    #[error("image: {0}")]
+    Image(String),
 }
 
 /// Everything that can go wrong with a dispatch file.
@@ -694,6 +753,13 @@ pub enum PreparedArg {
         offset: u32,
         /// Its size in bytes.
         bytes: u32,
+    },
+    /// An image.
+    Image {
+        /// Where it is.
+        image: crate::image::Image,
+        /// What it is.
+        desc: crate::image::ImageDesc,
     },
 }
 
@@ -847,7 +913,7 @@ impl DispatchFile {
             }
         }
         for (index, o) in self.outputs.iter().enumerate() {
-            if !matches!(self.args.get(o.arg), Some(Arg::Buffer(_))) {
+            if !matches!(self.args.get(o.arg), Some(Arg::Buffer(_) | Arg::Image(_))) {
                 return Err(DispatchFileError::OutputNotBuffer { index, arg: o.arg });
             }
         }
@@ -873,7 +939,7 @@ impl DispatchFile {
                 })
             })?
             .clone();
-        let (values, args, dynamic_lds) = self.place_args(dev, &kernel)?;
+        let (values, args, dynamic_lds) = self.place_args(dev, &kernel, module.gpu)?;
         let mut config = LaunchConfig::new_1d(1, 1, values);
         config.grid = self.grid.0;
         config.group = self.workgroup.0;
@@ -895,6 +961,7 @@ impl DispatchFile {
         &self,
         dev: &mut Device,
         kernel: &KernelInfo,
+        gpu: amdgpu_isa::Gpu,
     ) -> Result<(Vec<ArgValue>, Vec<PreparedArg>, u32), DispatchFileError> {
         let declared: Vec<_> = kernel
             .metadata
@@ -949,6 +1016,43 @@ impl DispatchFile {
                             bytes,
                             elem,
                         },
+                    )
+                }
+                Arg::Image(ia) => {
+                    if let Some(d) = decl
+                        && d.value_kind != ValueKind::Image
+                    {
+                        return Err(err(ArgProblem::KindMismatch {
+                            declared: format!("{:?}", d.value_kind),
+                            given: "Image",
+                        }));
+                    }
+                    let desc = ia.desc();
+                    let image = dev
+                        .create_image(gpu, &desc)
+                        .map_err(|e| err(ArgProblem::Image(e.to_string())))?;
+                    if let Some(f) = &ia.file {
+                        let path = self.resolve(f);
+                        let data = read_bounded(&path, MAX_MAPPED)?;
+                        let row = (desc.width * desc.texel_bytes()) as usize;
+                        let rows = image.size / image.row_pitch;
+                        if data.len() as u64 != row as u64 * rows {
+                            return Err(err(ArgProblem::Image(format!(
+                                "{} holds {} bytes, the image {} ({rows} rows of {row})",
+                                path.display(),
+                                data.len(),
+                                row as u64 * rows
+                            ))));
+                        }
+                        for (r, chunk) in data.chunks(row).enumerate() {
+                            dev.mem
+                                .write(image.data + r as u64 * image.row_pitch, chunk)
+                                .map_err(SimError::Host)?;
+                        }
+                    }
+                    (
+                        ArgValue::Ptr(image.object),
+                        PreparedArg::Image { image, desc },
                     )
                 }
                 Arg::Local { bytes } => {
@@ -1012,15 +1116,24 @@ impl DispatchFile {
     ) -> Result<Vec<PathBuf>, DispatchFileError> {
         let mut written = Vec::new();
         for (index, o) in self.outputs.iter().enumerate() {
-            let Some(PreparedArg::Buffer {
-                address,
-                bytes,
-                elem,
-            }) = prepared.args.get(o.arg).copied()
-            else {
-                return Err(DispatchFileError::OutputNotBuffer { index, arg: o.arg });
+            let (data, elem) = match prepared.args.get(o.arg).copied() {
+                Some(PreparedArg::Buffer {
+                    address,
+                    bytes,
+                    elem,
+                }) => (dev.read(address, bytes as usize)?, elem),
+                Some(PreparedArg::Image { image, desc }) => {
+                    // The texels packed: each row without its padding.
+                    let row = (desc.width * desc.texel_bytes()) as usize;
+                    let rows = image.size / image.row_pitch;
+                    let mut data = Vec::with_capacity(row * rows as usize);
+                    for r in 0..rows {
+                        data.extend(dev.read(image.data + r * image.row_pitch, row)?);
+                    }
+                    (data, Elem::U8)
+                }
+                _ => return Err(DispatchFileError::OutputNotBuffer { index, arg: o.arg }),
             };
-            let data = dev.read(address, bytes as usize)?;
             let elem = o.elem.unwrap_or(elem);
             let content = encode_output(o.format(), elem, &data);
             let path = self.resolve(&o.file);

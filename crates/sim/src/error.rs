@@ -337,6 +337,9 @@ pub enum DispatchError {
         /// Work-groups per dimension.
         groups: [u32; 3],
     },
+    /// An image description [`crate::Device::create_image`] cannot create.
+    #[error("image: {0}")]
+    BadImage(String),
     /// A wave number that the work-group does not have.
     #[error("no wave {wave} in work-group {group:?}")]
     NoWave {

@@ -46,7 +46,9 @@
 //!   global atomics of different work-groups apply. Within a wave, lanes
 //!   access memory in lane order.
 //! - **Not modelled** (reported as [`SimError::Unimplemented`] or
-//!   [`SimError::Unsupported`]): MIMG/EXP, VINTRP, GDS, scalar scratch
+//!   [`SimError::Unsupported`]): image sampling, tiled images and mip chains
+//!   (image loads, stores and atomics by integer coordinates execute on
+//!   linear images, level 0), EXP, VINTRP, GDS, scalar scratch
 //!   (`s_scratch_*`), MTBUF formats other than 32-bit UINT/SINT/FLOAT
 //!   components, and MFMA with a partial EXEC. [`coverage::Report`] lists,
 //!   per GPU, every operation the executor does not execute and why. There is no trap handler:
@@ -62,6 +64,7 @@ pub mod dispatch;
 pub mod dispatch_file;
 pub mod error;
 pub mod exec;
+pub mod image;
 pub mod memory;
 pub mod printf;
 pub mod wave;

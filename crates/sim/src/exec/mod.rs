@@ -7,6 +7,7 @@
 
 mod dot;
 mod fast;
+mod image;
 mod kinds;
 mod mem;
 mod mfma;
@@ -194,6 +195,8 @@ fn step_general(w: &mut Wave, lds: &mut Bytes, ctx: &Ctx) -> Result<(), SimError
                 .unwrap_or(MemKind::Unimplemented);
             if smem_store::handles(k, inst) {
                 smem_store::exec(k, w, inst, ctx)
+            } else if image::handles(k) {
+                image::exec(k, w, inst, ctx)
             } else if tbuffer::handles(k) {
                 tbuffer::exec(k, w, inst, lds, ctx)
             } else {
