@@ -7207,6 +7207,7 @@ fn nan_operands_give_the_first_nan_quietened() {
         &[0x08, 0x00, 0x80, 0xd2, 0x0a, 0x19, 0x02, 0x00], // v_add_f64 v[8:9], v[10:11], v[12:13]
         &[0x0f, 0x21, 0x1c, 0x3e],     // v_add_f16_e32 v14, v15, v16
         &[0x01, 0x01, 0x22, 0x06],     // v_subrev_f32_e32 v17, v1, v0
+        &[0x12, 0x40, 0x8f, 0xd3, 0x0f, 0x21, 0x02, 0x18], // v_pk_add_f16 v18, v15, v16
         &[0x00, 0x00, 0x81, 0xbf],     // s_endpgm
     ]
     .concat();
@@ -7218,6 +7219,7 @@ fn nan_operands_give_the_first_nan_quietened() {
         &[0x08, 0x00, 0x64, 0xd5, 0x0a, 0x19, 0x02, 0x00],
         &[0x0f, 0x21, 0x1c, 0x64],
         &[0x01, 0x01, 0x22, 0x0a],
+        &[0x12, 0x40, 0x0f, 0xcc, 0x0f, 0x21, 0x02, 0x18],
         &[0x00, 0x00, 0x81, 0xbf],
     ]
     .concat();
@@ -7237,8 +7239,8 @@ fn nan_operands_give_the_first_nan_quietened() {
                 w.vgpr[12][l] = 2;
                 w.vgpr[13][l] = 0xfff4_0000;
                 w.vgpr[14][l] = 0xabcd_0000;
-                w.vgpr[15][l] = 0x7c01;
-                w.vgpr[16][l] = 0xfd02;
+                w.vgpr[15][l] = 0x3c00_7c01; // 1.0 : sNaN
+                w.vgpr[16][l] = 0xfd03_fd02; // sNaN : sNaN
             }
         })
         .unwrap_or_else(|e| panic!("{gpu}: {e}"));
@@ -7266,6 +7268,7 @@ fn nan_operands_give_the_first_nan_quietened() {
             );
             let high = if gpu == Gpu::Gfx1030 { 0xabcd_0000 } else { 0 };
             assert_eq!(w.vgpr[14][l], high | 0x7e01, "{gpu} v_add_f16");
+            assert_eq!(w.vgpr[18][l], 0xff03_7e01, "{gpu} v_pk_add_f16");
         }
     }
 }

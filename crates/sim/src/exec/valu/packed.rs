@@ -26,7 +26,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             let c = *vdst(w, &d, 0)?;
             let r: L32 = std::array::from_fn(|l| {
                 let f = |v: u32, h: u32| f16_to_f32((v >> (16 * h)) as u16) as f64;
-                let half = |h: u32| f64_to_f16(f(a[l], h).mul_add(f(b[l], h), f(c[l], h))) as u32;
+                let half = |h: u32| f64_to_f16(fma_f64(f(a[l], h), f(b[l], h), f(c[l], h))) as u32;
                 half(0) | half(1) << 16
             });
             wv32(w, &d, &r, exec)?;
@@ -112,9 +112,9 @@ fn pk16(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
                 VPkMinI16 => (x as i16).min(y as i16) as u16,
                 // The low 16 bits of the product do not depend on the signedness.
                 VPkMadU16 | VPkMadI16 => x.wrapping_mul(y).wrapping_add(z),
-                VPkAddF16 => fo(f(x) + f(y)),
-                VPkMulF16 => fo(f(x) * f(y)),
-                VPkFmaF16 => fo(f(x).mul_add(f(y), f(z))),
+                VPkAddF16 => fo(nan_first64(f(x) + f(y), [f(x), f(y)])),
+                VPkMulF16 => fo(nan_first64(f(x) * f(y), [f(x), f(y)])),
+                VPkFmaF16 => fo(fma_f64(f(x), f(y), f(z))),
                 VPkMaxF16 => fo(max_f32(f(x) as f32, f(y) as f32) as f64),
                 _ => fo(min_f32(f(x) as f32, f(y) as f32) as f64),
             }
@@ -168,9 +168,13 @@ fn pk(k: Kind, w: &mut Wave, i: &Inst, exec: u64) -> R {
                     let v = srcs[s][l];
                     if sel != 0 { (v >> 32) as u32 } else { v as u32 }
                 }
-                Kind::VPkAddF32 => f32_out(f(0) + f(1), 0, a.clamp).to_bits(),
-                Kind::VPkMulF32 => f32_out(f(0) * f(1), 0, a.clamp).to_bits(),
-                _ => f32_out(f(0).mul_add(f(1), f(2)), 0, a.clamp).to_bits(),
+                Kind::VPkAddF32 => {
+                    f32_out(nan_first32(f(0) + f(1), [f(0), f(1)]), 0, a.clamp).to_bits()
+                }
+                Kind::VPkMulF32 => {
+                    f32_out(nan_first32(f(0) * f(1), [f(0), f(1)]), 0, a.clamp).to_bits()
+                }
+                _ => f32_out(fma_f32(f(0), f(1), f(2)), 0, a.clamp).to_bits(),
             }
         };
         half(false) as u64 | (half(true) as u64) << 32
