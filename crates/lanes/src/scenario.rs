@@ -1578,7 +1578,8 @@ pub enum StopKind {
         /// Instructions executed by this step.
         instructions: u64,
     },
-    /// The focused wave cannot run now (it waits at a barrier).
+    /// The focused wave cannot run now (it waits at a barrier, or on a GWS
+    /// resource or its turn of the ordered count).
     AtBarrier,
     /// A wave was selected.
     Focused,
@@ -1910,7 +1911,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 _ => StopKind::Stepped,
             },
             Stepped::NotRunnable => match self.wave_status(self.focus.1) {
-                WaveStatus::Barrier => StopKind::AtBarrier,
+                WaveStatus::Barrier | WaveStatus::Waiting => StopKind::AtBarrier,
                 _ => StopKind::WaveEnded { instructions: 0 },
             },
             Stepped::GroupEnded => StopKind::WaveEnded { instructions: 1 },
@@ -1999,7 +2000,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
                     });
                 }
                 Stepped::NotRunnable => match self.wave_status(wave) {
-                    WaveStatus::Barrier => {
+                    WaveStatus::Barrier | WaveStatus::Waiting => {
                         self.run_others()?;
                         if self.running_group() != Some(group) {
                             return Err(StepError::NotRunning { group });
@@ -2619,6 +2620,7 @@ impl fmt::Display for LaneView {
             WaveStatus::Running => "",
             WaveStatus::Barrier => " (waits at a barrier)",
             WaveStatus::Done => " (ended)",
+            WaveStatus::Waiting => " (waits on the GDS)",
         };
         match self.pc {
             Some(pc) => writeln!(

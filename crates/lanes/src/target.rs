@@ -273,9 +273,14 @@ impl Target for WaveTarget<'_, '_> {
                 let w = self.wave_ref()?;
                 w.scratch.read_backing(addr, buf).map_err(|_| unmapped())
             }
-            MemorySpace::Region => Err(TargetError::Other(
-                "region (GDS) memory is not modelled by the simulator".into(),
-            )),
+            MemorySpace::Region => self
+                .device
+                .mem
+                .gds()
+                .lock()
+                .mem
+                .read(addr, buf)
+                .map_err(|_| unmapped()),
         }
     }
 
@@ -351,9 +356,14 @@ impl Target for WaveTarget<'_, '_> {
                     .write(addr, data)
                     .map_err(|_| unmapped()),
             },
-            MemorySpace::Region => Err(TargetError::Other(
-                "region (GDS) memory is not modelled by the simulator".into(),
-            )),
+            MemorySpace::Region => self
+                .device
+                .mem
+                .gds()
+                .lock()
+                .mem
+                .write(addr, data)
+                .map_err(|_| unmapped()),
         }
     }
 

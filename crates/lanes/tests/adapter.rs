@@ -308,10 +308,12 @@ fn each_address_space_and_the_swizzle() {
                     &read(&tg, &form(pglobal + 16, 1), 8)?,
                     &gw,
                 )?;
-                // Region (GDS) is not modelled; beyond the lane's scratch is unmapped.
-                if read(&tg, &form(0, 2), 4).is_ok() {
-                    return Err("region memory was readable".into());
+                // Region (address space 2) is the device's GDS: 64 KiB, zero here.
+                eq("region", &read(&tg, &form(0x100, 2), 4)?, &[0; 4])?;
+                if read(&tg, &form(0x1_0000, 2), 4).is_ok() {
+                    return Err("region memory past the GDS was readable".into());
                 }
+                // Beyond the lane's scratch is unmapped.
                 if read(&tg, &form(u64::from(per_lane), 5), 4).is_ok() {
                     return Err("private memory past the lane's size was readable".into());
                 }

@@ -262,12 +262,6 @@ fn mem_reason(name: &str, enc: Encoding) -> &'static str {
     if enc == Encoding::Mimg {
         return "image operation with no handler";
     }
-    if name.starts_with("ds_gws_") {
-        return "global wave sync: no model of the GWS resource shared by work-groups";
-    }
-    if name == "ds_ordered_count" {
-        return "ordered count (GDS): no GDS model";
-    }
     match name {
         "buffer_store_lds_dword" => {
             "store from LDS: the encoding has no per-lane address, and the guides do not say which LDS and memory addresses each lane uses"

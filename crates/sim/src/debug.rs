@@ -5,6 +5,10 @@
 //! work-group order, with the same wave schedule as [`Device::run`] (each wave
 //! runs until it ends or reaches a barrier, in wave order), so a program
 //! stopped and resumed computes exactly what an uninterrupted run computes.
+//! A kernel whose waves wait on other work-groups' waves through GWS (a grid
+//! barrier, a semaphore another work-group signals) cannot complete that way:
+//! the session reports [`SimError::Deadlock`] naming the resource, where
+//! [`Device::run`] runs such a kernel with every work-group resident.
 
 use crate::dispatch::{Device, Launch, Workgroup};
 use crate::error::{DispatchError, FaultKind, MemFault, SimError, Space};
@@ -179,8 +183,10 @@ impl<'d> Session<'d> {
         let Some(wg) = self.current.as_mut() else {
             return Ok(Stop::Finished);
         };
-        // A barrier that every unfinished wave has reached opens now.
+        // A barrier that every unfinished wave has reached opens now, and so
+        // do the GDS waits that are over.
         wg.release_barrier();
+        crate::gds::wake(self.device.mem.gds(), &mut wg.waves);
         let ctx = Ctx {
             program: &self.launch.program,
             mem: &self.device.mem,
@@ -211,8 +217,8 @@ impl<'d> Session<'d> {
     }
 
     /// Reads `len` bytes of memory as lane `lane` of wave `wave` sees address
-    /// space `space`: global memory, the current group's LDS, or the lane's
-    /// private memory (unswizzled addresses).
+    /// space `space`: global memory, the current group's LDS, the lane's
+    /// private memory (unswizzled addresses), or the device's GDS.
     pub fn read_memory(
         &self,
         space: Space,
@@ -241,6 +247,7 @@ impl<'d> Session<'d> {
                 },
                 None => Err(missing),
             },
+            Space::Gds => self.device.mem.gds().lock().mem.read(addr, &mut out),
         }
         .map_err(SimError::Host)?;
         Ok(out)

@@ -634,6 +634,43 @@ impl Device {
         let lane_ops = AtomicU64::new(0);
         let groups = AtomicU64::new(0);
         let timed_out = AtomicBool::new(false);
+        // Counts a work-group's waves and instructions and files how it
+        // ended: completed, interrupted, stopped by the cap, or faulted.
+        let account = |wg: &Workgroup, n: u64, r: Result<Option<u32>, SimError>| {
+            let id = wg.id;
+            waves.fetch_add(wg.waves.len() as u64, Ordering::Relaxed);
+            instructions.fetch_add(
+                wg.waves.iter().map(|w| w.executed).sum::<u64>(),
+                Ordering::Relaxed,
+            );
+            lane_ops.fetch_add(
+                wg.waves.iter().map(|w| w.lane_ops).sum::<u64>(),
+                Ordering::Relaxed,
+            );
+            match r {
+                Ok(None) => {
+                    groups.fetch_add(1, Ordering::Relaxed);
+                    if let Some(d) = done {
+                        d.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                Ok(Some(_)) => lock(&state).interrupted(wg, launch),
+                Err(error @ SimError::InstructionLimit { .. }) => {
+                    stop.store(true, Ordering::Relaxed);
+                    let mut st = lock(&state);
+                    if st.limit.is_none() {
+                        st.limit = Some(Box::new(error));
+                    }
+                    st.interrupted(wg, launch);
+                }
+                Err(error) => {
+                    if opts.stop_on_fault {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    lock(&state).fault(n, id, error, opts.max_faults);
+                }
+            }
+        };
         let body = || {
             (0..total).into_par_iter().try_for_each(|n| {
                 if stop.load(Ordering::Relaxed) {
@@ -658,40 +695,87 @@ impl Device {
                     polls = polls.wrapping_add(1);
                     polls % 256 == 0 && stop.load(Ordering::Relaxed)
                 });
-                waves.fetch_add(wg.waves.len() as u64, Ordering::Relaxed);
-                instructions.fetch_add(
-                    wg.waves.iter().map(|w| w.executed).sum::<u64>(),
-                    Ordering::Relaxed,
-                );
-                lane_ops.fetch_add(
-                    wg.waves.iter().map(|w| w.lane_ops).sum::<u64>(),
-                    Ordering::Relaxed,
-                );
-                match r {
-                    Ok(None) => {
-                        groups.fetch_add(1, Ordering::Relaxed);
-                        if let Some(d) = done {
-                            d.fetch_add(1, Ordering::Relaxed);
-                        }
-                    }
-                    Ok(Some(_)) => lock(&state).interrupted(&wg, launch),
-                    Err(error @ SimError::InstructionLimit { .. }) => {
-                        stop.store(true, Ordering::Relaxed);
-                        let mut st = lock(&state);
-                        if st.limit.is_none() {
-                            st.limit = Some(Box::new(error));
-                        }
-                        st.interrupted(&wg, launch);
-                    }
-                    Err(error) => {
-                        if opts.stop_on_fault {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        lock(&state).fault(n, id, error, opts.max_faults);
-                    }
-                }
+                account(&wg, n, r);
                 Ok(())
             })
+        };
+        // A kernel that uses GWS or the ordered count: every work-group
+        // resident at once, scheduled round by round on this thread, so that
+        // waves of different work-groups can wait on each other.
+        let coresident = || {
+            let per_group = (launch
+                .config
+                .group
+                .iter()
+                .map(|&g| g as u64)
+                .product::<u64>())
+            .div_ceil(launch.wave_size as u64);
+            let nwaves = total.saturating_mul(per_group);
+            if nwaves > MAX_CORESIDENT_WAVES {
+                let error = DispatchError::TooManyCoresident {
+                    waves: nwaves,
+                    max: MAX_CORESIDENT_WAVES,
+                };
+                lock(&state).fault(0, [0; 3], error.into(), opts.max_faults);
+                return;
+            }
+            let mut live = Vec::new();
+            for n in 0..total {
+                let id = [
+                    (n % gx as u64) as u32,
+                    ((n / gx as u64) % gy as u64) as u32,
+                    (n / (gx as u64 * gy as u64)) as u32,
+                ];
+                match launch.workgroup(id) {
+                    Ok(wg) => live.push((n, wg)),
+                    Err(error) => lock(&state).fault(n, id, error, opts.max_faults),
+                }
+            }
+            let gds = self.mem.gds();
+            let mut polls = 0u32;
+            let mut stopf = |_: &Wave| {
+                polls = polls.wrapping_add(1);
+                polls % 256 == 0 && stop.load(Ordering::Relaxed)
+            };
+            while !live.is_empty() {
+                let mut progressed = false;
+                for (_, g) in live.iter_mut() {
+                    for w in g.waves.iter_mut() {
+                        if w.status == WaveStatus::Waiting {
+                            progressed |= gds.poll(w);
+                        }
+                    }
+                }
+                progressed |= crate::gds::grant_ordered(
+                    live.iter_mut().flat_map(|(_, g)| g.waves.iter_mut()),
+                );
+                let mut k = 0;
+                while k < live.len() {
+                    let r = match live[k].1.round(launch, &self.mem, &mut stopf) {
+                        Ok(Round::Blocked { progressed: p }) => {
+                            progressed |= p;
+                            k += 1;
+                            continue;
+                        }
+                        Ok(Round::Done) => Ok(None),
+                        Ok(Round::Stopped(w)) => Ok(Some(w)),
+                        Err(e) => Err(e),
+                    };
+                    let (n, g) = live.remove(k);
+                    account(&g, n, r);
+                    progressed = true;
+                }
+                if stop.load(Ordering::Relaxed) {
+                    for (n, g) in live.drain(..) {
+                        account(&g, n, Ok(Some(0)));
+                    }
+                } else if !progressed {
+                    for (n, g) in live.drain(..) {
+                        let what = g.stuck();
+                        account(&g, n, Err(SimError::Deadlock { group: g.id, what }));
+                    }
+                }
+            }
         };
         std::thread::scope(|scope| {
             // The watchdog: turns the deadline and the cancel flag into the
@@ -713,7 +797,11 @@ impl Device {
                     }
                 })
             });
-            let _ = body();
+            if launch.uses_gds_sync() {
+                coresident();
+            } else {
+                let _ = body();
+            }
             finished.store(true, Ordering::Relaxed);
             if let Some(w) = watchdog {
                 w.thread().unpark();
@@ -897,6 +985,25 @@ impl Launch {
 }
 
 impl Launch {
+    /// Whether the kernel's code uses GWS or the ordered count, whose waves
+    /// wait on waves of other work-groups (such a dispatch runs with every
+    /// work-group resident: see [`crate::gds`]).
+    pub fn uses_gds_sync(&self) -> bool {
+        use amdgpu_isa::mem::ops as m;
+        self.program.insts().any(|i| {
+            matches!(i.op, amdgpu_isa::Op::Mem(op) if [
+                m::DS_GWS_INIT,
+                m::DS_GWS_SEMA_V,
+                m::DS_GWS_SEMA_BR,
+                m::DS_GWS_SEMA_P,
+                m::DS_GWS_SEMA_RELEASE_ALL,
+                m::DS_GWS_BARRIER,
+                m::DS_ORDERED_COUNT,
+            ]
+            .contains(&op))
+        })
+    }
+
     /// Creates work-group `id` with its waves in their initial state.
     pub fn workgroup(&self, id: [u32; 3]) -> Result<Workgroup, SimError> {
         let cfg = &self.config;
@@ -1056,6 +1163,21 @@ pub fn private_segment_buffer(wave_size: u32) -> [u32; 4] {
     [w0, w1, w2, w3]
 }
 
+/// How a round of a work-group's schedule ended.
+enum Round {
+    /// `stop` said so, before an instruction of this wave.
+    Stopped(u32),
+    /// Every wave has ended.
+    Done,
+    /// Waves wait (at the barrier or on the GDS); `progressed` says whether
+    /// anything executed or opened.
+    Blocked { progressed: bool },
+}
+
+/// The most waves a kernel that uses GWS or the ordered count may have: they
+/// all run together (a cooperative launch; MI100's 120 CUs hold 4,800 waves).
+pub const MAX_CORESIDENT_WAVES: u64 = 4096;
+
 impl Workgroup {
     /// Runs every wave of the group to completion: each wave runs until it
     /// ends or reaches a barrier, in wave order; when every unfinished wave
@@ -1078,6 +1200,32 @@ impl Workgroup {
         mem: &GlobalMemory,
         mut stop: impl FnMut(&Wave) -> bool,
     ) -> Result<Option<u32>, SimError> {
+        loop {
+            match self.round(launch, mem, &mut stop)? {
+                Round::Stopped(wave) => return Ok(Some(wave)),
+                Round::Done => return Ok(None),
+                Round::Blocked { progressed } => {
+                    let woken = crate::gds::wake(mem.gds(), &mut self.waves);
+                    if !progressed && !woken {
+                        return Err(SimError::Deadlock {
+                            group: self.id,
+                            what: self.stuck(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// One round of the schedule: each running wave, in order, runs until it
+    /// ends or waits; then the barrier opens if every unfinished wave has
+    /// reached it.
+    fn round(
+        &mut self,
+        launch: &Launch,
+        mem: &GlobalMemory,
+        stop: &mut impl FnMut(&Wave) -> bool,
+    ) -> Result<Round, SimError> {
         let ctx = Ctx {
             program: &launch.program,
             mem,
@@ -1085,27 +1233,43 @@ impl Workgroup {
             group: self.id,
             max_instructions: launch.config.max_instructions,
         };
-        loop {
-            let mut progressed = false;
-            for w in self.waves.iter_mut() {
-                while w.status == WaveStatus::Running {
-                    if stop(w) {
-                        return Ok(Some(w.id));
-                    }
-                    exec::step_with(w, &mut self.lds, &ctx, Some(&launch.prepared))?;
-                    progressed = true;
+        let mut progressed = false;
+        for w in self.waves.iter_mut() {
+            while w.status == WaveStatus::Running {
+                if stop(w) {
+                    return Ok(Round::Stopped(w.id));
                 }
-            }
-            if self.waves.iter().all(|w| w.status == WaveStatus::Done) {
-                return Ok(None);
-            }
-            if !self.release_barrier() && !progressed {
-                return Err(SimError::Deadlock {
-                    group: self.id,
-                    what: "waves wait at a barrier that cannot complete".into(),
-                });
+                exec::step_with(w, &mut self.lds, &ctx, Some(&launch.prepared))?;
+                progressed = true;
             }
         }
+        if self.waves.iter().all(|w| w.status == WaveStatus::Done) {
+            return Ok(Round::Done);
+        }
+        progressed |= self.release_barrier();
+        Ok(Round::Blocked { progressed })
+    }
+
+    /// What the unfinished waves of a group that can make no progress wait
+    /// for.
+    pub fn stuck(&self) -> String {
+        let gws: Vec<String> = self
+            .waves
+            .iter()
+            .filter_map(|w| w.wait.map(|x| format!("wave {} waits on {x}", w.id)))
+            .collect();
+        if gws.is_empty() {
+            return "waves wait at a barrier that cannot complete".into();
+        }
+        format!(
+            "{} that no wave left running can release{}",
+            gws.join(", "),
+            if self.waves.iter().any(|w| w.status == WaveStatus::Barrier) {
+                " (the others wait at s_barrier)"
+            } else {
+                ""
+            }
+        )
     }
 
     /// Releases the barrier when every unfinished wave waits at it. Returns
@@ -1117,10 +1281,11 @@ impl Workgroup {
             .iter()
             .filter(|w| w.status == WaveStatus::Barrier)
             .count();
+        // A wave that waits on the GDS has not reached the barrier.
         let running = self
             .waves
             .iter()
-            .filter(|w| w.status == WaveStatus::Running)
+            .filter(|w| matches!(w.status, WaveStatus::Running | WaveStatus::Waiting))
             .count();
         if waiting > 0 && running == 0 {
             for w in self.waves.iter_mut() {

@@ -12,6 +12,8 @@ pub enum Space {
     Lds,
     /// The wave's private (scratch) memory.
     Private,
+    /// The device's global data share (GDS).
+    Gds,
 }
 
 impl fmt::Display for Space {
@@ -20,6 +22,7 @@ impl fmt::Display for Space {
             Space::Global => "global",
             Space::Lds => "LDS",
             Space::Private => "private",
+            Space::Gds => "GDS",
         })
     }
 }
@@ -336,6 +339,19 @@ pub enum DispatchError {
         id: [u32; 3],
         /// Work-groups per dimension.
         groups: [u32; 3],
+    },
+    /// A kernel that uses GWS or the ordered count runs with every
+    /// work-group resident at once, and the grid has more waves than that
+    /// allows.
+    #[error(
+        "the kernel uses global wave sync or the ordered count, so all its work-groups run together, \
+         but the grid has {waves} waves (at most {max})"
+    )]
+    TooManyCoresident {
+        /// Waves of the grid.
+        waves: u64,
+        /// The most that run together ([`crate::dispatch::MAX_CORESIDENT_WAVES`]).
+        max: u64,
     },
     /// An image description [`crate::Device::create_image`] cannot create.
     #[error("image: {0}")]

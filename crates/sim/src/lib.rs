@@ -11,6 +11,8 @@
 //!   state, work-groups on rayon;
 //! - [`dispatch_file`]: a dispatch described in RON (the format of `amdsim run`);
 //! - [`debug`]: breakpoints, single-stepping and state inspection;
+//! - [`gds`]: the global data share (GDS memory, GWS resources, the ordered
+//!   count);
 //! - [`coverage`]: which operations of a GPU's instruction set execute.
 //!
 //! # Conventions the simulator chooses
@@ -45,10 +47,16 @@
 //!   results do not depend on the thread count except for the order in which
 //!   global atomics of different work-groups apply. Within a wave, lanes
 //!   access memory in lane order.
+//! - **Global data share.** [`gds`]: 64 KiB of GDS memory per device (the
+//!   `gds` forms of the DS instructions address all of it; `ds_append`,
+//!   `ds_consume` and `ds_ordered_count` at `M0[15:0] + offset`), the 64 GWS
+//!   resources, and the ordered count in wave-creation order. A kernel that
+//!   uses GWS or the ordered count runs with every work-group resident at
+//!   once, on one thread, so that its waves can wait on each other.
 //! - **Not modelled** (reported as [`SimError::Unimplemented`] or
 //!   [`SimError::Unsupported`]): image sampling, tiled images and mip chains
 //!   (image loads, stores and atomics by integer coordinates execute on
-//!   linear images, level 0), EXP, VINTRP, GDS, scalar scratch
+//!   linear images, level 0), EXP, VINTRP, scalar scratch
 //!   (`s_scratch_*`), MTBUF formats other than 32-bit UINT/SINT/FLOAT
 //!   components, and MFMA with a partial EXEC. [`coverage::Report`] lists,
 //!   per GPU, every operation the executor does not execute and why. There is no trap handler:
@@ -64,6 +72,7 @@ pub mod dispatch;
 pub mod dispatch_file;
 pub mod error;
 pub mod exec;
+pub mod gds;
 pub mod image;
 pub mod memory;
 pub mod printf;
@@ -75,4 +84,4 @@ pub use dispatch::{
 };
 pub use error::{DispatchError, FaultKind, Location, MemFault, SimError, Space};
 pub use memory::{FlatTarget, GlobalMemory};
-pub use wave::{Mask, Wave, WaveStatus};
+pub use wave::{Mask, OrderedTurn, Wait, Wave, WaveStatus};

@@ -65,12 +65,14 @@ pub fn classify_flat(addr: u64) -> FlatTarget {
 /// The global address space: pages exist only inside allocations. Reads and
 /// writes take `&self` (each page has its own lock), so work-groups running
 /// on several threads share it; atomics lock the page for the read-modify-write.
+/// It also holds the device's global data share ([`GlobalMemory::gds`]).
 #[derive(Debug, Default)]
 pub struct GlobalMemory {
     pages: PageTable,
     allocs: BTreeMap<u64, u64>,
     next: u64,
     mapped: u64,
+    gds: crate::gds::Gds,
 }
 
 /// One mapped page: its bytes, and how many of them (from the page's start)
@@ -177,6 +179,7 @@ impl Clone for GlobalMemory {
             allocs: self.allocs.clone(),
             next: self.next,
             mapped: self.mapped,
+            gds: self.gds.clone(),
         }
     }
 }
@@ -213,7 +216,14 @@ impl GlobalMemory {
             allocs: BTreeMap::new(),
             next: HEAP_BASE,
             mapped: 0,
+            gds: crate::gds::Gds::default(),
         }
+    }
+
+    /// The device's global data share (GDS memory and GWS resources), which
+    /// every work-group shares as it shares global memory.
+    pub fn gds(&self) -> &crate::gds::Gds {
+        &self.gds
     }
 
     /// Allocates `size` zeroed bytes and returns the guest address. Allocations

@@ -42,6 +42,52 @@ pub enum WaveStatus {
     Barrier,
     /// Executed `s_endpgm`.
     Done,
+    /// Waiting on the global data share: a GWS semaphore or barrier, or its
+    /// turn of the ordered count ([`Wave::wait`] says which; see
+    /// [`crate::gds`]).
+    Waiting,
+}
+
+/// What a [`WaveStatus::Waiting`] wave waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// `ds_gws_sema_p`: the resource's counter to be positive.
+    Semaphore {
+        /// The GWS resource.
+        resource: u8,
+    },
+    /// `ds_gws_barrier`: the resource's flag to differ from `flag`.
+    Barrier {
+        /// The GWS resource.
+        resource: u8,
+        /// The flag when the wave arrived.
+        flag: bool,
+    },
+    /// `ds_ordered_count`: every wave created before it to have released
+    /// the ordered count or ended.
+    Ordered,
+}
+
+impl std::fmt::Display for Wait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Wait::Semaphore { resource } => write!(f, "GWS semaphore {resource}"),
+            Wait::Barrier { resource, .. } => write!(f, "GWS barrier {resource}"),
+            Wait::Ordered => f.write_str("its turn of the ordered count"),
+        }
+    }
+}
+
+/// Where a wave stands in its dispatch's ordered count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OrderedTurn {
+    /// It has not had its turn.
+    #[default]
+    Before,
+    /// Its turn has come: its `ds_ordered_count` executes.
+    Granted,
+    /// It has released the ordered count to the waves after it.
+    Released,
 }
 
 /// Hardware register id of MODE (`HW_REG_MODE`): FP_ROUND in bits 3:0,
@@ -86,6 +132,10 @@ pub struct Wave {
     pub size: u32,
     /// Running, at a barrier, or done.
     pub status: WaveStatus,
+    /// What the wave waits for when its status is [`WaveStatus::Waiting`].
+    pub wait: Option<Wait>,
+    /// Its place in the ordered count.
+    pub ordered: OrderedTurn,
     /// Instructions executed so far.
     pub executed: u64,
     /// Lane operations so far: for each vector instruction executed, the
@@ -118,6 +168,8 @@ impl Wave {
             pc,
             size,
             status: WaveStatus::Running,
+            wait: None,
+            ordered: OrderedTurn::Before,
             executed: 0,
             lane_ops: 0,
             scratch,

@@ -12,6 +12,7 @@ use amdgpu_isa::{Encoding, Inst, Operand};
 
 mod atomic;
 mod buffer;
+mod gds;
 mod global;
 mod lds;
 mod shape;
@@ -23,6 +24,7 @@ pub(crate) use shape::{At, Shape, shape};
 
 use atomic::*;
 use buffer::*;
+use gds::*;
 use global::*;
 use lds::*;
 use shape::*;
@@ -161,8 +163,15 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         _ => {}
     }
     if i.encoding == Encoding::Ds && i.mem.has(flags::GDS) {
-        return unsupported("GDS (the global data share)");
+        return exec_gds(k, w, i, ctx);
     }
+    exec_ds(k, w, i, lds, ctx)
+}
+
+/// The rest of [`exec`]: LDS operations in `lds` (GDS memory for the `gds`
+/// forms), and the vector memory operations.
+fn exec_ds(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
+    use MemKind::*;
     match k {
         DsRead2B32 | DsRead2B64 | DsRead2St64B32 | DsRead2St64B64 | DsWrite2B32 | DsWrite2B64
         | DsWrite2St64B32 | DsWrite2St64B64 | DsWrxchg2B32 | DsWrxchg2B64 | DsWrxchg2St64B32

@@ -1,0 +1,347 @@
+//! The global data share (GDS) of a device: 64 KiB of memory that every
+//! work-group shares, the 64 global wave sync (GWS) resources, and the
+//! rules by which waves wait on them.
+//!
+//! # GWS (global wave sync)
+//!
+//! The operations and their resources follow the Vega ISA's pseudo-code (as
+//! quoted in gem5's `vega/insts/ds.cc`); the resource number is
+//! `(M0[21:16] + offset0[5:0]) % 64` (LLVM `AMDGPUISelDAGToDAG.cpp`: "(<isa
+//! opaque base> + M0[21:16] + offset field) % 64", the opaque base being 0
+//! here). The value an operation takes (`ds_gws_init`, `ds_gws_barrier`,
+//! `ds_gws_sema_br`) is the data VGPR of the first active lane, of lane 0 when
+//! EXEC is zero (RDNA3 guide §13.4.2).
+//!
+//! - `ds_gws_init v`: counter = v, flag = 0.
+//! - `ds_gws_sema_v`: counter += 1; `ds_gws_sema_br v`: counter += v.
+//! - `ds_gws_sema_p`: the wave waits until the counter is positive, then
+//!   decrements it.
+//! - `ds_gws_sema_release_all`: counter = the number of waves waiting on the
+//!   resource, which releases all of them.
+//! - `ds_gws_barrier v`: a wave arriving while the counter is positive
+//!   decrements it and waits; the wave that finds it at zero (or below)
+//!   flips the resource's flag, which releases every waiting wave and itself,
+//!   and re-arms the counter with its own `v`. So a barrier of N waves is
+//!   initialised, and called, with N − 1 (as ROCm's device library does:
+//!   `ockl/src/cg.cl`).
+//!
+//! A wave that waits has status [`crate::WaveStatus::Waiting`] with its PC
+//! after the instruction; the work-group scheduler releases it when the
+//! condition holds ([`Gds::poll`]). Waves of different work-groups can wait on
+//! each other only when the work-groups run together: [`crate::Device::run`]
+//! runs a kernel that uses GWS or the ordered count with all its work-groups
+//! resident (see [`crate::dispatch::MAX_CORESIDENT_WAVES`]).
+//!
+//! # Ordered count
+//!
+//! `ds_ordered_count` gives waves an atomic on a GDS dword in the order the
+//! waves were created (work-group order, then wave order): a wave executes it
+//! only when every wave created before it has released the ordered count
+//! (offset1 bit 0, `wave_release`) or ended; until then it waits with its PC
+//! *at* the instruction. The dword is at GDS byte address `M0[15:0] + offset0`
+//! (LLVM puts the intrinsic's GDS pointer in M0 and 4 × the counter index in
+//! offset0); offset1[5:4] selects add (0) or swap (1); the operand is the
+//! address VGPR of the first active lane; every active lane receives the
+//! value before the operation. GFX10's dword count (offset1[7:6]) must be 1.
+
+use crate::error::Space;
+use crate::memory::Bytes;
+use crate::wave::{OrderedTurn, Wait, Wave, WaveStatus};
+use std::sync::{Mutex, MutexGuard};
+
+/// Bytes of GDS memory.
+pub const GDS_SIZE: usize = 64 * 1024;
+
+/// Number of GWS resources.
+pub const GWS_RESOURCES: usize = 64;
+
+/// One GWS resource: a counter, the barrier's flag, and how many waves wait
+/// on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resource {
+    /// The semaphore value, or the barrier's remaining arrivals.
+    pub counter: i32,
+    /// The barrier's phase: flipped by each barrier's last arrival.
+    pub flag: bool,
+    /// Waves waiting on the resource.
+    pub queued: u32,
+}
+
+/// The GDS state: memory and GWS resources.
+#[derive(Clone, Debug)]
+pub struct GdsState {
+    /// The 64 KiB of GDS memory.
+    pub mem: Bytes,
+    /// The GWS resources.
+    pub gws: [Resource; GWS_RESOURCES],
+}
+
+/// The global data share of a device (shared by every work-group; lock it
+/// for each access).
+pub struct Gds {
+    state: Mutex<GdsState>,
+}
+
+impl Default for Gds {
+    fn default() -> Self {
+        Gds {
+            state: Mutex::new(GdsState {
+                mem: Bytes::new(GDS_SIZE, Space::Gds),
+                gws: [Resource::default(); GWS_RESOURCES],
+            }),
+        }
+    }
+}
+
+/// The resources that are not in their initial state, and the non-zero
+/// dwords of the memory (not the 64 KiB).
+impl std::fmt::Debug for Gds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let st = self.lock();
+        let gws: Vec<_> = st
+            .gws
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| **r != Resource::default())
+            .collect();
+        let mem: Vec<(usize, u32)> = st
+            .mem
+            .as_slice()
+            .chunks_exact(4)
+            .enumerate()
+            .map(|(k, c)| (4 * k, u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .filter(|&(_, v)| v != 0)
+            .collect();
+        f.debug_struct("Gds")
+            .field("gws", &gws)
+            .field("mem", &mem)
+            .finish()
+    }
+}
+
+impl Clone for Gds {
+    fn clone(&self) -> Self {
+        Gds {
+            state: Mutex::new(self.lock().clone()),
+        }
+    }
+}
+
+/// A GWS operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GwsOp {
+    /// `ds_gws_init`.
+    Init,
+    /// `ds_gws_sema_v`.
+    SemaV,
+    /// `ds_gws_sema_br`.
+    SemaBr,
+    /// `ds_gws_sema_p`.
+    SemaP,
+    /// `ds_gws_sema_release_all`.
+    SemaReleaseAll,
+    /// `ds_gws_barrier`.
+    Barrier,
+}
+
+impl Gds {
+    /// The state, locked.
+    pub fn lock(&self) -> MutexGuard<'_, GdsState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Applies GWS operation `op` with `value` to resource `rid` for wave
+    /// `w`: the wave goes on running, or waits ([`WaveStatus::Waiting`]).
+    pub fn gws(&self, op: GwsOp, rid: u8, value: u32, w: &mut Wave) {
+        let mut st = self.lock();
+        let r = &mut st.gws[rid as usize % GWS_RESOURCES];
+        let wait = match op {
+            GwsOp::Init => {
+                r.counter = value as i32;
+                r.flag = false;
+                None
+            }
+            GwsOp::SemaV => {
+                r.counter = r.counter.wrapping_add(1);
+                None
+            }
+            GwsOp::SemaBr => {
+                r.counter = r.counter.wrapping_add(value as i32);
+                None
+            }
+            GwsOp::SemaReleaseAll => {
+                r.counter = r.queued as i32;
+                None
+            }
+            GwsOp::SemaP => {
+                if r.counter > 0 {
+                    r.counter -= 1;
+                    None
+                } else {
+                    Some(Wait::Semaphore { resource: rid })
+                }
+            }
+            GwsOp::Barrier => {
+                let mine = r.flag;
+                if r.counter <= 0 {
+                    // The last arrival: opens the barrier for everyone
+                    // (itself included) and re-arms it.
+                    r.flag = !r.flag;
+                    r.counter = value as i32;
+                    None
+                } else {
+                    r.counter -= 1;
+                    Some(Wait::Barrier {
+                        resource: rid,
+                        flag: mine,
+                    })
+                }
+            }
+        };
+        if let Some(wait) = wait {
+            r.queued += 1;
+            w.wait = Some(wait);
+            w.status = WaveStatus::Waiting;
+        }
+    }
+
+    /// Whether wave `w`, waiting on a GWS resource, may go on; if so it is
+    /// running again (and, after `ds_gws_sema_p`, has taken the semaphore).
+    pub fn poll(&self, w: &mut Wave) -> bool {
+        let Some(wait) = w.wait else {
+            return false;
+        };
+        let rid = match wait {
+            Wait::Semaphore { resource } | Wait::Barrier { resource, .. } => resource,
+            Wait::Ordered => return false,
+        };
+        let mut st = self.lock();
+        let r = &mut st.gws[rid as usize % GWS_RESOURCES];
+        let go = match wait {
+            Wait::Semaphore { .. } => {
+                let go = r.counter > 0;
+                if go {
+                    r.counter -= 1;
+                }
+                go
+            }
+            Wait::Barrier { flag, .. } => r.flag != flag,
+            Wait::Ordered => false,
+        };
+        if go {
+            r.queued = r.queued.saturating_sub(1);
+            w.wait = None;
+            w.status = WaveStatus::Running;
+        }
+        go
+    }
+}
+
+/// Gives the ordered count's turn to the first wave of `waves` (in creation
+/// order) that has neither released it nor ended, if that wave is waiting
+/// for it. Returns whether a wave was released.
+pub fn grant_ordered<'a>(waves: impl IntoIterator<Item = &'a mut Wave>) -> bool {
+    for w in waves {
+        if w.status == WaveStatus::Done || w.ordered == OrderedTurn::Released {
+            continue;
+        }
+        if w.status == WaveStatus::Waiting && w.wait == Some(Wait::Ordered) {
+            w.wait = None;
+            w.ordered = OrderedTurn::Granted;
+            w.status = WaveStatus::Running;
+            return true;
+        }
+        return false;
+    }
+    false
+}
+
+/// Releases the waves of `waves` whose GWS wait is over ([`Gds::poll`]) and
+/// gives the ordered count's turn ([`grant_ordered`]). Returns whether any
+/// wave was released.
+pub fn wake(gds: &Gds, waves: &mut [Wave]) -> bool {
+    let mut any = false;
+    for w in waves.iter_mut() {
+        if w.status == WaveStatus::Waiting {
+            any |= gds.poll(w);
+        }
+    }
+    any | grant_ordered(waves.iter_mut())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Scratch;
+
+    fn waves(n: u32) -> Vec<Wave> {
+        (0..n)
+            .map(|i| Wave::new(64, 0, Scratch::new(0, 64), i, 4))
+            .collect()
+    }
+
+    #[test]
+    fn a_barrier_of_three_waves_opens_on_the_third_and_rearms() {
+        let g = Gds::default();
+        let mut w = waves(3);
+        g.gws(GwsOp::Init, 4, 2, &mut w[0]);
+        for round in 0..2 {
+            g.gws(GwsOp::Barrier, 4, 2, &mut w[0]);
+            g.gws(GwsOp::Barrier, 4, 2, &mut w[1]);
+            assert!(!wake(&g, &mut w), "round {round}: two of three arrived");
+            assert_eq!(w[0].status, WaveStatus::Waiting);
+            g.gws(GwsOp::Barrier, 4, 2, &mut w[2]);
+            assert_eq!(w[2].status, WaveStatus::Running, "the last arrival goes on");
+            assert!(wake(&g, &mut w));
+            assert!(w.iter().all(|w| w.status == WaveStatus::Running));
+            let r = g.lock().gws[4];
+            assert_eq!((r.counter, r.queued), (2, 0), "re-armed with 2");
+        }
+    }
+
+    #[test]
+    fn semaphores_count_and_release_all_frees_every_waiter() {
+        let g = Gds::default();
+        let mut w = waves(4);
+        g.gws(GwsOp::Init, 9, 1, &mut w[0]);
+        // One permit: the first P takes it, the next three wait.
+        for x in w.iter_mut() {
+            g.gws(GwsOp::SemaP, 9, 0, x);
+        }
+        assert_eq!(w[0].status, WaveStatus::Running);
+        assert!(w[1..].iter().all(|w| w.status == WaveStatus::Waiting));
+        // V releases exactly one (the first polled).
+        g.gws(GwsOp::SemaV, 9, 0, &mut w[0]);
+        assert!(wake(&g, &mut w));
+        let running: Vec<_> = w.iter().map(|w| w.status == WaveStatus::Running).collect();
+        assert_eq!(running, [true, true, false, false]);
+        // release_all: the counter becomes the two waiting, and both go.
+        g.gws(GwsOp::SemaReleaseAll, 9, 0, &mut w[0]);
+        assert_eq!(g.lock().gws[9].counter, 2);
+        assert!(wake(&g, &mut w));
+        assert!(w.iter().all(|w| w.status == WaveStatus::Running));
+        assert_eq!(g.lock().gws[9], Resource::default());
+        // BR adds its value.
+        g.gws(GwsOp::SemaBr, 9, 5, &mut w[0]);
+        assert_eq!(g.lock().gws[9].counter, 5);
+    }
+
+    #[test]
+    fn the_ordered_turn_passes_in_creation_order_over_ended_waves() {
+        let mut w = waves(3);
+        for x in w.iter_mut() {
+            x.status = WaveStatus::Waiting;
+            x.wait = Some(Wait::Ordered);
+        }
+        w[0].status = WaveStatus::Done;
+        w[0].wait = None;
+        // Wave 1 is first; wave 2 must wait for it.
+        assert!(grant_ordered(w.iter_mut()));
+        assert_eq!(w[1].ordered, OrderedTurn::Granted);
+        assert_eq!(w[2].status, WaveStatus::Waiting);
+        assert!(!grant_ordered(w.iter_mut()), "wave 1 has not released");
+        w[1].ordered = OrderedTurn::Released;
+        assert!(grant_ordered(w.iter_mut()));
+        assert_eq!(w[2].status, WaveStatus::Running);
+    }
+}

@@ -1,0 +1,222 @@
+//! The `gds_sync` corpus kernels (`kernels/src/gds_sync.cl`): work-groups
+//! that wait on each other through GWS resources (a grid barrier, a
+//! semaphore hand-off) and take turns through the ordered count, on every
+//! target and build, checked against the exact host computation. Each kernel
+//! runs on a fresh device after `gws_init` dispatches that set the resources
+//! it uses, as a runtime does before a cooperative launch.
+
+use amdgpu_sim::{ArgValue, Device, LaunchConfig, Module, SimError};
+use amdsim_sim_tests::{TARGETS, read_kernel};
+
+const BUILDS: [&str; 3] = ["gds_sync.co", "gds_sync.O2g.co", "gds_sync.O0g.co"];
+
+fn e(e: SimError) -> String {
+    e.to_string()
+}
+
+fn words(dev: &Device, addr: u64, n: usize) -> Result<Vec<u32>, String> {
+    let mut b = vec![0u8; 4 * n];
+    dev.mem.read(addr, &mut b).map_err(|e| e.to_string())?;
+    Ok(b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect())
+}
+
+fn upload(dev: &mut Device, v: &[u32]) -> Result<u64, String> {
+    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+    dev.alloc_bytes(&bytes).map_err(e)
+}
+
+/// A fresh device with the module loaded and GWS resource `r` set to `v`
+/// for each `(r, v)` of `init`.
+fn device(t: &str, file: &str, init: &[(u32, u32)]) -> Result<(Device, Module), String> {
+    let mut dev = Device::new();
+    let m = dev.load(&read_kernel(t, file)?).map_err(e)?;
+    for &(r, v) in init {
+        let cfg = LaunchConfig::new_1d(1, 1, vec![ArgValue::U32(v), ArgValue::U32(r)]);
+        dev.dispatch(&m, "gws_init", cfg).map_err(e)?;
+    }
+    Ok((dev, m))
+}
+
+fn grid_barrier(t: &str, file: &str) -> Result<(), String> {
+    let (groups, local, rounds) = (6u32, 64u32, 3u32);
+    let (mut dev, m) = device(t, file, &[(0, groups - 1)])?;
+    let n = (groups * local) as usize;
+    let buf = dev.alloc(4 * n as u64).map_err(e)?;
+    let out = dev.alloc(4 * n as u64).map_err(e)?;
+    let cfg = LaunchConfig::new_1d(
+        groups * local,
+        local,
+        vec![
+            ArgValue::Ptr(buf),
+            ArgValue::Ptr(out),
+            ArgValue::U32(rounds),
+        ],
+    );
+    let stats = dev.dispatch(&m, "gws_grid_barrier", cfg).map_err(e)?;
+    if stats.groups != groups as u64 {
+        return Err(format!("{} work-groups completed", stats.groups));
+    }
+    let mut want: Vec<u32> = (0..n as u32).map(|i| i * 7 + 1).collect();
+    for r in 0..rounds {
+        let prev = want.clone();
+        for (i, w) in want.iter_mut().enumerate() {
+            *w = prev[(i + (local * (r + 1)) as usize) % n] + r;
+        }
+    }
+    let got = words(&dev, out, n)?;
+    if got != want {
+        let i = (0..n).find(|&i| got[i] != want[i]).unwrap_or(0);
+        return Err(format!("out[{i}] = {}, want {}", got[i], want[i]));
+    }
+    Ok(())
+}
+
+fn handoff(t: &str, file: &str) -> Result<(), String> {
+    let (groups, local) = (5u32, 32u32);
+    let (mut dev, m) = device(t, file, &[(1, 0), (2, 0)])?;
+    let data = dev.alloc(4 * (local as u64 + 1)).map_err(e)?;
+    let out = dev.alloc(4 * ((groups - 1) * local) as u64).map_err(e)?;
+    let cfg = LaunchConfig::new_1d(
+        groups * local,
+        local,
+        vec![ArgValue::Ptr(data), ArgValue::Ptr(out)],
+    );
+    dev.dispatch(&m, "gws_handoff", cfg).map_err(e)?;
+    let src: Vec<u32> = (0..local).map(|l| l * 3 + 5).collect();
+    let mut want = Vec::new();
+    for g in 0..groups - 1 {
+        for l in 0..local {
+            want.push(src[((l + g) % local) as usize] + g);
+        }
+    }
+    let got = words(&dev, out, want.len())?;
+    if got != want {
+        return Err(format!("out {got:?}, want {want:?}"));
+    }
+    let sum = words(&dev, data + 4 * local as u64, 1)?[0];
+    let want_sum = want.iter().fold(0u32, |a, &b| a.wrapping_add(b));
+    if sum != want_sum {
+        return Err(format!(
+            "the producer summed {sum}, want {want_sum}: it did not wait for every consumer"
+        ));
+    }
+    // Every permit and signal was taken.
+    let st = dev.mem.gds().lock();
+    if st.gws[1].counter != 0 || st.gws[2].counter != 0 || st.gws[1].queued != 0 {
+        return Err(format!("resources left {:?} {:?}", st.gws[1], st.gws[2]));
+    }
+    Ok(())
+}
+
+fn ordered_compact(t: &str, file: &str) -> Result<(), String> {
+    let (groups, local, n) = (4u32, 128u32, 500u32);
+    let (mut dev, m) = device(t, file, &[(3, 0)])?;
+    let input: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2654435761) >> 7).collect();
+    let inp = upload(&mut dev, &input)?;
+    let out = dev.alloc(4 * n as u64).map_err(e)?;
+    let count = dev.alloc(4).map_err(e)?;
+    let cfg = LaunchConfig::new_1d(
+        groups * local,
+        local,
+        vec![
+            ArgValue::Ptr(inp),
+            ArgValue::Ptr(out),
+            ArgValue::Ptr(count),
+            ArgValue::U32(n),
+        ],
+    );
+    dev.dispatch(&m, "ordered_compact", cfg).map_err(e)?;
+    let want: Vec<u32> = input.iter().copied().filter(|v| v % 3 != 0).collect();
+    let got_n = words(&dev, count, 1)?[0] as usize;
+    if got_n != want.len() {
+        return Err(format!("count {got_n}, want {}", want.len()));
+    }
+    let got = words(&dev, out, want.len())?;
+    if got != want {
+        let i = (0..want.len()).find(|&i| got[i] != want[i]).unwrap_or(0);
+        return Err(format!(
+            "out[{i}] = {}, want {}: the waves took their offsets out of order",
+            got[i], want[i]
+        ));
+    }
+    // The ordered counter (GDS byte M0 + offset0 = 4) holds the total.
+    let mut b = [0u8; 4];
+    dev.mem
+        .gds()
+        .lock()
+        .mem
+        .read(4, &mut b)
+        .map_err(|e| e.to_string())?;
+    if u32::from_le_bytes(b) as usize != want.len() {
+        return Err(format!("GDS counter {}", u32::from_le_bytes(b)));
+    }
+    Ok(())
+}
+
+fn each(f: fn(&str, &str) -> Result<(), String>, skip: &[&str]) {
+    let mut failures = Vec::new();
+    for t in TARGETS.iter().filter(|t| !skip.contains(t)) {
+        for file in BUILDS {
+            if let Err(err) = f(t, file) {
+                failures.push(format!("{t} {file}: {err}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn gws_grid_barrier_matches_the_host() {
+    each(grid_barrier, &[]);
+}
+
+#[test]
+fn gws_semaphores_hand_off_between_work_groups() {
+    each(handoff, &[]);
+}
+
+#[test]
+fn ordered_count_gives_offsets_in_wave_order() {
+    // gfx90a has no ordered count (the kernel is not built there).
+    each(ordered_compact, &["gfx90a"]);
+}
+
+#[test]
+fn a_grid_barrier_without_enough_arrivals_is_a_deadlock() {
+    // The resource expects one more work-group than the grid has: every wave
+    // waits at the first barrier, and the dispatch says so instead of hanging.
+    let (mut dev, m) = device("gfx900", "gds_sync.co", &[(0, 4)]).unwrap();
+    let buf = dev.alloc(4 * 256).unwrap();
+    let out = dev.alloc(4 * 256).unwrap();
+    let cfg = LaunchConfig::new_1d(
+        256,
+        64,
+        vec![ArgValue::Ptr(buf), ArgValue::Ptr(out), ArgValue::U32(1)],
+    );
+    let err = dev.dispatch(&m, "gws_grid_barrier", cfg).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        matches!(err, SimError::Deadlock { .. }) && text.contains("GWS barrier 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn too_many_waves_for_a_cooperative_dispatch_is_an_error() {
+    let (mut dev, m) = device("gfx900", "gds_sync.co", &[(0, 0)]).unwrap();
+    let n = 64 * 5000u32;
+    let buf = dev.alloc(4 * n as u64).unwrap();
+    let out = dev.alloc(4 * n as u64).unwrap();
+    let cfg = LaunchConfig::new_1d(
+        n,
+        64,
+        vec![ArgValue::Ptr(buf), ArgValue::Ptr(out), ArgValue::U32(1)],
+    );
+    let err = dev.dispatch(&m, "gws_grid_barrier", cfg).unwrap_err();
+    assert!(
+        err.to_string().contains("5000 waves (at most 4096)"),
+        "{err}"
+    );
+}
