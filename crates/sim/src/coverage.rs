@@ -272,9 +272,6 @@ fn mem_reason(name: &str, enc: Encoding) -> &'static str {
         "buffer_store_lds_dword" => {
             "store from LDS: the encoding has no per-lane address, and the guides do not say which LDS and memory addresses each lane uses"
         }
-        "ds_condxchg32_rtn_b64" => {
-            "conditional exchange: the guides give no pseudo-code (\"Conditional write exchange\")"
-        }
         _ => "not implemented",
     }
 }

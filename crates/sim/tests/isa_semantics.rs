@@ -7272,3 +7272,129 @@ fn nan_operands_give_the_first_nan_quietened() {
         }
     }
 }
+
+/// `ds_condxchg32_rtn_b64`, as the pseudo-code of AMD's RDNA3 and CDNA4
+/// ISA guides says, run on a copy of LDS in lane order:
+///
+/// ```text
+/// ADDR0 = (ADDR + {OFFSET1,OFFSET0}) & 0xfff8; ADDR1 = ADDR0 + 4;
+/// RETURN_DATA[0] = LDS[ADDR0]; if (DATA[31]) LDS[ADDR0] = {1'0, DATA[30:0]};
+/// RETURN_DATA[1] = LDS[ADDR1]; if (DATA[63]) LDS[ADDR1] = {1'0, DATA[62:32]};
+/// ```
+fn ds_condxchg32(gpu: Gpu, size: u32, code: &[u8]) {
+    let n = size as usize;
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        0xffff_ffdf
+    };
+    let mut lds = Bytes::new(4096, Space::Lds);
+    let mut init = vec![0u8; 4096];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x9e37_79b1).rotate_right(11) as u8;
+    }
+    lds.write(0, &init).unwrap();
+    // ADDR: a qword of its own per lane, the low three bits ignored; lane 9
+    // on lane 8's qword (it sees lane 8's writes); lane 10's address wraps
+    // at 64 KiB by the mask.
+    let addr = |l: usize| match l {
+        9 => 24 * 8,
+        10 => 0xffff_0000 + 24 * 10,
+        _ => 24 * l as u32 + (l as u32 % 8),
+    };
+    let data = |l: usize| -> (u32, u32) {
+        let lo = (0x1234_0000 + l as u32) | if l % 4 < 2 { 1 << 31 } else { 0 };
+        let hi = (0x5678_0000 + l as u32) | if l % 2 == 0 { 1 << 31 } else { 0 };
+        (lo, hi)
+    };
+    let mem = GlobalMemory::new();
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        for l in 0..64 {
+            w.vgpr[1][l] = addr(l);
+            (w.vgpr[4][l], w.vgpr[5][l]) = data(l);
+            w.vgpr[2][l] = 0xdead_0002;
+            w.vgpr[3][l] = 0xdead_0003;
+        }
+    })
+    .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+    let mut want = init.clone();
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            assert_eq!(
+                (w.vgpr[2][l], w.vgpr[3][l]),
+                (0xdead_0002, 0xdead_0003),
+                "{gpu} inactive lane {l}"
+            );
+            continue;
+        }
+        let addr0 = (addr(l).wrapping_add(16) & 0xfff8) as usize;
+        let addr1 = addr0 + 4;
+        let (lo, hi) = data(l);
+        let ret0 = le(&want, addr0, 4) as u32;
+        if lo >> 31 != 0 {
+            set_le(&mut want, addr0, 4, (lo & 0x7fff_ffff) as u64);
+        }
+        let ret1 = le(&want, addr1, 4) as u32;
+        if hi >> 31 != 0 {
+            set_le(&mut want, addr1, 4, (hi & 0x7fff_ffff) as u64);
+        }
+        assert_eq!(
+            (w.vgpr[2][l], w.vgpr[3][l]),
+            (ret0, ret1),
+            "{gpu} lane {l} return"
+        );
+    }
+    let mut got = vec![0u8; 4096];
+    lds.read(0, &mut got).unwrap();
+    assert!(got == want, "{gpu}: LDS");
+    // Spot checks: lane 0 writes both halves, with bit 31 cleared; lane 3
+    // neither; lane 9 reads what lane 8 wrote; lane 10 (0xffff00f0 + 16)
+    // writes the high half of qword 256 and keeps the low one.
+    assert_eq!(le(&got, 16, 8), 0x5678_0000_1234_0000, "{gpu}");
+    assert_eq!(le(&got, 24 * 3 + 16, 8), le(&init, 24 * 3 + 16, 8), "{gpu}");
+    assert_eq!(
+        (w.vgpr[2][9], w.vgpr[3][9]),
+        (0x1234_0008, 0x5678_0008),
+        "{gpu}"
+    );
+    assert_eq!(le(&got, 260, 4), 0x5678_000a, "{gpu}: lane 10");
+    assert_eq!(le(&got, 256, 4), le(&init, 256, 4), "{gpu}: lane 10");
+    // An address beyond the group's LDS: the typed LDS fault of the lane.
+    let mut small = Bytes::new(1024, Space::Lds);
+    let err = run_in(gpu, size, code, &mem, &mut small, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[1][l] = if l == 2 { 2000 } else { 8 * l as u32 };
+        }
+    })
+    .unwrap_err();
+    match &err {
+        SimError::Fault { fault, lane, .. } => {
+            assert_eq!(
+                (*lane, fault.space, fault.addr),
+                (2, Space::Lds, 2016),
+                "{gpu}"
+            );
+        }
+        other => panic!("{gpu}: expected a fault, got {other}"),
+    }
+}
+
+#[test]
+fn ds_condxchg32_writes_the_halves_whose_top_bit_is_set() {
+    // ds_condxchg32_rtn_b64 v[2:3], v1, v[4:5] offset:16
+    let gfx9: Vec<u8> = [
+        &[0x10, 0x00, 0xfc, 0xd8, 0x01, 0x04, 0x00, 0x02][..],
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x10, 0x00, 0xf8, 0xd9, 0x01, 0x04, 0x00, 0x02][..],
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    ds_condxchg32(Gpu::Gfx900, 64, &gfx9);
+    ds_condxchg32(Gpu::Gfx90a, 64, &gfx9);
+    ds_condxchg32(Gpu::Gfx1030, 32, &gfx10);
+    ds_condxchg32(Gpu::Gfx1010, 64, &gfx10);
+}

@@ -169,6 +169,7 @@ kinds! {
         mem::DS_MSKOR_B64 | mem::DS_MSKOR_RTN_B64 => DsMskor64,
         mem::DS_CMPST_B64 | mem::DS_CMPST_RTN_B64 => DsCmpst64,
         mem::DS_WRXCHG_RTN_B64 => DsSwap64,
+        mem::DS_CONDXCHG32_RTN_B64 => DsCondxchg32,
         mem::DS_WRXCHG2_RTN_B32 => DsWrxchg2B32,
         mem::DS_WRXCHG2_RTN_B64 => DsWrxchg2B64,
         mem::DS_WRXCHG2ST64_RTN_B32 => DsWrxchg2St64B32,

@@ -170,6 +170,7 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ct
         DsReadU8D16 | DsReadU8D16Hi | DsReadI8D16 | DsReadI8D16Hi | DsReadU16D16
         | DsReadU16D16Hi | DsWriteB8D16Hi | DsWriteB16D16Hi => return ds_d16(k, w, i, lds),
         DsAppend | DsConsume => return ds_append(k, w, i, lds),
+        DsCondxchg32 => return ds_condxchg32(w, i, lds),
         DsReadAddtid | DsWriteAddtid => return ds_addtid(k, w, i, lds),
         GLoadAddtid | GStoreAddtid => return global_addtid(k, w, i, ctx),
         _ => {}
