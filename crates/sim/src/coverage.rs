@@ -268,12 +268,7 @@ fn mem_reason(name: &str, enc: Encoding) -> &'static str {
     if name == "ds_ordered_count" {
         return "ordered count (GDS): no GDS model";
     }
-    match name {
-        "buffer_store_lds_dword" => {
-            "store from LDS: the encoding has no per-lane address, and the guides do not say which LDS and memory addresses each lane uses"
-        }
-        _ => "not implemented",
-    }
+    "not implemented"
 }
 
 #[cfg(test)]

@@ -7398,3 +7398,122 @@ fn ds_condxchg32_writes_the_halves_whose_top_bit_is_set() {
     ds_condxchg32(Gpu::Gfx1030, 32, &gfx10);
     ds_condxchg32(Gpu::Gfx1010, 64, &gfx10);
 }
+
+/// `buffer_store_lds_dword` (GFX9), the mirror of the LDS DMA load (no AMD
+/// pseudo-code exists for the store form): lane `l` reads the LDS dword at
+/// `M0[15:0] + inst_offset + 4 * l` and stores it where the MUBUF addressing
+/// with no address VGPR puts the lane: `base + soffset + inst_offset`, plus
+/// the lane's index through the swizzled layout when the V# has
+/// ADD_TID_ENABLE; range checked when it does not. LDS is filled by
+/// `ds_write_b32` first.
+#[test]
+fn buffer_store_lds_dword_stores_lds_dwords() {
+    let code: Vec<u8> = [
+        &[0xff, 0x00, 0xfc, 0xbe, 0x40, 0x00, 0x01, 0x00][..], // s_mov_b32 m0, 0x10040
+        &[0x00, 0x00, 0x1a, 0xd8, 0x01, 0x02, 0x00, 0x00],     // ds_write_b32 v1, v2
+        &[0x08, 0x00, 0xf5, 0xe0, 0x00, 0x00, 0x01, 0x08], // buffer_store_lds_dword s[4:7], s8 offset:8 lds
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for gpu in [Gpu::Gfx900, Gpu::Gfx90a] {
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(4096).unwrap();
+        for k in 0..1024u64 {
+            mem.write(g + 4 * k, &(0x5000_0000 + k as u32).to_le_bytes())
+                .unwrap();
+        }
+        let fill = |lds: &mut Bytes| lds.write(0, &[0xaa_u8; 1024]).unwrap();
+        // V#: stride 4, NUM_RECORDS `records`, ADD_TID_ENABLE (w3 bit 23)
+        // with index stride 8 (bits 22:21 = 0) when `tid`; soffset 16.
+        let setup = |tid: bool, records: u32| {
+            move |w: &mut Wave| {
+                w.sgpr[4] = g as u32;
+                w.sgpr[5] = (g >> 32) as u32 & 0xffff | if tid { 4 << 16 } else { 0 };
+                w.sgpr[6] = records;
+                w.sgpr[7] = 0x0002_7fac | if tid { 1 << 23 } else { 0 };
+                w.sgpr[8] = 16;
+                w.exec = Mask(!(1 << 7));
+                for l in 0..64 {
+                    // Lane l writes LDS dword 0x48 + 4 * (63 - l).
+                    w.vgpr[1][l] = 0x48 + 4 * (63 - l as u32);
+                    w.vgpr[2][l] = 0x7000_0000 + l as u32;
+                }
+            }
+        };
+        let word = |mem: &GlobalMemory, a: u64| {
+            let mut b = [0u8; 4];
+            mem.read(a, &mut b).unwrap();
+            u32::from_le_bytes(b)
+        };
+        // What lane l reads from LDS at M0[15:0] (0x40) + 8 + 4l: lane 63 - l's
+        // data, or the fill where that lane (7) was inactive.
+        let from_lds = |l: usize| {
+            if 63 - l == 7 {
+                0xaaaa_aaaa
+            } else {
+                0x7000_0000 + 63 - l as u32
+            }
+        };
+        // ADD_TID_ENABLE: swizzled, element 4 bytes, index stride 8, stride 4:
+        // lane l (index l) at offset 8 is at (l / 8 * 4 + 8 / 4 * 4) * 8 +
+        // (l % 8) * 4 = 64 + 4l past base + soffset.
+        let mut lds = Bytes::new(1024, Space::Lds);
+        fill(&mut lds);
+        run_in(gpu, 64, &code, &mem, &mut lds, 0, setup(true, 0))
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..64 {
+            let a = g + 16 + 64 + 4 * l as u64;
+            let want = if l == 7 {
+                0x5000_0000 + (a - g) as u32 / 4
+            } else {
+                from_lds(l)
+            };
+            assert_eq!(word(&mem, a), want, "{gpu} lane {l}");
+        }
+        for k in (0..80).step_by(4) {
+            assert_eq!(word(&mem, g + k), 0x5000_0000 + k as u32 / 4, "{gpu} below");
+        }
+        // No ADD_TID_ENABLE: every lane at base + soffset + 8, in lane order,
+        // so the highest active lane's dword stays.
+        let mut mem2 = GlobalMemory::new();
+        let g2 = mem2.allocate(4096).unwrap();
+        assert_eq!(g2, g, "same allocation address");
+        mem2.write(g, &[0u8; 64]).unwrap();
+        let mut lds = Bytes::new(1024, Space::Lds);
+        fill(&mut lds);
+        run_in(gpu, 64, &code, &mem2, &mut lds, 0, setup(false, 4096))
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        assert_eq!(word(&mem2, g + 24), from_lds(63), "{gpu} one address");
+        assert_eq!(word(&mem2, g + 20), 0, "{gpu}");
+        assert_eq!(word(&mem2, g + 28), 0, "{gpu}");
+        // Range checked: offset 8 is not below NUM_RECORDS 8, nothing stored.
+        let mut mem3 = GlobalMemory::new();
+        mem3.allocate(4096).unwrap();
+        mem3.write(g, &[0u8; 64]).unwrap();
+        let before = format!("{mem3:?}");
+        let mut lds = Bytes::new(1024, Space::Lds);
+        run_in(gpu, 64, &code, &mem3, &mut lds, 0, setup(false, 8))
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        assert_eq!(format!("{mem3:?}"), before, "{gpu}: out of range");
+        // LDS addresses past the group's LDS (M0 = 1000: lane 4 reads at
+        // 1024): the typed LDS fault, and memory unchanged.
+        let before = format!("{mem:?}");
+        let mut lds = Bytes::new(1024, Space::Lds);
+        let err = run_in(gpu, 64, &code[8..], &mem, &mut lds, 0, |w| {
+            setup(true, 0)(w);
+            w.m0 = 1000;
+        })
+        .unwrap_err();
+        match &err {
+            SimError::Fault { fault, lane, .. } => {
+                assert_eq!(
+                    (*lane, fault.space, fault.addr),
+                    (4, Space::Lds, 1024),
+                    "{gpu}"
+                );
+            }
+            other => panic!("{gpu}: expected a fault, got {other}"),
+        }
+        assert_eq!(format!("{mem:?}"), before, "{gpu}: memory unchanged");
+    }
+}

@@ -47,6 +47,8 @@ kinds! {
         mem::TBUFFER_STORE_FORMAT_D16_XYZ | mem::BUFFER_STORE_FORMAT_D16_XYZ => StoreD16Xyz,
         mem::TBUFFER_STORE_FORMAT_D16_XYZW | mem::BUFFER_STORE_FORMAT_D16_XYZW => StoreD16Xyzw,
         mem::BUFFER_STORE_FORMAT_D16_HI_X => StoreD16HiX,
+        // LDS DMA store: LDS dwords to the buffer (mem/buffer.rs).
+        mem::BUFFER_STORE_LDS_DWORD => BStoreLds,
         // No cache is modelled: stores reach memory at once, so there is no dirty
         // line to discard (`s_dcache_discard*`); address translation is not
         // modelled either (`s_atc_probe*`).
