@@ -7273,6 +7273,168 @@ fn nan_operands_give_the_first_nan_quietened() {
     }
 }
 
+/// CLRX's V_EXP_LEGACY_F32 (`doc/GcnInstrsVop1.md`, reverse-engineered from
+/// the hardware; no AMD guide has pseudo-code for it): "for values smaller
+/// than -126.0 always returns 0 regardless floatmode",
+/// `if (SRC0 >= -126.0) VDST = APPROX_POW2(SRC0) else VDST = 0.0`. CLRX's
+/// description speaks of values below -126 only, so a NaN gives a NaN, as
+/// `v_exp_f32` does; the power is the host's `exp2`, as for `v_exp_f32`.
+fn exp_legacy_ref(x: f32) -> f32 {
+    if x >= -126.0 || x.is_nan() {
+        x.exp2()
+    } else {
+        0.0
+    }
+}
+
+/// CLRX's V_LOG_LEGACY_F32: "If SRC0 is negative then store -NaN to VDST.
+/// This instruction doesn't handle denormalized values regardless FLOAT MODE
+/// register setup", `if (F==1.0) VDST = 0.0f; if (F<0.0) VDST = -NaN else
+/// VDST = APPROX_LOG2(F)`; a denormal read as the zero of its sign, -NaN the
+/// quiet `0xffc00000`, the logarithm the host's `log2` as for `v_log_f32`.
+fn log_legacy_ref(x: f32) -> f32 {
+    let f = if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    };
+    if f == 1.0 {
+        0.0
+    } else if f < 0.0 {
+        f32::from_bits(0xffc0_0000)
+    } else {
+        f.log2()
+    }
+}
+
+/// `v_exp_legacy_f32` and `v_log_legacy_f32` (GFX9 VOP1, VOP3 with input
+/// and output modifiers, SDWA with clamp, DPP) by CLRX's rules
+/// ([`exp_legacy_ref`], [`log_legacy_ref`]), next to `v_exp_f32` and
+/// `v_log_f32` where they differ (MODE keeps denormals here): -126.5 and
+/// -149 give +0 instead of a denormal, a denormal input gives -inf instead
+/// of its logarithm.
+#[test]
+fn gfx9_exp_and_log_legacy_follow_clrx() {
+    let code: Vec<u8> = [
+        &[0x00, 0x97, 0x02, 0x7e][..], // v_exp_legacy_f32_e32 v1, v0
+        &[0x00, 0x99, 0x04, 0x7e],     // v_log_legacy_f32_e32 v2, v0
+        &[0x03, 0x00, 0x8b, 0xd1, 0x00, 0x01, 0x00, 0x28], // v_exp_legacy_f32_e64 v3, -v0 mul:2
+        &[0x04, 0x01, 0x8c, 0xd1, 0x00, 0x01, 0x00, 0x18], // v_log_legacy_f32_e64 v4, |v0| div:2
+        &[0xf9, 0x96, 0x0a, 0x7e, 0x00, 0x26, 0x06, 0x00], // v_exp_legacy_f32_sdwa v5, v0 clamp dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD
+        &[0xfa, 0x98, 0x0c, 0x7e, 0x00, 0xb1, 0x00, 0xff], // v_log_legacy_f32_dpp v6, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+        &[0x00, 0x41, 0x0e, 0x7e],                         // v_exp_f32_e32 v7, v0
+        &[0x00, 0x43, 0x10, 0x7e],                         // v_log_f32_e32 v8, v0
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let neg_nan = 0xffc0_0000u32;
+    let nan = f32::NAN.to_bits();
+    let inf = f32::INFINITY.to_bits();
+    let ninf = f32::NEG_INFINITY.to_bits();
+    let b = |x: f32| x.to_bits();
+    // (input, v_exp_legacy_f32, v_log_legacy_f32), from CLRX's rules.
+    let table: [(u32, u32, u32); 17] = [
+        (b(4.0), b(16.0), b(2.0)),
+        (b(1.0), b(2.0), 0),                        // log(1) = +0
+        (b(0.0), b(1.0), ninf),                     // log2(+0)
+        (b(-0.0), b(1.0), ninf),                    // -0 is not below 0
+        (b(-1.0), b(0.5), neg_nan),                 // negative: -NaN
+        (b(8.0), b(256.0), b(3.0)),                 //
+        (b(-126.0), b(f32::MIN_POSITIVE), neg_nan), // -126 is not below -126
+        (b(-126.5), 0, neg_nan),                    // below -126: +0
+        (b(-149.0), 0, neg_nan),                    // below -126: +0
+        (ninf, 0, neg_nan),                         //
+        (inf, inf, inf),                            //
+        (nan, nan, nan),                            // NaN as v_exp_f32 / v_log_f32
+        (b(128.0), inf, b(7.0)),                    // 2^128 overflows
+        (1, b(1.0), ninf),                          // denormal 2^-149: read as +0
+        (0x8000_0001, b(1.0), ninf),                // -2^-149: read as -0
+        (b(f32::MIN_POSITIVE), b(1.0), b(-126.0)),  //
+        (b(-125.0), b(f32::powi(2.0, -125)), neg_nan),
+    ];
+    let x = |l: usize| table[l % table.len()].0;
+    for &(x, e, g) in &table {
+        let (xf, ef, gf) = (f32::from_bits(x), f32::from_bits(e), f32::from_bits(g));
+        assert!(same_f32(exp_legacy_ref(xf).to_bits(), ef), "exp ref {xf}");
+        assert!(same_f32(log_legacy_ref(xf).to_bits(), gf), "log ref {xf}");
+    }
+    for gpu in [Gpu::Gfx900, Gpu::Gfx90a] {
+        let exec: u64 = !(1 << 5 | 1 << 33);
+        let w = run(gpu, 64, &code, |w| {
+            w.exec = Mask(exec);
+            for l in 0..64 {
+                w.vgpr[0][l] = x(l);
+                for r in 1..=8 {
+                    w.vgpr[r][l] = 0xdead_0000 + r as u32;
+                }
+            }
+        })
+        .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..64 {
+            let keep = |r: usize| 0xdead_0000 + r as u32;
+            if (exec >> l) & 1 == 0 {
+                for r in 1..=8 {
+                    assert_eq!(w.vgpr[r][l], keep(r), "{gpu} inactive lane {l} v{r}");
+                }
+                continue;
+            }
+            let (_, e, g) = table[l % table.len()];
+            let xf = f32::from_bits(x(l));
+            let ctx = format!("{gpu} lane {l} x = {xf:e} ({:#x})", x(l));
+            assert!(
+                same_f32(w.vgpr[1][l], f32::from_bits(e)),
+                "v_exp_legacy_f32 {ctx}: {:#x}",
+                w.vgpr[1][l]
+            );
+            assert!(
+                same_f32(w.vgpr[2][l], f32::from_bits(g)),
+                "v_log_legacy_f32 {ctx}: {:#x}",
+                w.vgpr[2][l]
+            );
+            // VOP3: -x in, result times 2; |x| in, result halved.
+            assert!(
+                same_f32(w.vgpr[3][l], 2.0 * exp_legacy_ref(-xf)),
+                "v_exp_legacy_f32 -x mul:2 {ctx}"
+            );
+            assert!(
+                same_f32(w.vgpr[4][l], 0.5 * log_legacy_ref(xf.abs())),
+                "v_log_legacy_f32 |x| div:2 {ctx}"
+            );
+            // SDWA clamp: to [0, 1], a NaN to 0.
+            let e = exp_legacy_ref(xf);
+            let clamped = if e.is_nan() { 0.0 } else { e.clamp(0.0, 1.0) };
+            assert_eq!(w.vgpr[5][l], clamped.to_bits(), "sdwa clamp {ctx}");
+            // DPP: lane l reads lane l ^ 1; from an inactive lane, no write.
+            let s = l ^ 1;
+            if (exec >> s) & 1 == 0 {
+                assert_eq!(w.vgpr[6][l], keep(6), "dpp {ctx}");
+            } else {
+                assert!(
+                    same_f32(w.vgpr[6][l], log_legacy_ref(f32::from_bits(x(s)))),
+                    "dpp {ctx}"
+                );
+            }
+        }
+        // Where v_exp_f32 / v_log_f32 differ (MODE keeps f32 denormals).
+        let lane = |v: u32| {
+            (0..64)
+                .find(|&l| x(l) == v && (exec >> l) & 1 != 0)
+                .unwrap()
+        };
+        let l = lane(b(-126.5));
+        assert!(
+            w.vgpr[7][l] != 0 && f32::from_bits(w.vgpr[7][l]).is_subnormal(),
+            "{gpu}: v_exp_f32(-126.5) is a denormal"
+        );
+        assert_eq!(w.vgpr[7][lane(b(-149.0))], 1, "{gpu}: v_exp_f32(-149)");
+        assert_eq!(
+            f32::from_bits(w.vgpr[8][lane(1)]),
+            -149.0,
+            "{gpu}: v_log_f32(2^-149)"
+        );
+    }
+}
+
 /// `ds_condxchg32_rtn_b64`, as the pseudo-code of AMD's RDNA3 and CDNA4
 /// ISA guides says, run on a copy of LDS in lane order:
 ///
