@@ -978,6 +978,33 @@ pub fn log_legacy_f32(x: f32) -> f32 {
     }
 }
 
+/// `v_mullit_f32` (GFX10 VOP3): the multiply of lighting calculations,
+/// `s0 * s1` when `s2 > 0`, else `-MAX_FLOAT`; a zero factor gives +0
+/// whatever the other one is (also an infinity or a NaN).
+///
+/// The RDNA ISA guide only says "Specific rules apply to accommodate lighting
+/// calculations: 0.0 * x = 0.0 and alternate INF, NAN, overflow rules
+/// apply", without pseudo-code. This is CLRX's reverse-engineered
+/// pseudo-code (`doc/GcnInstrsVop3.md`, V_MULLIT_F32, written for GCN 1.0/1.1,
+/// whose VOP3 opcode 0x150 GFX10 reuses; not an AMD document):
+/// `VDST = -MAX_FLOAT; if (SRC2 > 0.0 && !ISNAN(SRC2)) { VDST = 0.0; if (SRC0
+/// != 0.0 && SRC1 != 0.0) VDST = SRC0 * SRC1 }`. The "alternate INF, NAN,
+/// overflow rules" are documented nowhere, so the product is `v_mul_f32`'s:
+/// IEEE, rounded to nearest even, an overflow giving an infinity, a NaN
+/// factor giving that NaN quietened ([`nan_first32`]).
+pub fn mullit_f32(s0: f32, s1: f32, s2: f32) -> f32 {
+    // `s2 > 0.0` is false for a NaN.
+    if s2 > 0.0 {
+        if s0 != 0.0 && s1 != 0.0 {
+            nan_first32(s0 * s1, [s0, s1])
+        } else {
+            0.0
+        }
+    } else {
+        -f32::MAX
+    }
+}
+
 /// `v_fract_f16` (`D = S0 - floor(S0)`, at most the largest f16 below 1.0,
 /// as [`fract_f32`]): a NaN comes back quietened, an infinity gives NaN.
 pub fn fract_f16(h: u16) -> u16 {
@@ -2359,5 +2386,24 @@ mod legacy_tests {
         assert_eq!(log_legacy_f32(f32::MIN_POSITIVE), -126.0);
         assert_eq!(log_legacy_f32(f32::INFINITY), f32::INFINITY);
         assert!(log_legacy_f32(f32::NAN).is_nan());
+    }
+
+    #[test]
+    fn mullit_multiplies_only_when_s2_is_positive() {
+        assert_eq!(mullit_f32(2.0, 3.0, 1.0), 6.0);
+        assert_eq!(mullit_f32(2.0, 3.0, f32::INFINITY), 6.0);
+        for s2 in [0.0, -0.0, -1.0, f32::NAN, f32::NEG_INFINITY] {
+            assert_eq!(mullit_f32(2.0, 3.0, s2), -f32::MAX, "{s2}");
+        }
+        // 0 * x = +0, also for an infinity, a NaN and -0.
+        assert_eq!(mullit_f32(0.0, f32::INFINITY, 1.0).to_bits(), 0);
+        assert_eq!(mullit_f32(f32::NAN, 0.0, 1.0).to_bits(), 0);
+        assert_eq!(mullit_f32(-0.0, 5.0, 1.0).to_bits(), 0);
+        assert_eq!(mullit_f32(-3.0, 4.0, 0.5), -12.0);
+        assert_eq!(mullit_f32(f32::MAX, 2.0, 1.0), f32::INFINITY);
+        assert_eq!(
+            mullit_f32(f32::from_bits(0x7f80_0001), 2.0, 1.0).to_bits(),
+            0x7fc0_0001
+        );
     }
 }

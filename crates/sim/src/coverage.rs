@@ -250,9 +250,6 @@ fn alu_reason(name: &str) -> &'static str {
         "s_subvector_loop_begin" | "s_subvector_loop_end" => {
             "GFX10 wave64 sub-vector loops are not modelled"
         }
-        "v_mullit_f32" => {
-            "legacy (DX9) special cases: the guides give no pseudo-code and the readings found disagree"
-        }
         _ => "not implemented",
     }
 }

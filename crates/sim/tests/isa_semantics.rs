@@ -7435,6 +7435,130 @@ fn gfx9_exp_and_log_legacy_follow_clrx() {
     }
 }
 
+/// CLRX's V_MULLIT_F32 (`doc/GcnInstrsVop3.md`, reverse-engineered; the
+/// RDNA guide says only "0.0 * x = 0.0 and alternate INF, NAN, overflow rules
+/// apply", and the alternate rules are documented nowhere), as written there:
+///
+/// ```text
+/// VDST = -MAX_FLOAT
+/// if (SRC2 > 0.0 && !ISNAN(SRC2)) { VDST = 0.0; if (SRC0 != 0.0 && SRC1 != 0.0) VDST = SRC0 * SRC1 }
+/// ```
+fn mullit_ref(s0: f32, s1: f32, s2: f32) -> f32 {
+    let mut vdst = -f32::MAX;
+    if s2 > 0.0 && !s2.is_nan() {
+        vdst = 0.0;
+        if s0 != 0.0 && s1 != 0.0 {
+            vdst = s0 * s1;
+        }
+    }
+    vdst
+}
+
+/// `v_mullit_f32` (GFX10 VOP3) by CLRX's pseudo-code ([`mullit_ref`]), with
+/// the VOP3 input modifiers, omod and clamp, and MODE's f32 input denormal
+/// flushing.
+#[test]
+fn gfx10_mullit_follows_clrx() {
+    let code: Vec<u8> = [
+        &[0x03, 0x00, 0x50, 0xd5, 0x00, 0x03, 0x0a, 0x04][..], // v_mullit_f32 v3, v0, v1, v2
+        &[0x04, 0x02, 0x50, 0xd5, 0x00, 0x03, 0x0a, 0x2c], // v_mullit_f32 v4, -v0, |v1|, v2 mul:2
+        &[0x05, 0x80, 0x50, 0xd5, 0x00, 0x03, 0x0a, 0x84], // v_mullit_f32 v5, v0, v1, -v2 clamp
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let max = -f32::MAX;
+    let (inf, nan) = (f32::INFINITY, f32::NAN);
+    let snan = f32::from_bits(0x7fa0_0000);
+    let tiny = f32::from_bits(1);
+    // (src0, src1, src2, v_mullit_f32 from the pseudo-code).
+    let table: [(f32, f32, f32, f32); 17] = [
+        (2.0, 3.0, 1.0, 6.0),
+        (2.0, 3.0, 0.0, max),                          // src2 not above 0
+        (2.0, 3.0, -0.0, max),                         //
+        (2.0, 3.0, -1.0, max),                         //
+        (2.0, 3.0, nan, max),                          // a NaN src2
+        (2.0, 3.0, inf, 6.0),                          //
+        (0.0, inf, 1.0, 0.0),                          // 0 * inf = +0
+        (nan, 0.0, 1.0, 0.0),                          // NaN * 0 = +0
+        (-0.0, 5.0, 1.0, 0.0),                         // -0 * 5 = +0
+        (inf, 2.0, 1.0, inf),                          //
+        (snan, 2.0, 1.0, f32::from_bits(0x7fe0_0000)), // the NaN, quietened
+        (-3.0, 4.0, 0.5, -12.0),
+        (f32::MAX, 2.0, 1.0, inf), // overflow: IEEE (the alternate rule is unknown)
+        (-2.0, 3.0, tiny, -6.0),   // a denormal src2 is above 0 (denormals kept)
+        (1.5, -0.5, f32::NEG_INFINITY, max),
+        (tiny, 0.5, 1.0, 0.0), // 2^-150 rounds to +0 (ties to even)
+        (-1.0, 0.25, 2.0, -0.25),
+    ];
+    for &(a, b, c, want) in &table {
+        assert!(
+            same_f32(mullit_ref(a, b, c).to_bits(), want),
+            "ref {a} {b} {c}"
+        );
+    }
+    let get = |l: usize| table[l % table.len()];
+    for (gpu, size, flush) in [
+        (Gpu::Gfx1030, 32, false),
+        (Gpu::Gfx1010, 64, false),
+        (Gpu::Gfx1030, 32, true),
+    ] {
+        let exec: u64 = if size == 64 { !(1 << 9) } else { 0xffff_fdff };
+        let w = run(gpu, size, &code, |w| {
+            w.exec = Mask(exec);
+            if flush {
+                // MODE.FP_DENORM: f32 denormals flushed.
+                w.hwreg[1] &= !0x30;
+            }
+            for l in 0..64 {
+                let (a, b, c, _) = get(l);
+                w.vgpr[0][l] = a.to_bits();
+                w.vgpr[1][l] = b.to_bits();
+                w.vgpr[2][l] = c.to_bits();
+                for r in 3..=5 {
+                    w.vgpr[r][l] = 0xdead_0000 + r as u32;
+                }
+            }
+        })
+        .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..size as usize {
+            if (exec >> l) & 1 == 0 {
+                for r in 3..=5 {
+                    assert_eq!(w.vgpr[r][l], 0xdead_0000 + r as u32, "{gpu} lane {l}");
+                }
+                continue;
+            }
+            let (a, b, c, want) = get(l);
+            let ctx = format!("{gpu} flush {flush} lane {l}: {a:e} {b:e} {c:e}");
+            let ftz = |x: f32| {
+                if flush && x.is_subnormal() {
+                    0.0f32.copysign(x)
+                } else {
+                    x
+                }
+            };
+            let want = if flush {
+                mullit_ref(ftz(a), ftz(b), ftz(c))
+            } else {
+                want
+            };
+            assert!(
+                same_f32(w.vgpr[3][l], want),
+                "v3 {ctx}: {:#x}",
+                w.vgpr[3][l]
+            );
+            let m = 2.0 * mullit_ref(ftz(-a), ftz(b.abs()), ftz(c));
+            assert!(same_f32(w.vgpr[4][l], m), "v4 {ctx}: {:#x}", w.vgpr[4][l]);
+            let v = mullit_ref(ftz(a), ftz(b), ftz(-c));
+            let clamped = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+            assert_eq!(w.vgpr[5][l], clamped.to_bits(), "v5 {ctx}");
+        }
+        if flush {
+            // The denormal src2 is read as +0: not above 0.
+            assert_eq!(f32::from_bits(w.vgpr[3][13]), -f32::MAX, "{gpu}");
+        }
+    }
+}
+
 /// `ds_condxchg32_rtn_b64`, as the pseudo-code of AMD's RDNA3 and CDNA4
 /// ISA guides says, run on a copy of LDS in lane order:
 ///
