@@ -302,6 +302,23 @@ mod tests {
                     "{gpu} {name}"
                 );
             }
+            // Rare operations with no pseudo-code in the GFX9/GFX10 guides
+            // execute (by the newer guides' pseudo-code, CLRX's, or the
+            // load-to-LDS addressing mirrored), where the decoder has them.
+            let gfx9 = gpu.generation() == amdgpu_isa::Gen::Gfx9;
+            for (name, here) in [
+                ("ds_condxchg32_rtn_b64", true),
+                ("buffer_store_lds_dword", gfx9),
+                ("v_exp_legacy_f32", gfx9),
+                ("v_log_legacy_f32", gfx9),
+                ("v_mullit_f32", !gfx9),
+            ] {
+                assert_eq!(
+                    r.get(name).map(|e| e.status),
+                    here.then_some(Status::Executed),
+                    "{gpu} {name}"
+                );
+            }
             assert!(
                 r.entries
                     .iter()
