@@ -936,6 +936,75 @@ pub fn cos_f32(x: f32) -> Option<f32> {
     cos_2pi(x as f64).map(|v| v as f32)
 }
 
+/// `v_exp_legacy_f32` (GFX9): `2^x`, except that every `x` below -126 gives
+/// +0, whatever MODE says about denormals.
+///
+/// The AMD guides give no pseudo-code for it. The rule is CLRX's
+/// (`doc/GcnInstrsVop1.md`, V_EXP_LEGACY_F32; reverse-engineered from the
+/// hardware, not an AMD document): "for values smaller than -126.0 always
+/// returns 0 regardless floatmode", `if (SRC0 >= -126.0) VDST =
+/// APPROX_POW2(SRC0) else VDST = 0.0`. Where CLRX is silent the result is
+/// `v_exp_f32`'s in this simulator: the power is the host's `exp2` (not the
+/// hardware's approximation, which CLRX says is "slightly less accurate" than
+/// `v_exp_f32`'s), and a NaN stays a NaN (CLRX's description speaks of values
+/// smaller than -126 only; its pseudo-code, identical for `v_exp_f32`, would
+/// turn a NaN into 0 by the failed comparison).
+pub fn exp_legacy_f32(x: f32) -> f32 {
+    if x < -126.0 { 0.0 } else { x.exp2() }
+}
+
+/// `v_log_legacy_f32` (GFX9): `log2(x)`, with denormal inputs read as zeros
+/// whatever MODE says, 1 giving +0 and a negative input the negative quiet
+/// NaN `0xffc00000`.
+///
+/// The AMD guides give no pseudo-code for it. The rule is CLRX's
+/// (`doc/GcnInstrsVop1.md`, V_LOG_LEGACY_F32; reverse-engineered from the
+/// hardware, not an AMD document): "If SRC0 is negative then store -NaN to
+/// VDST. This instruction doesn't handle denormalized values regardless FLOAT
+/// MODE register setup", `if (F==1.0) VDST = 0.0f; if (F<0.0) VDST = -NaN
+/// else VDST = APPROX_LOG2(F)`. A denormal is flushed to the zero of its sign
+/// before that test, so -denormal, like -0, is not below 0 and gives
+/// `log2(-0) = -inf`. Where CLRX is silent the result is `v_log_f32`'s in this
+/// simulator: the host's `log2` (not the hardware's approximation), a NaN
+/// input giving a NaN.
+pub fn log_legacy_f32(x: f32) -> f32 {
+    let f = ftz_f32(x);
+    if f == 1.0 {
+        0.0
+    } else if f < 0.0 {
+        f32::from_bits(F32_DEFAULT_NAN)
+    } else {
+        f.log2()
+    }
+}
+
+/// `v_mullit_f32` (GFX10 VOP3): the multiply of lighting calculations,
+/// `s0 * s1` when `s2 > 0`, else `-MAX_FLOAT`; a zero factor gives +0
+/// whatever the other one is (also an infinity or a NaN).
+///
+/// The RDNA ISA guide only says "Specific rules apply to accommodate lighting
+/// calculations: 0.0 * x = 0.0 and alternate INF, NAN, overflow rules
+/// apply", without pseudo-code. This is CLRX's reverse-engineered
+/// pseudo-code (`doc/GcnInstrsVop3.md`, V_MULLIT_F32, written for GCN 1.0/1.1,
+/// whose VOP3 opcode 0x150 GFX10 reuses; not an AMD document):
+/// `VDST = -MAX_FLOAT; if (SRC2 > 0.0 && !ISNAN(SRC2)) { VDST = 0.0; if (SRC0
+/// != 0.0 && SRC1 != 0.0) VDST = SRC0 * SRC1 }`. The "alternate INF, NAN,
+/// overflow rules" are documented nowhere, so the product is `v_mul_f32`'s:
+/// IEEE, rounded to nearest even, an overflow giving an infinity, a NaN
+/// factor giving that NaN quietened ([`nan_first32`]).
+pub fn mullit_f32(s0: f32, s1: f32, s2: f32) -> f32 {
+    // `s2 > 0.0` is false for a NaN.
+    if s2 > 0.0 {
+        if s0 != 0.0 && s1 != 0.0 {
+            nan_first32(s0 * s1, [s0, s1])
+        } else {
+            0.0
+        }
+    } else {
+        -f32::MAX
+    }
+}
+
 /// `v_fract_f16` (`D = S0 - floor(S0)`, at most the largest f16 below 1.0,
 /// as [`fract_f32`]): a NaN comes back quietened, an infinity gives NaN.
 pub fn fract_f16(h: u16) -> u16 {
@@ -2280,5 +2349,61 @@ mod conversion_tests {
         assert_eq!(sat_i16(40000), 0x7fff);
         assert_eq!(sat_i16(-40000), 0x8000);
         assert_eq!(sat_i16(-5), 0xfffb);
+    }
+}
+
+#[cfg(test)]
+mod legacy_tests {
+    use super::*;
+
+    #[test]
+    fn exp_legacy_is_zero_below_minus_126() {
+        assert_eq!(exp_legacy_f32(3.0), 8.0);
+        assert_eq!(exp_legacy_f32(-1.0), 0.5);
+        assert_eq!(exp_legacy_f32(0.0), 1.0);
+        assert_eq!(exp_legacy_f32(-126.0), f32::MIN_POSITIVE);
+        // 2^-126.5 is a denormal for v_exp_f32; here it is +0.
+        assert_eq!(exp_legacy_f32(-126.5).to_bits(), 0);
+        assert_eq!(exp_legacy_f32(f32::NEG_INFINITY).to_bits(), 0);
+        assert_eq!(exp_legacy_f32(128.0), f32::INFINITY);
+        assert!(exp_legacy_f32(f32::NAN).is_nan());
+    }
+
+    #[test]
+    fn log_legacy_flushes_denormals_and_gives_minus_nan_below_zero() {
+        assert_eq!(log_legacy_f32(1.0).to_bits(), 0);
+        assert_eq!(log_legacy_f32(8.0), 3.0);
+        assert_eq!(log_legacy_f32(0.25), -2.0);
+        assert_eq!(log_legacy_f32(-1.0).to_bits(), 0xffc0_0000);
+        assert_eq!(log_legacy_f32(f32::NEG_INFINITY).to_bits(), 0xffc0_0000);
+        assert_eq!(log_legacy_f32(0.0), f32::NEG_INFINITY);
+        assert_eq!(log_legacy_f32(-0.0), f32::NEG_INFINITY);
+        assert_eq!(log_legacy_f32(f32::from_bits(1)), f32::NEG_INFINITY);
+        assert_eq!(
+            log_legacy_f32(f32::from_bits(0x8000_0001)),
+            f32::NEG_INFINITY
+        );
+        assert_eq!(log_legacy_f32(f32::MIN_POSITIVE), -126.0);
+        assert_eq!(log_legacy_f32(f32::INFINITY), f32::INFINITY);
+        assert!(log_legacy_f32(f32::NAN).is_nan());
+    }
+
+    #[test]
+    fn mullit_multiplies_only_when_s2_is_positive() {
+        assert_eq!(mullit_f32(2.0, 3.0, 1.0), 6.0);
+        assert_eq!(mullit_f32(2.0, 3.0, f32::INFINITY), 6.0);
+        for s2 in [0.0, -0.0, -1.0, f32::NAN, f32::NEG_INFINITY] {
+            assert_eq!(mullit_f32(2.0, 3.0, s2), -f32::MAX, "{s2}");
+        }
+        // 0 * x = +0, also for an infinity, a NaN and -0.
+        assert_eq!(mullit_f32(0.0, f32::INFINITY, 1.0).to_bits(), 0);
+        assert_eq!(mullit_f32(f32::NAN, 0.0, 1.0).to_bits(), 0);
+        assert_eq!(mullit_f32(-0.0, 5.0, 1.0).to_bits(), 0);
+        assert_eq!(mullit_f32(-3.0, 4.0, 0.5), -12.0);
+        assert_eq!(mullit_f32(f32::MAX, 2.0, 1.0), f32::INFINITY);
+        assert_eq!(
+            mullit_f32(f32::from_bits(0x7f80_0001), 2.0, 1.0).to_bits(),
+            0x7fc0_0001
+        );
     }
 }

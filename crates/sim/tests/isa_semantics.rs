@@ -7510,3 +7510,534 @@ fn nan_operands_give_the_first_nan_quietened() {
         }
     }
 }
+
+/// CLRX's V_EXP_LEGACY_F32 (`doc/GcnInstrsVop1.md`, reverse-engineered from
+/// the hardware; no AMD guide has pseudo-code for it): "for values smaller
+/// than -126.0 always returns 0 regardless floatmode",
+/// `if (SRC0 >= -126.0) VDST = APPROX_POW2(SRC0) else VDST = 0.0`. CLRX's
+/// description speaks of values below -126 only, so a NaN gives a NaN, as
+/// `v_exp_f32` does; the power is the host's `exp2`, as for `v_exp_f32`.
+fn exp_legacy_ref(x: f32) -> f32 {
+    if x >= -126.0 || x.is_nan() {
+        x.exp2()
+    } else {
+        0.0
+    }
+}
+
+/// CLRX's V_LOG_LEGACY_F32: "If SRC0 is negative then store -NaN to VDST.
+/// This instruction doesn't handle denormalized values regardless FLOAT MODE
+/// register setup", `if (F==1.0) VDST = 0.0f; if (F<0.0) VDST = -NaN else
+/// VDST = APPROX_LOG2(F)`; a denormal read as the zero of its sign, -NaN the
+/// quiet `0xffc00000`, the logarithm the host's `log2` as for `v_log_f32`.
+fn log_legacy_ref(x: f32) -> f32 {
+    let f = if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    };
+    if f == 1.0 {
+        0.0
+    } else if f < 0.0 {
+        f32::from_bits(0xffc0_0000)
+    } else {
+        f.log2()
+    }
+}
+
+/// `v_exp_legacy_f32` and `v_log_legacy_f32` (GFX9 VOP1, VOP3 with input
+/// and output modifiers, SDWA with clamp, DPP) by CLRX's rules
+/// ([`exp_legacy_ref`], [`log_legacy_ref`]), next to `v_exp_f32` and
+/// `v_log_f32` where they differ (MODE keeps denormals here): -126.5 and
+/// -149 give +0 instead of a denormal, a denormal input gives -inf instead
+/// of its logarithm.
+#[test]
+fn gfx9_exp_and_log_legacy_follow_clrx() {
+    let code: Vec<u8> = [
+        &[0x00, 0x97, 0x02, 0x7e][..], // v_exp_legacy_f32_e32 v1, v0
+        &[0x00, 0x99, 0x04, 0x7e],     // v_log_legacy_f32_e32 v2, v0
+        &[0x03, 0x00, 0x8b, 0xd1, 0x00, 0x01, 0x00, 0x28], // v_exp_legacy_f32_e64 v3, -v0 mul:2
+        &[0x04, 0x01, 0x8c, 0xd1, 0x00, 0x01, 0x00, 0x18], // v_log_legacy_f32_e64 v4, |v0| div:2
+        &[0xf9, 0x96, 0x0a, 0x7e, 0x00, 0x26, 0x06, 0x00], // v_exp_legacy_f32_sdwa v5, v0 clamp dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD
+        &[0xfa, 0x98, 0x0c, 0x7e, 0x00, 0xb1, 0x00, 0xff], // v_log_legacy_f32_dpp v6, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+        &[0x00, 0x41, 0x0e, 0x7e],                         // v_exp_f32_e32 v7, v0
+        &[0x00, 0x43, 0x10, 0x7e],                         // v_log_f32_e32 v8, v0
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let neg_nan = 0xffc0_0000u32;
+    let nan = f32::NAN.to_bits();
+    let inf = f32::INFINITY.to_bits();
+    let ninf = f32::NEG_INFINITY.to_bits();
+    let b = |x: f32| x.to_bits();
+    // (input, v_exp_legacy_f32, v_log_legacy_f32), from CLRX's rules.
+    let table: [(u32, u32, u32); 17] = [
+        (b(4.0), b(16.0), b(2.0)),
+        (b(1.0), b(2.0), 0),                        // log(1) = +0
+        (b(0.0), b(1.0), ninf),                     // log2(+0)
+        (b(-0.0), b(1.0), ninf),                    // -0 is not below 0
+        (b(-1.0), b(0.5), neg_nan),                 // negative: -NaN
+        (b(8.0), b(256.0), b(3.0)),                 //
+        (b(-126.0), b(f32::MIN_POSITIVE), neg_nan), // -126 is not below -126
+        (b(-126.5), 0, neg_nan),                    // below -126: +0
+        (b(-149.0), 0, neg_nan),                    // below -126: +0
+        (ninf, 0, neg_nan),                         //
+        (inf, inf, inf),                            //
+        (nan, nan, nan),                            // NaN as v_exp_f32 / v_log_f32
+        (b(128.0), inf, b(7.0)),                    // 2^128 overflows
+        (1, b(1.0), ninf),                          // denormal 2^-149: read as +0
+        (0x8000_0001, b(1.0), ninf),                // -2^-149: read as -0
+        (b(f32::MIN_POSITIVE), b(1.0), b(-126.0)),  //
+        (b(-125.0), b(f32::powi(2.0, -125)), neg_nan),
+    ];
+    let x = |l: usize| table[l % table.len()].0;
+    for &(x, e, g) in &table {
+        let (xf, ef, gf) = (f32::from_bits(x), f32::from_bits(e), f32::from_bits(g));
+        assert!(same_f32(exp_legacy_ref(xf).to_bits(), ef), "exp ref {xf}");
+        assert!(same_f32(log_legacy_ref(xf).to_bits(), gf), "log ref {xf}");
+    }
+    for gpu in [Gpu::Gfx900, Gpu::Gfx90a] {
+        let exec: u64 = !(1 << 5 | 1 << 33);
+        let w = run(gpu, 64, &code, |w| {
+            w.exec = Mask(exec);
+            for l in 0..64 {
+                w.vgpr[0][l] = x(l);
+                for r in 1..=8 {
+                    w.vgpr[r][l] = 0xdead_0000 + r as u32;
+                }
+            }
+        })
+        .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..64 {
+            let keep = |r: usize| 0xdead_0000 + r as u32;
+            if (exec >> l) & 1 == 0 {
+                for r in 1..=8 {
+                    assert_eq!(w.vgpr[r][l], keep(r), "{gpu} inactive lane {l} v{r}");
+                }
+                continue;
+            }
+            let (_, e, g) = table[l % table.len()];
+            let xf = f32::from_bits(x(l));
+            let ctx = format!("{gpu} lane {l} x = {xf:e} ({:#x})", x(l));
+            assert!(
+                same_f32(w.vgpr[1][l], f32::from_bits(e)),
+                "v_exp_legacy_f32 {ctx}: {:#x}",
+                w.vgpr[1][l]
+            );
+            assert!(
+                same_f32(w.vgpr[2][l], f32::from_bits(g)),
+                "v_log_legacy_f32 {ctx}: {:#x}",
+                w.vgpr[2][l]
+            );
+            // VOP3: -x in, result times 2; |x| in, result halved.
+            assert!(
+                same_f32(w.vgpr[3][l], 2.0 * exp_legacy_ref(-xf)),
+                "v_exp_legacy_f32 -x mul:2 {ctx}"
+            );
+            assert!(
+                same_f32(w.vgpr[4][l], 0.5 * log_legacy_ref(xf.abs())),
+                "v_log_legacy_f32 |x| div:2 {ctx}"
+            );
+            // SDWA clamp: to [0, 1], a NaN to 0.
+            let e = exp_legacy_ref(xf);
+            let clamped = if e.is_nan() { 0.0 } else { e.clamp(0.0, 1.0) };
+            assert_eq!(w.vgpr[5][l], clamped.to_bits(), "sdwa clamp {ctx}");
+            // DPP: lane l reads lane l ^ 1; from an inactive lane, no write.
+            let s = l ^ 1;
+            if (exec >> s) & 1 == 0 {
+                assert_eq!(w.vgpr[6][l], keep(6), "dpp {ctx}");
+            } else {
+                assert!(
+                    same_f32(w.vgpr[6][l], log_legacy_ref(f32::from_bits(x(s)))),
+                    "dpp {ctx}"
+                );
+            }
+        }
+        // Where v_exp_f32 / v_log_f32 differ (MODE keeps f32 denormals).
+        let lane = |v: u32| {
+            (0..64)
+                .find(|&l| x(l) == v && (exec >> l) & 1 != 0)
+                .unwrap()
+        };
+        let l = lane(b(-126.5));
+        assert!(
+            w.vgpr[7][l] != 0 && f32::from_bits(w.vgpr[7][l]).is_subnormal(),
+            "{gpu}: v_exp_f32(-126.5) is a denormal"
+        );
+        assert_eq!(w.vgpr[7][lane(b(-149.0))], 1, "{gpu}: v_exp_f32(-149)");
+        assert_eq!(
+            f32::from_bits(w.vgpr[8][lane(1)]),
+            -149.0,
+            "{gpu}: v_log_f32(2^-149)"
+        );
+    }
+}
+
+/// CLRX's V_MULLIT_F32 (`doc/GcnInstrsVop3.md`, reverse-engineered; the
+/// RDNA guide says only "0.0 * x = 0.0 and alternate INF, NAN, overflow rules
+/// apply", and the alternate rules are documented nowhere), as written there:
+///
+/// ```text
+/// VDST = -MAX_FLOAT
+/// if (SRC2 > 0.0 && !ISNAN(SRC2)) { VDST = 0.0; if (SRC0 != 0.0 && SRC1 != 0.0) VDST = SRC0 * SRC1 }
+/// ```
+fn mullit_ref(s0: f32, s1: f32, s2: f32) -> f32 {
+    let mut vdst = -f32::MAX;
+    if s2 > 0.0 && !s2.is_nan() {
+        vdst = 0.0;
+        if s0 != 0.0 && s1 != 0.0 {
+            vdst = s0 * s1;
+        }
+    }
+    vdst
+}
+
+/// `v_mullit_f32` (GFX10 VOP3) by CLRX's pseudo-code ([`mullit_ref`]), with
+/// the VOP3 input modifiers, omod and clamp, and MODE's f32 input denormal
+/// flushing.
+#[test]
+fn gfx10_mullit_follows_clrx() {
+    let code: Vec<u8> = [
+        &[0x03, 0x00, 0x50, 0xd5, 0x00, 0x03, 0x0a, 0x04][..], // v_mullit_f32 v3, v0, v1, v2
+        &[0x04, 0x02, 0x50, 0xd5, 0x00, 0x03, 0x0a, 0x2c], // v_mullit_f32 v4, -v0, |v1|, v2 mul:2
+        &[0x05, 0x80, 0x50, 0xd5, 0x00, 0x03, 0x0a, 0x84], // v_mullit_f32 v5, v0, v1, -v2 clamp
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    let max = -f32::MAX;
+    let (inf, nan) = (f32::INFINITY, f32::NAN);
+    let snan = f32::from_bits(0x7fa0_0000);
+    let tiny = f32::from_bits(1);
+    // (src0, src1, src2, v_mullit_f32 from the pseudo-code).
+    let table: [(f32, f32, f32, f32); 17] = [
+        (2.0, 3.0, 1.0, 6.0),
+        (2.0, 3.0, 0.0, max),                          // src2 not above 0
+        (2.0, 3.0, -0.0, max),                         //
+        (2.0, 3.0, -1.0, max),                         //
+        (2.0, 3.0, nan, max),                          // a NaN src2
+        (2.0, 3.0, inf, 6.0),                          //
+        (0.0, inf, 1.0, 0.0),                          // 0 * inf = +0
+        (nan, 0.0, 1.0, 0.0),                          // NaN * 0 = +0
+        (-0.0, 5.0, 1.0, 0.0),                         // -0 * 5 = +0
+        (inf, 2.0, 1.0, inf),                          //
+        (snan, 2.0, 1.0, f32::from_bits(0x7fe0_0000)), // the NaN, quietened
+        (-3.0, 4.0, 0.5, -12.0),
+        (f32::MAX, 2.0, 1.0, inf), // overflow: IEEE (the alternate rule is unknown)
+        (-2.0, 3.0, tiny, -6.0),   // a denormal src2 is above 0 (denormals kept)
+        (1.5, -0.5, f32::NEG_INFINITY, max),
+        (tiny, 0.5, 1.0, 0.0), // 2^-150 rounds to +0 (ties to even)
+        (-1.0, 0.25, 2.0, -0.25),
+    ];
+    for &(a, b, c, want) in &table {
+        assert!(
+            same_f32(mullit_ref(a, b, c).to_bits(), want),
+            "ref {a} {b} {c}"
+        );
+    }
+    let get = |l: usize| table[l % table.len()];
+    for (gpu, size, flush) in [
+        (Gpu::Gfx1030, 32, false),
+        (Gpu::Gfx1010, 64, false),
+        (Gpu::Gfx1030, 32, true),
+    ] {
+        let exec: u64 = if size == 64 { !(1 << 9) } else { 0xffff_fdff };
+        let w = run(gpu, size, &code, |w| {
+            w.exec = Mask(exec);
+            if flush {
+                // MODE.FP_DENORM: f32 denormals flushed.
+                w.hwreg[1] &= !0x30;
+            }
+            for l in 0..64 {
+                let (a, b, c, _) = get(l);
+                w.vgpr[0][l] = a.to_bits();
+                w.vgpr[1][l] = b.to_bits();
+                w.vgpr[2][l] = c.to_bits();
+                for r in 3..=5 {
+                    w.vgpr[r][l] = 0xdead_0000 + r as u32;
+                }
+            }
+        })
+        .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..size as usize {
+            if (exec >> l) & 1 == 0 {
+                for r in 3..=5 {
+                    assert_eq!(w.vgpr[r][l], 0xdead_0000 + r as u32, "{gpu} lane {l}");
+                }
+                continue;
+            }
+            let (a, b, c, want) = get(l);
+            let ctx = format!("{gpu} flush {flush} lane {l}: {a:e} {b:e} {c:e}");
+            let ftz = |x: f32| {
+                if flush && x.is_subnormal() {
+                    0.0f32.copysign(x)
+                } else {
+                    x
+                }
+            };
+            let want = if flush {
+                mullit_ref(ftz(a), ftz(b), ftz(c))
+            } else {
+                want
+            };
+            assert!(
+                same_f32(w.vgpr[3][l], want),
+                "v3 {ctx}: {:#x}",
+                w.vgpr[3][l]
+            );
+            let m = 2.0 * mullit_ref(ftz(-a), ftz(b.abs()), ftz(c));
+            assert!(same_f32(w.vgpr[4][l], m), "v4 {ctx}: {:#x}", w.vgpr[4][l]);
+            let v = mullit_ref(ftz(a), ftz(b), ftz(-c));
+            let clamped = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+            assert_eq!(w.vgpr[5][l], clamped.to_bits(), "v5 {ctx}");
+        }
+        if flush {
+            // The denormal src2 is read as +0: not above 0.
+            assert_eq!(f32::from_bits(w.vgpr[3][13]), -f32::MAX, "{gpu}");
+        }
+    }
+}
+
+/// `ds_condxchg32_rtn_b64`, as the pseudo-code of AMD's RDNA3 and CDNA4
+/// ISA guides says, run on a copy of LDS in lane order:
+///
+/// ```text
+/// ADDR0 = (ADDR + {OFFSET1,OFFSET0}) & 0xfff8; ADDR1 = ADDR0 + 4;
+/// RETURN_DATA[0] = LDS[ADDR0]; if (DATA[31]) LDS[ADDR0] = {1'0, DATA[30:0]};
+/// RETURN_DATA[1] = LDS[ADDR1]; if (DATA[63]) LDS[ADDR1] = {1'0, DATA[62:32]};
+/// ```
+fn ds_condxchg32(gpu: Gpu, size: u32, code: &[u8]) {
+    let n = size as usize;
+    let exec: u64 = if size == 64 {
+        !(1 << 5 | 1 << 33)
+    } else {
+        0xffff_ffdf
+    };
+    let mut lds = Bytes::new(4096, Space::Lds);
+    let mut init = vec![0u8; 4096];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x9e37_79b1).rotate_right(11) as u8;
+    }
+    lds.write(0, &init).unwrap();
+    // ADDR: a qword of its own per lane, the low three bits ignored; lane 9
+    // on lane 8's qword (it sees lane 8's writes); lane 10's address wraps
+    // at 64 KiB by the mask.
+    let addr = |l: usize| match l {
+        9 => 24 * 8,
+        10 => 0xffff_0000 + 24 * 10,
+        _ => 24 * l as u32 + (l as u32 % 8),
+    };
+    let data = |l: usize| -> (u32, u32) {
+        let lo = (0x1234_0000 + l as u32) | if l % 4 < 2 { 1 << 31 } else { 0 };
+        let hi = (0x5678_0000 + l as u32) | if l % 2 == 0 { 1 << 31 } else { 0 };
+        (lo, hi)
+    };
+    let mem = GlobalMemory::new();
+    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
+        w.exec = Mask(exec);
+        for l in 0..64 {
+            w.vgpr[1][l] = addr(l);
+            (w.vgpr[4][l], w.vgpr[5][l]) = data(l);
+            w.vgpr[2][l] = 0xdead_0002;
+            w.vgpr[3][l] = 0xdead_0003;
+        }
+    })
+    .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+    let mut want = init.clone();
+    for l in 0..n {
+        if (exec >> l) & 1 == 0 {
+            assert_eq!(
+                (w.vgpr[2][l], w.vgpr[3][l]),
+                (0xdead_0002, 0xdead_0003),
+                "{gpu} inactive lane {l}"
+            );
+            continue;
+        }
+        let addr0 = (addr(l).wrapping_add(16) & 0xfff8) as usize;
+        let addr1 = addr0 + 4;
+        let (lo, hi) = data(l);
+        let ret0 = le(&want, addr0, 4) as u32;
+        if lo >> 31 != 0 {
+            set_le(&mut want, addr0, 4, (lo & 0x7fff_ffff) as u64);
+        }
+        let ret1 = le(&want, addr1, 4) as u32;
+        if hi >> 31 != 0 {
+            set_le(&mut want, addr1, 4, (hi & 0x7fff_ffff) as u64);
+        }
+        assert_eq!(
+            (w.vgpr[2][l], w.vgpr[3][l]),
+            (ret0, ret1),
+            "{gpu} lane {l} return"
+        );
+    }
+    let mut got = vec![0u8; 4096];
+    lds.read(0, &mut got).unwrap();
+    assert!(got == want, "{gpu}: LDS");
+    // Spot checks: lane 0 writes both halves, with bit 31 cleared; lane 3
+    // neither; lane 9 reads what lane 8 wrote; lane 10 (0xffff00f0 + 16)
+    // writes the high half of qword 256 and keeps the low one.
+    assert_eq!(le(&got, 16, 8), 0x5678_0000_1234_0000, "{gpu}");
+    assert_eq!(le(&got, 24 * 3 + 16, 8), le(&init, 24 * 3 + 16, 8), "{gpu}");
+    assert_eq!(
+        (w.vgpr[2][9], w.vgpr[3][9]),
+        (0x1234_0008, 0x5678_0008),
+        "{gpu}"
+    );
+    assert_eq!(le(&got, 260, 4), 0x5678_000a, "{gpu}: lane 10");
+    assert_eq!(le(&got, 256, 4), le(&init, 256, 4), "{gpu}: lane 10");
+    // An address beyond the group's LDS: the typed LDS fault of the lane.
+    let mut small = Bytes::new(1024, Space::Lds);
+    let err = run_in(gpu, size, code, &mem, &mut small, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[1][l] = if l == 2 { 2000 } else { 8 * l as u32 };
+        }
+    })
+    .unwrap_err();
+    match &err {
+        SimError::Fault { fault, lane, .. } => {
+            assert_eq!(
+                (*lane, fault.space, fault.addr),
+                (2, Space::Lds, 2016),
+                "{gpu}"
+            );
+        }
+        other => panic!("{gpu}: expected a fault, got {other}"),
+    }
+}
+
+#[test]
+fn ds_condxchg32_writes_the_halves_whose_top_bit_is_set() {
+    // ds_condxchg32_rtn_b64 v[2:3], v1, v[4:5] offset:16
+    let gfx9: Vec<u8> = [
+        &[0x10, 0x00, 0xfc, 0xd8, 0x01, 0x04, 0x00, 0x02][..],
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    let gfx10: Vec<u8> = [
+        &[0x10, 0x00, 0xf8, 0xd9, 0x01, 0x04, 0x00, 0x02][..],
+        &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
+    ]
+    .concat();
+    ds_condxchg32(Gpu::Gfx900, 64, &gfx9);
+    ds_condxchg32(Gpu::Gfx90a, 64, &gfx9);
+    ds_condxchg32(Gpu::Gfx1030, 32, &gfx10);
+    ds_condxchg32(Gpu::Gfx1010, 64, &gfx10);
+}
+
+/// `buffer_store_lds_dword` (GFX9), the mirror of the LDS DMA load (no AMD
+/// pseudo-code exists for the store form): lane `l` reads the LDS dword at
+/// `M0[15:0] + inst_offset + 4 * l` and stores it where the MUBUF addressing
+/// with no address VGPR puts the lane: `base + soffset + inst_offset`, plus
+/// the lane's index through the swizzled layout when the V# has
+/// ADD_TID_ENABLE; range checked when it does not. LDS is filled by
+/// `ds_write_b32` first.
+#[test]
+fn buffer_store_lds_dword_stores_lds_dwords() {
+    let code: Vec<u8> = [
+        &[0xff, 0x00, 0xfc, 0xbe, 0x40, 0x00, 0x01, 0x00][..], // s_mov_b32 m0, 0x10040
+        &[0x00, 0x00, 0x1a, 0xd8, 0x01, 0x02, 0x00, 0x00],     // ds_write_b32 v1, v2
+        &[0x08, 0x00, 0xf5, 0xe0, 0x00, 0x00, 0x01, 0x08], // buffer_store_lds_dword s[4:7], s8 offset:8 lds
+        &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
+    ]
+    .concat();
+    for gpu in [Gpu::Gfx900, Gpu::Gfx90a] {
+        let mut mem = GlobalMemory::new();
+        let g = mem.allocate(4096).unwrap();
+        for k in 0..1024u64 {
+            mem.write(g + 4 * k, &(0x5000_0000 + k as u32).to_le_bytes())
+                .unwrap();
+        }
+        let fill = |lds: &mut Bytes| lds.write(0, &[0xaa_u8; 1024]).unwrap();
+        // V#: stride 4, NUM_RECORDS `records`, ADD_TID_ENABLE (w3 bit 23)
+        // with index stride 8 (bits 22:21 = 0) when `tid`; soffset 16.
+        let setup = |tid: bool, records: u32| {
+            move |w: &mut Wave| {
+                w.sgpr[4] = g as u32;
+                w.sgpr[5] = (g >> 32) as u32 & 0xffff | if tid { 4 << 16 } else { 0 };
+                w.sgpr[6] = records;
+                w.sgpr[7] = 0x0002_7fac | if tid { 1 << 23 } else { 0 };
+                w.sgpr[8] = 16;
+                w.exec = Mask(!(1 << 7));
+                for l in 0..64 {
+                    // Lane l writes LDS dword 0x48 + 4 * (63 - l).
+                    w.vgpr[1][l] = 0x48 + 4 * (63 - l as u32);
+                    w.vgpr[2][l] = 0x7000_0000 + l as u32;
+                }
+            }
+        };
+        let word = |mem: &GlobalMemory, a: u64| {
+            let mut b = [0u8; 4];
+            mem.read(a, &mut b).unwrap();
+            u32::from_le_bytes(b)
+        };
+        // What lane l reads from LDS at M0[15:0] (0x40) + 8 + 4l: lane 63 - l's
+        // data, or the fill where that lane (7) was inactive.
+        let from_lds = |l: usize| {
+            if 63 - l == 7 {
+                0xaaaa_aaaa
+            } else {
+                0x7000_0000 + 63 - l as u32
+            }
+        };
+        // ADD_TID_ENABLE: swizzled, element 4 bytes, index stride 8, stride 4:
+        // lane l (index l) at offset 8 is at (l / 8 * 4 + 8 / 4 * 4) * 8 +
+        // (l % 8) * 4 = 64 + 4l past base + soffset.
+        let mut lds = Bytes::new(1024, Space::Lds);
+        fill(&mut lds);
+        run_in(gpu, 64, &code, &mem, &mut lds, 0, setup(true, 0))
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for l in 0..64 {
+            let a = g + 16 + 64 + 4 * l as u64;
+            let want = if l == 7 {
+                0x5000_0000 + (a - g) as u32 / 4
+            } else {
+                from_lds(l)
+            };
+            assert_eq!(word(&mem, a), want, "{gpu} lane {l}");
+        }
+        for k in (0..80).step_by(4) {
+            assert_eq!(word(&mem, g + k), 0x5000_0000 + k as u32 / 4, "{gpu} below");
+        }
+        // No ADD_TID_ENABLE: every lane at base + soffset + 8, in lane order,
+        // so the highest active lane's dword stays.
+        let mut mem2 = GlobalMemory::new();
+        let g2 = mem2.allocate(4096).unwrap();
+        assert_eq!(g2, g, "same allocation address");
+        mem2.write(g, &[0u8; 64]).unwrap();
+        let mut lds = Bytes::new(1024, Space::Lds);
+        fill(&mut lds);
+        run_in(gpu, 64, &code, &mem2, &mut lds, 0, setup(false, 4096))
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        assert_eq!(word(&mem2, g + 24), from_lds(63), "{gpu} one address");
+        assert_eq!(word(&mem2, g + 20), 0, "{gpu}");
+        assert_eq!(word(&mem2, g + 28), 0, "{gpu}");
+        // Range checked: offset 8 is not below NUM_RECORDS 8, nothing stored.
+        let mut mem3 = GlobalMemory::new();
+        mem3.allocate(4096).unwrap();
+        mem3.write(g, &[0u8; 64]).unwrap();
+        let before = format!("{mem3:?}");
+        let mut lds = Bytes::new(1024, Space::Lds);
+        run_in(gpu, 64, &code, &mem3, &mut lds, 0, setup(false, 8))
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        assert_eq!(format!("{mem3:?}"), before, "{gpu}: out of range");
+        // LDS addresses past the group's LDS (M0 = 1000: lane 4 reads at
+        // 1024): the typed LDS fault, and memory unchanged.
+        let before = format!("{mem:?}");
+        let mut lds = Bytes::new(1024, Space::Lds);
+        let err = run_in(gpu, 64, &code[8..], &mem, &mut lds, 0, |w| {
+            setup(true, 0)(w);
+            w.m0 = 1000;
+        })
+        .unwrap_err();
+        match &err {
+            SimError::Fault { fault, lane, .. } => {
+                assert_eq!(
+                    (*lane, fault.space, fault.addr),
+                    (4, Space::Lds, 1024),
+                    "{gpu}"
+                );
+            }
+            other => panic!("{gpu}: expected a fault, got {other}"),
+        }
+        assert_eq!(format!("{mem:?}"), before, "{gpu}: memory unchanged");
+    }
+}

@@ -360,6 +360,11 @@ kinds! {
         alu::V_MIN3_F32 => VMin3F32,
         alu::V_MED3_F32 => VMed3F32,
         alu::V_MUL_LEGACY_F32 => VMulLegacyF32,
+        // Legacy (DX9) special cases by CLRX's reverse-engineered pseudo-code
+        // (crate::alu::exp_legacy_f32, log_legacy_f32, mullit_f32).
+        alu::V_EXP_LEGACY_F32 => VExpLegacyF32,
+        alu::V_LOG_LEGACY_F32 => VLogLegacyF32,
+        alu::V_MULLIT_F32 => VMullitF32,
         alu::V_CVT_FLR_I32_F32 => VCvtFlrI32F32,
         alu::V_CVT_RPI_I32_F32 => VCvtRpiI32F32,
         alu::V_SAD_U32 => VSadU32,

@@ -47,6 +47,8 @@ kinds! {
         mem::TBUFFER_STORE_FORMAT_D16_XYZ | mem::BUFFER_STORE_FORMAT_D16_XYZ => StoreD16Xyz,
         mem::TBUFFER_STORE_FORMAT_D16_XYZW | mem::BUFFER_STORE_FORMAT_D16_XYZW => StoreD16Xyzw,
         mem::BUFFER_STORE_FORMAT_D16_HI_X => StoreD16HiX,
+        // LDS DMA store: LDS dwords to the buffer (mem/buffer.rs).
+        mem::BUFFER_STORE_LDS_DWORD => BStoreLds,
         // No cache is modelled: stores reach memory at once, so there is no dirty
         // line to discard (`s_dcache_discard*`); address translation is not
         // modelled either (`s_atc_probe*`).
@@ -169,6 +171,7 @@ kinds! {
         mem::DS_MSKOR_B64 | mem::DS_MSKOR_RTN_B64 => DsMskor64,
         mem::DS_CMPST_B64 | mem::DS_CMPST_RTN_B64 => DsCmpst64,
         mem::DS_WRXCHG_RTN_B64 => DsSwap64,
+        mem::DS_CONDXCHG32_RTN_B64 => DsCondxchg32,
         mem::DS_WRXCHG2_RTN_B32 => DsWrxchg2B32,
         mem::DS_WRXCHG2_RTN_B64 => DsWrxchg2B64,
         mem::DS_WRXCHG2ST64_RTN_B32 => DsWrxchg2St64B32,

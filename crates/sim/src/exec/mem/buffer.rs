@@ -100,16 +100,49 @@ pub(crate) fn buffer_access(
     Ok(vals)
 }
 
+/// The addresses of a MUBUF LDS DMA (`buffer_load_dword ... lds` and
+/// `buffer_store_lds_dword`): each lane's buffer target by the MUBUF
+/// addressing of the instruction ([`buffer_targets`], swizzling and range
+/// checking included), and its LDS address `M0[15:0] + inst_offset + 4 *
+/// lane` (the Vega ISA's `LDS_ADDR = LDSbase + LDS_offset + inst_offset +
+/// TIDinWave * 4`; LLVM's `buffer.load.lds` and `global.load.lds` apply the
+/// immediate offset to both addresses and place lane `l` at `4 * l`).
+struct LdsDma {
+    targets: [Target; 64],
+    /// The LDS address of lane 0.
+    lds_base: u64,
+    exec: u64,
+    lanes: usize,
+}
+
+impl LdsDma {
+    fn new(w: &Wave, i: &Inst) -> Result<LdsDma, E> {
+        let mut targets = [Target::Global(0); 64];
+        buffer_targets(w, i, &mut targets)?;
+        Ok(LdsDma {
+            targets,
+            lds_base: (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xfff) as u64,
+            exec: w.exec.0 & w.full_mask(),
+            lanes: w.size as usize,
+        })
+    }
+
+    /// The active lanes in lane order, each with its buffer target and its
+    /// LDS address.
+    fn active(&self) -> impl Iterator<Item = (usize, Target, u64)> + '_ {
+        (0..self.lanes)
+            .filter(|l| (self.exec >> l) & 1 != 0)
+            .map(|l| (l, self.targets[l], self.lds_base + 4 * l as u64))
+    }
+}
+
 /// A MUBUF load with the LDS bit (LDS DMA): the data goes to LDS, not to
-/// VGPRs. Each active lane's dword is written at `M0[15:0] +
-/// inst_offset + 4 * lane` (the Vega ISA's `LDS_ADDR = LDSbase +
-/// LDS_offset + inst_offset + TIDinWave * 4`; LLVM's `buffer.load.lds` and
-/// `global.load.lds` apply the immediate offset to both addresses and
-/// place lane `l` at `4 * l`). The memory address is the buffer's, range
-/// checking included (an out-of-range lane writes 0). Every lane is read
-/// and every LDS address checked before LDS is written, so a fault leaves
-/// LDS as it was. Only whole dwords: the guides do not say where the
-/// sub-dword forms put their bytes.
+/// VGPRs. Each active lane's dword is written at its [`LdsDma`] LDS
+/// address. The memory address is the buffer's, range checking included
+/// (an out-of-range lane writes 0). Every lane is read and every LDS
+/// address checked before LDS is written, so a fault leaves LDS as it was.
+/// Only whole dwords: the guides do not say where the sub-dword forms put
+/// their bytes.
 pub(super) fn load_to_lds(sh: Shape, w: &Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
     match (i.encoding, sh) {
         (Encoding::Mubuf, Shape::Load(4, _)) => {}
@@ -120,25 +153,53 @@ pub(super) fn load_to_lds(sh: Shape, w: &Wave, i: &Inst, lds: &mut Bytes, ctx: &
         }
         _ => return unsupported("the LDS bit on this instruction"),
     }
-    let mut targets = [Target::Global(0); 64];
-    buffer_targets(w, i, &mut targets)?;
-    let exec = w.exec.0 & w.full_mask();
-    let base = (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xfff) as u64;
+    let dma = LdsDma::new(w, i)?;
     let mut cur = PageCursor::new(ctx.mem);
     let mut vals = [0u32; 64];
-    for l in (0..w.size as usize).filter(|l| (exec >> l) & 1 != 0) {
+    for (l, t, a) in dma.active() {
         let mut b = [0u8; 4];
-        read(targets[l], l, &mut b, w, lds, &mut cur)?;
+        read(t, l, &mut b, w, lds, &mut cur)?;
         vals[l] = u32::from_le_bytes(b);
-        let a = base + 4 * l as u64;
         if a + 4 > lds.len() as u64 {
             // Out of the group's LDS: the write's own fault says where.
             lds.write(a, &b).map_err(lane_err(l))?;
         }
     }
-    for l in (0..w.size as usize).filter(|l| (exec >> l) & 1 != 0) {
-        lds.write(base + 4 * l as u64, &vals[l].to_le_bytes())
-            .map_err(lane_err(l))?;
+    for (l, _, a) in dma.active() {
+        lds.write(a, &vals[l].to_le_bytes()).map_err(lane_err(l))?;
+    }
+    Ok(())
+}
+
+/// `buffer_store_lds_dword` (GFX9 MUBUF): the mirror of [`load_to_lds`].
+/// Each active lane reads the dword at its [`LdsDma`] LDS address
+/// (`M0[15:0] + inst_offset + 4 * lane`) and stores it at the buffer
+/// address the MUBUF addressing gives it with no address VGPR:
+/// `V#.base + soffset + inst_offset`, plus the lane's index times the
+/// stride only when the V# has ADD_TID_ENABLE (swizzled as that layout
+/// is), range checking included (an out-of-range lane stores nothing).
+/// Without ADD_TID_ENABLE every lane has the same buffer address, and the
+/// highest active lane's dword is the one left there (lanes store in lane
+/// order). Every LDS dword is read before anything is stored, so an LDS
+/// address outside the group's LDS faults with memory unchanged.
+///
+/// No AMD pseudo-code exists for the store form; this mirrors the
+/// documented load-to-LDS addressing (CDNA4 ISA guide §9.1.9, "LDS_offset
+/// comes from M0") with the operands LLVM gives the instruction
+/// (`BUFInstructions.td`, `MUBUF_Pseudo_Store_Lds`: no vaddr, no vdata,
+/// uses M0 and EXEC).
+pub(super) fn store_from_lds(w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
+    if i.encoding != Encoding::Mubuf {
+        return unsupported("a store from LDS outside MUBUF");
+    }
+    let dma = LdsDma::new(w, i)?;
+    let mut vals = [[0u8; 4]; 64];
+    for (l, _, a) in dma.active() {
+        lds.read(a, &mut vals[l]).map_err(lane_err(l))?;
+    }
+    let mut cur = PageCursor::new(ctx.mem);
+    for (l, t, _) in dma.active() {
+        write(t, l, &vals[l], w, lds, &mut cur)?;
     }
     Ok(())
 }

@@ -232,6 +232,51 @@ pub(super) fn ds_append(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> 
     super::super::operand::wv32(w, &i.dst[0], &[old; 64], exec)
 }
 
+/// `ds_condxchg32_rtn_b64`: two conditional 32-bit writes to an aligned
+/// qword, by the pseudo-code of AMD's RDNA3 and CDNA4 ISA guides
+/// ("writes a 32 bit value ... iff the most significant bit of the data
+/// value is set"):
+///
+/// ```text
+/// ADDR0 = (ADDR + {OFFSET1,OFFSET0}) & 0xfff8; ADDR1 = ADDR0 + 4;
+/// RETURN_DATA[0] = LDS[ADDR0]; if (DATA[31]) LDS[ADDR0] = {1'0, DATA[30:0]};
+/// RETURN_DATA[1] = LDS[ADDR1]; if (DATA[63]) LDS[ADDR1] = {1'0, DATA[62:32]};
+/// ```
+///
+/// DATA is the 64-bit `data0` register pair, the old qword goes to the
+/// 64-bit destination. The mask keeps the address inside the 64 KiB LDS
+/// window (it wraps, unlike the other DS addresses); an address beyond the
+/// group's LDS faults like any DS access. Active lanes go in lane order;
+/// each lane reads both dwords before writing either, so a fault leaves
+/// that lane's qword as it was.
+pub(super) fn ds_condxchg32(w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let n = w.size as usize;
+    let a = v32(w, &i.src[0], Ty::I)?;
+    let data = data_lanes(w, &i.src[1])?;
+    if data.len() != 2 {
+        return unsupported(format!("data operand {}", i.src[1]));
+    }
+    let off = i.mem.offset as u32 & 0xffff;
+    let mut vals = vec![[0u32; 4]; n];
+    for l in (0..n).filter(|l| (exec >> l) & 1 != 0) {
+        let addr0 = (a[l].wrapping_add(off) & 0xfff8) as u64;
+        let addrs = [addr0, addr0 + 4];
+        let mut old = [[0u8; 4]; 2];
+        for (at, o) in addrs.iter().zip(old.iter_mut()) {
+            lds.read(*at, o).map_err(lane_err(l))?;
+        }
+        for (at, d) in addrs.iter().zip(&data) {
+            if d[l] >> 31 != 0 {
+                lds.write(*at, &(d[l] & 0x7fff_ffff).to_le_bytes())
+                    .map_err(lane_err(l))?;
+            }
+        }
+        vals[l] = [u32::from_le_bytes(old[0]), u32::from_le_bytes(old[1]), 0, 0];
+    }
+    write_lanes(w, &i.dst[0], &vals, 2, exec)
+}
+
 /// `ds_read_addtid_b32` / `ds_write_addtid_b32`: lane `l` reads or writes
 /// the dword at `M0[15:0] + offset + 4 * l` (no address register).
 pub(super) fn ds_addtid(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {

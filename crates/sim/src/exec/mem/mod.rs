@@ -179,6 +179,8 @@ fn exec_ds(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R 
         DsReadU8D16 | DsReadU8D16Hi | DsReadI8D16 | DsReadI8D16Hi | DsReadU16D16
         | DsReadU16D16Hi | DsWriteB8D16Hi | DsWriteB16D16Hi => return ds_d16(k, w, i, lds),
         DsAppend | DsConsume => return ds_append(k, w, i, lds),
+        DsCondxchg32 => return ds_condxchg32(w, i, lds),
+        BStoreLds => return store_from_lds(w, i, lds, ctx),
         DsReadAddtid | DsWriteAddtid => return ds_addtid(k, w, i, lds),
         GLoadAddtid | GStoreAddtid => return global_addtid(k, w, i, ctx),
         _ => {}

@@ -232,6 +232,12 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             }
         }),
         VMulLegacyF32 => f2!(|a, b| if a == 0.0 || b == 0.0 { 0.0 } else { a * b }),
+        // No AMD pseudo-code exists for these three: CLRX's reverse-engineered
+        // rules (see the functions), the VOP3 input and output modifiers as
+        // for the other f32 operations.
+        VExpLegacyF32 => f1!(exp_legacy_f32),
+        VLogLegacyF32 => f1!(log_legacy_f32),
+        VMullitF32 => f3!(mullit_f32),
         _ => return Err(E::Unimpl),
     }
     Ok(())

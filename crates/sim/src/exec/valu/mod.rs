@@ -263,7 +263,7 @@ fn class(k: Kind) -> Option<Class> {
         | VMulF32 | VMinF32 | VMaxF32 | VLdexpF32 | VFmaF32 | VFmacF32 | VMacF32 | VFmamkF32
         | VFmaakF32 | VMadmkF32 | VMadakF32 | VMadF32 | VDivFixupF32 | VDivScaleF32
         | VDivFmasF32 | VCubeidF32 | VCubemaF32 | VCubescF32 | VCubetcF32 | VMax3F32 | VMin3F32
-        | VMed3F32 | VMulLegacyF32 => Class::F32,
+        | VMed3F32 | VMulLegacyF32 | VExpLegacyF32 | VLogLegacyF32 | VMullitF32 => Class::F32,
         VRcpF64 | VRsqF64 | VSqrtF64 | VTruncF64 | VCeilF64 | VFloorF64 | VRndneF64 | VFractF64
         | VFrexpMantF64 | VFrexpExpF64 | VLdexpF64 | VFmacF64 | VAddF64 | VMulF64 | VMinF64
         | VMaxF64 | VFmaF64 | VDivFixupF64 | VDivScaleF64 | VDivFmasF64 | VTrigPreopF64 => {
