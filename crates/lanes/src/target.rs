@@ -273,14 +273,10 @@ impl Target for WaveTarget<'_, '_> {
                 let w = self.wave_ref()?;
                 w.scratch.read_backing(addr, buf).map_err(|_| unmapped())
             }
-            MemorySpace::Region => self
-                .device
-                .mem
-                .gds()
-                .lock()
-                .mem
-                .read(addr, buf)
-                .map_err(|_| unmapped()),
+            MemorySpace::Region => {
+                let gds = self.device.mem.gds().lock();
+                gds.mem.read(addr, buf).map_err(|_| unmapped())
+            }
         }
     }
 
@@ -356,14 +352,10 @@ impl Target for WaveTarget<'_, '_> {
                     .write(addr, data)
                     .map_err(|_| unmapped()),
             },
-            MemorySpace::Region => self
-                .device
-                .mem
-                .gds()
-                .lock()
-                .mem
-                .write(addr, data)
-                .map_err(|_| unmapped()),
+            MemorySpace::Region => {
+                let mut gds = self.device.mem.gds().lock();
+                gds.mem.write(addr, data).map_err(|_| unmapped())
+            }
         }
     }
 

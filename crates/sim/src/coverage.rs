@@ -248,7 +248,7 @@ fn graphics_image(name: &str) -> bool {
 fn alu_reason(name: &str) -> &'static str {
     match name {
         "s_subvector_loop_begin" | "s_subvector_loop_end" => {
-            "GFX10 wave64 sub-vector loops are not modelled"
+            "GFX10 wave64 sub-vector loops: no source documents how they change EXEC or where they branch (the RDNA guide says only \"Begin/End execution of a subvector block of code\"), and no compiler emits them"
         }
         _ => "not implemented",
     }

@@ -1597,23 +1597,33 @@ fn ds_two_address_bounds_and_gds() {
     assert_eq!(word(512), 0x2222_2222, "second element of lanes 0..2");
     assert_eq!(word(516), 0x1111_1111, "lane 3's first element");
     assert_eq!(word(1020), 0, "nothing past lane 3's fault");
+    // The gds form works on GDS memory: ds_add_u64 at v2 + 16 = 16 for
+    // every lane adds 64 times v[4:5] there, and LDS is not touched.
     let gds: Vec<u8> = [
         &[0x10, 0x00, 0x81, 0xd8, 0x02, 0x04, 0x00, 0x00][..], // ds_add_u64 v2, v[4:5] offset:16 gds
         &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
     ]
     .concat();
-    let err = run(Gpu::Gfx900, 64, &gds, |_| {}).unwrap_err();
-    assert!(
-        matches!(&err, SimError::Unsupported { what, .. } if what.contains("GDS")),
-        "{err}"
-    );
+    let mem = GlobalMemory::new();
+    let mut lds = Bytes::new(256, Space::Lds);
+    run_in(Gpu::Gfx900, 64, &gds, &mem, &mut lds, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[4][l] = 0x8000_0001;
+            w.vgpr[5][l] = 1;
+        }
+    })
+    .expect("runs");
+    let mut b = [0u8; 8];
+    mem.gds().lock().mem.read(16, &mut b).unwrap();
+    assert_eq!(u64::from_le_bytes(b), 64 * 0x1_8000_0001);
+    assert!(lds.as_slice().iter().all(|&b| b == 0), "LDS untouched");
 }
 
-/// The gds bit of a DS instruction selects the global data share, which is
-/// not modelled: reported, and LDS is not touched. (Before: `ds_add_u32 ...
-/// gds` silently added into LDS.)
+/// The gds bit of a DS instruction selects the global data share (GDS
+/// memory), not LDS. (Once `ds_add_u32 ... gds` silently added into LDS.)
+/// An access past the 64 KiB of GDS is a fault in the GDS space.
 #[test]
-fn ds_gds_bit_is_reported() {
+fn ds_gds_bit_selects_gds_memory() {
     let gds32: Vec<u8> = [
         &[0x00, 0x00, 0x01, 0xd8, 0x02, 0x03, 0x00, 0x00][..], // ds_add_u32 v2, v3 gds
         &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
@@ -1621,17 +1631,32 @@ fn ds_gds_bit_is_reported() {
     .concat();
     let mem = GlobalMemory::new();
     let mut lds = Bytes::new(256, Space::Lds);
+    run_in(Gpu::Gfx900, 64, &gds32, &mem, &mut lds, 0, |w| {
+        for l in 0..64 {
+            w.vgpr[2][l] = 4 * (l as u32 % 2);
+            w.vgpr[3][l] = 5;
+        }
+    })
+    .expect("runs");
+    assert!(lds.as_slice().iter().all(|&b| b == 0), "LDS untouched");
+    let st = mem.gds().lock();
+    let word = |a: u64| {
+        let mut b = [0u8; 4];
+        st.mem.read(a, &mut b).unwrap();
+        u32::from_le_bytes(b)
+    };
+    assert_eq!((word(0), word(4), word(8)), (160, 160, 0));
+    drop(st);
     let err = run_in(Gpu::Gfx900, 64, &gds32, &mem, &mut lds, 0, |w| {
         for l in 0..64 {
-            w.vgpr[3][l] = 5;
+            w.vgpr[2][l] = 0x1_0000 - 4 + 4 * (l as u32 / 63);
         }
     })
     .unwrap_err();
     assert!(
-        matches!(&err, SimError::Unsupported { what, .. } if what.contains("GDS")),
+        matches!(&err, SimError::Fault { fault, lane: 63, .. } if fault.space == Space::Gds),
         "{err}"
     );
-    assert!(lds.as_slice().iter().all(|&b| b == 0), "LDS untouched");
 }
 
 /// Interesting f16 inputs: zeros, denormals, the largest finite value,
