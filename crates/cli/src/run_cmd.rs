@@ -20,7 +20,7 @@
 
 use crate::Failure;
 use amdgpu_sim::dispatch_file::{
-    Arg, Buffer, Dims, DispatchFile, Elem, Number, Offset, Output, PreparedArg,
+    Arg, Buffer, Dims, DispatchFile, Elem, GwsInit, Number, Offset, Output, PreparedArg,
 };
 use amdgpu_sim::{Device, RunOptions, RunReport, Stopped};
 use clap::Args;
@@ -87,6 +87,10 @@ pub struct RunArgs {
     /// Host threads running work-groups (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// Set GWS resource R to V before the dispatch, as a runtime does for a
+    /// cooperative launch (a grid barrier of N waves takes N-1); repeatable.
+    #[arg(long, value_name = "R=V", value_parser = parse_gws)]
+    gws: Vec<(u32, u32)>,
     /// Stop every work-group at the first fault.
     #[arg(long)]
     stop_on_fault: bool,
@@ -102,6 +106,21 @@ pub struct RunArgs {
     /// Never show a progress bar.
     #[arg(long)]
     no_progress: bool,
+}
+
+fn parse_gws(s: &str) -> Result<(u32, u32), String> {
+    let (r, v) = s
+        .split_once('=')
+        .ok_or("expected R=V (resource 0-63, value)")?;
+    let r: u32 = crate::parse_u64(r)?
+        .try_into()
+        .ok()
+        .filter(|&r| r < 64)
+        .ok_or(format!("resource `{r}`: there are 64 (0-63)"))?;
+    let v: u32 = crate::parse_u64(v)?
+        .try_into()
+        .map_err(|_| format!("`{v}` is more than {}", u32::MAX))?;
+    Ok((r, v))
 }
 
 fn parse_dims(s: &str) -> Result<[u32; 3], String> {
@@ -520,6 +539,11 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     if let Some(t) = a.threads {
         d.threads = Some(t.into());
     }
+    d.gws.extend(
+        a.gws
+            .iter()
+            .map(|&(resource, value)| GwsInit { resource, value }),
+    );
     let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
     for (arg, file) in &a.output {
         d.outputs.push(Output {

@@ -823,3 +823,62 @@ fn readme_shows_the_coverage_counts_the_command_prints() {
         "README.md's table differs from `amdsim isa coverage`:\n{indented}"
     );
 }
+
+#[test]
+fn gws_sets_resources_before_a_cooperative_dispatch() {
+    // A grid barrier over 4 work-groups: resource 0 starts at 3, and every
+    // work-item ends with the value written 64 + 128 + 192 work-items on.
+    let dir = scratch("gws");
+    let out_file = dir.join("out.bin");
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx1030/gds_sync.co",
+        "gws_grid_barrier",
+        "u32[256]",
+        "u32[256]",
+        "u32:3",
+        "--gws",
+        "0=3",
+        "--output",
+        &format!("1={}", out_file.display()),
+    ]);
+    assert_ok("run gws_grid_barrier --gws 0=3", &out);
+    let got = std::fs::read(&out_file).unwrap();
+    for i in 0..256u32 {
+        let src = (i + 64 + 128 + 192) % 256;
+        let want = 7 * src + 1 + 1 + 2;
+        let v = u32::from_le_bytes(got[4 * i as usize..4 * i as usize + 4].try_into().unwrap());
+        assert_eq!(v, want, "out[{i}]");
+    }
+    // One arrival too many expected: a deadlock, reported per work-group.
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx1030/gds_sync.co",
+        "gws_grid_barrier",
+        "u32[256]",
+        "u32[256]",
+        "u32:3",
+        "--gws=0=4",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("waits on GWS barrier 0"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx1030/gds_sync.co",
+        "gws_init",
+        "u32:1",
+        "u32:0",
+        "--gws",
+        "64=1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("there are 64"),
+        "{}",
+        text(&out.stderr)
+    );
+}

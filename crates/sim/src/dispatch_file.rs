@@ -37,7 +37,9 @@
 //!
 //! Optional fields: `offset: (x, y, z)` (the global offset), `dimensions`
 //! (1-3), `max_instructions` (per wave), `timeout_s` (wall clock, seconds),
-//! `threads` (host threads running work-groups). Outputs take `arg` (the
+//! `threads` (host threads running work-groups), `gws: [(resource: r, value:
+//! v)]` (GWS resources set before the dispatch, as `ds_gws_init` sets them:
+//! a grid barrier of N waves takes N - 1). Outputs take `arg` (the
 //! index of a buffer argument), `file`, and optionally `format` (`Raw`,
 //! `Npy`, `Text`; by default from the file's extension) and `elem` (how to
 //! read the bytes; default the buffer's element type).
@@ -51,6 +53,7 @@
 use crate::alu::f64_to_f16;
 use crate::dispatch::{ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, RunOptions};
 use crate::error::SimError;
+use crate::gds::GWS_RESOURCES;
 use crate::memory::MAX_MAPPED;
 use amdgpu_codeobj::ValueKind;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -97,6 +100,10 @@ pub struct DispatchFile {
     /// Host threads running work-groups (default: one per core).
     #[serde(default)]
     pub threads: Option<usize>,
+    /// GWS resources set before the dispatch, as a runtime does before a
+    /// cooperative launch (the effect of `ds_gws_init`).
+    #[serde(default)]
+    pub gws: Vec<GwsInit>,
     /// The directory relative paths are resolved against (the dispatch
     /// file's own directory; not part of the format).
     #[serde(skip)]
@@ -560,6 +567,16 @@ pub enum OutputFormat {
     Text,
 }
 
+/// A GWS resource's value before the dispatch: `(resource: 0, value: 3)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GwsInit {
+    /// The resource (0-63).
+    pub resource: u32,
+    /// Its counter (for a barrier of N waves, N - 1).
+    pub value: u32,
+}
+
 /// A buffer written to a file after the run.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -711,6 +728,9 @@ pub enum DispatchFileError {
     /// `timeout_s` is negative, not a number, or beyond what a duration holds.
     #[error("timeout_s of {0} (seconds: 0 for none, or a positive number)")]
     Timeout(f64),
+    /// A `gws` entry names a resource beyond the 64 there are.
+    #[error("gws: resource {0} (there are 64: 0-63)")]
+    GwsResource(u32),
     /// An output names an argument that is not a buffer.
     #[error("output {index}: argument {arg} is not a buffer")]
     OutputNotBuffer {
@@ -848,6 +868,7 @@ impl DispatchFile {
             max_instructions: None,
             timeout_s: None,
             threads: None,
+            gws: Vec::new(),
             base_dir: PathBuf::new(),
         }
     }
@@ -917,6 +938,13 @@ impl DispatchFile {
                 return Err(DispatchFileError::OutputNotBuffer { index, arg: o.arg });
             }
         }
+        if let Some(g) = self
+            .gws
+            .iter()
+            .find(|g| g.resource as usize >= GWS_RESOURCES)
+        {
+            return Err(DispatchFileError::GwsResource(g.resource));
+        }
         Ok(())
     }
 
@@ -950,6 +978,9 @@ impl DispatchFile {
             config.max_instructions = m;
         }
         let launch = dev.launch(&module, &self.kernel, config)?;
+        for g in &self.gws {
+            dev.mem.gds().init(g.resource as u8, g.value);
+        }
         Ok(Prepared {
             module,
             launch,

@@ -150,6 +150,15 @@ impl Gds {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Sets resource `rid` as `ds_gws_init` does (counter = `value`, flag
+    /// cleared), from the host.
+    pub fn init(&self, rid: u8, value: u32) {
+        let mut st = self.lock();
+        let r = &mut st.gws[rid as usize % GWS_RESOURCES];
+        r.counter = value as i32;
+        r.flag = false;
+    }
+
     /// Applies GWS operation `op` with `value` to resource `rid` for wave
     /// `w`: the wave goes on running, or waits ([`WaveStatus::Waiting`]).
     pub fn gws(&self, op: GwsOp, rid: u8, value: u32, w: &mut Wave) {
@@ -157,9 +166,9 @@ impl Gds {
         let r = &mut st.gws[rid as usize % GWS_RESOURCES];
         let wait = match op {
             GwsOp::Init => {
-                r.counter = value as i32;
-                r.flag = false;
-                None
+                drop(st);
+                self.init(rid, value);
+                return;
             }
             GwsOp::SemaV => {
                 r.counter = r.counter.wrapping_add(1);

@@ -172,3 +172,33 @@ fn local_arguments_get_their_own_lds() {
     let err = dev.run(&p.launch).unwrap_err();
     assert!(err.to_string().contains("LDS"), "{err}");
 }
+
+#[test]
+fn gws_entries_set_resources_before_the_dispatch() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/bin/gfx900");
+    let text = r#"(
+  code_object: "gds_sync.co",
+  kernel: "gws_handoff",
+  grid: 96,
+  workgroup: 32,
+  args: [Buffer(elem: U32, count: 33), Buffer(elem: U32, count: 64)],
+  gws: [(resource: 1, value: 0), (resource: 2, value: 0), (resource: 9, value: 7)],
+)"#;
+    let d = DispatchFile::parse(text, &base, "gws.ron").unwrap();
+    let mut dev = Device::new();
+    // Set before the run: resource 9, which the kernel does not use, keeps 7.
+    dev.mem.gds().init(1, 5);
+    let p = d.prepare(&mut dev).unwrap();
+    assert_eq!(dev.mem.gds().lock().gws[9].counter, 7);
+    assert_eq!(dev.mem.gds().lock().gws[1].counter, 0, "reset from 5");
+    dev.run(&p.launch).unwrap();
+    let st = dev.mem.gds().lock();
+    assert_eq!(
+        (st.gws[1].counter, st.gws[2].counter, st.gws[9].counter),
+        (0, 0, 7)
+    );
+    drop(st);
+    let bad = text.replace("resource: 9", "resource: 64");
+    let err = DispatchFile::parse(&bad, &base, "gws.ron").unwrap_err();
+    assert!(matches!(err, DispatchFileError::GwsResource(64)), "{err}");
+}
