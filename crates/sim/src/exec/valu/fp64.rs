@@ -10,51 +10,19 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
     let exec = w.exec.0 & w.full_mask();
     let d = i.dst[0];
     let (omod, clamp) = (i.alu.omod, i.alu.clamp);
-    // Output denormals of f64 results (MODE.FP_DENORM).
-    let keep64 = denorms(w, true).1;
-    let f64_out = |v: f64, omod: u8, clamp: bool| {
-        let r = crate::alu::f64_out(v, omod, clamp);
-        if keep64 { r } else { ftz64(r) }
-    };
-    macro_rules! d1 {
-        ($f:expr) => {{
-            let a = f64_src(w, ov, i, 0)?;
-            let f: fn(f64) -> f64 = $f;
-            let r: L64 = a.map(|x| f64_out(f(x), omod, clamp).to_bits());
-            wv64(w, &d, &r, exec)?;
-        }};
-    }
-    macro_rules! d2 {
-        ($f:expr) => {{
-            let (a, b) = (f64_src(w, ov, i, 0)?, f64_src(w, ov, i, 1)?);
-            let f: fn(f64, f64) -> f64 = $f;
-            let r: L64 = std::array::from_fn(|l| f64_out(f(a[l], b[l]), omod, clamp).to_bits());
-            wv64(w, &d, &r, exec)?;
-        }};
-    }
-    macro_rules! d3 {
-        ($f:expr) => {{
-            let (a, b, c) = (
-                f64_src(w, ov, i, 0)?,
-                f64_src(w, ov, i, 1)?,
-                f64_src(w, ov, i, 2)?,
-            );
-            let f: fn(f64, f64, f64) -> f64 = $f;
-            let r: L64 =
-                std::array::from_fn(|l| f64_out(f(a[l], b[l], c[l]), omod, clamp).to_bits());
-            wv64(w, &d, &r, exec)?;
-        }};
-    }
+    // A result with the output modifier, clamp and MODE's output denormals.
+    let keep = f64::keep(w);
+    let f64_out = |v: f64, omod: u8, clamp: bool| f64::finish(v, omod, clamp, keep);
     match k {
-        VRcpF64 => d1!(|x| 1.0 / x),
-        VRsqF64 => d1!(|x| 1.0 / x.sqrt()),
-        VSqrtF64 => d1!(|x| x.sqrt()),
-        VTruncF64 => d1!(|x| x.trunc()),
-        VCeilF64 => d1!(|x| x.ceil()),
-        VFloorF64 => d1!(|x| x.floor()),
-        VRndneF64 => d1!(|x| x.round_ties_even()),
-        VFractF64 => d1!(fract_f64),
-        VFrexpMantF64 => d1!(|x| frexp64(x).0),
+        VRcpF64 => un::<f64>(w, i, ov, |x| 1.0 / x)?,
+        VRsqF64 => un::<f64>(w, i, ov, |x| 1.0 / x.sqrt())?,
+        VSqrtF64 => un::<f64>(w, i, ov, |x| x.sqrt())?,
+        VTruncF64 => un::<f64>(w, i, ov, |x| x.trunc())?,
+        VCeilF64 => un::<f64>(w, i, ov, |x| x.ceil())?,
+        VFloorF64 => un::<f64>(w, i, ov, |x| x.floor())?,
+        VRndneF64 => un::<f64>(w, i, ov, |x| x.round_ties_even())?,
+        VFractF64 => un::<f64>(w, i, ov, fract_f64)?,
+        VFrexpMantF64 => un::<f64>(w, i, ov, |x| frexp64(x).0)?,
         VFrexpExpF64 => {
             let a = f64_src(w, ov, i, 0)?;
             wv32(w, &d, &a.map(|x| frexp64(x).1 as u32), exec)?;
@@ -62,23 +30,22 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
         VLdexpF64 => {
             let a = f64_src(w, ov, i, 0)?;
             let b = u32_src(w, ov, i, 1)?;
-            let r: L64 =
-                std::array::from_fn(|l| f64_out(ldexp64(a[l], b[l] as i32), omod, clamp).to_bits());
+            let r: L64 = std::array::from_fn(|l| f64_out(ldexp64(a[l], b[l] as i32), omod, clamp));
             wv64(w, &d, &r, exec)?;
         }
         VFmacF64 => {
             let (a, b) = (f64_src(w, ov, i, 0)?, f64_src(w, ov, i, 1)?);
             let c = v64(w, &d, Ty::D)?;
             let r: L64 = std::array::from_fn(|l| {
-                f64_out(fma_f64(a[l], b[l], f64::from_bits(c[l])), omod, clamp).to_bits()
+                f64_out(fma_f64(a[l], b[l], f64::from_bits(c[l])), omod, clamp)
             });
             wv64(w, &d, &r, exec)?;
         }
-        VAddF64 => d2!(|a, b| nan_first64(a + b, [a, b])),
-        VMulF64 => d2!(|a, b| nan_first64(a * b, [a, b])),
-        VMinF64 => d2!(min_f64),
-        VMaxF64 => d2!(max_f64),
-        VFmaF64 => d3!(fma_f64),
+        VAddF64 => bin::<f64>(w, i, ov, |a, b| nan_first64(a + b, [a, b]))?,
+        VMulF64 => bin::<f64>(w, i, ov, |a, b| nan_first64(a * b, [a, b]))?,
+        VMinF64 => bin::<f64>(w, i, ov, min_f64)?,
+        VMaxF64 => bin::<f64>(w, i, ov, max_f64)?,
+        VFmaF64 => tern::<f64>(w, i, ov, fma_f64)?,
         VDivFixupF64 => {
             let (a, b, c) = (
                 f64_src(w, ov, i, 0)?,
@@ -89,7 +56,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             for l in 0..64 {
                 if (exec >> l) & 1 != 0 {
                     let v = div_fixup_f64(a[l], b[l], c[l]);
-                    r[l] = f64_out(v, omod, clamp).to_bits();
+                    r[l] = f64_out(v, omod, clamp);
                 }
             }
             wv64(w, &d, &r, exec)?;
@@ -125,7 +92,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
                 } else {
                     fma_f64(a[l], b[l], c[l])
                 };
-                f64_out(v, omod, clamp).to_bits()
+                f64_out(v, omod, clamp)
             });
             wv64(w, &d, &r, exec)?;
         }
@@ -145,7 +112,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
                         seg[l] & 31
                     ));
                 };
-                r[l] = f64_out(v, omod, clamp).to_bits();
+                r[l] = f64_out(v, omod, clamp);
             }
             wv64(w, &d, &r, exec)?;
         }

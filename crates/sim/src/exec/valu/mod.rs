@@ -349,3 +349,83 @@ fn int_clamp_modelled(k: Kind) -> bool {
             | VSwaprel
     )
 }
+
+/// A floating-point lane type of the VALU (f32, f64): how its sources are
+/// fetched (VOP3 abs/neg, MODE's input denormals), how a result is finished
+/// (output modifier, clamp, MODE's output denormals) and written back.
+pub(super) trait Float: Copy + Default {
+    /// Source `k` of every lane.
+    fn src(w: &Wave, ov: Ov, i: &Inst, k: usize) -> Result<[Self; 64], E>;
+    /// Whether MODE keeps output denormals of this type.
+    fn keep(w: &Wave) -> bool;
+    /// `v` with `omod` and `clamp` applied, flushed unless `keep`, as bits.
+    fn finish(v: Self, omod: u8, clamp: bool, keep: bool) -> u64;
+    /// Writes the lanes of `exec` (bits as [`Float::finish`] gives them).
+    fn write(w: &mut Wave, d: &Operand, r: &[u64; 64], exec: u64) -> R;
+}
+
+impl Float for f32 {
+    fn src(w: &Wave, ov: Ov, i: &Inst, k: usize) -> Result<[f32; 64], E> {
+        f32_src(w, ov, i, k)
+    }
+    fn keep(w: &Wave) -> bool {
+        denorms(w, false).1
+    }
+    fn finish(v: f32, omod: u8, clamp: bool, keep: bool) -> u64 {
+        let r = crate::alu::f32_out(v, omod, clamp);
+        (if keep { r } else { ftz32(r) }).to_bits() as u64
+    }
+    fn write(w: &mut Wave, d: &Operand, r: &[u64; 64], exec: u64) -> R {
+        wv32(w, d, &r.map(|x| x as u32), exec)
+    }
+}
+
+impl Float for f64 {
+    fn src(w: &Wave, ov: Ov, i: &Inst, k: usize) -> Result<[f64; 64], E> {
+        f64_src(w, ov, i, k)
+    }
+    fn keep(w: &Wave) -> bool {
+        denorms(w, true).1
+    }
+    fn finish(v: f64, omod: u8, clamp: bool, keep: bool) -> u64 {
+        let r = crate::alu::f64_out(v, omod, clamp);
+        (if keep { r } else { ftz64(r) }).to_bits()
+    }
+    fn write(w: &mut Wave, d: &Operand, r: &[u64; 64], exec: u64) -> R {
+        wv64(w, d, r, exec)
+    }
+}
+
+/// `D = f(S0, ..., S(N-1))` lane by lane for a float type: the sources
+/// fetched, the result finished and written back under EXEC.
+#[inline(always)]
+fn lanes<T: Float, const N: usize>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn([T; N]) -> T) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let mut s = [[T::default(); 64]; N];
+    for (k, x) in s.iter_mut().enumerate() {
+        *x = T::src(w, ov, i, k)?;
+    }
+    let keep = T::keep(w);
+    let (omod, clamp) = (i.alu.omod, i.alu.clamp);
+    let r =
+        std::array::from_fn(|l| T::finish(f(std::array::from_fn(|k| s[k][l])), omod, clamp, keep));
+    T::write(w, &i.dst[0], &r, exec)
+}
+
+/// A one-source float operation ([`lanes`]).
+#[inline(always)]
+pub(super) fn un<T: Float>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn(T) -> T) -> R {
+    lanes(w, i, ov, |[a]: [T; 1]| f(a))
+}
+
+/// A two-source float operation ([`lanes`]).
+#[inline(always)]
+pub(super) fn bin<T: Float>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn(T, T) -> T) -> R {
+    lanes(w, i, ov, |[a, b]: [T; 2]| f(a, b))
+}
+
+/// A three-source float operation ([`lanes`]).
+#[inline(always)]
+pub(super) fn tern<T: Float>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn(T, T, T) -> T) -> R {
+    lanes(w, i, ov, |[a, b, c]: [T; 3]| f(a, b, c))
+}
