@@ -136,21 +136,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
         }
         // Unfused, denormals flushed (`llvm.amdgcn.fmad.ftz`).
         VMadF32 => tern::<f32>(w, i, ov, mad_f32)?,
-        VDivFixupF32 => {
-            let (a, b, c) = (
-                f32_src(w, ov, i, 0)?,
-                f32_src(w, ov, i, 1)?,
-                f32_src(w, ov, i, 2)?,
-            );
-            let mut r = [0u32; 64];
-            for l in 0..64 {
-                if (exec >> l) & 1 != 0 {
-                    let v = div_fixup_f32(a[l], b[l], c[l]);
-                    r[l] = f32_out(v, omod, clamp);
-                }
-            }
-            wv32(w, &d, &r, exec)?;
-        }
+        VDivFixupF32 => tern::<f32>(w, i, ov, div_fixup_f32)?,
         VDivScaleF32 => {
             let (a, b, c) = (
                 f32_src(w, ov, i, 0)?,
@@ -169,22 +155,15 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             write_mask_dst(w, &i.dst[1], vcc & exec)?;
         }
         VDivFmasF32 => {
-            let (a, b, c) = (
-                f32_src(w, ov, i, 0)?,
-                f32_src(w, ov, i, 1)?,
-                f32_src(w, ov, i, 2)?,
-            );
             let vcc = w.vcc.0;
-            let r: L32 = std::array::from_fn(|l| {
-                let v = if (vcc >> l) & 1 != 0 {
-                    let v = fma_scaled_f32(a[l], b[l], c[l], div_fmas_scale_f32(c[l]));
-                    nan_first32(v, [a[l], b[l], c[l]])
+            lanes::<f32, 3>(w, i, ov, |l, [a, b, c]| {
+                if (vcc >> l) & 1 != 0 {
+                    let v = fma_scaled_f32(a, b, c, div_fmas_scale_f32(c));
+                    nan_first32(v, [a, b, c])
                 } else {
-                    fma_f32(a[l], b[l], c[l])
-                };
-                f32_out(v, omod, clamp)
-            });
-            wv32(w, &d, &r, exec)?;
+                    fma_f32(a, b, c)
+                }
+            })?
         }
         VCubeidF32 => tern::<f32>(w, i, ov, |x, y, z| cube(x, y, z).0)?,
         VCubemaF32 => tern::<f32>(w, i, ov, |x, y, z| 2.0 * cube(x, y, z).1)?,

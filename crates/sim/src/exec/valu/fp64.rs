@@ -46,21 +46,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
         VMinF64 => bin::<f64>(w, i, ov, min_f64)?,
         VMaxF64 => bin::<f64>(w, i, ov, max_f64)?,
         VFmaF64 => tern::<f64>(w, i, ov, fma_f64)?,
-        VDivFixupF64 => {
-            let (a, b, c) = (
-                f64_src(w, ov, i, 0)?,
-                f64_src(w, ov, i, 1)?,
-                f64_src(w, ov, i, 2)?,
-            );
-            let mut r = [0u64; 64];
-            for l in 0..64 {
-                if (exec >> l) & 1 != 0 {
-                    let v = div_fixup_f64(a[l], b[l], c[l]);
-                    r[l] = f64_out(v, omod, clamp);
-                }
-            }
-            wv64(w, &d, &r, exec)?;
-        }
+        VDivFixupF64 => tern::<f64>(w, i, ov, div_fixup_f64)?,
         VDivScaleF64 => {
             let (a, b, c) = (
                 f64_src(w, ov, i, 0)?,
@@ -79,22 +65,15 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
             write_mask_dst(w, &i.dst[1], vcc & exec)?;
         }
         VDivFmasF64 => {
-            let (a, b, c) = (
-                f64_src(w, ov, i, 0)?,
-                f64_src(w, ov, i, 1)?,
-                f64_src(w, ov, i, 2)?,
-            );
             let vcc = w.vcc.0;
-            let r: L64 = std::array::from_fn(|l| {
-                let v = if (vcc >> l) & 1 != 0 {
-                    let v = fma_scaled_f64(a[l], b[l], c[l], div_fmas_scale_f64(c[l]));
-                    nan_first64(v, [a[l], b[l], c[l]])
+            lanes::<f64, 3>(w, i, ov, |l, [a, b, c]| {
+                if (vcc >> l) & 1 != 0 {
+                    let v = fma_scaled_f64(a, b, c, div_fmas_scale_f64(c));
+                    nan_first64(v, [a, b, c])
                 } else {
-                    fma_f64(a[l], b[l], c[l])
-                };
-                f64_out(v, omod, clamp)
-            });
-            wv64(w, &d, &r, exec)?;
+                    fma_f64(a, b, c)
+                }
+            })?
         }
         VTrigPreopF64 => {
             let a = f64_src(w, ov, i, 0)?;

@@ -396,10 +396,15 @@ impl Float for f64 {
     }
 }
 
-/// `D = f(S0, ..., S(N-1))` lane by lane for a float type: the sources
-/// fetched, the result finished and written back under EXEC.
+/// `D = f(lane, [S0, ..., S(N-1)])` lane by lane for a float type: the
+/// sources fetched, the result finished and written back under EXEC.
 #[inline(always)]
-fn lanes<T: Float, const N: usize>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn([T; N]) -> T) -> R {
+pub(super) fn lanes<T: Float, const N: usize>(
+    w: &mut Wave,
+    i: &Inst,
+    ov: Ov,
+    f: impl Fn(usize, [T; N]) -> T,
+) -> R {
     let exec = w.exec.0 & w.full_mask();
     let mut s = [[T::default(); 64]; N];
     for (k, x) in s.iter_mut().enumerate() {
@@ -407,25 +412,26 @@ fn lanes<T: Float, const N: usize>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn([T
     }
     let keep = T::keep(w);
     let (omod, clamp) = (i.alu.omod, i.alu.clamp);
-    let r =
-        std::array::from_fn(|l| T::finish(f(std::array::from_fn(|k| s[k][l])), omod, clamp, keep));
+    let r = std::array::from_fn(|l| {
+        T::finish(f(l, std::array::from_fn(|k| s[k][l])), omod, clamp, keep)
+    });
     T::write(w, &i.dst[0], &r, exec)
 }
 
 /// A one-source float operation ([`lanes`]).
 #[inline(always)]
 pub(super) fn un<T: Float>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn(T) -> T) -> R {
-    lanes(w, i, ov, |[a]: [T; 1]| f(a))
+    lanes(w, i, ov, |_, [a]: [T; 1]| f(a))
 }
 
 /// A two-source float operation ([`lanes`]).
 #[inline(always)]
 pub(super) fn bin<T: Float>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn(T, T) -> T) -> R {
-    lanes(w, i, ov, |[a, b]: [T; 2]| f(a, b))
+    lanes(w, i, ov, |_, [a, b]: [T; 2]| f(a, b))
 }
 
 /// A three-source float operation ([`lanes`]).
 #[inline(always)]
 pub(super) fn tern<T: Float>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn(T, T, T) -> T) -> R {
-    lanes(w, i, ov, |[a, b, c]: [T; 3]| f(a, b, c))
+    lanes(w, i, ov, |_, [a, b, c]: [T; 3]| f(a, b, c))
 }
