@@ -8,12 +8,11 @@
 //! (UNORM `x / 255` correctly rounded, with a few values written out).
 #![allow(clippy::needless_range_loop)]
 
-use amdgpu_isa::{Decoder, Gpu};
-use amdgpu_sim::exec::{Ctx, Prepared, step_with};
-use amdgpu_sim::memory::{Bytes, GlobalMemory, Scratch};
-use amdgpu_sim::{Mask, SimError, Space, Wave, WaveStatus};
+use amdgpu_isa::Gpu;
+use amdgpu_sim::memory::{Bytes, GlobalMemory};
+use amdgpu_sim::{Mask, SimError, Space, Wave};
 
-const BASE: u64 = 0x1000;
+mod support;
 
 /// Instructions: (llvm-mc text, encoding).
 type Prog = &'static [(&'static str, &'static [u8])];
@@ -24,8 +23,7 @@ fn code(p: Prog) -> Vec<u8> {
     p.iter().flat_map(|(_, b)| b.iter().copied()).collect()
 }
 
-/// Runs `p` from `setup` through the pre-resolved handlers and through the
-/// general executor alone, from copies of the same state; the two must agree.
+/// Runs `p` from `setup` through every execution path (they must agree).
 fn run(
     gpu: Gpu,
     p: Prog,
@@ -37,33 +35,8 @@ fn run(
     } else {
         64
     };
-    let program = Decoder::new(gpu, size == 64).decode_program(&code(p), BASE);
-    let mut w = Wave::new(size, BASE, Scratch::new(0, size), 0, 32);
-    w.exec = Mask(if size == 64 { u64::MAX } else { 0xffff_ffff });
-    setup(&mut w);
-    let prepared = Prepared::new(&program).with_simd(false);
-    let mem_before = mem.clone();
-    let mut w_general = w.clone();
-    let go = |w: &mut Wave, mem: &GlobalMemory, prepared| {
-        let mut lds = Bytes::new(0, Space::Lds);
-        let ctx = Ctx {
-            program: &program,
-            mem,
-            gpu,
-            group: [0; 3],
-            max_instructions: 100,
-        };
-        while w.status == WaveStatus::Running {
-            step_with(w, &mut lds, &ctx, prepared)?;
-        }
-        Ok::<(), SimError>(())
-    };
-    let r = go(&mut w, mem, Some(&prepared));
-    let r_general = go(&mut w_general, &mem_before, None);
-    assert_eq!(format!("{r:?}"), format!("{r_general:?}"), "results");
-    assert_eq!(format!("{w:?}"), format!("{w_general:?}"), "wave states");
-    assert_eq!(format!("{mem:?}"), format!("{mem_before:?}"), "memory");
-    r.map(|()| w)
+    let mut lds = Bytes::new(0, Space::Lds);
+    support::run_paths(gpu, size, &code(p), mem, &mut lds, 0, 100, setup)
 }
 
 /// Resource types (T# TYPE).

@@ -3,12 +3,12 @@
 //! LLVM), executed on a bare wave.
 #![allow(clippy::needless_range_loop)]
 
-use amdgpu_isa::{Decoder, Gpu};
-use amdgpu_sim::exec::{Ctx, Prepared, step_with};
-use amdgpu_sim::memory::{Bytes, GlobalMemory, Scratch};
+use amdgpu_isa::Gpu;
+use amdgpu_sim::memory::{Bytes, GlobalMemory};
 use amdgpu_sim::{Mask, OrderedTurn, SimError, Space, Wait, Wave, WaveStatus};
 
-const BASE: u64 = 0x1000;
+mod support;
+use support::BASE;
 
 fn run(gpu: Gpu, size: u32, code: &[u8], setup: impl FnOnce(&mut Wave)) -> Result<Wave, SimError> {
     let mem = GlobalMemory::new();
@@ -25,59 +25,7 @@ fn run_in(
     private: u32,
     setup: impl FnOnce(&mut Wave),
 ) -> Result<Wave, SimError> {
-    let program = Decoder::new(gpu, size == 64).decode_program(code, BASE);
-    let mut w = Wave::new(size, BASE, Scratch::new(private, size), 0, 32);
-    w.exec = Mask(if size == 64 { u64::MAX } else { 0xffff_ffff });
-    setup(&mut w);
-    // Each program runs through the pre-resolved handlers (compiled for the
-    // baseline target) and through the general executor alone, from copies
-    // of the same state: the two must agree on everything (registers,
-    // memory, LDS, the error). A third run uses the handlers compiled for
-    // AVX2 and FMA when the host has them.
-    let prepared = Prepared::new(&program).with_simd(false);
-    let simd = Prepared::new(&program).with_simd(true);
-    let mem_before = mem.clone();
-    let lds_before = lds.clone();
-    let mut w_general = w.clone();
-    let mut w_simd = w.clone();
-    let mut lds_simd = lds.clone();
-    let mem_simd = mem.clone();
-    let run = |w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory, prepared| {
-        let ctx = Ctx {
-            program: &program,
-            mem,
-            gpu,
-            group: [0; 3],
-            max_instructions: 1000,
-        };
-        while w.status == WaveStatus::Running {
-            step_with(w, lds, &ctx, prepared)?;
-        }
-        Ok::<(), SimError>(())
-    };
-    let r = run(&mut w, lds, mem, Some(&prepared));
-    let mut lds_general = lds_before;
-    let r_general = run(&mut w_general, &mut lds_general, &mem_before, None);
-    assert_eq!(format!("{r:?}"), format!("{r_general:?}"), "results");
-    assert_eq!(format!("{w:?}"), format!("{w_general:?}"), "wave states");
-    assert_eq!(format!("{lds:?}"), format!("{lds_general:?}"), "LDS");
-    assert_eq!(
-        format!("{mem:?}"),
-        format!("{mem_before:?}"),
-        "global memory"
-    );
-    if simd.simd() {
-        let r_simd = run(&mut w_simd, &mut lds_simd, &mem_simd, Some(&simd));
-        assert_eq!(format!("{r:?}"), format!("{r_simd:?}"), "results (SIMD)");
-        assert_eq!(
-            format!("{w:?}"),
-            format!("{w_simd:?}"),
-            "wave states (SIMD)"
-        );
-        assert_eq!(format!("{lds:?}"), format!("{lds_simd:?}"), "LDS (SIMD)");
-        assert_eq!(format!("{mem:?}"), format!("{mem_simd:?}"), "memory (SIMD)");
-    }
-    r.map(|()| w)
+    support::run_paths(gpu, size, code, mem, lds, private, 1000, setup)
 }
 
 #[test]
