@@ -269,6 +269,9 @@ pub fn grant_ordered<'a>(waves: impl IntoIterator<Item = &'a mut Wave>) -> bool 
 /// gives the ordered count's turn ([`grant_ordered`]). Returns whether any
 /// wave was released.
 pub fn wake(gds: &Gds, waves: &mut [Wave]) -> bool {
+    if !waves.iter().any(|w| w.status == WaveStatus::Waiting) {
+        return false;
+    }
     let mut any = false;
     for w in waves.iter_mut() {
         if w.status == WaveStatus::Waiting {

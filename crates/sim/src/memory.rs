@@ -321,6 +321,7 @@ impl GlobalMemory {
     /// to the allocation, with the page locked. `None` when no page is
     /// mapped there. (One lock for a whole wave's access, when its lanes
     /// fall in one page.)
+    #[inline]
     pub(crate) fn with_page<T>(
         &self,
         base: u64,
