@@ -17,7 +17,7 @@
 //! | `Global` | the device's global memory (`Device::mem`) |
 //! | `Local` | the current work-group's LDS |
 //! | `PrivateWave` | the wave's swizzled scratch backing store, offset 0 = its first byte |
-//! | `Region` | not modelled by the simulator (GDS): an error |
+//! | `Region` | the device's GDS memory (`Device::mem.gds()`, 64 KiB) |
 //!
 //! Generic (flat) addresses are classified with the simulator's own apertures
 //! ([`amdgpu_sim::memory::classify_flat`]), for the focused lane's address only (no whole

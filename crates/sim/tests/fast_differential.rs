@@ -9,28 +9,12 @@
 //! be the same.
 
 use amdgpu_isa::{Decoder, Gpu};
-use amdgpu_sim::exec::{Ctx, Prepared, step_with};
+use amdgpu_sim::exec::Prepared;
 use amdgpu_sim::memory::{Bytes, GlobalMemory, Scratch};
-use amdgpu_sim::{Mask, SimError, Space, Wave, WaveStatus};
+use amdgpu_sim::{Mask, Space, Wave};
 
-const BASE: u64 = 0x1000;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 16) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % u64::from(n)) as u32
-    }
-}
+mod support;
+use support::{BASE, Rng, random_program, run_to_end};
 
 /// A random source operand code (9 bits): mostly VGPRs and SGPRs of the
 /// first few registers, inline constants, and sometimes a literal.
@@ -110,24 +94,10 @@ fn inst(r: &mut Rng, gfx10: bool, out: &mut Vec<u32>) {
 struct Outcome(String, u64);
 
 fn run(gpu: Gpu, size: u32, code: &[u8], w0: &Wave, prepared: Option<&Prepared>) -> Outcome {
-    let program = Decoder::new(gpu, size == 64).decode_program(code, BASE);
     let mem = GlobalMemory::new();
     let mut lds = Bytes::new(64, Space::Lds);
     let mut w = w0.clone();
-    let ctx = Ctx {
-        program: &program,
-        mem: &mem,
-        gpu,
-        group: [0; 3],
-        max_instructions: 200,
-    };
-    let mut r: Result<(), SimError> = Ok(());
-    while w.status == WaveStatus::Running {
-        r = step_with(&mut w, &mut lds, &ctx, prepared);
-        if r.is_err() {
-            break;
-        }
-    }
+    let r = run_to_end(gpu, size, code, &mut w, &mut lds, &mem, 200, prepared);
     Outcome(format!("{r:?}\n{w:?}\n{lds:?}"), w.executed)
 }
 
@@ -139,27 +109,8 @@ fn fast_handlers_agree_with_the_general_executor() {
     for case in 0..10_000 {
         let (gpu, size) = [(Gpu::Gfx900, 64), (Gpu::Gfx1030, 32), (Gpu::Gfx1030, 64)][case % 3];
         let gfx10 = gpu == Gpu::Gfx1030;
-        let dec = Decoder::new(gpu, size == 64);
-        let mut words = Vec::new();
-        for _ in 0..1 + r.below(12) {
-            // Words that decode to no instruction end a run at once: draw
-            // again (a few times) until one decodes.
-            for _ in 0..8 {
-                let mut cand = Vec::new();
-                inst(&mut r, gfx10, &mut cand);
-                let bytes: Vec<u8> = cand.iter().flat_map(|w| w.to_le_bytes()).collect();
-                if let Ok(i) = dec.decode(&bytes).map(|i| (!i.is_invalid()).then_some(i))
-                    && let Some(i) = i
-                {
-                    // Only the dwords the instruction takes (the literal
-                    // when it has one).
-                    words.extend(&cand[..(i.size as usize / 4).min(cand.len())]);
-                    break;
-                }
-            }
-        }
-        words.push(0xbf81_0000); // s_endpgm
-        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let count = 1 + r.below(12);
+        let code = random_program(&mut r, gpu, size, count, |r, out| inst(r, gfx10, out));
         let mut w = Wave::new(size, BASE, Scratch::new(0, size), 0, 32);
         let full = if size == 64 { u64::MAX } else { 0xffff_ffff };
         w.exec = Mask(match r.below(4) {
@@ -199,13 +150,13 @@ fn fast_handlers_agree_with_the_general_executor() {
         executed += fast.1;
         assert_eq!(
             general.0, fast.0,
-            "case {case} ({gpu:?} wave{size}): {words:08x?}"
+            "case {case} ({gpu:?} wave{size}): {code:02x?}"
         );
         if simd.simd() {
             let fast_simd = run(gpu, size, &code, &w, Some(&simd));
             assert_eq!(
                 general.0, fast_simd.0,
-                "case {case} ({gpu:?} wave{size}, SIMD): {words:08x?}"
+                "case {case} ({gpu:?} wave{size}, SIMD): {code:02x?}"
             );
         }
     }

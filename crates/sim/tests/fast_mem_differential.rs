@@ -12,30 +12,14 @@
 //! the outcome (including any error) must be the same.
 
 use amdgpu_isa::{Decoder, Gpu};
-use amdgpu_sim::exec::{Ctx, Prepared, step_with};
+use amdgpu_sim::exec::Prepared;
 use amdgpu_sim::memory::{Bytes, GlobalMemory, PAGE, Scratch};
-use amdgpu_sim::{Mask, SimError, Space, Wave, WaveStatus};
+use amdgpu_sim::{Mask, Space, Wave};
 
-const BASE: u64 = 0x1000;
+mod support;
+use support::{BASE, Rng, random_program, run_to_end};
 /// LDS bytes.
 const LDS: usize = 256;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 16) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % u64::from(n)) as u32
-    }
-}
 
 /// Global memory with two buffers of random bytes: three pages and a
 /// half (`big`), and 100 bytes (`small`).
@@ -139,24 +123,10 @@ fn run(
     bufs: (u64, u64),
     prepared: Option<&Prepared>,
 ) -> Outcome {
-    let program = Decoder::new(gpu, size == 64).decode_program(code, BASE);
     let mem = mem0.clone();
     let mut lds = lds0.clone();
     let mut w = w0.clone();
-    let ctx = Ctx {
-        program: &program,
-        mem: &mem,
-        gpu,
-        group: [0; 3],
-        max_instructions: 200,
-    };
-    let mut r: Result<(), SimError> = Ok(());
-    while w.status == WaveStatus::Running {
-        r = step_with(&mut w, &mut lds, &ctx, prepared);
-        if r.is_err() {
-            break;
-        }
-    }
+    let r = run_to_end(gpu, size, code, &mut w, &mut lds, &mem, 200, prepared);
     let mut big = vec![0u8; (3 * PAGE + PAGE / 2) as usize];
     mem.read(bufs.0, &mut big).expect("reads");
     let mut small = vec![0u8; 100];
@@ -197,23 +167,8 @@ fn fast_memory_handlers_agree_with_the_general_executor() {
     for case in 0..6_000 {
         let (gpu, size) = [(Gpu::Gfx900, 64), (Gpu::Gfx1030, 32), (Gpu::Gfx1030, 64)][case % 3];
         let gfx10 = gpu == Gpu::Gfx1030;
-        let dec = Decoder::new(gpu, size == 64);
-        let mut words = Vec::new();
-        for _ in 0..1 + r.below(8) {
-            for _ in 0..8 {
-                let mut cand = Vec::new();
-                inst(&mut r, gfx10, &mut cand);
-                let bytes: Vec<u8> = cand.iter().flat_map(|w| w.to_le_bytes()).collect();
-                if let Ok(i) = dec.decode(&bytes).map(|i| (!i.is_invalid()).then_some(i))
-                    && let Some(i) = i
-                {
-                    words.extend(&cand[..(i.size as usize / 4).min(cand.len())]);
-                    break;
-                }
-            }
-        }
-        words.push(0xbf81_0000); // s_endpgm
-        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let count = 1 + r.below(8);
+        let code = random_program(&mut r, gpu, size, count, |r, out| inst(r, gfx10, out));
         let (mem, big, small) = memory(&mut r);
         let mut lds = Bytes::new(LDS, Space::Lds);
         let fill: Vec<u8> = (0..LDS).map(|_| r.u32() as u8).collect();
@@ -266,7 +221,7 @@ fn fast_memory_handlers_agree_with_the_general_executor() {
             // GFX9 VGPR indexing on: vector memory instructions are refused.
             w.hwreg[1] |= 1 << 27;
         }
-        let program = dec.decode_program(&code, BASE);
+        let program = Decoder::new(gpu, size == 64).decode_program(&code, BASE);
         let portable = Prepared::new(&program).with_simd(false);
         let simd = Prepared::new(&program).with_simd(true);
         handled += portable.handled();
@@ -276,13 +231,13 @@ fn fast_memory_handlers_agree_with_the_general_executor() {
         executed += fast.1;
         assert_eq!(
             general.0, fast.0,
-            "case {case} ({gpu:?} wave{size}): {words:08x?}"
+            "case {case} ({gpu:?} wave{size}): {code:02x?}"
         );
         if simd.simd() {
             let fast_simd = run(gpu, size, &code, &w, &mem, &lds, bufs, Some(&simd));
             assert_eq!(
                 general.0, fast_simd.0,
-                "case {case} ({gpu:?} wave{size}, SIMD): {words:08x?}"
+                "case {case} ({gpu:?} wave{size}, SIMD): {code:02x?}"
             );
         }
     }

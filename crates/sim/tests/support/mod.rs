@@ -41,17 +41,7 @@ pub fn run_paths(
     let mut lds_simd = lds.clone();
     let mem_simd = mem.clone();
     let run = |w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory, prepared| {
-        let ctx = Ctx {
-            program: &program,
-            mem,
-            gpu,
-            group: [0; 3],
-            max_instructions,
-        };
-        while w.status == WaveStatus::Running {
-            step_with(w, lds, &ctx, prepared)?;
-        }
-        Ok::<(), SimError>(())
+        run_to_end(gpu, size, code, w, lds, mem, max_instructions, prepared)
     };
     let r = run(&mut w, lds, mem, Some(&prepared));
     let mut lds_general = lds_before;
@@ -76,4 +66,82 @@ pub fn run_paths(
         assert_eq!(format!("{mem:?}"), format!("{mem_simd:?}"), "memory (SIMD)");
     }
     r.map(|()| w)
+}
+
+/// A xorshift generator for the random differential tests.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// 32 random bits.
+    pub fn u32(&mut self) -> u32 {
+        (self.next() >> 16) as u32
+    }
+    /// A number below `n`.
+    pub fn below(&mut self, n: u32) -> u32 {
+        (self.next() % u64::from(n)) as u32
+    }
+}
+
+/// A random program of `count` instructions that `draw` draws (a draw that
+/// decodes to no instruction is drawn again, up to 8 times; only the dwords
+/// a decoded instruction takes are kept), ended by `s_endpgm`.
+pub fn random_program(
+    r: &mut Rng,
+    gpu: Gpu,
+    size: u32,
+    count: u32,
+    mut draw: impl FnMut(&mut Rng, &mut Vec<u32>),
+) -> Vec<u8> {
+    let dec = Decoder::new(gpu, size == 64);
+    let mut words: Vec<u32> = Vec::new();
+    for _ in 0..count {
+        for _ in 0..8 {
+            let mut cand = Vec::new();
+            draw(r, &mut cand);
+            let bytes: Vec<u8> = cand.iter().flat_map(|w| w.to_le_bytes()).collect();
+            if let Ok(i) = dec.decode(&bytes).map(|i| (!i.is_invalid()).then_some(i))
+                && let Some(i) = i
+            {
+                words.extend(&cand[..(i.size as usize / 4).min(cand.len())]);
+                break;
+            }
+        }
+    }
+    words.push(0xbf81_0000); // s_endpgm
+    words.iter().flat_map(|w: &u32| w.to_le_bytes()).collect()
+}
+
+/// Runs wave `w` of `code` until it stops running or an instruction fails
+/// (at most `max_instructions`), through `prepared` when given; returns the
+/// first error.
+#[allow(clippy::too_many_arguments)]
+pub fn run_to_end(
+    gpu: Gpu,
+    size: u32,
+    code: &[u8],
+    w: &mut Wave,
+    lds: &mut Bytes,
+    mem: &GlobalMemory,
+    max_instructions: u64,
+    prepared: Option<&Prepared>,
+) -> Result<(), SimError> {
+    let program = Decoder::new(gpu, size == 64).decode_program(code, BASE);
+    let ctx = Ctx {
+        program: &program,
+        mem,
+        gpu,
+        group: [0; 3],
+        max_instructions,
+    };
+    while w.status == WaveStatus::Running {
+        step_with(w, lds, &ctx, prepared)?;
+    }
+    Ok(())
 }
