@@ -123,15 +123,7 @@ pub(super) fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
                     masks::<N, f32>(&fl(&a, 0), &fl(&b, 1))
                 }
             };
-            let r = c.eval_masks(lt, eq, gt, !(lt | eq | gt)) & exec;
-            if d.is_some() {
-                write_mask(w, &d, r);
-            } else if !c.x {
-                w.vcc = crate::wave::Mask(r);
-            }
-            if c.x {
-                w.exec = crate::wave::Mask(r);
-            }
+            finish_cmp(w, &c, &d, c.eval_masks(lt, eq, gt, !(lt | eq | gt)) & exec);
             true
         }
         Fast::Cndmask { d, a, b, mask, neg } => {
@@ -198,15 +190,7 @@ pub(super) fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
             } else {
                 masks::<N, u64>(&x, &y)
             };
-            let r = c.eval_masks(lt, eq, gt, !(lt | eq | gt)) & exec;
-            if d.is_some() {
-                write_mask(w, &d, r);
-            } else if !c.x {
-                w.vcc = crate::wave::Mask(r);
-            }
-            if c.x {
-                w.exec = crate::wave::Mask(r);
-            }
+            finish_cmp(w, &c, &d, c.eval_masks(lt, eq, gt, !(lt | eq | gt)) & exec);
             true
         }
         Fast::Shift64 { op, d, a, b } => {
@@ -255,5 +239,19 @@ pub(super) fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
         | Fast::GStore { .. }
         | Fast::DsRead { .. }
         | Fast::DsWrite { .. } => false,
+    }
+}
+
+/// Writes a compare's lanes `r` (already under EXEC): to the SGPR pair of
+/// the VOP3 form, or to VCC; the `v_cmpx` forms also to EXEC.
+#[inline(always)]
+fn finish_cmp(w: &mut Wave, c: &Cmp, d: &Operand, r: u64) {
+    if d.is_some() {
+        write_mask(w, d, r);
+    } else if !c.x {
+        w.vcc = crate::wave::Mask(r);
+    }
+    if c.x {
+        w.exec = crate::wave::Mask(r);
     }
 }

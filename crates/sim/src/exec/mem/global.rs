@@ -223,33 +223,14 @@ pub(super) fn flat_targets(w: &Wave, i: &Inst, t: &mut [Target; 64]) -> R {
 
 /// `global_load_dword_addtid` / `global_store_dword_addtid` (RDNA2): lane
 /// `l` accesses the dword at `SADDR + offset + 4 * l` (SADDR `off`: 0).
-pub(super) fn global_addtid(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
-    let exec = w.exec.0 & w.full_mask();
+pub(super) fn global_addtid(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
     let base = if i.mem.has(flags::SADDR_OFF) {
         0
     } else {
         s64(w, &i.src[2])?
     }
     .wrapping_add_signed(i.mem.offset as i64);
-    let mut cur = PageCursor::new(ctx.mem);
-    if k == MemKind::GStoreAddtid {
-        let d = v32(w, &i.src[1], Ty::I)?;
-        for (l, x) in d.iter().enumerate().take(w.size as usize) {
-            if (exec >> l) & 1 != 0 {
-                cur.write(base.wrapping_add(4 * l as u64), &x.to_le_bytes())
-                    .map_err(lane_err(l))?;
-            }
-        }
-        return Ok(());
-    }
-    let mut r = [0u32; 64];
-    for (l, x) in r.iter_mut().enumerate().take(w.size as usize) {
-        if (exec >> l) & 1 != 0 {
-            let mut b = [0u8; 4];
-            cur.read(base.wrapping_add(4 * l as u64), &mut b)
-                .map_err(lane_err(l))?;
-            *x = u32::from_le_bytes(b);
-        }
-    }
-    super::super::operand::wv32(w, &i.dst[0], &r, exec)
+    addtid(k == MemKind::GStoreAddtid, w, i, lds, ctx, |o| {
+        Target::Global(base.wrapping_add(o))
+    })
 }

@@ -279,26 +279,9 @@ pub(super) fn ds_condxchg32(w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
 
 /// `ds_read_addtid_b32` / `ds_write_addtid_b32`: lane `l` reads or writes
 /// the dword at `M0[15:0] + offset + 4 * l` (no address register).
-pub(super) fn ds_addtid(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes) -> R {
-    let exec = w.exec.0 & w.full_mask();
+pub(super) fn ds_addtid(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R {
     let base = (w.m0 & 0xffff) as u64 + (i.mem.offset as u32 & 0xffff) as u64;
-    if k == MemKind::DsWriteAddtid {
-        let d = v32(w, &i.src[1], Ty::I)?;
-        for (l, x) in d.iter().enumerate().take(w.size as usize) {
-            if (exec >> l) & 1 != 0 {
-                lds.write(base + 4 * l as u64, &x.to_le_bytes())
-                    .map_err(lane_err(l))?;
-            }
-        }
-        return Ok(());
-    }
-    let mut r = [0u32; 64];
-    for (l, x) in r.iter_mut().enumerate().take(w.size as usize) {
-        if (exec >> l) & 1 != 0 {
-            let mut b = [0u8; 4];
-            lds.read(base + 4 * l as u64, &mut b).map_err(lane_err(l))?;
-            *x = u32::from_le_bytes(b);
-        }
-    }
-    super::super::operand::wv32(w, &i.dst[0], &r, exec)
+    addtid(k == MemKind::DsWriteAddtid, w, i, lds, ctx, |o| {
+        Target::Lds(base + o)
+    })
 }

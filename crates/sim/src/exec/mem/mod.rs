@@ -87,6 +87,36 @@ fn write(
     .map_err(lane_err(lane))
 }
 
+/// The thread-id forms (`ds_*_addtid_b32`, `global_*_dword_addtid`): each
+/// active lane `l` stores its data dword to, or loads its destination dword
+/// from, `at(4 * l)`.
+fn addtid(
+    store: bool,
+    w: &mut Wave,
+    i: &Inst,
+    lds: &mut Bytes,
+    ctx: &Ctx,
+    at: impl Fn(u64) -> Target,
+) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let mut cur = PageCursor::new(ctx.mem);
+    let lanes = (0..w.size as usize).filter(|l| (exec >> l) & 1 != 0);
+    if store {
+        let d = v32(w, &i.src[1], Ty::I)?;
+        for l in lanes {
+            write(at(4 * l as u64), l, &d[l].to_le_bytes(), w, lds, &mut cur)?;
+        }
+        return Ok(());
+    }
+    let mut r = [0u32; 64];
+    for l in lanes {
+        let mut b = [0u8; 4];
+        read(at(4 * l as u64), l, &mut b, w, lds, &mut cur)?;
+        r[l] = u32::from_le_bytes(b);
+    }
+    super::operand::wv32(w, &i.dst[0], &r, exec)
+}
+
 /// Reads `count` dwords of vector data registers for every lane.
 fn data_lanes(w: &Wave, op: &Operand) -> Result<Vec<[u32; 64]>, E> {
     let (index, count, agpr) = match *op {
@@ -181,8 +211,8 @@ fn exec_ds(k: MemKind, w: &mut Wave, i: &Inst, lds: &mut Bytes, ctx: &Ctx) -> R 
         DsAppend | DsConsume => return ds_append(k, w, i, lds),
         DsCondxchg32 => return ds_condxchg32(w, i, lds),
         BStoreLds => return store_from_lds(w, i, lds, ctx),
-        DsReadAddtid | DsWriteAddtid => return ds_addtid(k, w, i, lds),
-        GLoadAddtid | GStoreAddtid => return global_addtid(k, w, i, ctx),
+        DsReadAddtid | DsWriteAddtid => return ds_addtid(k, w, i, lds, ctx),
+        GLoadAddtid | GStoreAddtid => return global_addtid(k, w, i, lds, ctx),
         _ => {}
     }
     if let Some((op, wide)) = src2(k) {

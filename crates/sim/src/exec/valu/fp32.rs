@@ -137,23 +137,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
         // Unfused, denormals flushed (`llvm.amdgcn.fmad.ftz`).
         VMadF32 => tern::<f32>(w, i, ov, mad_f32)?,
         VDivFixupF32 => tern::<f32>(w, i, ov, div_fixup_f32)?,
-        VDivScaleF32 => {
-            let (a, b, c) = (
-                f32_src(w, ov, i, 0)?,
-                f32_src(w, ov, i, 1)?,
-                f32_src(w, ov, i, 2)?,
-            );
-            let mut vcc = 0u64;
-            let r: L32 = std::array::from_fn(|l| {
-                let (v, f) = div_scale_f32(a[l], b[l], c[l]);
-                if f {
-                    vcc |= 1 << l;
-                }
-                v.to_bits()
-            });
-            wv32(w, &d, &r, exec)?;
-            write_mask_dst(w, &i.dst[1], vcc & exec)?;
-        }
+        VDivScaleF32 => div_scale::<f32>(w, i, ov, div_scale_f32)?,
         VDivFmasF32 => {
             let vcc = w.vcc.0;
             lanes::<f32, 3>(w, i, ov, |l, [a, b, c]| {

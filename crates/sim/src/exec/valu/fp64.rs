@@ -47,23 +47,7 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ov: Ov) -> R {
         VMaxF64 => bin::<f64>(w, i, ov, max_f64)?,
         VFmaF64 => tern::<f64>(w, i, ov, fma_f64)?,
         VDivFixupF64 => tern::<f64>(w, i, ov, div_fixup_f64)?,
-        VDivScaleF64 => {
-            let (a, b, c) = (
-                f64_src(w, ov, i, 0)?,
-                f64_src(w, ov, i, 1)?,
-                f64_src(w, ov, i, 2)?,
-            );
-            let mut vcc = 0u64;
-            let r: L64 = std::array::from_fn(|l| {
-                let (v, f) = div_scale_f64(a[l], b[l], c[l]);
-                if f {
-                    vcc |= 1 << l;
-                }
-                v.to_bits()
-            });
-            wv64(w, &d, &r, exec)?;
-            write_mask_dst(w, &i.dst[1], vcc & exec)?;
-        }
+        VDivScaleF64 => div_scale::<f64>(w, i, ov, div_scale_f64)?,
         VDivFmasF64 => {
             let vcc = w.vcc.0;
             lanes::<f64, 3>(w, i, ov, |l, [a, b, c]| {

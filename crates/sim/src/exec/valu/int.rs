@@ -149,26 +149,8 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
         VSubrevU16 => h2!(|a, b| b.wrapping_sub(a)),
         VLshlrevB16 => h2!(|a, b| b << (a & 15)),
         VLshrrevB16 => h2!(|a, b| b >> (a & 15)),
-        VMadU16 => {
-            if i.alu.op_sel != 0 {
-                return unsupported("op_sel on a 16-bit operation");
-            }
-            let (a, b, c) = (
-                u32_src(w, ov, i, 0)?,
-                u32_src(w, ov, i, 1)?,
-                u32_src(w, ov, i, 2)?,
-            );
-            let old = *vdst(w, &d, 0)?;
-            let keep = if ctx.gfx10() { 0xffff_0000 } else { 0 };
-            let r: L32 = std::array::from_fn(|l| {
-                let v = (a[l] & 0xffff) * (b[l] & 0xffff) + (c[l] & 0xffff);
-                let v = if clamp { v.min(0xffff) } else { v & 0xffff };
-                (old[l] & keep) | v
-            });
-            wv32(w, &d, &r, exec)?;
-        }
         // 16-bit multiply-adds (Vega ISA §12.7 VOP3): clamp saturates.
-        VMadI16 | VMadU32U16 | VMadI32I16 => {
+        VMadU16 | VMadI16 | VMadU32U16 | VMadI32I16 => {
             if i.alu.op_sel != 0 {
                 return unsupported("op_sel on a 16-bit operation");
             }
@@ -182,6 +164,12 @@ pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, ctx: &Ctx, ov: Ov) -> R {
             let r: L32 = std::array::from_fn(|l| {
                 let (a, b, c) = (a[l], b[l], c[l]);
                 match k {
+                    // D.u16 = S0.u16 * S1.u16 + S2.u16
+                    VMadU16 => {
+                        let v = (a & 0xffff) * (b & 0xffff) + (c & 0xffff);
+                        let v = if clamp { v.min(0xffff) } else { v & 0xffff };
+                        (old[l] & keep) | v
+                    }
                     // D.i16 = S0.i16 * S1.i16 + S2.i16
                     VMadI16 => {
                         let v = a as i16 as i32 * b as i16 as i32 + c as i16 as i32;

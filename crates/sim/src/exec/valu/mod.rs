@@ -360,6 +360,8 @@ pub(super) trait Float: Copy + Default {
     fn keep(w: &Wave) -> bool;
     /// `v` with `omod` and `clamp` applied, flushed unless `keep`, as bits.
     fn finish(v: Self, omod: u8, clamp: bool, keep: bool) -> u64;
+    /// The value's bits, unchanged.
+    fn bits(self) -> u64;
     /// Writes the lanes of `exec` (bits as [`Float::finish`] gives them).
     fn write(w: &mut Wave, d: &Operand, r: &[u64; 64], exec: u64) -> R;
 }
@@ -374,6 +376,9 @@ impl Float for f32 {
     fn finish(v: f32, omod: u8, clamp: bool, keep: bool) -> u64 {
         let r = crate::alu::f32_out(v, omod, clamp);
         (if keep { r } else { ftz32(r) }).to_bits() as u64
+    }
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
     }
     fn write(w: &mut Wave, d: &Operand, r: &[u64; 64], exec: u64) -> R {
         wv32(w, d, &r.map(|x| x as u32), exec)
@@ -390,6 +395,9 @@ impl Float for f64 {
     fn finish(v: f64, omod: u8, clamp: bool, keep: bool) -> u64 {
         let r = crate::alu::f64_out(v, omod, clamp);
         (if keep { r } else { ftz64(r) }).to_bits()
+    }
+    fn bits(self) -> u64 {
+        self.to_bits()
     }
     fn write(w: &mut Wave, d: &Operand, r: &[u64; 64], exec: u64) -> R {
         wv64(w, d, r, exec)
@@ -434,4 +442,28 @@ pub(super) fn bin<T: Float>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn(T, T) -> 
 #[inline(always)]
 pub(super) fn tern<T: Float>(w: &mut Wave, i: &Inst, ov: Ov, f: impl Fn(T, T, T) -> T) -> R {
     lanes(w, i, ov, |_, [a, b, c]: [T; 3]| f(a, b, c))
+}
+
+/// `v_div_scale_f32/f64`: D = the scaled operand (no output modifier),
+/// and the lanes that need `v_div_fmas`'s scaling in the mask destination.
+pub(super) fn div_scale<T: Float>(
+    w: &mut Wave,
+    i: &Inst,
+    ov: Ov,
+    f: impl Fn(T, T, T) -> (T, bool),
+) -> R {
+    let exec = w.exec.0 & w.full_mask();
+    let (a, b, c) = (
+        T::src(w, ov, i, 0)?,
+        T::src(w, ov, i, 1)?,
+        T::src(w, ov, i, 2)?,
+    );
+    let mut vcc = 0u64;
+    let r = std::array::from_fn(|l| {
+        let (v, scaled) = f(a[l], b[l], c[l]);
+        vcc |= (scaled as u64) << l;
+        v.bits()
+    });
+    T::write(w, &i.dst[0], &r, exec)?;
+    write_mask_dst(w, &i.dst[1], vcc & exec)
 }
