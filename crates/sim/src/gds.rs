@@ -67,6 +67,14 @@ pub struct Resource {
     pub queued: u32,
 }
 
+impl Resource {
+    /// `ds_gws_init`: counter = `value`, flag cleared (waiting waves stay).
+    fn init(&mut self, value: u32) {
+        self.counter = value as i32;
+        self.flag = false;
+    }
+}
+
 /// The GDS state: memory and GWS resources.
 #[derive(Clone, Debug)]
 pub struct GdsState {
@@ -153,10 +161,7 @@ impl Gds {
     /// Sets resource `rid` as `ds_gws_init` does (counter = `value`, flag
     /// cleared), from the host.
     pub fn init(&self, rid: u8, value: u32) {
-        let mut st = self.lock();
-        let r = &mut st.gws[rid as usize % GWS_RESOURCES];
-        r.counter = value as i32;
-        r.flag = false;
+        self.lock().gws[rid as usize % GWS_RESOURCES].init(value);
     }
 
     /// Applies GWS operation `op` with `value` to resource `rid` for wave
@@ -166,9 +171,8 @@ impl Gds {
         let r = &mut st.gws[rid as usize % GWS_RESOURCES];
         let wait = match op {
             GwsOp::Init => {
-                drop(st);
-                self.init(rid, value);
-                return;
+                r.init(value);
+                None
             }
             GwsOp::SemaV => {
                 r.counter = r.counter.wrapping_add(1);
