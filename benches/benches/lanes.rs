@@ -40,8 +40,8 @@ fn positions(c: &mut Criterion, target: &str, ns: &[usize]) {
     let index = LanePcIndex::new(&co, &Default::default()).expect("indexes");
     let service = LaneService::new(&co, None).expect("analyses");
     let mut snaps = states(&bytes);
-    let mut dev = Device::new();
-    let (launch, bias, entry) = prepare(&mut dev, &bytes);
+    let dev = Device::new();
+    let (launch, bias, entry) = prepare(&dev, &bytes);
     let mut s = stopped(&dev, launch, entry);
     let items = work_items(s.launch(), [0, 0, 0], 0);
     let len = snaps.len();

@@ -38,10 +38,10 @@ fn main() {
     };
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/bin/gfx900/vector_add.co");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev.load(&bytes).expect("loads");
-    let a = grid::fill(&mut dev, N, 1);
-    let b = grid::fill(&mut dev, N, 2);
+    let a = grid::fill(&dev, N, 1);
+    let b = grid::fill(&dev, N, 2);
     let c = dev.alloc(u64::from(N) * 4).expect("alloc");
     let args = vec![
         ArgValue::Ptr(a),

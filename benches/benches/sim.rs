@@ -62,17 +62,17 @@ fn prepare(
     kernel: &str,
     grid: u32,
     group: u32,
-    args: impl FnOnce(&mut Device) -> Vec<ArgValue>,
+    args: impl FnOnce(&Device) -> Vec<ArgValue>,
 ) -> (Device, Launch) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../kernels/bin")
         .join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev
         .load(&bytes)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let args = args(&mut dev);
+    let args = args(&dev);
     let launch = dev
         .launch(&module, kernel, LaunchConfig::new_1d(grid, group, args))
         .unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));
@@ -130,7 +130,7 @@ fn valu_heavy(file: &str) -> (Device, Launch) {
         .join("kernels/bin")
         .join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev
         .load(&bytes)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -316,7 +316,7 @@ fn prepare_with(
     bench: bool,
     kernel: &str,
     config: impl FnOnce(Vec<ArgValue>) -> LaunchConfig,
-    args: impl FnOnce(&mut Device) -> Vec<ArgValue>,
+    args: impl FnOnce(&Device) -> Vec<ArgValue>,
 ) -> (Device, Launch) {
     let dir = if bench {
         "kernels/bin"
@@ -325,11 +325,11 @@ fn prepare_with(
     };
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev
         .load(&bytes)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let args = args(&mut dev);
+    let args = args(&dev);
     let launch = dev
         .launch(&module, kernel, config(args))
         .unwrap_or_else(|e| panic!("{file} {kernel}: {e}"));

@@ -24,8 +24,8 @@ fn variables(c: &mut Criterion, target: &str) {
     let image = Image::parse(&bytes).expect("parses");
     let mut g = c.benchmark_group(format!("variables_{target}"));
     for line in [20u64, 30] {
-        let mut dev = Device::new();
-        let (module, launch) = prepare_kernel(&mut dev, &bytes, "cf_nested_if");
+        let dev = Device::new();
+        let (module, launch) = prepare_kernel(&dev, &bytes, "cf_nested_if");
         let mut d = Debugger::new(&image, &dev, &module, launch);
         d.break_at_line("cf_nested_if.cl", line)
             .expect("line has code");

@@ -47,8 +47,8 @@ fn main() {
             let service = LaneService::new(&co, None).expect("analyses");
             let mut snaps = states(&bytes);
             let len = snaps.len();
-            let mut dev = Device::new();
-            let (launch, bias, entry) = prepare(&mut dev, &bytes);
+            let dev = Device::new();
+            let (launch, bias, entry) = prepare(&dev, &bytes);
             let mut s = stopped(&dev, launch, entry);
             let items = work_items(s.launch(), [0, 0, 0], 0);
             let divergent = snaps

@@ -45,7 +45,7 @@ fn main() {
         ),
     };
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev.load(&bytes).expect("loads");
     let input: Vec<u8> = (0..n)
         .flat_map(|i| ((i % 200) as f32 - 100.0).to_le_bytes())

@@ -28,7 +28,7 @@ pub mod lanes {
     }
 
     /// A dispatch of `cf_nested_if` on `dev`: the launch, the load bias and the entry address.
-    pub fn prepare(dev: &mut Device, bytes: &[u8]) -> (amdgpu_sim::Launch, u64, u64) {
+    pub fn prepare(dev: &Device, bytes: &[u8]) -> (amdgpu_sim::Launch, u64, u64) {
         let (m, launch) = prepare_kernel(dev, bytes, "cf_nested_if");
         let entry = CodeObject::parse(bytes).expect("parses").kernels()[0].entry_address;
         (launch, m.load_bias, entry + m.load_bias)
@@ -38,7 +38,7 @@ pub mod lanes {
     /// on `dev` over [`GRID`] work-items in groups of [`GROUP`], with pseudo-random
     /// inputs: the loaded module and the launch (nothing has run yet).
     pub fn prepare_kernel(
-        dev: &mut Device,
+        dev: &Device,
         bytes: &[u8],
         name: &str,
     ) -> (amdgpu_sim::Module, amdgpu_sim::Launch) {
@@ -76,8 +76,8 @@ pub mod lanes {
 
     /// Every state of every wave of work-group 0, before every instruction.
     pub fn states(bytes: &[u8]) -> Vec<Wave> {
-        let mut dev = Device::new();
-        let (launch, _, entry) = prepare(&mut dev, bytes);
+        let dev = Device::new();
+        let (launch, _, entry) = prepare(&dev, bytes);
         let mut s = stopped(&dev, launch, entry);
         let mut out = Vec::new();
         while s.group().is_some_and(|g| g.id == [0, 0, 0]) {
@@ -162,7 +162,7 @@ pub mod grid {
     }
 
     /// Allocates `n` floats on `dev` holding `input(i, seed)`.
-    pub fn fill(dev: &mut Device, n: u32, seed: u32) -> u64 {
+    pub fn fill(dev: &Device, n: u32, seed: u32) -> u64 {
         let a = dev.alloc(u64::from(n) * 4).expect("alloc");
         for start in (0..n).step_by(CHUNK as usize) {
             let end = start.saturating_add(CHUNK).min(n);

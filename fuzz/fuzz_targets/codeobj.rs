@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
             let _ = k.descriptor.workitem_id_layout();
         }
         let _ = co.symbols().len();
-        let mut dev = amdgpu_sim::Device::new();
+        let dev = amdgpu_sim::Device::new();
         let _ = dev.load(data);
     }
 });

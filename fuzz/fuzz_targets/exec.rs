@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
     let Some(co) = with_code(base, code) else {
         return;
     };
-    let mut dev = Device::new();
+    let dev = Device::new();
     let Ok(module) = dev.load(&co) else {
         return;
     };

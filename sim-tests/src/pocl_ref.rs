@@ -637,7 +637,7 @@ pub fn run_case_with(
     fig: &mut Figures,
     general: bool,
 ) -> Result<(), String> {
-    let mut dev = Device::new();
+    let dev = Device::new();
     let mut m = dev.load(code).map_err(|e| format!("load: {e}"))?;
     if general {
         m.prepared = std::sync::Arc::new(amdgpu_sim::exec::Prepared::default());

@@ -34,7 +34,7 @@ fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
 #[test]
 fn code_objects_load() {
     for (f, data) in corpus("codeobj") {
-        let mut dev = Device::new();
+        let dev = Device::new();
         dev.load(&data)
             .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
     }
@@ -128,7 +128,7 @@ fn instruction_streams_run_in_a_code_object() {
         };
         let n = code.len().min(len);
         co[start..start + n].copy_from_slice(&code[..n]);
-        let mut dev = Device::new();
+        let dev = Device::new();
         let module = dev.load(&co).unwrap();
         let mut args: Vec<ArgValue> = (0..3)
             .map(|_| ArgValue::Ptr(dev.alloc(256).unwrap()))

@@ -106,7 +106,7 @@ fn step_once(gpu: Gpu, wave64: bool, words: &[u32], seed: u64) -> (Op, Outcome, 
     bytes.extend(0xbf81_0000u32.to_le_bytes()); // s_endpgm
     let program = Decoder::new(gpu, wave64).decode_program(&bytes, BASE);
     let op = program.at(BASE).map(|i| i.op).unwrap_or(Op::Invalid);
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let heap = mem.allocate(0x8000).unwrap();
     let size = if wave64 { 64 } else { 32 };
     let mut rng = Rng(seed | 1);

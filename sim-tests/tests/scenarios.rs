@@ -629,7 +629,7 @@ fn record(target: &str, group: u32) -> Vec<Trace> {
     let bytes = read_kernel(target, "divergence.O2g.co").unwrap_or_else(|e| panic!("{e}"));
     let image = Image::parse(&bytes).expect("DWARF");
     let input: Vec<u8> = (0..100u32).flat_map(|i| i.to_le_bytes()).collect();
-    let launch_on = |dev: &mut Device| {
+    let launch_on = |dev: &Device| {
         let module = dev.load(&bytes).expect("load");
         let pin = dev.alloc_bytes(&input).expect("alloc");
         let pout = dev.alloc(400).expect("alloc");
@@ -641,15 +641,15 @@ fn record(target: &str, group: u32) -> Vec<Trace> {
         let launch = dev.launch(&module, "divergence", cfg).expect("launch");
         (module, launch, pout)
     };
-    let mut dev = Device::new();
-    let (module, launch, pout) = launch_on(&mut dev);
+    let dev = Device::new();
+    let (module, launch, pout) = launch_on(&dev);
     let mut st = Stepper::new(&image, &dev, &module, launch).expect("stepper");
     st.set_focus(Some([group, 0, 0]), 0).expect("focus");
     let traces = st.record_group().expect("records");
     // The recording ran every instruction of the group: it stored what an uninterrupted
     // run stores, for the groups that have run.
-    let mut plain = Device::new();
-    let (_, l2, pout2) = launch_on(&mut plain);
+    let plain = Device::new();
+    let (_, l2, pout2) = launch_on(&plain);
     plain.run(&l2).expect("runs");
     let items = (64 * (group as usize + 1)).min(100) * 4;
     assert_eq!(

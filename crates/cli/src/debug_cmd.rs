@@ -356,8 +356,8 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
             co_path.display()
         );
     }
-    let mut dev = Device::new();
-    let prepared = df.prepare(&mut dev).map_err(|e| e.to_string())?;
+    let dev = Device::new();
+    let prepared = df.prepare(&dev).map_err(|e| e.to_string())?;
     let stepper =
         Stepper::new(&image, &dev, &prepared.module, prepared.launch).map_err(|e| e.to_string())?;
     let mut s = Session {

@@ -133,8 +133,8 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
     if a.hit == 0 {
         return Err(Failure::Usage("--hit counts from 1".into()));
     }
-    let mut dev = Device::new();
-    let prepared = df.prepare(&mut dev).map_err(|e| e.to_string())?;
+    let dev = Device::new();
+    let prepared = df.prepare(&dev).map_err(|e| e.to_string())?;
     let bias = prepared.module.load_bias;
     let waves_per_group = {
         let g = prepared.launch.config.group;

@@ -351,8 +351,8 @@ fn cancel_flag() -> Arc<AtomicBool> {
 
 /// Prepares and runs a dispatch: the shared path of `run` and `demo`.
 pub fn execute(d: &DispatchFile, how: &Execution) -> Result<Executed, Failure> {
-    let mut device = Device::new();
-    let prepared = d.prepare(&mut device).map_err(|e| e.to_string())?;
+    let device = Device::new();
+    let prepared = d.prepare(&device).map_err(|e| e.to_string())?;
     let timeout_s = d.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S);
     let timeout = match Duration::try_from_secs_f64(timeout_s) {
         Ok(t) if t.is_zero() => None,

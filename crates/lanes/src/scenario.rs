@@ -97,7 +97,7 @@
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let bytes = std::fs::read("kernels/bin/gfx900/divergence.O2g.co")?;
 //! let image = Image::parse(&bytes)?;
-//! let mut dev = Device::new();
+//! let dev = Device::new();
 //! let module = dev.load(&bytes)?;
 //! let input = dev.alloc_bytes(&[0u8; 400])?;
 //! let output = dev.alloc(400)?;
@@ -506,7 +506,7 @@ pub enum DispatchError {
 
 impl DispatchSpec {
     /// Allocates and fills the buffers on `dev` and returns the launch configuration.
-    pub fn prepare(&self, dev: &mut Device) -> Result<LaunchConfig, DispatchError> {
+    pub fn prepare(&self, dev: &Device) -> Result<LaunchConfig, DispatchError> {
         let mut args = Vec::with_capacity(self.args.len());
         for (index, a) in self.args.iter().enumerate() {
             args.push(match a {
@@ -1098,7 +1098,7 @@ impl Scenario {
             message,
         };
         let image = Image::parse_code(&bytes).map_err(|e| setup(e.to_string()))?;
-        let mut dev = Device::new();
+        let dev = Device::new();
         let module = dev.load(&bytes).map_err(|e| setup(e.to_string()))?;
         let name = match &self.kernel.name {
             Some(n) => n.clone(),
@@ -1129,7 +1129,7 @@ impl Scenario {
         }
         let cfg = self
             .dispatch
-            .prepare(&mut dev)
+            .prepare(&dev)
             .map_err(|e| setup(format!("dispatch: {e}")))?;
         let launch = dev
             .launch(&module, &name, cfg)

@@ -52,7 +52,7 @@ fn with_stopped(
 ) -> Result<(), String> {
     let bytes = read_kernel(target, "reduce_sum.O0g.co")?;
     let image = Image::parse(&bytes).map_err(|e| e.to_string())?;
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev.load(&bytes).map_err(|e| e.to_string())?;
     let input: Vec<u8> = (0..N).flat_map(|i| (i * 11 + 5).to_le_bytes()).collect();
     let pin = dev.alloc_bytes(&input).map_err(|e| e.to_string())?;

@@ -77,7 +77,7 @@ impl std::ops::AddAssign for Figures {
 /// The launch of the reconstruction test: a grid of 160 work-items in groups of 64,
 /// pseudo-random bytes in every buffer, the first count small and the others near the
 /// grid size. `None` for a kernel this launcher cannot feed.
-fn launch(dev: &mut Device, bytes: &[u8]) -> Result<Option<(amdgpu_sim::Launch, u64)>, String> {
+fn launch(dev: &Device, bytes: &[u8]) -> Result<Option<(amdgpu_sim::Launch, u64)>, String> {
     let co = CodeObject::parse(bytes).map_err(|e| e.to_string())?;
     let Some(kmeta) = co.kernels().first().cloned() else {
         return Ok(None);
@@ -135,8 +135,8 @@ fn check(target: &str, file: &str, encoding: LaneEncoding) -> Result<Figures, St
     let co = CodeObject::parse(&bytes).map_err(|e| e.to_string())?;
     let index = LanePcIndex::new(&co, &Default::default()).map_err(|e| e.to_string())?;
     let service = LaneService::new(&co, None).map_err(|e| e.to_string())?;
-    let mut dev = Device::new();
-    let Some((l, bias)) = launch(&mut dev, &bytes)? else {
+    let dev = Device::new();
+    let Some((l, bias)) = launch(&dev, &bytes)? else {
         return Ok(Figures::default());
     };
     let entry = co.kernels().first().ok_or("no kernel")?.entry_address + bias;
@@ -366,8 +366,8 @@ fn the_caller_walk_uses_the_annotated_cfi_and_says_why_it_stops() {
         .find(|s| s.name == "classify")
         .expect("classify")
         .address;
-    let mut dev = Device::new();
-    let (l, bias) = launch(&mut dev, &bytes).unwrap().expect("launches");
+    let dev = Device::new();
+    let (l, bias) = launch(&dev, &bytes).unwrap().expect("launches");
     let mut session = Session::new(&dev, l);
     session.add_breakpoint(classify + bias);
     let wave = match session.resume().unwrap() {

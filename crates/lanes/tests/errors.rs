@@ -30,7 +30,7 @@ fn requests_before_a_stop_and_for_unknown_things() {
         Err(Error::NoCodeForLine { line: 1000, .. })
     ));
     assert!(image.line_addresses("other.cl", 9).is_err());
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev.load(&bytes).expect("load");
     let buf = dev.alloc(256).expect("alloc");
     let cfg = LaunchConfig::new_1d(

@@ -59,7 +59,7 @@ fn divergence_line_20_per_lane() {
         let input: Vec<u32> = (0..grid)
             .map(|i| i.wrapping_mul(2_654_435_761) >> 7)
             .collect();
-        let mut dev = Device::new();
+        let dev = Device::new();
         let m = dev.load(&bytes).expect("load");
         let pin = dev
             .alloc_bytes(
@@ -145,7 +145,7 @@ fn cf_call_lanes_outside_a_called_function_are_in_the_callers_frame() {
         let input: Vec<u32> = (0..grid)
             .map(|i| i.wrapping_mul(2_654_435_761) >> 9)
             .collect();
-        let mut dev = Device::new();
+        let dev = Device::new();
         let m = dev.load(&bytes).expect("load");
         let pin = dev
             .alloc_bytes(

@@ -28,7 +28,7 @@ struct Kernel {
 impl Kernel {
     fn load(target: &str, name: &'static str) -> Result<Kernel, String> {
         let bytes = read_kernel(target, &format!("{name}.O0g.co"))?;
-        let mut dev = Device::new();
+        let dev = Device::new();
         let module = dev.load(&bytes).map_err(|e| e.to_string())?;
         Ok(Kernel {
             name,

@@ -88,14 +88,14 @@ struct Setup {
 struct Case {
     name: &'static str,
     located: bool,
-    setup: fn(&mut Device) -> Result<Setup, String>,
+    setup: fn(&Device) -> Result<Setup, String>,
 }
 
-fn alloc(dev: &mut Device, bytes: &[u8]) -> Result<u64, String> {
+fn alloc(dev: &Device, bytes: &[u8]) -> Result<u64, String> {
     dev.alloc_bytes(bytes).map_err(|e| e.to_string())
 }
 
-fn alloc_zeroed(dev: &mut Device, size: u64) -> Result<u64, String> {
+fn alloc_zeroed(dev: &Device, size: u64) -> Result<u64, String> {
     dev.alloc(size).map_err(|e| e.to_string())
 }
 
@@ -152,7 +152,7 @@ fn divergence_values(v: u32, lid: u32) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
     (w(acc), w(ks), w(steps))
 }
 
-fn divergence(dev: &mut Device) -> Result<Setup, String> {
+fn divergence(dev: &Device) -> Result<Setup, String> {
     let n = 120u32;
     let mut g = Gen(0x5eed);
     let input: Vec<u32> = (0..n).map(|_| g.u32()).collect();
@@ -183,7 +183,7 @@ fn divergence(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn vector_add(dev: &mut Device) -> Result<Setup, String> {
+fn vector_add(dev: &Device) -> Result<Setup, String> {
     let n = 150u32;
     let a: Vec<u32> = (0..n).map(|i| (i as f32 * 0.5 + 1.0).to_bits()).collect();
     let b: Vec<u32> = (0..n)
@@ -213,7 +213,7 @@ fn vector_add(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn saxpy(dev: &mut Device) -> Result<Setup, String> {
+fn saxpy(dev: &Device) -> Result<Setup, String> {
     let n = 100u32;
     let a = 2.5f32;
     let x: Vec<f32> = (0..n).map(|i| i as f32 * 3.25 - 100.0).collect();
@@ -251,7 +251,7 @@ fn saxpy(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn reduce_sum(dev: &mut Device) -> Result<Setup, String> {
+fn reduce_sum(dev: &Device) -> Result<Setup, String> {
     let n = 100u32;
     let input: Vec<u32> = (0..n).map(|i| i * 7 + 3).collect();
     let pin = alloc(dev, &u32s(&input))?;
@@ -274,7 +274,7 @@ fn reduce_sum(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn private_array(dev: &mut Device) -> Result<Setup, String> {
+fn private_array(dev: &Device) -> Result<Setup, String> {
     let n = 100u32;
     let mut g = Gen(0xa11a);
     let input: Vec<u32> = (0..n).map(|_| g.u32()).collect();
@@ -327,7 +327,7 @@ fn private_array(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn bitops64(dev: &mut Device) -> Result<Setup, String> {
+fn bitops64(dev: &Device) -> Result<Setup, String> {
     let n = 70u32;
     let mut g = Gen(0xb175);
     let input: Vec<u64> = (0..n).map(|_| g.next()).collect();
@@ -385,7 +385,7 @@ fn bitops64(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn atomics(dev: &mut Device) -> Result<Setup, String> {
+fn atomics(dev: &Device) -> Result<Setup, String> {
     let (n, nbins) = (100u32, 20u32);
     let mut g = Gen(0xa70);
     let input: Vec<u32> = (0..n).map(|_| g.u32() % 1000).collect();
@@ -436,7 +436,7 @@ fn atomics(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn int_sat(dev: &mut Device) -> Result<Setup, String> {
+fn int_sat(dev: &Device) -> Result<Setup, String> {
     let n = 70u32;
     let mut g = Gen(0x1a7);
     let a: Vec<u32> = (0..n).map(|_| g.u32()).collect();
@@ -472,7 +472,7 @@ fn int_sat(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn transpose(dev: &mut Device) -> Result<Setup, String> {
+fn transpose(dev: &Device) -> Result<Setup, String> {
     let (rows, cols) = (40u32, 24u32);
     let input: Vec<u32> = (0..rows * cols)
         .map(|i| (i as f32 * 0.25).to_bits())
@@ -512,7 +512,7 @@ fn transpose(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn workitem(dev: &mut Device) -> Result<Setup, String> {
+fn workitem(dev: &Device) -> Result<Setup, String> {
     let (grid, group) = ([8u32, 4, 2], [4u32, 2, 2]);
     let items = grid.iter().product::<u32>();
     let pout = alloc_zeroed(dev, u64::from(items) * 21 * 4)?;
@@ -537,7 +537,7 @@ fn workitem(dev: &mut Device) -> Result<Setup, String> {
     })
 }
 
-fn fp64_half(dev: &mut Device) -> Result<Setup, String> {
+fn fp64_half(dev: &Device) -> Result<Setup, String> {
     let n = 70u32;
     let a: Vec<f64> = (0..n).map(|i| i as f64 * 1.75 - 30.0).collect();
     // Halves of small integers (exact).
@@ -874,9 +874,9 @@ fn check_lds_array(
 /// variable at every stop.
 fn run(case: &Case, target: &str) -> Result<Tally, String> {
     let bytes = read_kernel(target, &format!("{}.O2g.co", case.name))?;
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev.load(&bytes).map_err(|e| e.to_string())?;
-    let setup = (case.setup)(&mut dev)?;
+    let setup = (case.setup)(&dev)?;
     let launch = dev
         .launch(&module, case.name, setup.cfg.clone())
         .map_err(|e| e.to_string())?;
@@ -1009,13 +1009,13 @@ fn divergence_out(v: u32, lid: u32) -> u32 {
 
 fn o2_write(target: &str) -> Result<(), String> {
     let bytes = read_kernel(target, "divergence.O2g.co")?;
-    let mut dev = Device::new();
+    let dev = Device::new();
     let module = dev.load(&bytes).map_err(|e| e.to_string())?;
     let n = 120u32;
     let mut g = Gen(0x0f1e);
     let input: Vec<u32> = (0..n).map(|_| g.u32()).collect();
-    let pin = alloc(&mut dev, &u32s(&input))?;
-    let pout = alloc_zeroed(&mut dev, u64::from(n) * 4)?;
+    let pin = alloc(&dev, &u32s(&input))?;
+    let pout = alloc_zeroed(&dev, u64::from(n) * 4)?;
     let cfg = LaunchConfig::new_1d(
         128,
         64,

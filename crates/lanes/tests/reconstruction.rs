@@ -101,7 +101,7 @@ fn check_kernel(
     let Some(md) = kmeta.metadata.clone() else {
         return Ok(());
     };
-    let mut dev = Device::new();
+    let dev = Device::new();
     let m = dev.load(&bytes).map_err(|e| e.to_string())?;
     let group = 64u32;
     let grid = 160u32; // three groups, the last one partial

@@ -613,7 +613,7 @@ fn check(target: &str) -> Result<Option<Figures>, String> {
         let combos: std::collections::BTreeSet<u32> = w.iter().map(|x| x & 3).collect();
         assert_eq!(combos.len(), 4, "every branch divergent in every wave");
     }
-    let mut dev = Device::new();
+    let dev = Device::new();
     let m = dev.load(&bytes).map_err(|e| e.to_string())?;
     let input: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
     let pin = dev.alloc_bytes(&input).map_err(|e| e.to_string())?;

@@ -40,11 +40,22 @@ pub const MAX_PRIVATE: u64 = 1 << 20;
 pub const MAX_GROUPS: u64 = 1 << 40;
 
 /// The simulated device: global memory shared by every dispatch.
-#[derive(Debug, Default)]
+///
+/// Every method takes `&self`: a `Device` is `Sync`, so an `Arc<Device>`
+/// serves several threads at once, one running dispatches while another
+/// allocates, maps, loads and frees (as an HSA runtime's threads do).
+#[derive(Debug)]
 pub struct Device {
     /// Global memory.
     pub mem: GlobalMemory,
-    next_code_base: u64,
+    /// Where the next code object is loaded.
+    next_code_base: std::sync::atomic::AtomicU64,
+}
+
+impl Default for Device {
+    fn default() -> Self {
+        Device::new()
+    }
 }
 
 /// A kernel of a loaded module.
@@ -369,12 +380,12 @@ impl Device {
     pub fn new() -> Self {
         Device {
             mem: GlobalMemory::new(),
-            next_code_base: 0x0000_7f00_0000_0000,
+            next_code_base: std::sync::atomic::AtomicU64::new(0x0000_7f00_0000_0000),
         }
     }
 
     /// Allocates `size` zeroed bytes of global memory.
-    pub fn alloc(&mut self, size: u64) -> Result<u64, SimError> {
+    pub fn alloc(&self, size: u64) -> Result<u64, SimError> {
         let pages = size.max(1).div_ceil(PAGE).saturating_mul(PAGE);
         if self.mem.mapped().saturating_add(pages) > MAX_MAPPED {
             return Err(SimError::Alloc {
@@ -386,10 +397,34 @@ impl Device {
     }
 
     /// Allocates and fills a buffer.
-    pub fn alloc_bytes(&mut self, data: &[u8]) -> Result<u64, SimError> {
+    pub fn alloc_bytes(&self, data: &[u8]) -> Result<u64, SimError> {
         let a = self.alloc(data.len() as u64)?;
         self.mem.write(a, data).map_err(SimError::Host)?;
         Ok(a)
+    }
+
+    /// Frees the allocation or mapping starting at `addr` (from
+    /// [`Device::alloc`], [`Device::map_host`] or a fixed mapping), waiting
+    /// for accesses to it in progress on other threads; a later access
+    /// faults as unmapped.
+    pub fn free(&self, addr: u64) -> Result<(), SimError> {
+        self.mem.free(addr).map_err(SimError::Host)
+    }
+
+    /// Maps the host memory `[addr, addr + len)` of this process into global
+    /// memory at the same address, so that kernels and host threads share
+    /// it ([`GlobalMemory::map_host`]: page-aligned, below
+    /// [`crate::memory::ADDRESS_LIMIT`], overlapping nothing mapped).
+    ///
+    /// # Safety
+    ///
+    /// As for [`GlobalMemory::map_host`]: the memory must stay valid for reads
+    /// and writes until [`Device::free`]`(addr)` has returned or the device
+    /// is dropped, and host threads must access bytes that kernels access at
+    /// the same time atomically.
+    pub unsafe fn map_host(&self, addr: u64, len: u64) -> Result<(), SimError> {
+        // SAFETY: the caller upholds `GlobalMemory::map_host`'s contract.
+        unsafe { self.mem.map_host(addr, len) }.map_err(SimError::Host)
     }
 
     /// Writes host bytes to global memory.
@@ -407,10 +442,9 @@ impl Device {
     /// Loads a code object: maps its loadable segments at a fresh load bias
     /// (so `s_getpc`-relative data such as `.rodata` is readable) and decodes
     /// `.text` once.
-    pub fn load(&mut self, bytes: &[u8]) -> Result<Module, SimError> {
+    pub fn load(&self, bytes: &[u8]) -> Result<Module, SimError> {
         let co = CodeObject::parse(bytes)?;
         let gpu = gpu_of(&co)?;
-        let bias = self.next_code_base;
         let mut top = 0u64;
         for seg in co.load_segments() {
             top = top.max(seg.address.saturating_add(seg.mem_size));
@@ -424,10 +458,13 @@ impl Device {
             });
         }
         let size = top.div_ceil(PAGE) * PAGE;
+        // A load bias of its own, even when other threads load at the same time.
+        let bias = self
+            .next_code_base
+            .fetch_add(size + 16 * PAGE, std::sync::atomic::Ordering::Relaxed);
         self.mem
             .map_at(bias, size.max(PAGE))
             .map_err(SimError::Host)?;
-        self.next_code_base = bias + size + 16 * PAGE;
         for seg in co.load_segments() {
             self.mem
                 .write(bias + seg.address, seg.data)
@@ -469,7 +506,7 @@ impl Device {
     /// Prepares a dispatch of `kernel`: checks the sizes, writes the kernarg
     /// segment, the AQL packet and a zeroed queue into global memory.
     pub fn launch(
-        &mut self,
+        &self,
         module: &Module,
         kernel: &str,
         config: LaunchConfig,
@@ -843,7 +880,7 @@ impl Device {
     /// Prepares and runs a dispatch of `kernel` of `module` ([`Device::launch`]
     /// then [`Device::run`]).
     pub fn dispatch(
-        &mut self,
+        &self,
         module: &Module,
         kernel: &str,
         config: LaunchConfig,

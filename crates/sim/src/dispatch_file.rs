@@ -950,7 +950,7 @@ impl DispatchFile {
 
     /// Loads the code object into `dev`, allocates and fills the buffers,
     /// places the dynamic LDS and prepares the launch.
-    pub fn prepare(&self, dev: &mut Device) -> Result<Prepared, DispatchFileError> {
+    pub fn prepare(&self, dev: &Device) -> Result<Prepared, DispatchFileError> {
         self.validate()?;
         let co_path = self.resolve(&self.code_object);
         let bytes = read_bounded(&co_path, crate::dispatch::MAX_CODE_OBJECT)?;
@@ -990,7 +990,7 @@ impl DispatchFile {
 
     fn place_args(
         &self,
-        dev: &mut Device,
+        dev: &Device,
         kernel: &KernelInfo,
         gpu: amdgpu_isa::Gpu,
     ) -> Result<(Vec<ArgValue>, Vec<PreparedArg>, u32), DispatchFileError> {
@@ -1270,11 +1270,7 @@ impl Buffer {
 
     /// Allocates the buffer in `dev` and fills it; returns its address, size
     /// and element type.
-    fn allocate(
-        &self,
-        d: &DispatchFile,
-        dev: &mut Device,
-    ) -> Result<(u64, u64, Elem), BufferError> {
+    fn allocate(&self, d: &DispatchFile, dev: &Device) -> Result<(u64, u64, Elem), BufferError> {
         self.check()?;
         if let Some(f) = &self.file {
             let path = d.resolve(f);

@@ -344,7 +344,7 @@ impl Device {
     /// Allocates a zeroed LINEAR image described by `desc` for `gpu` (the
     /// GPU of the module that will read it, [`crate::Module::gpu`]) and its
     /// image object.
-    pub fn create_image(&mut self, gpu: Gpu, desc: &ImageDesc) -> Result<Image, SimError> {
+    pub fn create_image(&self, gpu: Gpu, desc: &ImageDesc) -> Result<Image, SimError> {
         desc.check().map_err(DispatchError::BadImage)?;
         let row_pitch = desc.pitch_texels() as u64 * desc.texel_bytes() as u64;
         let slice_pitch = row_pitch * desc.rows() as u64;

@@ -2,7 +2,7 @@
 //! GFX10 (gfx1010, gfx1030; wave32 and wave64) code objects as the LLVM
 //! toolchain produces them.
 //!
-//! - [`memory`]: simulator-owned memory (sparse paged global memory, LDS,
+//! - [`memory`]: memory (sparse paged global memory, host memory mapped into it, LDS,
 //!   dword-swizzled scratch) and flat address classification;
 //! - [`wave`]: the architectural state of a wave (register-major VGPRs);
 //! - [`alu`]: pure per-lane ALU semantics;
@@ -47,6 +47,16 @@
 //!   results do not depend on the thread count except for the order in which
 //!   global atomics of different work-groups apply. Within a wave, lanes
 //!   access memory in lane order.
+//! - **Sharing with the host.** A [`Device`] is `Sync` and maps, frees and
+//!   loads through `&self`, so host threads allocate and free while
+//!   dispatches run. [`GlobalMemory::map_host`] maps host memory of the
+//!   process at its own address (below [`memory::ADDRESS_LIMIT`]): the
+//!   simulator reaches it only with atomic operations, one per naturally
+//!   aligned piece (loads Acquire, stores Release, read-modify-writes SeqCst
+//!   compare-exchange loops), so host threads may update the same words with
+//!   their own atomics while waves run. A page is locked for each access;
+//!   freeing it waits for accesses in progress, and later accesses fault as
+//!   unmapped.
 //! - **Global data share.** [`gds`]: 64 KiB of GDS memory per device (the
 //!   `gds` forms of the DS instructions address all of it; `ds_append`,
 //!   `ds_consume` and `ds_ordered_count` at `M0[15:0] + offset`), the 64 GWS

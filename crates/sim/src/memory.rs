@@ -1,12 +1,21 @@
-//! Simulator-owned memory: a sparse paged global address space with explicit
+//! Simulator memory: a sparse paged global address space with explicit
 //! allocations, per-work-group LDS and per-wave dword-swizzled scratch.
 //!
 //! Guest addresses are plain numbers, never host pointers: every access is
-//! checked and a bad one is a [`MemFault`], never a host crash.
+//! checked and a bad one is a [`MemFault`], never a host crash. The one
+//! exception is deliberate: [`GlobalMemory::map_host`] maps host memory of
+//! this process at its own address (as an HSA runtime hands out), and the
+//! page table still decides what a kernel may touch.
 
 use crate::error::{FaultKind, MemFault, Space};
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Mutex, MutexGuard};
+
+mod page;
+
+pub use page::ADDRESS_LIMIT;
+pub(crate) use page::{PageBytes, PageGuard, PageMut, Slot};
+use page::{PageTable, State};
 
 /// Page size of the global address space.
 pub const PAGE: u64 = 4096;
@@ -24,8 +33,10 @@ pub const SHARED_BASE: u64 = 0x1000_0000_0000_0000;
 /// in the wave's scratch (the value `src_private_base` reads).
 pub const PRIVATE_BASE: u64 = 0x2000_0000_0000_0000;
 
-/// The most bytes the global address space maps at once (pages are backed by
-/// host memory when mapped, so this bounds the host memory a guest can claim).
+/// The most bytes of its own the simulator maps at once (pages are backed
+/// by host memory when first used, so this bounds the host memory a guest
+/// can claim). Host memory mapped with [`GlobalMemory::map_host`] is the
+/// host's and does not count.
 pub const MAX_MAPPED: u64 = 8 << 30;
 
 /// Each aperture is 4 GiB.
@@ -62,141 +73,128 @@ pub fn classify_flat(addr: u64) -> FlatTarget {
     }
 }
 
-/// The global address space: pages exist only inside allocations. Reads and
-/// writes take `&self` (each page has its own lock), so work-groups running
-/// on several threads share it; atomics lock the page for the read-modify-write.
+/// Runs `$body` with `$b` bound to the bytes of a [`PageMut`] as a
+/// [`PageBytes`]: a `&mut [u8]` for an owned page, a `&mut HostBytes` for a
+/// host page. One match per page; the body (typically a loop over lanes)
+/// is compiled once for each kind, so an owned page's loop is plain slice
+/// code.
+macro_rules! on_bytes {
+    ($page:expr, $b:ident => $body:expr) => {
+        match $page {
+            $crate::memory::PageMut::Owned($b) => $body,
+            $crate::memory::PageMut::Host(mut h) => {
+                let $b = &mut h;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use on_bytes;
+
+/// The global address space: pages exist only inside allocations.
+///
+/// Everything takes `&self`, so one address space serves work-groups
+/// running on several threads while other threads allocate, map and free
+/// (an HSA runtime's `hipMalloc`, a hostcall's device-side `malloc`). Each
+/// page has its own lock, held for an access (one per wave instruction when
+/// its lanes fall in one page); a read-modify-write holds it throughout (on
+/// host memory it is a compare-exchange on the host word, see
+/// [`GlobalMemory::map_host`]). Freeing a page waits for an access in
+/// progress; an access after the free faults as unmapped.
+///
 /// It also holds the device's global data share ([`GlobalMemory::gds`]).
-#[derive(Debug, Default)]
 pub struct GlobalMemory {
-    pages: PageTable,
-    allocs: BTreeMap<u64, u64>,
-    next: u64,
-    mapped: u64,
+    table: PageTable,
+    allocs: Mutex<Allocs>,
     gds: crate::gds::Gds,
 }
 
-/// One mapped page: its bytes, and how many of them (from the page's start)
-/// belong to the allocation, so that an access past the end of a buffer
-/// faults to the byte, not to the page. The bytes are allocated on the first
-/// access (until then the box is empty and the page reads as zeros), so a
-/// large allocation costs host memory only where it is used.
-#[derive(Debug)]
-struct Page {
-    valid: usize,
-    data: Mutex<Box<[u8]>>,
+/// The mappings, where the next allocation goes and the simulator's own
+/// bytes mapped. Locked to map or free (before any page's lock, never
+/// after: accesses take page locks only).
+#[derive(Clone, Debug)]
+struct Allocs {
+    by_base: BTreeMap<u64, Mapping>,
+    next: u64,
+    mapped: u64,
 }
 
-impl Clone for Page {
-    fn clone(&self) -> Self {
-        let data = self.data.lock().unwrap_or_else(|e| e.into_inner());
-        Page {
-            valid: self.valid,
-            data: Mutex::new(data.clone()),
-        }
-    }
+/// One mapping: its size in bytes and whether it is host memory.
+#[derive(Clone, Copy, Debug)]
+struct Mapping {
+    size: u64,
+    host: bool,
 }
 
-/// The mapped pages by address. Pages of the heap (the first
-/// [`DENSE_PAGES`] pages from [`HEAP_BASE`], where allocations go) are also
-/// indexed by their number, so that finding one is an index rather than a
-/// tree search; pages elsewhere (code objects at fixed addresses) are found
-/// in the tree.
-#[derive(Debug, Default)]
-struct PageTable {
-    tree: BTreeMap<u64, Arc<Page>>,
-    dense: Vec<Option<Arc<Page>>>,
-}
-
-/// Heap pages indexed by number (16 GiB of address space from [`HEAP_BASE`]).
-const DENSE_PAGES: u64 = 1 << 22;
-
-impl PageTable {
-    /// The index of the page at `base` in `dense`, if it has one.
-    #[inline]
-    fn slot(base: u64) -> Option<usize> {
-        let n = base.checked_sub(HEAP_BASE)? / PAGE;
-        (n < DENSE_PAGES).then_some(n as usize)
-    }
-
-    #[inline]
-    fn get(&self, base: &u64) -> Option<&Page> {
-        match Self::slot(*base) {
-            Some(i) => self.dense.get(i)?.as_deref(),
-            None => self.tree.get(base).map(|p| &**p),
-        }
-    }
-
-    fn insert(&mut self, base: u64, page: Page) {
-        let page = Arc::new(page);
-        if let Some(i) = Self::slot(base) {
-            if self.dense.len() <= i {
-                self.dense.resize(i + 1, None);
-            }
-            self.dense[i] = Some(page.clone());
-        }
-        self.tree.insert(base, page);
-    }
-
-    fn remove(&mut self, base: &u64) {
-        if let Some(slot) = Self::slot(*base).and_then(|i| self.dense.get_mut(i)) {
-            *slot = None;
-        }
-        self.tree.remove(base);
-    }
-
-    /// Whether a page is mapped in `[start, end)`.
-    fn any_in(&self, start: u64, end: u64) -> bool {
-        self.tree.range(start..end).next().is_some()
-    }
-
-    /// The last mapped page in `[start, end)`.
-    fn last_in(&self, start: u64, end: u64) -> Option<u64> {
-        self.tree.range(start..end).next_back().map(|(&b, _)| b)
-    }
-
-    #[cfg(test)]
-    fn values(&self) -> impl Iterator<Item = &Page> {
-        self.tree.values().map(|p| &**p)
+impl Mapping {
+    /// The bytes of address space it takes (whole pages).
+    fn span(&self) -> u64 {
+        self.size.div_ceil(PAGE) * PAGE
     }
 }
 
-/// A copy of every page (each locked while it is copied), not shared.
-impl Clone for PageTable {
-    fn clone(&self) -> Self {
-        let mut t = PageTable::default();
-        for (&base, page) in &self.tree {
-            t.insert(base, (**page).clone());
-        }
-        t
+impl Allocs {
+    /// The end (exclusive, whole pages) of the last mapping that overlaps
+    /// `[start, end)`, if one does.
+    fn overlap(&self, start: u64, end: u64) -> Option<u64> {
+        let (&b, m) = self.by_base.range(..end).next_back()?;
+        let e = b + m.span();
+        (e > start).then_some(e)
     }
 }
 
-/// A copy of the whole address space (each page locked while it is copied).
+impl std::fmt::Debug for GlobalMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let a = self.lock_allocs();
+        f.debug_struct("GlobalMemory")
+            .field("allocations", &a.by_base)
+            .field("next", &a.next)
+            .field("mapped", &a.mapped)
+            .field("gds", &self.gds)
+            .finish()
+    }
+}
+
+impl Default for GlobalMemory {
+    fn default() -> Self {
+        GlobalMemory::new()
+    }
+}
+
+/// A copy of the whole address space (each page locked while it is
+/// copied). Host pages become the copy's own pages holding the bytes they
+/// had: the copy does not share memory with anything.
 impl Clone for GlobalMemory {
     fn clone(&self) -> Self {
-        GlobalMemory {
-            pages: self.pages.clone(),
-            allocs: self.allocs.clone(),
-            next: self.next,
-            mapped: self.mapped,
+        let a = self.lock_allocs();
+        let copy = GlobalMemory {
+            table: PageTable::default(),
+            allocs: Mutex::new(Allocs {
+                by_base: BTreeMap::new(),
+                next: a.next,
+                mapped: 0,
+            }),
             gds: self.gds.clone(),
+        };
+        let mut c = copy.lock_allocs();
+        for (&base, m) in &a.by_base {
+            for p in 0..m.span() / PAGE {
+                let b = base + p * PAGE;
+                let Some(g) = self.lock_page(b) else {
+                    continue;
+                };
+                let valid = g.valid();
+                let bytes = g.snapshot();
+                if let Some(slot) = copy.table.get_or_create(b) {
+                    slot.map(State::Owned(bytes), valid);
+                }
+            }
+            c.by_base.insert(base, Mapping { host: false, ..*m });
+            c.mapped += m.span();
         }
+        drop(c);
+        copy
     }
-}
-
-/// Locks the bytes of a page ([`GlobalMemory::page_at`]), allocating them
-/// (zeroed) on first use.
-pub(crate) fn lock_bytes(data: &Mutex<Box<[u8]>>) -> std::sync::MutexGuard<'_, Box<[u8]>> {
-    lock_page(data)
-}
-
-/// Locks a page's bytes, allocating them (zeroed) on first use.
-fn lock_page(data: &Mutex<Box<[u8]>>) -> std::sync::MutexGuard<'_, Box<[u8]>> {
-    let mut g = data.lock().unwrap_or_else(|e| e.into_inner());
-    if g.is_empty() {
-        *g = vec![0u8; PAGE as usize].into_boxed_slice();
-    }
-    g
 }
 
 fn fault(kind: FaultKind, space: Space, addr: u64, len: u64) -> MemFault {
@@ -212,12 +210,18 @@ impl GlobalMemory {
     /// An empty address space.
     pub fn new() -> Self {
         GlobalMemory {
-            pages: PageTable::default(),
-            allocs: BTreeMap::new(),
-            next: HEAP_BASE,
-            mapped: 0,
+            table: PageTable::default(),
+            allocs: Mutex::new(Allocs {
+                by_base: BTreeMap::new(),
+                next: HEAP_BASE,
+                mapped: 0,
+            }),
             gds: crate::gds::Gds::default(),
         }
+    }
+
+    fn lock_allocs(&self) -> MutexGuard<'_, Allocs> {
+        self.allocs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The device's global data share (GDS memory and GWS resources), which
@@ -230,90 +234,204 @@ impl GlobalMemory {
     /// are page aligned and separated by an unmapped guard page; an access to
     /// any byte past `size` faults (the tail of the last page is not part of
     /// the allocation).
-    pub fn allocate(&mut self, size: u64) -> Result<u64, MemFault> {
-        let pages = size.max(1).div_ceil(PAGE);
-        let mut base = self.next;
-        // Past any fixed mapping (a code object) in the way, keeping a guard page.
-        while let Some(end) = base.checked_add(pages * PAGE)
-            && let Some(last) = self.pages.last_in(base, end)
+    pub fn allocate(&self, size: u64) -> Result<u64, MemFault> {
+        let mut a = self.lock_allocs();
+        let span = size.max(1).div_ceil(PAGE) * PAGE;
+        let mut base = a.next;
+        // Past any fixed mapping (a code object, host memory) in the way,
+        // keeping a guard page.
+        while let Some(end) = base.checked_add(span)
+            && let Some(last) = a.overlap(base, end)
         {
-            base = last + 2 * PAGE;
+            base = last + PAGE;
         }
-        self.map_at(base, size)?;
-        self.next = self.next.max(base + pages * PAGE + PAGE);
+        self.map_locked(&mut a, base, size.max(1), None)?;
+        a.next = a.next.max(base + span + PAGE);
         Ok(base)
     }
 
     /// Maps `size` zeroed bytes at the fixed address `base` (page aligned; used
     /// to load code objects at their link addresses plus a load bias).
-    pub fn map_at(&mut self, base: u64, size: u64) -> Result<(), MemFault> {
-        let size = size.max(1);
+    pub fn map_at(&self, base: u64, size: u64) -> Result<(), MemFault> {
+        // `next` (where allocations go) is left alone: a fixed mapping far above the
+        // heap (a code object at its load bias) must not push the heap's buffers
+        // away; `allocate` steps over fixed mappings.
+        self.map_locked(&mut self.lock_allocs(), base, size.max(1), None)
+    }
+
+    /// Maps the host memory `[addr, addr + len)` of this process into the
+    /// address space at the same address, so that a kernel sees a host
+    /// buffer where the host does (an HSA runtime's allocations, kernel
+    /// arguments, AQL packets, signals). `addr` must be a multiple of
+    /// [`PAGE`] and the range must lie below [`ADDRESS_LIMIT`] and overlap
+    /// no mapping. As with [`GlobalMemory::map_at`], an access past `len`
+    /// faults to the byte, and [`GlobalMemory::free`]`(addr)` unmaps it.
+    ///
+    /// The simulator reaches these bytes only through atomic operations, one
+    /// per naturally aligned piece of an access (a lane's aligned dword is
+    /// one `AtomicU32` load or store), loads Acquire, stores Release, and
+    /// every read-modify-write (the vector, scalar and image atomics) a
+    /// SeqCst compare-exchange loop on the host word, so that host threads
+    /// and waves may use the same words concurrently: a host `fetch_add` or
+    /// compare-exchange and a wave's `global_atomic_add` or `cmpswap`
+    /// interleave exactly, and a wave's stores before an atomic are visible
+    /// to a host thread that observes that atomic. Each access also holds
+    /// the page's lock, which [`GlobalMemory::free`] waits for.
+    ///
+    /// # Safety
+    ///
+    /// `[addr, addr + len)` must be memory of this process that is valid for
+    /// reads and writes from the call until [`GlobalMemory::free`]`(addr)`
+    /// has returned (or until this `GlobalMemory` is dropped), even though
+    /// other threads hold it: free it only after that. Host threads that
+    /// access bytes a kernel may access at the same time must do so
+    /// atomically (with naturally aligned atomics of the kernel's access
+    /// size) or otherwise order their accesses with the kernel's, as any
+    /// racing Rust or C++ program must.
+    pub unsafe fn map_host(&self, addr: u64, len: u64) -> Result<(), MemFault> {
+        if len == 0 {
+            return Err(fault(FaultKind::OutOfBounds, Space::Global, addr, len));
+        }
+        let host = usize::try_from(addr)
+            .map_err(|_| fault(FaultKind::Unmapped, Space::Global, addr, len))?;
+        self.map_locked(&mut self.lock_allocs(), addr, len, Some(host))
+    }
+
+    /// Maps `size` (at least 1) bytes at `base`: the simulator's own zeroed
+    /// bytes, or host memory at `host` (the same address). Nothing is mapped
+    /// when it fails.
+    fn map_locked(
+        &self,
+        a: &mut Allocs,
+        base: u64,
+        size: u64,
+        host: Option<usize>,
+    ) -> Result<(), MemFault> {
         let bad = fault(FaultKind::Unmapped, Space::Global, base, size);
         if base % PAGE != 0 {
             return Err(fault(FaultKind::Misaligned, Space::Global, base, size));
         }
-        let pages = size.div_ceil(PAGE);
-        if self.mapped + pages * PAGE > MAX_MAPPED {
+        let m = Mapping {
+            size,
+            host: host.is_some(),
+        };
+        let span = m.span();
+        if !m.host && a.mapped + span > MAX_MAPPED {
             return Err(fault(FaultKind::OutOfBounds, Space::Global, base, size));
         }
-        let end = base.checked_add(pages * PAGE).ok_or(bad)?;
-        if self.pages.any_in(base, end) {
+        let end = base.checked_add(span).ok_or(bad)?;
+        if end > ADDRESS_LIMIT || a.overlap(base, end).is_some() {
             return Err(bad);
         }
-        for p in 0..pages {
+        for p in 0..span / PAGE {
             let valid = (size - p * PAGE).min(PAGE) as usize;
-            self.pages.insert(
-                base + p * PAGE,
-                Page {
-                    valid,
-                    data: Mutex::new(Box::default()),
-                },
-            );
+            let state = match host {
+                Some(h) => State::Host(h + (p * PAGE) as usize),
+                None => State::Owned(Box::default()),
+            };
+            let mapped = self
+                .table
+                .get_or_create(base + p * PAGE)
+                .is_some_and(|s| s.map(state, valid));
+            if !mapped {
+                // Not reached (the mappings say the pages are free); undo.
+                for q in 0..p {
+                    if let Some(s) = self.table.get(base + q * PAGE) {
+                        s.unmap();
+                    }
+                }
+                return Err(bad);
+            }
         }
-        self.allocs.insert(base, size);
-        self.mapped += pages * PAGE;
-        // `next` (where allocations go) is left alone: a fixed mapping far above the
-        // heap (a code object at its load bias) must not push the heap's buffers out of
-        // the pages the table indexes by number; `allocate` steps over fixed mappings.
+        a.by_base.insert(base, m);
+        if !m.host {
+            a.mapped += span;
+        }
         Ok(())
     }
 
-    /// Frees the allocation starting at `base`.
-    pub fn free(&mut self, base: u64) -> Result<(), MemFault> {
-        let size =
-            self.allocs
+    /// Frees the mapping starting at `base` (an allocation, a fixed mapping
+    /// or host memory). Waits for accesses in progress to its pages; later
+    /// accesses fault as unmapped. A host mapping's memory may be released
+    /// once this returns.
+    pub fn free(&self, base: u64) -> Result<(), MemFault> {
+        let mut a = self.lock_allocs();
+        let m =
+            a.by_base
                 .remove(&base)
                 .ok_or(fault(FaultKind::Unmapped, Space::Global, base, 0))?;
-        for p in 0..size.div_ceil(PAGE) {
-            self.pages.remove(&(base + p * PAGE));
+        for p in 0..m.span() / PAGE {
+            if let Some(s) = self.table.get(base + p * PAGE) {
+                s.unmap();
+            }
         }
-        self.mapped -= size.div_ceil(PAGE) * PAGE;
+        if !m.host {
+            a.mapped -= m.span();
+        }
         Ok(())
     }
 
-    /// Bytes mapped (whole pages), at most [`MAX_MAPPED`].
+    /// The simulator's own bytes mapped (whole pages), at most
+    /// [`MAX_MAPPED`]; host mappings do not count.
     pub fn mapped(&self) -> u64 {
-        self.mapped
+        self.lock_allocs().mapped
     }
 
-    /// The allocations as `(base, size)`.
-    pub fn allocations(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.allocs.iter().map(|(&b, &s)| (b, s))
+    /// The mappings as `(base, size)`, by address.
+    pub fn allocations(&self) -> Vec<(u64, u64)> {
+        let a = self.lock_allocs();
+        a.by_base.iter().map(|(&b, m)| (b, m.size)).collect()
     }
 
-    /// The page holding `addr`, when the `len` bytes from `addr` that lie
-    /// in that page are all inside the allocation (`total`: the whole
-    /// access's size, for the report).
-    fn page(&self, addr: u64, len: u64, total: u64) -> Result<&Mutex<Box<[u8]>>, MemFault> {
+    /// Whether the mapping at `base` is host memory ([`GlobalMemory::map_host`]);
+    /// `None` when no mapping starts there.
+    pub fn is_host(&self, base: u64) -> Option<bool> {
+        self.lock_allocs().by_base.get(&base).map(|m| m.host)
+    }
+
+    /// The slot of the page starting at `base` (a multiple of [`PAGE`]),
+    /// mapped or not; `None` when no page was ever mapped near it. Finding
+    /// it takes no lock.
+    #[inline]
+    pub(crate) fn slot(&self, base: u64) -> Option<&Slot> {
+        self.table.get(base)
+    }
+
+    /// The page starting at `base` (a multiple of [`PAGE`]), locked; `None`
+    /// when no page is mapped there. Hold one page at a time: release it
+    /// before any other access to global memory from the same thread.
+    #[inline]
+    pub(crate) fn lock_page(&self, base: u64) -> Option<PageGuard<'_>> {
+        self.table.get(base)?.lock()
+    }
+
+    /// The page holding `addr`, locked, when the `len` bytes from `addr`
+    /// that lie in that page are all inside the allocation (`total`: the
+    /// whole access's size, for the report).
+    fn page(&self, addr: u64, len: u64, total: u64) -> Result<PageGuard<'_>, MemFault> {
         let p = addr & !(PAGE - 1);
-        let page =
-            self.pages
-                .get(&p)
-                .ok_or(fault(FaultKind::Unmapped, Space::Global, addr, total))?;
-        if (addr - p) + len > page.valid as u64 {
+        let g = self
+            .lock_page(p)
+            .ok_or(fault(FaultKind::Unmapped, Space::Global, addr, total))?;
+        if (addr - p) + len > g.valid() as u64 {
             return Err(fault(FaultKind::OutOfBounds, Space::Global, addr, total));
         }
-        Ok(&page.data)
+        Ok(g)
+    }
+
+    /// Checks, without locking, that the `len` bytes from `addr` that lie in
+    /// its page are inside a mapping (a first pass before a multi-page
+    /// access; the locked access checks again).
+    fn check(&self, addr: u64, len: u64, total: u64) -> Result<(), MemFault> {
+        let p = addr & !(PAGE - 1);
+        let valid = self.slot(p).map_or(0, |s| s.valid_hint()) as u64;
+        if valid == 0 {
+            return Err(fault(FaultKind::Unmapped, Space::Global, addr, total));
+        }
+        if (addr - p) + len > valid {
+            return Err(fault(FaultKind::OutOfBounds, Space::Global, addr, total));
+        }
+        Ok(())
     }
 
     /// Runs `f` on the bytes of the page starting at `base` (a multiple of
@@ -325,28 +443,21 @@ impl GlobalMemory {
     pub(crate) fn with_page<T>(
         &self,
         base: u64,
-        f: impl FnOnce(&mut [u8], usize) -> T,
+        f: impl FnOnce(PageMut<'_>, usize) -> T,
     ) -> Option<T> {
-        let page = self.pages.get(&base)?;
-        let mut bytes = lock_page(&page.data);
-        Some(f(&mut bytes, page.valid))
+        let mut g = self.lock_page(base)?;
+        let valid = g.valid();
+        Some(f(g.bytes(), valid))
     }
 
-    /// The page starting at `base` (a multiple of [`PAGE`]): its bytes, to
-    /// lock with [`lock_bytes`], and the number of them, from the page's
-    /// start, that belong to the allocation. `None` when no page is mapped
-    /// there.
-    #[inline]
-    pub(crate) fn page_at(&self, base: u64) -> Option<(&Mutex<Box<[u8]>>, usize)> {
-        self.pages.get(&base).map(|p| (&p.data, p.valid))
-    }
-
-    /// Walks `len` bytes from `addr` page by page, calling `f(page, offset, chunk_range)`.
+    /// Walks `len` bytes from `addr` page by page, calling
+    /// `f(page, offset in the page, range of the access)`. Every page is
+    /// checked first, so that a faulting access changes nothing.
     fn walk(
         &self,
         addr: u64,
         len: usize,
-        mut f: impl FnMut(&mut [u8], std::ops::Range<usize>),
+        mut f: impl FnMut(PageMut<'_>, usize, std::ops::Range<usize>),
     ) -> Result<(), MemFault> {
         let total = len as u64;
         addr.checked_add(total)
@@ -354,19 +465,15 @@ impl GlobalMemory {
         // Fast path: the access lies in one page.
         let off = (addr % PAGE) as usize;
         if off + len <= PAGE as usize {
-            let page = self.page(addr, total, total)?;
-            let mut g = lock_page(page);
-            if let Some(s) = g.get_mut(off..off + len) {
-                f(s, 0..len);
-            }
+            let mut g = self.page(addr, total, total)?;
+            f(g.bytes(), off, 0..len);
             return Ok(());
         }
-        // Check every page first so that a faulting access changes nothing.
         let mut a = addr;
         let end = addr + total;
         while a < end {
             let next = (a & !(PAGE - 1)) + PAGE;
-            self.page(a, next.min(end) - a, total)
+            self.check(a, next.min(end) - a, total)
                 .map_err(|f| MemFault { addr, ..f })?;
             a = next;
         }
@@ -375,11 +482,10 @@ impl GlobalMemory {
             let a = addr + done as u64;
             let off = (a % PAGE) as usize;
             let n = (PAGE as usize - off).min(len - done);
-            let page = self.page(a, n as u64, total)?;
-            let mut g = lock_page(page);
-            if let Some(s) = g.get_mut(off..off + n) {
-                f(s, done..done + n);
-            }
+            let mut g = self
+                .page(a, n as u64, total)
+                .map_err(|f| MemFault { addr, ..f })?;
+            f(g.bytes(), off, done..done + n);
             done += n;
         }
         Ok(())
@@ -388,25 +494,30 @@ impl GlobalMemory {
     /// Reads `out.len()` bytes at `addr`.
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let len = out.len();
-        self.walk(addr, len, |page, r| {
-            if let Some(o) = out.get_mut(r) {
-                o.copy_from_slice(page);
-            }
-        })
+        self.walk(
+            addr,
+            len,
+            |page, off, r| on_bytes!(page, b => b.load(off, &mut out[r])),
+        )
     }
 
     /// Writes `data` at `addr`.
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
-        self.walk(addr, data.len(), |page, r| {
-            if let Some(d) = data.get(r) {
-                page.copy_from_slice(d);
-            }
-        })
+        self.walk(
+            addr,
+            data.len(),
+            |page, off, r| on_bytes!(page, b => b.store(off, &data[r])),
+        )
     }
 
     /// Fills `len` bytes at `addr` with `byte`.
     pub fn fill(&self, addr: u64, len: u64, byte: u8) -> Result<(), MemFault> {
-        self.walk(addr, len as usize, |page, _| page.fill(byte))
+        let chunk = [byte; PAGE as usize];
+        self.walk(
+            addr,
+            len as usize,
+            |page, off, r| on_bytes!(page, b => b.store(off, &chunk[..r.len()])),
+        )
     }
 
     /// Reads a little-endian u32.
@@ -417,31 +528,52 @@ impl GlobalMemory {
     }
 
     /// Atomically replaces the naturally aligned `N`-byte value at `addr` with
-    /// `f(old)` and returns the old value (one page lock held throughout).
+    /// `f(old)` and returns the old value. The page's lock is held
+    /// throughout; on host memory ([`GlobalMemory::map_host`], where `N` is
+    /// 1, 2, 4 or 8) it is also a compare-exchange loop on the host word, so
+    /// `f` may run more than once.
     pub fn atomic<const N: usize>(
         &self,
         addr: u64,
-        f: impl FnOnce([u8; N]) -> [u8; N],
+        mut f: impl FnMut([u8; N]) -> [u8; N],
     ) -> Result<[u8; N], MemFault> {
         let n = N as u64;
+        let misaligned = fault(FaultKind::Misaligned, Space::Global, addr, n);
         if addr % n != 0 {
-            return Err(fault(FaultKind::Misaligned, Space::Global, addr, n));
+            return Err(misaligned);
         }
-        let page = self.page(addr, n, n)?;
-        let mut g = lock_page(page);
+        let mut g = self.page(addr, n, n)?;
         let off = (addr % PAGE) as usize;
-        let s =
-            g.get_mut(off..off + N)
-                .ok_or(fault(FaultKind::Unmapped, Space::Global, addr, n))?;
-        let mut old = [0u8; N];
-        old.copy_from_slice(s);
-        s.copy_from_slice(&f(old));
-        Ok(old)
+        match g.bytes() {
+            PageMut::Owned(bytes) => {
+                let s = bytes.get_mut(off..off + N).ok_or(fault(
+                    FaultKind::Unmapped,
+                    Space::Global,
+                    addr,
+                    n,
+                ))?;
+                let mut old = [0u8; N];
+                old.copy_from_slice(s);
+                s.copy_from_slice(&f(old));
+                Ok(old)
+            }
+            PageMut::Host(h) => h.rmw(off, f).ok_or(misaligned),
+        }
+    }
+
+    /// How many owned pages have their bytes allocated.
+    #[cfg(test)]
+    fn backed_pages(&self) -> usize {
+        let a = self.lock_allocs();
+        let mut n = 0;
+        for (&base, m) in &a.by_base {
+            for p in 0..m.span() / PAGE {
+                n += self.lock_page(base + p * PAGE).is_some_and(|g| g.backed()) as usize;
+            }
+        }
+        n
     }
 }
-
-/// A locked page: its base, its valid length and the guard.
-type HeldPage<'a> = (u64, usize, std::sync::MutexGuard<'a, Box<[u8]>>);
 
 /// A cursor over global memory that keeps the lock of the last page it
 /// touched, so the lanes of one instruction that hit the same page (the usual
@@ -449,7 +581,7 @@ type HeldPage<'a> = (u64, usize, std::sync::MutexGuard<'a, Box<[u8]>>);
 /// the cursor before any other access to global memory from the same thread.
 pub struct PageCursor<'a> {
     mem: &'a GlobalMemory,
-    cur: Option<HeldPage<'a>>,
+    cur: Option<(u64, PageGuard<'a>)>,
 }
 
 impl<'a> PageCursor<'a> {
@@ -458,7 +590,10 @@ impl<'a> PageCursor<'a> {
         PageCursor { mem, cur: None }
     }
 
-    fn slice(&mut self, addr: u64, len: usize) -> Result<Option<&mut [u8]>, MemFault> {
+    /// The locked page of the `len` bytes at `addr` and their offset in it,
+    /// when they lie in one page (`None`: they cross pages, and no lock is
+    /// held).
+    fn at(&mut self, addr: u64, len: usize) -> Result<Option<(PageMut<'_>, usize)>, MemFault> {
         let off = (addr % PAGE) as usize;
         if off + len > PAGE as usize {
             self.cur = None;
@@ -468,12 +603,11 @@ impl<'a> PageCursor<'a> {
         if self.cur.as_ref().map(|c| c.0) != Some(base) {
             // Release the old lock before taking the next one.
             self.cur = None;
-            let valid = self.mem.pages.get(&base).map_or(0, |p| p.valid);
-            let p = self.mem.page(addr, len as u64, len as u64)?;
-            self.cur = Some((base, valid, lock_page(p)));
+            let g = self.mem.page(addr, len as u64, len as u64)?;
+            self.cur = Some((base, g));
         }
         match self.cur.as_mut() {
-            Some(c) if off + len <= c.1 => Ok(c.2.get_mut(off..off + len)),
+            Some(c) if off + len <= c.1.valid() => Ok(Some((c.1.bytes(), off))),
             _ => Err(fault(
                 FaultKind::OutOfBounds,
                 Space::Global,
@@ -485,23 +619,25 @@ impl<'a> PageCursor<'a> {
 
     /// Reads `out.len()` bytes at `addr`.
     pub fn read(&mut self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
-        match self.slice(addr, out.len())? {
-            Some(s) => {
-                out.copy_from_slice(s);
+        let mem = self.mem;
+        match self.at(addr, out.len())? {
+            Some((page, off)) => {
+                on_bytes!(page, b => b.load(off, out));
                 Ok(())
             }
-            None => self.mem.read(addr, out),
+            None => mem.read(addr, out),
         }
     }
 
     /// Writes `data` at `addr`.
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
-        match self.slice(addr, data.len())? {
-            Some(s) => {
-                s.copy_from_slice(data);
+        let mem = self.mem;
+        match self.at(addr, data.len())? {
+            Some((page, off)) => {
+                on_bytes!(page, b => b.store(off, data));
                 Ok(())
             }
-            None => self.mem.write(addr, data),
+            None => mem.write(addr, data),
         }
     }
 }
@@ -662,7 +798,7 @@ mod tests {
 
     #[test]
     fn allocations_fault_outside() {
-        let mut m = GlobalMemory::new();
+        let m = GlobalMemory::new();
         let a = m.allocate(10).unwrap();
         let b = m.allocate(PAGE + 1).unwrap();
         assert!(b > a + PAGE, "guard page between allocations");
@@ -703,33 +839,27 @@ mod tests {
     #[test]
     fn pages_are_backed_on_first_use() {
         // 4 GiB mapped, two pages touched: cheap in host memory and time.
-        let mut m = GlobalMemory::new();
+        let m = GlobalMemory::new();
         let a = m.allocate(4 << 30).unwrap();
         m.write(a + (4 << 30) - 1, &[7]).unwrap();
         let mut b = [1u8; 2];
         m.read(a + (4 << 30) - 2, &mut b).unwrap();
         assert_eq!(b, [0, 7]);
-        let backed = m
-            .pages
-            .values()
-            .filter(|p| !p.data.lock().unwrap().is_empty())
-            .count();
-        assert_eq!(backed, 1);
+        assert_eq!(m.backed_pages(), 1);
         assert!(m.read(a + (4 << 30) - 1, &mut b).is_err(), "past the end");
     }
 
     /// A code object mapped at its load bias, far above the heap, leaves the heap where
-    /// it was (its pages indexed by number), and an allocation steps over a fixed
+    /// it was, and an allocation steps over a fixed
     /// mapping in its way, keeping a guard page.
     #[test]
     fn fixed_mappings_do_not_move_the_heap() {
-        let mut m = GlobalMemory::new();
+        let m = GlobalMemory::new();
         m.map_at(0x7f00_0000_0000, 3 * PAGE).unwrap();
         let a = m.allocate(100).unwrap();
         assert_eq!(a, HEAP_BASE);
-        assert!(PageTable::slot(a).is_some());
         // A fixed mapping right where the next allocation would go.
-        let next = m.next;
+        let next = m.lock_allocs().next;
         m.map_at(next + PAGE, 2 * PAGE).unwrap();
         let b = m.allocate(3 * PAGE).unwrap();
         assert!(
@@ -742,7 +872,7 @@ mod tests {
 
     #[test]
     fn atomics_return_old() {
-        let mut m = GlobalMemory::new();
+        let m = GlobalMemory::new();
         let a = m.allocate(8).unwrap();
         let old = m
             .atomic::<4>(a + 4, |o| (u32::from_le_bytes(o) + 5).to_le_bytes())

@@ -7,7 +7,7 @@ use amdgpu_sim::debug::{Session, Stop};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig, Module, SimError, Space, WaveStatus};
 use amdsim_sim_tests::read_kernel;
 
-fn load(dev: &mut Device, target: &str, file: &str) -> Module {
+fn load(dev: &Device, target: &str, file: &str) -> Module {
     let bytes = read_kernel(target, file).unwrap_or_else(|e| panic!("{e}"));
     dev.load(&bytes)
         .unwrap_or_else(|e| panic!("{target}/{file}: {e}"))
@@ -33,7 +33,7 @@ struct VecAdd {
     pc: u64,
 }
 
-fn vec_add_setup(dev: &mut Device, n: usize) -> VecAdd {
+fn vec_add_setup(dev: &Device, n: usize) -> VecAdd {
     let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5 - 7.0).collect();
     let b: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32 * 3.25).collect();
     let pa = dev.alloc_bytes(&f32s(&a)).unwrap();
@@ -54,12 +54,12 @@ fn vec_add_args(v: &VecAdd, n: u32) -> Vec<ArgValue> {
 #[test]
 fn partial_groups_and_waves_mask_exec() {
     for t in ["gfx900", "gfx1030", "gfx1030-w64"] {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, "vector_add.co");
+        let dev = Device::new();
+        let m = load(&dev, t, "vector_add.co");
         // 1000 work-items in groups of 96: the last group has 40 items, and
         // with n = 1000 the bounds check never masks; lanes past the grid
         // must simply not exist.
-        let v = vec_add_setup(&mut dev, 1000);
+        let v = vec_add_setup(&dev, 1000);
         let s = dev
             .dispatch(
                 &m,
@@ -77,9 +77,9 @@ fn partial_groups_and_waves_mask_exec() {
 
 #[test]
 fn code_object_v4_hidden_arguments() {
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx900", "vector_add.cov4.co");
-    let v = vec_add_setup(&mut dev, 300);
+    let dev = Device::new();
+    let m = load(&dev, "gfx900", "vector_add.cov4.co");
+    let v = vec_add_setup(&dev, 300);
     dev.dispatch(
         &m,
         "vector_add",
@@ -94,9 +94,9 @@ fn code_object_v4_hidden_arguments() {
 
 #[test]
 fn bad_pointer_is_a_reported_fault() {
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx900", "vector_add.co");
-    let mut v = vec_add_setup(&mut dev, 64);
+    let dev = Device::new();
+    let m = load(&dev, "gfx900", "vector_add.co");
+    let mut v = vec_add_setup(&dev, 64);
     v.pc = 0xdead_0000; // never mapped
     let err = dev
         .dispatch(
@@ -119,8 +119,8 @@ fn bad_pointer_is_a_reported_fault() {
 
 #[test]
 fn wrong_argument_count_is_rejected() {
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx1030", "vector_add.co");
+    let dev = Device::new();
+    let m = load(&dev, "gfx1030", "vector_add.co");
     let err = dev
         .launch(
             &m,
@@ -137,8 +137,8 @@ fn wrong_argument_count_is_rejected() {
 
 #[test]
 fn instruction_cap_stops_runaway_loops() {
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx1030", "asm_salu_loop.co");
+    let dev = Device::new();
+    let m = load(&dev, "gfx1030", "asm_salu_loop.co");
     let out = dev.alloc(64 * 4).unwrap();
     let mut cfg = LaunchConfig::new_1d(64, 64, vec![ArgValue::Ptr(out), ArgValue::U32(u32::MAX)]);
     cfg.max_instructions = 5000;
@@ -160,8 +160,8 @@ fn results_do_not_depend_on_thread_count() {
             .build()
             .unwrap();
         pool.install(|| {
-            let mut dev = Device::new();
-            let m = load(&mut dev, "gfx90a", "atomics.co");
+            let dev = Device::new();
+            let m = load(&dev, "gfx90a", "atomics.co");
             let n = 2000u32;
             let input: Vec<u8> = (0..n)
                 .flat_map(|i| (i.wrapping_mul(2_654_435_761) >> 7).to_le_bytes())
@@ -193,9 +193,9 @@ fn results_do_not_depend_on_thread_count() {
 
 #[test]
 fn breakpoint_step_and_inspect() {
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx900", "vector_add.co");
-    let v = vec_add_setup(&mut dev, 100);
+    let dev = Device::new();
+    let m = load(&dev, "gfx900", "vector_add.co");
+    let v = vec_add_setup(&dev, 100);
     let launch = dev
         .launch(
             &m,
@@ -258,8 +258,8 @@ fn breakpoint_step_and_inspect() {
 
 #[test]
 fn barrier_waits_for_the_group_when_stepping() {
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx900", "asm_lanes.co");
+    let dev = Device::new();
+    let m = load(&dev, "gfx900", "asm_lanes.co");
     let input: Vec<u8> = (0..128u32).flat_map(|i| i.to_le_bytes()).collect();
     let pin = dev.alloc_bytes(&input).unwrap();
     let pout = dev.alloc(128 * 4).unwrap();
@@ -296,8 +296,8 @@ fn barrier_waits_for_the_group_when_stepping() {
 
 #[test]
 fn private_memory_is_readable_per_lane() {
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx1030", "private_array.co");
+    let dev = Device::new();
+    let m = load(&dev, "gfx1030", "private_array.co");
     let input: Vec<u8> = (0..32u32).flat_map(|i| (i * 11).to_le_bytes()).collect();
     let pin = dev.alloc_bytes(&input).unwrap();
     let pout = dev.alloc(32 * 4).unwrap();
@@ -344,11 +344,11 @@ fn private_memory_is_readable_per_lane() {
 #[test]
 fn a_fault_keeps_the_other_work_groups_results() {
     use amdgpu_sim::RunOptions;
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx900", "vector_add.co");
+    let dev = Device::new();
+    let m = load(&dev, "gfx900", "vector_add.co");
     // Five groups of 64 write c, which holds only the first group's 64 elements.
     let n = 320usize;
-    let mut v = vec_add_setup(&mut dev, n);
+    let mut v = vec_add_setup(&dev, n);
     v.pc = dev.alloc(64 * 4).unwrap();
     let launch = dev
         .launch(
@@ -397,9 +397,9 @@ fn a_fault_keeps_the_other_work_groups_results() {
 fn out_of_bounds_is_exact_to_the_byte() {
     // 64 work-items write a buffer of one element: lane 1 faults, although
     // the rest of the page is mapped.
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx1030", "vector_add.co");
-    let mut v = vec_add_setup(&mut dev, 64);
+    let dev = Device::new();
+    let m = load(&dev, "gfx1030", "vector_add.co");
+    let mut v = vec_add_setup(&dev, 64);
     v.pc = dev.alloc(4).unwrap();
     let err = dev
         .dispatch(
@@ -427,8 +427,8 @@ fn runaway_kernels_stop_at_the_deadline_or_on_request() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
-    let mut dev = Device::new();
-    let m = load(&mut dev, "gfx1030", "asm_salu_loop.co");
+    let dev = Device::new();
+    let m = load(&dev, "gfx1030", "asm_salu_loop.co");
     let out = dev.alloc(256 * 4).unwrap();
     let mut cfg = LaunchConfig::new_1d(256, 64, vec![ArgValue::Ptr(out), ArgValue::U32(u32::MAX)]);
     cfg.max_instructions = u64::MAX;

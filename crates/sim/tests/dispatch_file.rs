@@ -28,8 +28,8 @@ fn vector_add_example_writes_a_plus_b() {
     let mut d = DispatchFile::from_path(example("vector_add.ron")).unwrap();
     let out = temp("c.out.bin");
     d.outputs[0].file = out.clone();
-    let mut dev = Device::new();
-    let p = d.prepare(&mut dev).unwrap();
+    let dev = Device::new();
+    let p = d.prepare(&dev).unwrap();
     assert!(matches!(p.args[3], PreparedArg::Value));
     let stats = dev.run(&p.launch).unwrap();
     assert_eq!(stats.groups, 16);
@@ -49,8 +49,8 @@ fn global_offset_reaches_the_kernel() {
     let mut d = DispatchFile::from_path(example("workitem_offset.ron")).unwrap();
     let out = temp("workitem.out.txt");
     d.outputs[0].file = out.clone();
-    let mut dev = Device::new();
-    let p = d.prepare(&mut dev).unwrap();
+    let dev = Device::new();
+    let p = d.prepare(&dev).unwrap();
     dev.run(&p.launch).unwrap();
     d.write_outputs(&dev, &p).unwrap();
     let v: Vec<u64> = std::fs::read_to_string(&out)
@@ -88,8 +88,8 @@ fn every_argument_form_lands_in_the_kernarg_segment() {
     let out = temp("iota.npy");
     let text = text.replace("OUT", out.to_str().unwrap());
     let d = DispatchFile::parse(&text, example(""), "inline.ron").unwrap();
-    let mut dev = Device::new();
-    let p = d.prepare(&mut dev).unwrap();
+    let dev = Device::new();
+    let p = d.prepare(&dev).unwrap();
     dev.run(&p.launch).unwrap();
     d.write_outputs(&dev, &p).unwrap();
     let npy = std::fs::read(&out).unwrap();
@@ -104,7 +104,7 @@ fn mistakes_are_reported_with_their_place() {
         let d = DispatchFile::parse(text, example(""), "bad.ron");
         match d {
             Err(e) => e,
-            Ok(d) => d.prepare(&mut Device::new()).unwrap_err(),
+            Ok(d) => d.prepare(&Device::new()).unwrap_err(),
         }
     };
     let e = bad(
@@ -134,8 +134,8 @@ fn mistakes_are_reported_with_their_place() {
 fn local_arguments_get_their_own_lds() {
     let mut d = DispatchFile::from_path(example("local_reverse.ron")).unwrap();
     d.outputs.clear();
-    let mut dev = Device::new();
-    let p = d.prepare(&mut dev).unwrap();
+    let dev = Device::new();
+    let p = d.prepare(&dev).unwrap();
     assert_eq!(
         p.args[3..],
         [
@@ -167,8 +167,8 @@ fn local_arguments_get_their_own_lds() {
     }
     // Too little LDS for the group: the kernel faults in LDS.
     d.args[4] = amdgpu_sim::dispatch_file::Arg::Local { bytes: 4 };
-    let mut dev = Device::new();
-    let p = d.prepare(&mut dev).unwrap();
+    let dev = Device::new();
+    let p = d.prepare(&dev).unwrap();
     let err = dev.run(&p.launch).unwrap_err();
     assert!(err.to_string().contains("LDS"), "{err}");
 }
@@ -185,10 +185,10 @@ fn gws_entries_set_resources_before_the_dispatch() {
   gws: [(resource: 1, value: 0), (resource: 2, value: 0), (resource: 9, value: 7)],
 )"#;
     let d = DispatchFile::parse(text, &base, "gws.ron").unwrap();
-    let mut dev = Device::new();
+    let dev = Device::new();
     // Set before the run: resource 9, which the kernel does not use, keeps 7.
     dev.mem.gds().init(1, 5);
-    let p = d.prepare(&mut dev).unwrap();
+    let p = d.prepare(&dev).unwrap();
     assert_eq!(dev.mem.gds().lock().gws[9].counter, 7);
     assert_eq!(dev.mem.gds().lock().gws[1].counter, 0, "reset from 5");
     dev.run(&p.launch).unwrap();

@@ -22,7 +22,7 @@ fn words(dev: &Device, addr: u64, n: usize) -> Result<Vec<u32>, String> {
         .collect())
 }
 
-fn upload(dev: &mut Device, v: &[u32]) -> Result<u64, String> {
+fn upload(dev: &Device, v: &[u32]) -> Result<u64, String> {
     let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
     dev.alloc_bytes(&bytes).map_err(e)
 }
@@ -30,7 +30,7 @@ fn upload(dev: &mut Device, v: &[u32]) -> Result<u64, String> {
 /// A fresh device with the module loaded and GWS resource `r` set to `v`
 /// for each `(r, v)` of `init`.
 fn device(t: &str, file: &str, init: &[(u32, u32)]) -> Result<(Device, Module), String> {
-    let mut dev = Device::new();
+    let dev = Device::new();
     let m = dev.load(&read_kernel(t, file)?).map_err(e)?;
     for &(r, v) in init {
         let cfg = LaunchConfig::new_1d(1, 1, vec![ArgValue::U32(v), ArgValue::U32(r)]);
@@ -41,7 +41,7 @@ fn device(t: &str, file: &str, init: &[(u32, u32)]) -> Result<(Device, Module), 
 
 fn grid_barrier(t: &str, file: &str) -> Result<(), String> {
     let (groups, local, rounds) = (6u32, 64u32, 3u32);
-    let (mut dev, m) = device(t, file, &[(0, groups - 1)])?;
+    let (dev, m) = device(t, file, &[(0, groups - 1)])?;
     let n = (groups * local) as usize;
     let buf = dev.alloc(4 * n as u64).map_err(e)?;
     let out = dev.alloc(4 * n as u64).map_err(e)?;
@@ -75,7 +75,7 @@ fn grid_barrier(t: &str, file: &str) -> Result<(), String> {
 
 fn handoff(t: &str, file: &str) -> Result<(), String> {
     let (groups, local) = (5u32, 32u32);
-    let (mut dev, m) = device(t, file, &[(1, 0), (2, 0)])?;
+    let (dev, m) = device(t, file, &[(1, 0), (2, 0)])?;
     let data = dev.alloc(4 * (local as u64 + 1)).map_err(e)?;
     let out = dev.alloc(4 * ((groups - 1) * local) as u64).map_err(e)?;
     let cfg = LaunchConfig::new_1d(
@@ -112,9 +112,9 @@ fn handoff(t: &str, file: &str) -> Result<(), String> {
 
 fn ordered_compact(t: &str, file: &str) -> Result<(), String> {
     let (groups, local, n) = (4u32, 128u32, 500u32);
-    let (mut dev, m) = device(t, file, &[(3, 0)])?;
+    let (dev, m) = device(t, file, &[(3, 0)])?;
     let input: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2654435761) >> 7).collect();
-    let inp = upload(&mut dev, &input)?;
+    let inp = upload(&dev, &input)?;
     let out = dev.alloc(4 * n as u64).map_err(e)?;
     let count = dev.alloc(4).map_err(e)?;
     let cfg = LaunchConfig::new_1d(
@@ -187,7 +187,7 @@ fn ordered_count_gives_offsets_in_wave_order() {
 fn a_grid_barrier_without_enough_arrivals_is_a_deadlock() {
     // The resource expects one more work-group than the grid has: every wave
     // waits at the first barrier, and the dispatch says so instead of hanging.
-    let (mut dev, m) = device("gfx900", "gds_sync.co", &[(0, 4)]).unwrap();
+    let (dev, m) = device("gfx900", "gds_sync.co", &[(0, 4)]).unwrap();
     let buf = dev.alloc(4 * 256).unwrap();
     let out = dev.alloc(4 * 256).unwrap();
     let cfg = LaunchConfig::new_1d(
@@ -205,7 +205,7 @@ fn a_grid_barrier_without_enough_arrivals_is_a_deadlock() {
 
 #[test]
 fn too_many_waves_for_a_cooperative_dispatch_is_an_error() {
-    let (mut dev, m) = device("gfx900", "gds_sync.co", &[(0, 0)]).unwrap();
+    let (dev, m) = device("gfx900", "gds_sync.co", &[(0, 0)]).unwrap();
     let n = 64 * 5000u32;
     let buf = dev.alloc(4 * n as u64).unwrap();
     let out = dev.alloc(4 * n as u64).unwrap();

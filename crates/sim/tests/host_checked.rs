@@ -299,7 +299,7 @@ fn dispatch(
     nf: usize,
 ) -> Result<Outputs, String> {
     let (grid, group, n, bl) = launch;
-    let mut dev = Device::new();
+    let dev = Device::new();
     let code = read_kernel(t, file)?;
     let m = dev.load(&code).map_err(|e| e.to_string())?;
     let e = |e: amdgpu_sim::SimError| e.to_string();
@@ -733,7 +733,7 @@ fn fp16_arith() {
         })
         .collect();
     all_builds("fp16_arith", |t, file| {
-        let mut dev = Device::new();
+        let dev = Device::new();
         let code = read_kernel(t, file)?;
         let m = dev.load(&code).map_err(|e| e.to_string())?;
         let e = |e: amdgpu_sim::SimError| e.to_string();
@@ -1051,7 +1051,7 @@ fn printf_fmt() {
         })
         .collect();
     all_builds("printf_fmt", |t, file| {
-        let mut dev = Device::new();
+        let dev = Device::new();
         let code = read_kernel(t, file)?;
         let m = dev.load(&code).map_err(|e| e.to_string())?;
         let e = |e: amdgpu_sim::SimError| e.to_string();
@@ -1145,7 +1145,7 @@ fn subgroup_ext() {
             let hin: Vec<u16> = (0..n)
                 .map(|_| f16::from_f64(g.below(17) as f64 * 0.5 - 4.0).to_bits())
                 .collect();
-            let mut dev = Device::new();
+            let dev = Device::new();
             let code = read_kernel(t, file)?;
             let m = dev.load(&code).map_err(|e| e.to_string())?;
             let e = |e: amdgpu_sim::SimError| e.to_string();

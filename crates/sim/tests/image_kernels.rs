@@ -18,7 +18,7 @@ fn builds() -> [&'static str; 3] {
 
 fn run(t: &str, file: &str) -> Result<(), String> {
     let e = |e: amdgpu_sim::SimError| e.to_string();
-    let mut dev = Device::new();
+    let dev = Device::new();
     let m = dev.load(&read_kernel(t, file)?).map_err(e)?;
     let (w, h) = (13u32, 5u32);
     let u8x4 = ImageDesc::d2(w, h, ChannelOrder::Rgba, ChannelType::UnsignedInt8);
@@ -125,7 +125,7 @@ fn image_rw_matches_the_host() {
 
 #[test]
 fn bad_image_descriptions_are_errors() {
-    let mut dev = Device::new();
+    let dev = Device::new();
     let mut d = ImageDesc::d2(0, 4, ChannelOrder::R, ChannelType::Float);
     let e = dev
         .create_image(amdgpu_isa::Gpu::Gfx900, &d)
@@ -173,8 +173,8 @@ fn image_arguments_in_a_dispatch_file() {
         info = dir.join("info.bin").display(),
     );
     let d = DispatchFile::parse(&text, base, "image_rw.ron").unwrap();
-    let mut dev = Device::new();
-    let p = d.prepare(&mut dev).unwrap();
+    let dev = Device::new();
+    let p = d.prepare(&dev).unwrap();
     assert!(matches!(p.args[0], PreparedArg::Image { .. }));
     dev.run(&p.launch).unwrap();
     d.write_outputs(&dev, &p).unwrap();
@@ -194,7 +194,7 @@ fn image_arguments_in_a_dispatch_file() {
     );
     // A file of the wrong size is an error naming the sizes.
     std::fs::write(dir.join("src.bin"), &src[1..]).unwrap();
-    let e = d.prepare(&mut Device::new()).unwrap_err().to_string();
+    let e = d.prepare(&Device::new()).unwrap_err().to_string();
     assert!(e.contains("71 bytes"), "{e}");
     // An image where the kernel takes a buffer is a kind mismatch.
     std::fs::write(dir.join("src.bin"), &src).unwrap();
@@ -208,7 +208,7 @@ fn image_arguments_in_a_dispatch_file() {
         "bad.ron",
     )
     .unwrap()
-    .prepare(&mut Device::new())
+    .prepare(&Device::new())
     .unwrap_err()
     .to_string();
     assert!(e.contains("Image"), "{e}");

@@ -150,7 +150,7 @@ fn load_rgba8_unorm() {
         } else {
             8
         };
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let size = (pitch * height * 4) as u64;
         let base = mem.allocate(size).unwrap();
         // Padding bytes 0xee: a wrong pitch reads them.
@@ -241,7 +241,7 @@ fn load_rgba8_unorm() {
 fn store_rgba8_unorm_and_f16() {
     for (gpu, prog) in [(Gpu::Gfx900, STORE_GFX9), (Gpu::Gfx1030, STORE_GFX10)] {
         let (width, height, pitch) = (4u32, 2u32, 6u32);
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let size = (pitch * height * 4) as u64;
         let base = mem.allocate(size).unwrap();
         let base16 = mem.allocate(size).unwrap();
@@ -304,7 +304,7 @@ fn store_rgba8_unorm_and_f16() {
 fn atomics_r32_uint() {
     for (gpu, prog) in [(Gpu::Gfx900, ATOMIC_GFX9), (Gpu::Gfx1030, ATOMIC_GFX10)] {
         let (width, height) = (4u32, 4u32);
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let base = mem.allocate((width * height * 4) as u64).unwrap();
         let init = |t: u32| 100 + 3 * t;
         for t in 0..width * height {
@@ -367,7 +367,7 @@ fn atomics_r32_uint() {
 #[test]
 fn atomics_64_bit_on_r32g32_uint() {
     for (gpu, prog) in [(Gpu::Gfx900, ATOMIC64_GFX9), (Gpu::Gfx1030, ATOMIC64_GFX10)] {
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let base = mem.allocate(8 * 8).unwrap();
         let init = |t: u64| 0xffff_fff0 + (t << 33);
         for t in 0..8u64 {
@@ -424,7 +424,7 @@ fn atomics_64_bit_on_r32g32_uint() {
 #[test]
 fn atomic_fmax_r32_float() {
     let gpu = Gpu::Gfx1030;
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let base = mem.allocate(64).unwrap();
     for t in 0..8u32 {
         mem.write(
@@ -464,7 +464,7 @@ fn atomic_fmax_r32_float() {
 fn array_3d_resinfo_and_mip() {
     for (gpu, prog) in [(Gpu::Gfx900, LAYOUT_GFX9), (Gpu::Gfx1030, LAYOUT_GFX10)] {
         let g10 = gpu == Gpu::Gfx1030;
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         // 2-D array, R32 UINT, 3 x 2, slices 1..=3 of 4 visible.
         let pa = if g10 { aligned_pitch(3, 4) } else { 4 };
         let arr = mem.allocate((pa * 2 * 4 * 4) as u64).unwrap();
@@ -558,7 +558,7 @@ fn array_3d_resinfo_and_mip() {
 #[test]
 fn nsa_addresses() {
     let gpu = Gpu::Gfx1030;
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let base = mem.allocate(4 * 4 * 4).unwrap();
     for t in 0..16u32 {
         mem.write(base + 4 * t as u64, &(t * t).to_le_bytes())
@@ -595,7 +595,7 @@ fn unsupported_descriptors_and_faults() {
         (Gpu::Gfx900, ONE_GFX9, MIP_GFX9),
         (Gpu::Gfx1030, ONE_GFX10, MIP_GFX10),
     ] {
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let base = mem.allocate(4096).unwrap();
         let ok = Img::new(base, (4, 4), 20, 4, 4, 4);
         let with = |img: Img, p: Prog, v: [u32; 3]| {

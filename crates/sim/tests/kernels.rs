@@ -6,7 +6,7 @@
 use amdgpu_sim::{ArgValue, Device, LaunchConfig, Module};
 use amdsim_sim_tests::{TARGETS, read_kernel};
 
-fn load(dev: &mut Device, target: &str, file: &str) -> Module {
+fn load(dev: &Device, target: &str, file: &str) -> Module {
     let bytes = read_kernel(target, file).unwrap_or_else(|e| panic!("{e}"));
     dev.load(&bytes)
         .unwrap_or_else(|e| panic!("{target}/{file}: {e}"))
@@ -60,8 +60,8 @@ fn run_in_out(
     grid: u32,
     group: u32,
 ) -> Result<Vec<u32>, String> {
-    let mut dev = Device::new();
-    let m = load(&mut dev, target, file);
+    let dev = Device::new();
+    let m = load(&dev, target, file);
     let n = input.len() as u32;
     let pin = dev.alloc_bytes(&u32s(input)).map_err(|e| e.to_string())?;
     let pout = dev.alloc(n as u64 * 4).map_err(|e| e.to_string())?;
@@ -113,8 +113,8 @@ fn first_mismatch<T: PartialEq + std::fmt::Debug>(got: &[T], want: &[T]) -> Resu
 #[test]
 fn vector_add() {
     all_builds("vector_add", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
+        let dev = Device::new();
+        let m = load(&dev, t, file);
         let n = 1000u32;
         let mut g = Gen(7);
         let a: Vec<f32> = (0..n).map(|_| g.f32(-100.0, 100.0)).collect();
@@ -143,8 +143,8 @@ fn vector_add() {
 #[test]
 fn saxpy() {
     all_builds("saxpy", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
+        let dev = Device::new();
+        let m = load(&dev, t, file);
         let n = 300u32;
         let mut g = Gen(11);
         let a = 1.75f32;
@@ -186,8 +186,8 @@ fn saxpy() {
 #[test]
 fn reduce_sum() {
     all_builds("reduce_sum", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
+        let dev = Device::new();
+        let m = load(&dev, t, file);
         let n = 1000u32;
         let group = 256u32;
         let groups = n.div_ceil(group);
@@ -291,8 +291,8 @@ fn private_array() {
 #[test]
 fn atomics() {
     all_builds("atomics", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
+        let dev = Device::new();
+        let m = load(&dev, t, file);
         let n = 700u32;
         let nbins = 37u32;
         let mut g = Gen(13);
@@ -328,8 +328,8 @@ fn atomics() {
 #[test]
 fn bitops64() {
     all_builds("bitops64", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
+        let dev = Device::new();
+        let m = load(&dev, t, file);
         let n = 150u32;
         let mut g = Gen(17);
         let input: Vec<u64> = (0..n).map(|_| g.next()).collect();
@@ -383,8 +383,8 @@ fn f16_bits(x: f32) -> u16 {
 #[test]
 fn fp64_half() {
     all_builds("fp64_half", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
+        let dev = Device::new();
+        let m = load(&dev, t, file);
         let n = 130u32;
         let mut g = Gen(19);
         let a: Vec<f64> = (0..n).map(|_| g.f32(-1e4, 1e4) as f64 * 1.37).collect();
@@ -442,8 +442,8 @@ fn fp64_half() {
 #[test]
 fn transpose() {
     all_builds("transpose", |t, file| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, file);
+        let dev = Device::new();
+        let m = load(&dev, t, file);
         let (rows, cols) = (37u32, 50u32);
         let mut g = Gen(23);
         let input: Vec<u32> = (0..rows * cols).map(|_| g.u32()).collect();
@@ -487,8 +487,8 @@ fn wave_size(t: &str) -> u32 {
 #[test]
 fn asm_salu_loop() {
     all_targets(|t| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, "asm_salu_loop.co");
+        let dev = Device::new();
+        let m = load(&dev, t, "asm_salu_loop.co");
         let count = 200u32;
         let pout = dev.alloc(256 * 4).map_err(|e| e.to_string())?;
         let cfg = LaunchConfig::new_1d(256, 64, vec![ArgValue::Ptr(pout), ArgValue::U32(count)]);
@@ -507,8 +507,8 @@ fn asm_salu_loop() {
 #[test]
 fn asm_call() {
     all_targets(|t| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, "asm_call.co");
+        let dev = Device::new();
+        let m = load(&dev, t, "asm_call.co");
         let (grid, group) = (384u32, 128u32);
         let pout = dev.alloc(grid as u64 * 4).map_err(|e| e.to_string())?;
         let cfg = LaunchConfig::new_1d(grid, group, vec![ArgValue::Ptr(pout)]);
@@ -525,8 +525,8 @@ fn asm_call() {
 #[test]
 fn asm_branches() {
     all_targets(|t| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, "asm_branches.co");
+        let dev = Device::new();
+        let m = load(&dev, t, "asm_branches.co");
         let count = 300u32;
         let group = 128u32;
         let mut g = Gen(29);
@@ -566,8 +566,8 @@ fn asm_branches() {
 #[test]
 fn asm_lanes() {
     all_targets(|t| {
-        let mut dev = Device::new();
-        let m = load(&mut dev, t, "asm_lanes.co");
+        let dev = Device::new();
+        let m = load(&dev, t, "asm_lanes.co");
         let ws = wave_size(t);
         let group = 128u32;
         let total = 256u32;
@@ -615,8 +615,8 @@ fn workitem_functions_with_non_uniform_groups() {
     ];
     all_builds("workitem", |t, file| {
         for (grid, group, dims) in launches {
-            let mut dev = Device::new();
-            let m = load(&mut dev, t, file);
+            let dev = Device::new();
+            let m = load(&dev, t, file);
             let items = (grid[0] * grid[1] * grid[2]) as usize;
             let out = dev
                 .alloc(items as u64 * 21 * 4)

@@ -23,7 +23,7 @@ fn read_f32s(dev: &Device, a: u64, n: usize) -> Vec<f32> {
         .collect()
 }
 
-fn load(dev: &mut Device, gpu: &str) -> amdgpu_sim::Module {
+fn load(dev: &Device, gpu: &str) -> amdgpu_sim::Module {
     let p = repo_path(&["kernels", "examples", &format!("mfma_dot.{gpu}.co")]);
     let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     dev.load(&bytes).unwrap_or_else(|e| panic!("{gpu}: {e}"))
@@ -32,8 +32,8 @@ fn load(dev: &mut Device, gpu: &str) -> amdgpu_sim::Module {
 #[test]
 fn mfma_32x32x2_from_opencl_is_the_host_matrix_product() {
     for gpu in ["gfx908", "gfx90a"] {
-        let mut dev = Device::new();
-        let m = load(&mut dev, gpu);
+        let dev = Device::new();
+        let m = load(&dev, gpu);
         // Small integers: every product and sum is exact in f32, whatever the order.
         let mut s = 0x1234_5678u32;
         let mut next = || {
@@ -90,8 +90,8 @@ fn mfma_32x32x2_from_opencl_is_the_host_matrix_product() {
 #[test]
 fn dot4_from_opencl_sums_signed_byte_products() {
     for gpu in ["gfx908", "gfx90a"] {
-        let mut dev = Device::new();
-        let m = load(&mut dev, gpu);
+        let dev = Device::new();
+        let m = load(&dev, gpu);
         let n = 100usize;
         let mut s = 0x9e37_79b9u32;
         let mut next = || {

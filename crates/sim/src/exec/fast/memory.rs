@@ -2,6 +2,7 @@
 //! accesses, resolved and run.
 
 use super::*;
+use crate::memory::{PageBytes, on_bytes};
 
 /// The common memory instructions: `s_load_dword*` and `s_buffer_load_dword*`
 /// with an SGPR base, `global_load_dword` / `global_store_dword` and the
@@ -226,12 +227,7 @@ pub(super) fn run_mem(f: &Fast, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemor
                 if start + len as usize > valid {
                     return false;
                 }
-                for (k, c) in bytes[start..start + len as usize]
-                    .chunks_exact(4)
-                    .enumerate()
-                {
-                    vals[k] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                }
+                on_bytes!(bytes, b => b.load_u32s(start, &mut vals[..n as usize]));
                 true
             });
             if ok != Some(true) {

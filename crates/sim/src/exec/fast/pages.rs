@@ -3,6 +3,7 @@
 //! run.
 
 use super::*;
+use crate::memory::{PageBytes, PageGuard, Slot, on_bytes};
 
 /// Each active lane's global address. (The registers named exist: the
 /// caller has checked them against the allocation.)
@@ -86,9 +87,6 @@ pub(super) fn run_page(a: &[u64; 64], lo: usize, hi: usize) -> Option<(u64, usiz
     (o + 4 * (hi - lo + 1) <= PAGE as usize).then_some((page, o))
 }
 
-/// A locked page's bytes.
-pub(super) type Locked<'a> = std::sync::MutexGuard<'a, Box<[u8]>>;
-
 /// A global dword load: each active lane's dword, read run by run
 /// ([`runs`]; one page lock per run, kept while the next run is in the same
 /// page). `false` (nothing read) when some lane's dword is not wholly inside
@@ -99,7 +97,7 @@ pub(super) fn load_dwords(
     exec: u64,
     vals: &mut [u32; 64],
 ) -> bool {
-    let mut cur: Option<(u64, usize, Locked<'_>)> = None;
+    let mut cur: Option<(u64, PageGuard<'_>)> = None;
     runs(a, exec, |lo, hi| {
         let Some((page, o)) = run_page(a, lo, hi) else {
             return false;
@@ -107,55 +105,54 @@ pub(super) fn load_dwords(
         if cur.as_ref().is_none_or(|c| c.0 != page) {
             // Release the old page before locking the next.
             drop(cur.take());
-            let Some((bytes, valid)) = mem.page_at(page) else {
+            let Some(g) = mem.lock_page(page) else {
                 return false;
             };
-            cur = Some((page, valid, crate::memory::lock_bytes(bytes)));
+            cur = Some((page, g));
         }
-        let Some((_, valid, bytes)) = cur.as_ref() else {
+        let Some((_, g)) = cur.as_mut() else {
             return false;
         };
-        let end = o + 4 * (hi - lo + 1);
-        if end > *valid {
+        if o + 4 * (hi - lo + 1) > g.valid() {
             return false;
         }
-        for (v, c) in vals[lo..=hi].iter_mut().zip(bytes[o..end].chunks_exact(4)) {
-            *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        }
+        on_bytes!(g.bytes(), b => b.load_u32s(o, &mut vals[lo..=hi]));
         true
     })
 }
 
 /// A global dword store: every active lane's dword checked first (nothing
 /// is written when one would fault: the general executor then reports it),
-/// then written run by run in lane order.
+/// then written run by run in lane order. (The first pass reads the pages'
+/// lengths without their locks; the second checks again under the lock, so
+/// a page freed in between, by a racing host thread, stops the store part
+/// way and the general executor reports the fault.)
 pub(super) fn store_dwords(mem: &GlobalMemory, a: &[u64; 64], exec: u64, src: &[u32; 64]) -> bool {
-    type Data = std::sync::Mutex<Box<[u8]>>;
     // The pages of the first runs, so that the second pass finds them again
     // without a lookup.
-    let mut seen: [(u64, Option<&Data>); 4] = [(0, None); 4];
+    let mut seen: [(u64, Option<&Slot>); 4] = [(0, None); 4];
     let mut n = 0;
-    let mut last: Option<(u64, &Data, usize)> = None;
+    let mut last: Option<(u64, &Slot)> = None;
     let ok = runs(a, exec, |lo, hi| {
         let Some((page, o)) = run_page(a, lo, hi) else {
             return false;
         };
         if last.is_none_or(|c| c.0 != page) {
-            let Some((bytes, valid)) = mem.page_at(page) else {
+            let Some(slot) = mem.slot(page) else {
                 return false;
             };
-            last = Some((page, bytes, valid));
+            last = Some((page, slot));
             if n < seen.len() {
-                seen[n] = (page, Some(bytes));
+                seen[n] = (page, Some(slot));
                 n += 1;
             }
         }
-        last.is_some_and(|(_, _, valid)| o + 4 * (hi - lo + 1) <= valid)
+        last.is_some_and(|(_, s)| o + 4 * (hi - lo + 1) <= s.valid_hint())
     });
     if !ok {
         return false;
     }
-    let mut cur: Option<(u64, Locked<'_>)> = None;
+    let mut cur: Option<(u64, PageGuard<'_>)> = None;
     runs(a, exec, |lo, hi| {
         let Some((page, o)) = run_page(a, lo, hi) else {
             return false;
@@ -163,23 +160,22 @@ pub(super) fn store_dwords(mem: &GlobalMemory, a: &[u64; 64], exec: u64, src: &[
         if cur.as_ref().is_none_or(|c| c.0 != page) {
             // Release the old page before locking the next.
             drop(cur.take());
-            let data = match seen[..n].iter().find(|s| s.0 == page) {
-                Some(&(_, d)) => d,
-                None => mem.page_at(page).map(|p| p.0),
+            let slot = match seen[..n].iter().find(|s| s.0 == page) {
+                Some(&(_, s)) => s,
+                None => mem.slot(page),
             };
-            let Some(data) = data else {
+            let Some(g) = slot.and_then(Slot::lock) else {
                 return false;
             };
-            cur = Some((page, crate::memory::lock_bytes(data)));
+            cur = Some((page, g));
         }
-        if let Some((_, bytes)) = cur.as_mut() {
-            for (c, v) in bytes[o..o + 4 * (hi - lo + 1)]
-                .chunks_exact_mut(4)
-                .zip(&src[lo..=hi])
-            {
-                c.copy_from_slice(&v.to_le_bytes());
-            }
+        let Some((_, g)) = cur.as_mut() else {
+            return false;
+        };
+        if o + 4 * (hi - lo + 1) > g.valid() {
+            return false;
         }
+        on_bytes!(g.bytes(), b => b.store_u32s(o, &src[lo..=hi]));
         true
     })
 }

@@ -2,6 +2,7 @@
 //! page of global memory (or inside the LDS) at once.
 
 use super::*;
+use crate::memory::{PageBytes, on_bytes};
 
 /// The page (its first address) that holds all `size` bytes of every active
 /// lane's access, when they are all global and fall in one page.
@@ -55,8 +56,8 @@ pub(super) fn offsets_in(
 /// Reads each active lane's `size` bytes at its offset in `bytes` (checked
 /// by the caller), extended as the per-lane path extends them.
 #[inline]
-pub(super) fn load_lanes(
-    bytes: &[u8],
+pub(super) fn load_lanes<B: PageBytes + ?Sized>(
+    bytes: &B,
     off: &[usize; 64],
     exec: u64,
     n: usize,
@@ -68,9 +69,7 @@ pub(super) fn load_lanes(
         // The common dword: no byte staging.
         for l in 0..n {
             if (exec >> l) & 1 != 0 {
-                let o = off[l];
-                let v = u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
-                vals[l] = [v, 0, 0, 0];
+                vals[l] = [bytes.load_u32(off[l]), 0, 0, 0];
             }
         }
         return;
@@ -80,7 +79,7 @@ pub(super) fn load_lanes(
             continue;
         }
         let mut b = [0u8; 16];
-        b[..size].copy_from_slice(&bytes[off[l]..off[l] + size]);
+        bytes.load(off[l], &mut b[..size]);
         vals[l] = loaded_dwords(&b, size, ext);
     }
 }
@@ -89,8 +88,8 @@ pub(super) fn load_lanes(
 /// `bytes` (checked by the caller), in lane order (a later lane's bytes
 /// win, as on the per-lane path).
 #[inline]
-pub(super) fn store_lanes(
-    bytes: &mut [u8],
+pub(super) fn store_lanes<B: PageBytes + ?Sized>(
+    bytes: &mut B,
     off: &[usize; 64],
     exec: u64,
     n: usize,
@@ -102,7 +101,7 @@ pub(super) fn store_lanes(
     {
         for l in 0..n {
             if (exec >> l) & 1 != 0 {
-                bytes[off[l]..off[l] + 4].copy_from_slice(&d[l].to_le_bytes());
+                bytes.store_u32(off[l], d[l]);
             }
         }
         return;
@@ -115,7 +114,7 @@ pub(super) fn store_lanes(
         for (k2, d) in data.iter().enumerate().take(4) {
             b[k2 * 4..k2 * 4 + 4].copy_from_slice(&d[l].to_le_bytes());
         }
-        bytes[off[l]..off[l] + size].copy_from_slice(&b[..size]);
+        bytes.store(off[l], &b[..size]);
     }
 }
 
@@ -134,11 +133,11 @@ pub(super) fn global_load_page(
     vals: &mut [[u32; 4]],
 ) -> bool {
     ctx.mem
-        .with_page(base, |bytes, valid| {
+        .with_page(base, |page, valid| {
             let Some(off) = offsets_in(targets, exec, n, size, base, valid) else {
                 return false;
             };
-            load_lanes(bytes, &off, exec, n, size, ext, vals);
+            on_bytes!(page, b => load_lanes(&*b, &off, exec, n, size, ext, vals));
             true
         })
         .unwrap_or(false)
@@ -157,11 +156,11 @@ pub(super) fn global_store_page(
     data: &[[u32; 64]],
 ) -> bool {
     ctx.mem
-        .with_page(base, |bytes, valid| {
+        .with_page(base, |page, valid| {
             let Some(off) = offsets_in(targets, exec, n, size, base, valid) else {
                 return false;
             };
-            store_lanes(bytes, &off, exec, n, size, data);
+            on_bytes!(page, b => store_lanes(b, &off, exec, n, size, data));
             true
         })
         .unwrap_or(false)
