@@ -95,6 +95,18 @@ pub enum OrderedTurn {
 /// IEEE bit 9 (Vega ISA §3.8 "Mode register").
 pub const HW_REG_MODE: usize = 1;
 
+/// Hardware register id of SH_MEM_BASES (`HW_REG_SH_MEM_BASES`, GFX9 and
+/// GFX10): bits 15:0 are bits 63:48 of the private aperture, bits 31:16
+/// bits 63:48 of the shared (LDS) aperture. Code that has no aperture
+/// registers in its kernel arguments (code object v4 on GFX9+) reads it to
+/// build flat pointers to private and LDS memory.
+pub const HW_REG_SH_MEM_BASES: usize = 15;
+
+/// SH_MEM_BASES for the simulator's apertures ([`crate::memory::SHARED_BASE`],
+/// [`crate::memory::PRIVATE_BASE`]).
+pub const SH_MEM_BASES: u32 =
+    ((crate::memory::SHARED_BASE >> 48) as u32) << 16 | (crate::memory::PRIVATE_BASE >> 48) as u32;
+
 /// MODE with round-to-nearest-even and denormals allowed in and out.
 pub const MODE_DEFAULT: u32 = 0xf0 | 1 << 8 | 1 << 9;
 
@@ -176,6 +188,7 @@ impl Wave {
             hwreg: {
                 let mut h = [0; 64];
                 h[HW_REG_MODE] = MODE_DEFAULT;
+                h[HW_REG_SH_MEM_BASES] = SH_MEM_BASES;
                 h
             },
             id,

@@ -491,7 +491,7 @@ fn flat_addresses_are_classified_per_lane() {
         &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
     ]
     .concat();
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(4096).unwrap();
     for k in 0..64u64 {
         mem.write(g + 4 * k, &(9000 + k as u32).to_le_bytes())
@@ -573,7 +573,7 @@ proptest::proptest! {
             (true, false) => (Gpu::Gfx1030, 32),
             (true, true) => (Gpu::Gfx1010, 64),
         };
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let g = mem.allocate(8192).unwrap();
         let mut lds = Bytes::new(1024, Space::Lds);
         let _ = run_in(gpu, size, &code, &mem, &mut lds, 64, |w| {
@@ -598,7 +598,7 @@ fn gfx9_wide_atomics_and_half_arithmetic() {
         &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
     ]
     .concat();
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(64 * 8).unwrap();
     for l in 0..64u64 {
         mem.write(g + 8 * l, &(l << 40 | 5).to_le_bytes()).unwrap();
@@ -774,7 +774,7 @@ fn buffer_accesses_are_range_checked() {
         &[0x00, 0x00, 0x81, 0xbf],
     ]
     .concat();
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(4096).unwrap();
     mem.fill(g, 4096, 0xee).unwrap();
     let mut lds = Bytes::new(0, Space::Lds);
@@ -4120,7 +4120,7 @@ fn mfma_limits_are_reported() {
 }
 
 fn scalar_writes(gpu: Gpu, size: u32, code: &[u8]) {
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(4096).unwrap();
     mem.fill(g, 4096, 0xee).unwrap();
     let put32 = |off: u64, v: u32| mem.write(g + off, &v.to_le_bytes()).unwrap();
@@ -4335,7 +4335,7 @@ fn scalar_stores_and_atomics() {
 }
 
 fn typed_buffer(gpu: Gpu, size: u32, code: &[u8]) {
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(4096).unwrap();
     mem.fill(g, 4096, 0xee).unwrap();
     let mut lds = Bytes::new(0, Space::Lds);
@@ -4446,7 +4446,7 @@ fn typed_buffer_loads_and_stores() {
     let end = [0x00, 0x00, 0x81, 0xbf];
     let refused = |gpu, word: [u8; 8], needle: &str| {
         let code = [&word[..], &end[..]].concat();
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let g = mem.allocate(4096).unwrap();
         let mut lds = Bytes::new(0, Space::Lds);
         let err = run_in(gpu, 64, &code, &mem, &mut lds, 0, |w| {
@@ -4524,7 +4524,7 @@ fn random_matrix_dot_and_scalar_write_words() {
         (seed >> 16) as u32
     };
     let end = [0x00, 0x00, 0x81, 0xbf];
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(4096).unwrap();
     let mut ran = [0u32; 4];
     for n in 0..3000 {
@@ -4917,7 +4917,7 @@ fn gfx9_d16_memory_wide_buffer_atomics_and_swizzle() {
         &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
     ]
     .concat();
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(256).unwrap();
     let h = mem.allocate(256).unwrap();
     let b = mem.allocate(2048).unwrap();
@@ -5102,7 +5102,7 @@ fn gfx10_clamped_subtract_atomic_wave_id_and_cache_hints() {
         &[0x00, 0x00, 0x81, 0xbf],                             // s_endpgm
     ]
     .concat();
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(128).unwrap();
     for l in 0..32u64 {
         mem.write(g + 4 * l, &(10 * l as u32).to_le_bytes())
@@ -5156,7 +5156,7 @@ fn gfx90a_floating_point_add_atomics() {
     let den32 = 1e-40f32; // an f32 denormal
     let (den64, small64) = (5e-310f64, 1e-310f64); // f64 denormals
     assert!(den32.is_subnormal() && den64.is_subnormal() && small64.is_subnormal());
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(256).unwrap();
     let h = mem.allocate(512).unwrap();
     let mut lds = Bytes::new(2048, Space::Lds);
@@ -5230,7 +5230,7 @@ fn buffer_format_run(gpu: Gpu, w3_load: u32, w3_store: u32) -> (Result<Wave, Sim
         &[0x00, 0x00, 0x81, 0xbf],                         // s_endpgm
     ]
     .concat();
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(1024).unwrap();
     for k in 0..256u32 {
         mem.write(g + 4 * k as u64, &(0x1000 + k).to_le_bytes())
@@ -5406,7 +5406,7 @@ fn scalar_buffer_accesses_are_range_checked() {
     ]
     .concat();
     let go = |gpu: Gpu, code: &[u8], stride: u32, records: u32| {
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let g = mem.allocate(64).unwrap();
         for k in 0..16u32 {
             mem.write(g + 4 * k as u64, &(0x100 + k).to_le_bytes())
@@ -5667,7 +5667,7 @@ fn float_atomics(gpu: Gpu, size: u32, code: &[u8], ops: &[(Region, u64, FOp, Opt
     } else {
         !(1 << 5) & 0xffff_ffff
     };
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g32 = mem.allocate(1024).unwrap();
     let g64 = mem.allocate(2048).unwrap();
     let b32 = mem.allocate(1024).unwrap();
@@ -6434,7 +6434,7 @@ fn gfx1030_global_addtid_loads_and_stores() {
     ]
     .concat();
     for size in [32u32, 64] {
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let g = mem.allocate(1024).unwrap();
         for k in 0..256u64 {
             mem.write(g + 4 * k, &(0x7000 + k as u32).to_le_bytes())
@@ -6998,7 +6998,7 @@ fn d16_format(gpu: Gpu, size: u32, code: &[u8], num: u32) -> Wave {
             sel | nfmt << 12 | [4, 11, 13, 14][comps as usize - 1] << 15
         }
     };
-    let mut mem = GlobalMemory::new();
+    let mem = GlobalMemory::new();
     let g = mem.allocate(8192).unwrap();
     mem.fill(g, 8192, 0xee).unwrap();
     for l in 0..64u64 {
@@ -7136,7 +7136,7 @@ fn buffer_d16_format_loads_and_stores() {
         d16_format(gpu, size, &stores, 0);
         d16_format(gpu, size, &stores, 1);
         // Narrowing a 32-bit integer component on load is reported.
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let g = mem.allocate(64).unwrap();
         let mut lds = Bytes::new(0, Space::Lds);
         // 32 UINT: GFX10 format 20; GFX9 dfmt 4, nfmt 4.
@@ -7341,7 +7341,7 @@ fn buffer_loads_to_lds() {
         ),
     ] {
         let code = [&load[..], end].concat();
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let g = mem.allocate(8192).unwrap();
         for k in 0..2048u64 {
             mem.write(g + 4 * k, &(0x5000_0000 + k as u32).to_le_bytes())
@@ -7913,7 +7913,7 @@ fn buffer_store_lds_dword_stores_lds_dwords() {
     ]
     .concat();
     for gpu in [Gpu::Gfx900, Gpu::Gfx90a] {
-        let mut mem = GlobalMemory::new();
+        let mem = GlobalMemory::new();
         let g = mem.allocate(4096).unwrap();
         for k in 0..1024u64 {
             mem.write(g + 4 * k, &(0x5000_0000 + k as u32).to_le_bytes())
@@ -7972,7 +7972,7 @@ fn buffer_store_lds_dword_stores_lds_dwords() {
         }
         // No ADD_TID_ENABLE: every lane at base + soffset + 8, in lane order,
         // so the highest active lane's dword stays.
-        let mut mem2 = GlobalMemory::new();
+        let mem2 = GlobalMemory::new();
         let g2 = mem2.allocate(4096).unwrap();
         assert_eq!(g2, g, "same allocation address");
         mem2.write(g, &[0u8; 64]).unwrap();
@@ -7984,7 +7984,7 @@ fn buffer_store_lds_dword_stores_lds_dwords() {
         assert_eq!(word(&mem2, g + 20), 0, "{gpu}");
         assert_eq!(word(&mem2, g + 28), 0, "{gpu}");
         // Range checked: offset 8 is not below NUM_RECORDS 8, nothing stored.
-        let mut mem3 = GlobalMemory::new();
+        let mem3 = GlobalMemory::new();
         mem3.allocate(4096).unwrap();
         mem3.write(g, &[0u8; 64]).unwrap();
         let before = format!("{mem3:?}");
@@ -8012,5 +8012,35 @@ fn buffer_store_lds_dword_stores_lds_dwords() {
             other => panic!("{gpu}: expected a fault, got {other}"),
         }
         assert_eq!(format!("{mem:?}"), before, "{gpu}: memory unchanged");
+    }
+}
+
+/// `s_getreg_b32 hwreg(HW_REG_SH_MEM_BASES)` gives the apertures that flat
+/// addresses are classified by: code object v4 kernels on GFX9+ build their
+/// flat pointers to private and LDS memory from it (hipcc's `-O2` code for a
+/// private array passed to a non-inlined function does). Read as 0, such a
+/// pointer lands at a small global address and faults. (Before: 0.)
+#[test]
+fn sh_mem_bases_gives_the_apertures() {
+    use amdgpu_sim::memory::{PRIVATE_BASE, SHARED_BASE};
+    for (gpu, size, code) in [
+        (
+            Gpu::Gfx900,
+            64,
+            [[0x0f, 0x78, 0x84, 0xb8], [0x0f, 0x7c, 0x85, 0xb8]],
+        ),
+        (
+            Gpu::Gfx1030,
+            32,
+            [[0x0f, 0x78, 0x04, 0xb9], [0x0f, 0x7c, 0x05, 0xb9]],
+        ),
+    ] {
+        // s_getreg_b32 s4, hwreg(HW_REG_SH_MEM_BASES, 0, 16)
+        // s_getreg_b32 s5, hwreg(HW_REG_SH_MEM_BASES, 16, 16)
+        let mut bytes: Vec<u8> = code.concat();
+        bytes.extend_from_slice(&[0x00, 0x00, 0x81, 0xbf]); // s_endpgm
+        let w = run(gpu, size, &bytes, |_| {}).unwrap();
+        assert_eq!((w.sgpr[4] as u64) << 48, PRIVATE_BASE, "{gpu:?} private");
+        assert_eq!((w.sgpr[5] as u64) << 48, SHARED_BASE, "{gpu:?} shared");
     }
 }
