@@ -32,6 +32,7 @@
 pub mod descriptor;
 mod error;
 pub mod metadata;
+pub mod reloc;
 pub mod target;
 #[cfg(test)]
 mod tests;

@@ -29,6 +29,13 @@ pub const MAX_CODE_OBJECT: u64 = 256 << 20;
 /// The largest kernarg segment accepted.
 pub const MAX_KERNARG: u64 = 1 << 20;
 
+/// Instructions a wave runs before the next wave of its work-group gets a
+/// turn: waves of a work-group run side by side as on hardware, so a wave
+/// that spins on a flag another wave of its group sets (with no barrier
+/// between them) sees it set. Large enough that waves which do not wait on
+/// each other run in the same order as before.
+pub const WAVE_QUANTUM: u64 = 1 << 16;
+
 /// The most LDS a work-group can have (64 KiB on GFX9 and GFX10).
 pub const MAX_LDS: u64 = 64 << 10;
 
@@ -384,6 +391,16 @@ impl Device {
         }
     }
 
+    /// An empty device that maps code objects from `code_base` up (page
+    /// aligned) instead of `0x7f00_0000_0000`: a runtime that shares the
+    /// address space with a host process puts them in a range it reserved.
+    pub fn with_code_base(code_base: u64) -> Self {
+        Device {
+            mem: GlobalMemory::new(),
+            next_code_base: std::sync::atomic::AtomicU64::new(code_base & !(PAGE - 1)),
+        }
+    }
+
     /// Allocates `size` zeroed bytes of global memory.
     pub fn alloc(&self, size: u64) -> Result<u64, SimError> {
         let pages = size.max(1).div_ceil(PAGE).saturating_mul(PAGE);
@@ -473,6 +490,10 @@ impl Device {
         self.mem
             .write(bias + text.address, text.bytes)
             .map_err(SimError::Host)?;
+        if let Err(e) = self.relocate(&co, bias, size) {
+            let _ = self.mem.free(bias);
+            return Err(e);
+        }
         let wave64_any = co.kernels().iter().any(|k| k.wavefront_size() == 64);
         let wave64 = wave64_any || co.kernels().is_empty();
         let dec = Decoder::new(gpu, wave64);
@@ -501,6 +522,42 @@ impl Device {
             printf: Arc::new(printf),
             image: bias..bias + size,
         })
+    }
+
+    /// Applies a code object's dynamic relocations to its image mapped at
+    /// `bias` (`size` bytes): `R_AMDGPU_RELATIVE64` (B + A), `R_AMDGPU_ABS64`,
+    /// `ABS32`, `ABS32_LO`, `ABS32_HI` (S + A, the symbol's value biased).
+    /// Anything else is an error: a wrong address must not be left in data.
+    fn relocate(&self, co: &CodeObject<'_>, bias: u64, size: u64) -> Result<(), SimError> {
+        use amdgpu_codeobj::reloc::kind;
+        for r in co.dynamic_relocations()? {
+            let err = |why: &str| SimError::Relocation {
+                offset: r.offset,
+                kind: r.kind,
+                why: why.into(),
+            };
+            let sym = || match r.symbol {
+                Some(_) if r.undefined => Err(err("the symbol is not defined in the code object")),
+                Some(v) => Ok(bias.wrapping_add(v)),
+                None => Err(err("no symbol")),
+            };
+            let a = r.addend as u64;
+            let (value, width) = match r.kind {
+                kind::NONE => continue,
+                kind::RELATIVE64 => (bias.wrapping_add(a), 8),
+                kind::ABS64 => (sym()?.wrapping_add(a), 8),
+                kind::ABS32 | kind::ABS32_LO => (sym()?.wrapping_add(a) & 0xffff_ffff, 4),
+                kind::ABS32_HI => (sym()?.wrapping_add(a) >> 32, 4),
+                _ => return Err(err("a relocation type the loader does not apply")),
+            };
+            if r.offset.checked_add(width).is_none_or(|e| e > size) {
+                return Err(err("the place is outside the loaded image"));
+            }
+            self.mem
+                .write(bias + r.offset, &value.to_le_bytes()[..width as usize])
+                .map_err(SimError::Host)?;
+        }
+        Ok(())
     }
 
     /// Prepares a dispatch of `kernel`: checks the sizes, writes the kernarg
@@ -1271,17 +1328,27 @@ impl Workgroup {
             max_instructions: launch.config.max_instructions,
         };
         let mut progressed = false;
+        let mut yielded = false;
         for w in self.waves.iter_mut() {
+            let start = w.executed;
             while w.status == WaveStatus::Running {
                 if stop(w) {
                     return Ok(Round::Stopped(w.id));
                 }
                 exec::step_with(w, &mut self.lds, &ctx, Some(&launch.prepared))?;
                 progressed = true;
+                if w.executed - start >= WAVE_QUANTUM {
+                    yielded = true;
+                    break;
+                }
             }
         }
         if self.waves.iter().all(|w| w.status == WaveStatus::Done) {
             return Ok(Round::Done);
+        }
+        if yielded {
+            // A wave used its quantum: another round, before any barrier opens.
+            return Ok(Round::Blocked { progressed: true });
         }
         progressed |= self.release_barrier();
         Ok(Round::Blocked { progressed })

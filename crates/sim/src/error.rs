@@ -219,6 +219,18 @@ pub enum SimError {
         /// [`crate::dispatch::MAX_CODE_OBJECT`].
         max: u64,
     },
+    /// A dynamic relocation of a code object cannot be applied (a type the
+    /// loader does not know, an undefined symbol, or a place outside the
+    /// image): loading it anyway would leave a wrong address in its data.
+    #[error("code object relocation at {offset:#x} (R_AMDGPU type {kind}): {why}")]
+    Relocation {
+        /// The link-time address to patch.
+        offset: u64,
+        /// The relocation type.
+        kind: u32,
+        /// Why it cannot be applied.
+        why: String,
+    },
     /// The dispatch request is inconsistent (arguments, sizes, kernel name).
     #[error("dispatch: {0}")]
     Dispatch(#[from] DispatchError),

@@ -297,6 +297,22 @@ impl GlobalMemory {
         self.map_locked(&mut self.lock_allocs(), addr, len, Some(host))
     }
 
+    /// Maps the host memory at `host` (page aligned) into the guest address
+    /// space at `guest` (page aligned), an alias: the device sees the host's
+    /// bytes at another address, as a GPU sees locked host memory through
+    /// its own page tables.
+    ///
+    /// # Safety
+    /// As for [`GlobalMemory::map_host`], for `[host, host + len)`.
+    pub unsafe fn map_host_at(&self, guest: u64, host: u64, len: u64) -> Result<(), MemFault> {
+        if len == 0 || host % PAGE != 0 {
+            return Err(fault(FaultKind::Misaligned, Space::Global, guest, len));
+        }
+        let host = usize::try_from(host)
+            .map_err(|_| fault(FaultKind::Unmapped, Space::Global, guest, len))?;
+        self.map_locked(&mut self.lock_allocs(), guest, len, Some(host))
+    }
+
     /// Maps `size` (at least 1) bytes at `base`: the simulator's own zeroed
     /// bytes, or host memory at `host` (the same address). Nothing is mapped
     /// when it fails.
