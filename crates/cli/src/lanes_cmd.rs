@@ -259,8 +259,8 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
         let image = image.as_ref().ok_or_else(|| {
             Failure::Failed("--svg needs the code object's line table (build it with -g)".into())
         })?;
-        let mut dev2 = Device::new();
-        let prepared2 = df.prepare(&mut dev2).map_err(|e| e.to_string())?;
+        let dev2 = Device::new();
+        let prepared2 = df.prepare(&dev2).map_err(|e| e.to_string())?;
         let mut stepper = Stepper::new(image, &dev2, &prepared2.module, prepared2.launch)
             .map_err(|e| e.to_string())?;
         stepper

@@ -8,6 +8,7 @@ mod debug_cmd;
 mod demo_cmd;
 mod disasm_cmd;
 mod dwarf_cmd;
+mod exec_cmd;
 mod info_cmd;
 mod isa_cmd;
 mod lanes_cmd;
@@ -54,6 +55,8 @@ enum Command {
     Debug(debug_cmd::DebugArgs),
     /// Write the lane reconstruction into a code object as DW_AT_LLVM_lane_pc DWARF.
     AnnotateLanes(lanes_cmd::AnnotateArgs),
+    /// Run a HIP program on the simulated GPU (its real HIP runtime over amdsim's HSA library).
+    Exec(exec_cmd::ExecArgs),
     /// Instruction sets: which operations of each target the simulator executes.
     #[command(subcommand)]
     Isa(isa_cmd::IsaCommand),
@@ -72,6 +75,7 @@ impl Command {
             Command::Debug(a) => debug_cmd::run(a),
             Command::AnnotateLanes(a) => lanes_cmd::run_annotate(a),
             Command::Isa(c) => isa_cmd::run(c),
+            Command::Exec(a) => exec_cmd::run(a),
         }
     }
 }
@@ -85,6 +89,8 @@ pub enum Failure {
     Usage(String),
     /// The failure has been reported already (exit 1).
     Reported,
+    /// Exit with this status (a program run by `amdsim exec` ended so).
+    Exit(i32),
 }
 
 impl From<String> for Failure {
@@ -112,6 +118,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(Failure::Reported) => ExitCode::from(1),
+        Err(Failure::Exit(code)) => ExitCode::from(code.clamp(0, 255) as u8),
     }
 }
 
