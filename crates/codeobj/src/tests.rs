@@ -638,3 +638,34 @@ fn debug_sections_load_into_gimli() {
         }
     }
 }
+
+/// hipcc's code object for `module_api_kernels.hip` initialises
+/// `mod_ptr = &mod_table[2]`: one `R_AMDGPU_RELATIVE64` at `mod_ptr` whose
+/// addend is `mod_table`'s address + 8 (`llvm-readelf-19 -r` shows the same);
+/// a code object without pointers in its data has none.
+#[test]
+fn dynamic_relocations_of_a_hip_code_object() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels");
+    let bytes = std::fs::read(dir.join("hip/bin/hipcc/module_api_kernels.gfx900.co")).unwrap();
+    let co = CodeObject::parse(&bytes).unwrap();
+    let sym = |n: &str| co.symbols().iter().find(|s| s.name == n).unwrap().address;
+    let relocs = co.dynamic_relocations().unwrap();
+    assert_eq!(
+        relocs,
+        vec![crate::reloc::DynReloc {
+            offset: sym("mod_ptr"),
+            kind: crate::reloc::kind::RELATIVE64,
+            symbol: None,
+            undefined: false,
+            addend: (sym("mod_table") + 8) as i64,
+        }]
+    );
+    let plain = std::fs::read(dir.join("bin/gfx900/vector_add.co")).unwrap();
+    assert!(
+        CodeObject::parse(&plain)
+            .unwrap()
+            .dynamic_relocations()
+            .unwrap()
+            .is_empty()
+    );
+}
