@@ -106,6 +106,12 @@ impl From<&str> for Failure {
 }
 
 fn main() -> ExitCode {
+    // A reader that goes away (`amdsim disasm BIG.co | head`) ends the
+    // program quietly, as it ends llvm-objdump, instead of a panic on the
+    // failed write: SIGPIPE's default action, which Rust's runtime replaces.
+    // SAFETY: setting a signal's disposition to its default at start-up,
+    // before any other thread exists.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,

@@ -882,3 +882,43 @@ fn gws_sets_resources_before_a_cooperative_dispatch() {
         text(&out.stderr)
     );
 }
+
+/// A reader that goes away after the first lines (`| head`) ends amdsim
+/// quietly, as it ends llvm-objdump: no panic, nothing on stderr. (Before:
+/// exit 101 and "failed printing to stdout: Broken pipe".)
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    for args in [
+        &["disasm", "kernels/bin/gfx900/workgroup_ops.O0g.co"][..],
+        &["run", "kernels/examples/vector_add.ron", "--show", "0"],
+        &["demo"],
+    ] {
+        let _g = EXAMPLES.lock().unwrap_or_else(|e| e.into_inner());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_amdsim"))
+            .args(args)
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        assert!(!first.is_empty(), "{args:?} printed nothing");
+        drop(out);
+        let o = child.wait_with_output().unwrap();
+        let stderr = text(&o.stderr);
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+        use std::os::unix::process::ExitStatusExt;
+        assert!(
+            o.status.success() || o.status.signal() == Some(13),
+            "{args:?}: {:?}",
+            o.status
+        );
+    }
+}
