@@ -411,7 +411,12 @@ fn decode(a: DecodeArgs) -> Result<(), crate::Failure> {
     let o = decode_options(&a.encoding);
     let bytes = parse_hex(&a.hex.join(" "))?;
     println!("{}", print_bytes(&bytes, None, &o));
-    Ok(())
+    // What decoded is printed (as llvm-dwarfdump prints it, the rest as
+    // `<decoding error>`), but a partial decode is a failure.
+    match Expr::decode(&bytes, &o) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("the bytes do not decode completely: {e}").into()),
+    }
 }
 
 fn asm(a: AsmArgs) -> Result<(), crate::Failure> {

@@ -390,6 +390,15 @@ fn bad_dwarf_input_is_bounded() {
     );
     refused(&["dwarf", "eval", "--hex", "90zz"], 1, "not a hex digit");
     refused(&["dwarf", "decode", "9020 e9x0"], 1, "not a hex digit");
+    // A partial decode prints what decoded, then fails (before: exit 0).
+    let o = amdsim(&["dwarf", "decode", "9020e90b01"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stdout).contains("<decoding error> e9 0b 01"));
+    assert!(
+        text(&o.stderr).contains("do not decode completely"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
