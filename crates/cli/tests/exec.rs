@@ -171,7 +171,7 @@ fn hipcc_programs_pass_on_gfx1030_sample() {
 
 /// Every program on every target it was built for (CI runs it).
 #[test]
-#[ignore = "the full sweep: run by .ci/run with --include-ignored"]
+#[ignore = "the full sweep: run by .ci/run with --ignored"]
 fn hipcc_programs_pass_on_every_target() {
     if !have_hip("hipcc_programs_pass_on_every_target") {
         return;
