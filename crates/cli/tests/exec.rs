@@ -205,6 +205,7 @@ fn a_kernel_fault_aborts_the_program_after_amdsims_report() {
     );
     assert!(stderr.contains("amdsim: kernel"), "{stderr}");
     assert!(stderr.contains("unmapped"), "{stderr}");
+    assert!(stderr.contains("in the kernel's code object"), "{stderr}");
     assert!(
         stderr.contains("HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION"),
         "HIP's own message: {stderr}"
