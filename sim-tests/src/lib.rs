@@ -15,6 +15,21 @@ pub const TARGETS: [&str; 8] = [
     "gfx1030-w64",
 ];
 
+/// The targets a sweep over [`TARGETS`] runs on in `cargo test`: one wave64
+/// and one wave32 GPU of different generations. The other targets run in an
+/// `#[ignore]`d test of the same sweep ([`SWEEP_REST`]), which `.ci/run` runs.
+pub const SWEEP_SAMPLE: [&str; 2] = ["gfx900", "gfx1030"];
+
+/// [`TARGETS`] without [`SWEEP_SAMPLE`].
+pub const SWEEP_REST: [&str; 6] = [
+    "gfx906",
+    "gfx908",
+    "gfx90a",
+    "gfx1010",
+    "gfx1010-w64",
+    "gfx1030-w64",
+];
+
 /// A path below the repository root, from its components.
 pub fn repo_path(parts: &[&str]) -> PathBuf {
     let mut p: PathBuf = [env!("CARGO_MANIFEST_DIR"), ".."].iter().collect();
