@@ -8,8 +8,13 @@ use crate::Failure;
 use amdgpu_sim::dispatch_file::{Arg, Buffer, DispatchFile, Elem, Number};
 use clap::Args;
 
-/// The built-in default kernel of `amdsim demo`, relative to the workspace root.
-const DEFAULT_KERNEL: &str = "kernels/bin/gfx900/vector_add.co";
+/// The built-in default kernel of `amdsim demo` (the committed
+/// `kernels/bin/gfx900/vector_add.co`), part of the binary so that an
+/// installed or copied `amdsim` runs it too.
+const DEFAULT_KERNEL: &[u8] = include_bytes!("../../../kernels/bin/gfx900/vector_add.co");
+
+/// How the built-in kernel is named in the output.
+const DEFAULT_NAME: &str = "vector_add.co (built in: kernels/bin/gfx900/vector_add.co)";
 
 /// Arguments of `amdsim demo`.
 #[derive(Args, Debug)]
@@ -26,24 +31,39 @@ pub struct DemoArgs {
 
 /// Runs `amdsim demo`.
 pub fn run(a: DemoArgs) -> Result<(), Failure> {
-    let file = a.file.clone().unwrap_or_else(|| {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-        format!("{root}/{DEFAULT_KERNEL}")
-    });
-    let data = crate::read_file(&file, amdgpu_sim::dispatch::MAX_CODE_OBJECT)?;
-    let co = amdgpu_codeobj::CodeObject::parse(&data).map_err(|e| format!("{file}: {e}"))?;
-    print!("{}", crate::info_cmd::render(&file, &co, None));
+    let (data, name) = match &a.file {
+        Some(f) => (
+            crate::read_file(f, amdgpu_sim::dispatch::MAX_CODE_OBJECT)?,
+            f.clone(),
+        ),
+        None => (DEFAULT_KERNEL.to_vec(), DEFAULT_NAME.to_string()),
+    };
+    let co = amdgpu_codeobj::CodeObject::parse(&data).map_err(|e| format!("{name}: {e}"))?;
+    print!("{}", crate::info_cmd::render(&name, &co, None));
     println!();
     print!(
         "{}",
-        crate::disasm_cmd::code_object_listing(&co, &file, false, None)?
+        crate::disasm_cmd::code_object_listing(&co, &name, false, None)?
     );
     if co.kernel("vector_add").is_none() {
-        println!("\n(no `vector_add` kernel in {file}: use `amdsim run` to run its kernels)");
+        println!("\n(no `vector_add` kernel in {name}: use `amdsim run` to run its kernels)");
         return Ok(());
     }
     println!();
-    demo_run(&file, &a)
+    match &a.file {
+        Some(f) => demo_run(f, &a),
+        None => {
+            // The dispatch runs from a file: the built-in bytes, written out.
+            let dir = std::env::temp_dir().join(format!("amdsim-demo-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let path = dir.join("vector_add.co");
+            std::fs::write(&path, DEFAULT_KERNEL)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let r = demo_run(&path.to_string_lossy(), &a);
+            let _ = std::fs::remove_dir_all(&dir);
+            r
+        }
+    }
 }
 
 /// Runs `vector_add` over `N` work-items on the simulator and checks every element.

@@ -931,3 +931,29 @@ fn a_closed_pipe_ends_quietly() {
         );
     }
 }
+
+/// The demo's kernel is part of the binary: a copy of `amdsim` elsewhere,
+/// run from elsewhere, runs it, and no build path shows in the output.
+/// (Before: the kernel was found through a path compiled into the binary.)
+#[test]
+fn demo_runs_from_a_copied_binary() {
+    let dir = scratch("copied");
+    let exe = dir.join("amdsim");
+    std::fs::copy(env!("CARGO_BIN_EXE_amdsim"), &exe).unwrap();
+    let out = Command::new(&exe)
+        .arg("demo")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_ok("copied amdsim demo", &out);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("c = a + b holds for all 1000 elements"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains(env!("CARGO_MANIFEST_DIR")),
+        "a build path shows:\n{stdout}"
+    );
+    assert!(stdout.contains("vector_add.co (built in"), "{stdout}");
+}
