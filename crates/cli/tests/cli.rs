@@ -957,3 +957,37 @@ fn demo_runs_from_a_copied_binary() {
     );
     assert!(stdout.contains("vector_add.co (built in"), "{stdout}");
 }
+
+/// A 64 GiB sparse file given as a buffer is refused from its size, before a
+/// byte is read, in one line with the sizes. (Before: read until memory ran
+/// out.)
+#[test]
+fn a_huge_buffer_file_is_refused_from_its_size() {
+    let dir = scratch("huge");
+    let path = dir.join("huge.bin");
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(64 << 30)
+        .unwrap();
+    let arg = format!("f32[]:@{}", path.display());
+    let t = std::time::Instant::now();
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx900/vector_add.co",
+        "vector_add",
+        &arg,
+        "f32[4]",
+        "f32[4]",
+        "u32:4",
+    ]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("68719476736 bytes is more than"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        t.elapsed()
+    );
+}

@@ -717,6 +717,19 @@ pub enum DispatchFileError {
         /// The limit.
         max: u64,
     },
+    /// A file to read is larger than the memory this machine has free.
+    #[error(
+        "{}: {size} bytes is more than the {available} bytes of memory this machine has available",
+        path.display()
+    )]
+    FileExceedsMemory {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// `MemAvailable` of `/proc/meminfo`.
+        available: u64,
+    },
     /// An argument is inconsistent.
     #[error("argument {index}: {problem}")]
     Argument {
@@ -818,6 +831,15 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DispatchFileError + '
     }
 }
 
+/// The memory this machine has available (`MemAvailable` in `/proc/meminfo`),
+/// when it says.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
 /// Reads a regular file of at most `max` bytes. Anything else (a FIFO,
 /// `/dev/zero`, a directory) is refused, and at most `max + 1` bytes are
 /// ever read.
@@ -828,6 +850,26 @@ pub fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, DispatchFileError>
     if !meta.is_file() {
         return Err(DispatchFileError::NotAFile {
             path: path.to_path_buf(),
+        });
+    }
+    // A regular file says its size: a file over the limit, or over what the
+    // machine can hold (a sparse file of 64 GiB), is refused before a byte is
+    // read.
+    let size = meta.len();
+    if size > max {
+        return Err(DispatchFileError::FileTooLarge {
+            path: path.to_path_buf(),
+            size,
+            max,
+        });
+    }
+    if let Some(available) = available_memory()
+        && size > available
+    {
+        return Err(DispatchFileError::FileExceedsMemory {
+            path: path.to_path_buf(),
+            size,
+            available,
         });
     }
     let f = std::fs::File::open(path).map_err(io_error(path))?;
