@@ -405,23 +405,38 @@ pub fn execute(d: &DispatchFile, how: &Execution) -> Result<Executed, Failure> {
     })
 }
 
+/// The progress bar's layout: with a time estimate only once a work-group
+/// has finished (`basis`), before that none (it would say `0s left`).
+fn progress_template(basis: bool) -> &'static str {
+    if basis {
+        "{elapsed_precise} [{bar:40}] {pos}/{len} work-groups ({eta} left)"
+    } else {
+        "{elapsed_precise} [{bar:40}] {pos}/{len} work-groups (no estimate yet)"
+    }
+}
+
 /// Shows work-groups done once a run has taken a second.
 fn progress_bar(finished: &AtomicBool, done: &AtomicU64, total: u64) {
     let start = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
+    let mut estimating: Option<bool> = None;
     while !finished.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(50));
+        let pos = done.load(Ordering::Relaxed);
         if bar.is_none() && start.elapsed() >= Duration::from_secs(1) {
-            let b = indicatif::ProgressBar::new(total);
-            if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} work-groups ({eta} left)",
-            ) {
-                b.set_style(style.progress_chars("=> "));
-            }
-            bar = Some(b);
+            bar = Some(indicatif::ProgressBar::new(total));
+            estimating = None;
         }
         if let Some(b) = &bar {
-            b.set_position(done.load(Ordering::Relaxed));
+            // No estimate until a work-group has finished to base it on.
+            let basis = pos > 0;
+            if estimating != Some(basis)
+                && let Ok(style) = indicatif::ProgressStyle::with_template(progress_template(basis))
+            {
+                b.set_style(style.progress_chars("=> "));
+                estimating = Some(basis);
+            }
+            b.set_position(pos);
         }
     }
     if let Some(b) = bar {
@@ -634,6 +649,17 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No time estimate before a work-group has finished (it showed `0s left`
+    /// three seconds into a run); one after.
+    #[test]
+    fn the_progress_bar_estimates_only_with_a_basis() {
+        for basis in [false, true] {
+            let t = progress_template(basis);
+            assert_eq!(t.contains("{eta}"), basis, "{t}");
+            indicatif::ProgressStyle::with_template(t).expect("a valid template");
+        }
+    }
 
     #[test]
     fn argument_forms() {
