@@ -1,4 +1,4 @@
-//! `amdsim exec [--gpu TARGET] [--threads N] -- PROGRAM [ARGS...]`: runs a
+//! `amdsim exec [--gpu TARGET] [--threads N] [--capture DIR] -- PROGRAM [ARGS...]`: runs a
 //! HIP program on the simulated GPU. The program runs as it is, with Debian's
 //! real HIP runtime; amdsim's `libhsa-runtime64.so.1` (built from
 //! `crates/hsa`) is put first on the library path, so the HIP runtime's HSA
@@ -26,6 +26,11 @@ pub struct ExecArgs {
     /// Host threads that run work-groups (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Write each kernel dispatch to DIR as a dispatch file (NNNN.ron) plus
+    /// the memory it can reach, to replay with `amdsim run DIR/NNNN.ron`
+    /// (or lanes, debug).
+    #[arg(long, value_name = "DIR")]
+    capture: Option<PathBuf>,
     /// Print the folder holding libhsa-runtime64.so.1 and exit.
     #[arg(long)]
     print_lib_dir: bool,
@@ -52,14 +57,18 @@ fn find_library() -> Result<PathBuf, String> {
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate amdsim itself: {e}"))?;
     let dir = exe.parent().unwrap_or(Path::new("."));
-    for cand in [
+    // cargo builds the library into deps/ with amdsim, and copies it up only
+    // when it is built on its own: the newest copy is the one that matches.
+    let newest = [
         dir.join(BUILT_NAME),
         dir.join("deps").join(BUILT_NAME),
         dir.join("../lib/amdsim").join(SONAME),
-    ] {
-        if cand.is_file() {
-            return Ok(cand);
-        }
+    ]
+    .into_iter()
+    .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+    .max_by_key(|(t, _)| *t);
+    if let Some((_, p)) = newest {
+        return Ok(p);
     }
     Err(format!(
         "amdsim's HSA library ({BUILT_NAME}) is not beside {}: build it with `cargo build --release -p amdsim-hsa` (or set AMDSIM_HSA_LIBRARY)",
@@ -230,6 +239,13 @@ pub fn run(a: ExecArgs) -> Result<(), crate::Failure> {
         .env("AMDSIM_GPU", card.target_id());
     if let Some(n) = a.threads {
         cmd.env("RAYON_NUM_THREADS", n.max(1).to_string());
+    }
+    if let Some(dir) = &a.capture {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        cmd.env("AMDSIM_CAPTURE", dir);
     }
     let status = cmd
         .status()

@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod agent;
+pub mod capture;
 pub mod loader;
 pub mod memory;
 pub mod queue;

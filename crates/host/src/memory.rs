@@ -251,6 +251,12 @@ impl Memory {
         self.lock_map().insert(a.base, a);
     }
 
+    /// Every allocation (device memory, host-shared memory, locked memory's
+    /// aliases, loaded code objects).
+    pub fn all(&self) -> Vec<Alloc> {
+        self.lock_map().values().copied().collect()
+    }
+
     /// The allocation holding `addr`, if any.
     pub fn find(&self, addr: u64) -> Option<Alloc> {
         let m = self.lock_map();

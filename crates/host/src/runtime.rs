@@ -21,6 +21,8 @@ pub struct Settings {
     pub card: &'static Card,
     /// Per-wave instruction cap.
     pub max_instructions: u64,
+    /// Where to capture every dispatch, if anywhere.
+    pub capture: Option<std::path::PathBuf>,
 }
 
 impl Settings {
@@ -34,9 +36,13 @@ impl Settings {
                 .map_err(|_| format!("AMDSIM_MAX_INSTRUCTIONS={v} is not a number"))?,
             Err(_) => 1 << 32,
         };
+        let capture = std::env::var_os("AMDSIM_CAPTURE")
+            .filter(|d| !d.is_empty())
+            .map(Into::into);
         Ok(Settings {
             card,
             max_instructions,
+            capture,
         })
     }
 }
@@ -65,6 +71,9 @@ pub struct Runtime {
     pub settings: Settings,
     signals: Mutex<SignalSlab>,
     kernels: Mutex<BTreeMap<u64, Arc<Symbol>>>,
+    /// The loaded code objects' bytes, by load bias (for captures).
+    codes: Mutex<BTreeMap<u64, Arc<Vec<u8>>>>,
+    capture: Option<crate::capture::Capture>,
     queue_ids: AtomicU64,
     warned: Mutex<HashSet<String>>,
 }
@@ -115,6 +124,10 @@ impl Runtime {
     /// Starts a runtime.
     pub fn new(settings: Settings) -> Result<Arc<Runtime>, String> {
         crate::memory::reserve_device_range()?;
+        let capture = match &settings.capture {
+            Some(d) => Some(crate::capture::Capture::new(d)?),
+            None => None,
+        };
         Ok(Arc::new(Runtime {
             card: settings.card,
             device: Device::with_code_base(crate::memory::CODE_BASE),
@@ -123,6 +136,8 @@ impl Runtime {
             settings,
             signals: Mutex::default(),
             kernels: Mutex::default(),
+            codes: Mutex::default(),
+            capture,
             queue_ids: AtomicU64::new(0),
             warned: Mutex::default(),
         }))
@@ -177,6 +192,7 @@ impl Runtime {
         let image = &loaded.module.image;
         self.memory
             .note_device(image.start, image.end - image.start);
+        lock(&self.codes).insert(loaded.module.load_bias, Arc::new(loaded.bytes.clone()));
         let mut k = lock(&self.kernels);
         for s in &loaded.symbols {
             if let SymbolBody::Kernel(ks) = &s.body {
@@ -213,6 +229,7 @@ impl Runtime {
             dynamic_lds: u32_at(28).saturating_sub(k.group_size),
             dimensions: Some(dims.max(1)),
             global_offset: [0; 3],
+            raw_kernarg: None,
         };
         let module = &sym.module;
         let groups: [u32; 3] = std::array::from_fn(|d| grid[d].div_ceil(group[d]));
@@ -231,6 +248,7 @@ impl Runtime {
             printf_formats: module.printf.clone(),
             image: module.image.clone(),
         };
+        let pending = self.capture_before(&launch, k);
         let report = self.device.run_with(
             &launch,
             &RunOptions {
@@ -238,6 +256,11 @@ impl Runtime {
                 ..RunOptions::default()
             },
         );
+        if let (Some(c), Some(p)) = (&self.capture, &pending)
+            && let Err(e) = c.after(&self.device, p)
+        {
+            self.warn_once("capture", &e);
+        }
         if let Some(amdgpu_sim::dispatch::Stopped::InstructionLimit(e)) = &report.stopped {
             eprintln!("amdsim: kernel {} stopped: {e}", k.info.name);
             return Err(status::EXCEPTION);
@@ -262,6 +285,45 @@ impl Runtime {
             });
         }
         Ok(())
+    }
+
+    /// Captures a dispatch before it runs, when capturing.
+    fn capture_before(
+        &self,
+        launch: &Launch,
+        k: &crate::loader::KernelSymbol,
+    ) -> Option<crate::capture::Pending> {
+        let c = self.capture.as_ref()?;
+        let bias = launch.image.start;
+        let code = lock(&self.codes).get(&bias).cloned()?;
+        let kernarg = self
+            .device
+            .read(launch.kernarg, k.kernarg_size as usize)
+            .unwrap_or_default();
+        let regions = self
+            .memory
+            .all()
+            .iter()
+            .map(|a| (a.base, a.size, a.kind == crate::memory::Kind::Device))
+            .collect();
+        let d = crate::capture::Dispatch {
+            kernel: &k.info.name,
+            code_object: (&code, bias),
+            grid: launch.config.grid,
+            group: launch.config.group,
+            dims: launch.config.dimensions.unwrap_or(1),
+            kernarg,
+            dynamic_lds: launch.config.dynamic_lds,
+            extra_private: launch.config.extra_private,
+            regions,
+        };
+        match c.before(&self.device, &d) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                self.warn_once("capture", &e);
+                None
+            }
+        }
     }
 
     /// The symbol of a kernel object.

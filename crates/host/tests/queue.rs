@@ -22,6 +22,7 @@ fn runtime() -> Arc<Runtime> {
     Runtime::new(Settings {
         card: Card::for_target("gfx900").unwrap(),
         max_instructions: 1 << 24,
+        capture: None,
     })
     .unwrap()
 }

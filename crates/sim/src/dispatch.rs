@@ -160,6 +160,9 @@ pub struct LaunchConfig {
     /// `hidden_global_offset_*` arguments (`get_global_offset`; added to
     /// `get_global_id`).
     pub global_offset: [u64; 3],
+    /// The kernarg segment as given, hidden arguments included (a captured
+    /// dispatch replayed), instead of one built from `args` and the metadata.
+    pub raw_kernarg: Option<Vec<u8>>,
 }
 
 impl LaunchConfig {
@@ -174,6 +177,7 @@ impl LaunchConfig {
             dynamic_lds: 0,
             dimensions: None,
             global_offset: [0; 3],
+            raw_kernarg: None,
         }
     }
 }
@@ -399,6 +403,15 @@ impl Device {
             mem: GlobalMemory::new(),
             next_code_base: std::sync::atomic::AtomicU64::new(code_base & !(PAGE - 1)),
         }
+    }
+
+    /// Where the next code object is mapped (its load bias), from now on:
+    /// a replayed dispatch loads its code object where it was captured.
+    pub fn set_code_base(&self, code_base: u64) {
+        self.next_code_base.store(
+            code_base & !(PAGE - 1),
+            std::sync::atomic::Ordering::Relaxed,
+        );
     }
 
     /// Allocates `size` zeroed bytes of global memory.
@@ -651,7 +664,17 @@ impl Device {
             }
             _ => None,
         };
-        let mut kernarg_bytes = build_kernarg(&k, &config, dims, queue, printf_buffer)?;
+        let mut kernarg_bytes = match &config.raw_kernarg {
+            Some(raw) if raw.len() as u64 > MAX_KERNARG => {
+                return Err(DispatchError::KernargTooLarge {
+                    size: raw.len() as u64,
+                    max: MAX_KERNARG,
+                }
+                .into());
+            }
+            Some(raw) => raw.clone(),
+            None => build_kernarg(&k, &config, dims, queue, printf_buffer)?,
+        };
         // Scalar loads fetch up to 64 bytes at once and may read past the
         // last argument, as they do on hardware, where the segment is padded.
         kernarg_bytes.resize(kernarg_bytes.len().div_ceil(64) * 64 + 64, 0);

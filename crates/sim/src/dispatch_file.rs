@@ -104,16 +104,57 @@ pub struct DispatchFile {
     /// cooperative launch (the effect of `ds_gws_init`).
     #[serde(default)]
     pub gws: Vec<GwsInit>,
+    /// A captured dispatch (`amdsim exec --capture`): the kernarg segment's
+    /// bytes as the runtime wrote them (hidden arguments included), from a
+    /// file, instead of `args`.
+    #[serde(default)]
+    pub kernarg: Option<PathBuf>,
+    /// A captured dispatch: memory mapped at fixed addresses before it, each
+    /// region filled from a file, and written back to `output` after it.
+    #[serde(default)]
+    pub memory: Vec<Region>,
+    /// A captured dispatch: where the code object was loaded (its load
+    /// bias), so that addresses into it held in memory stay right.
+    #[serde(default)]
+    pub load_bias: Option<u64>,
+    /// Dynamic LDS bytes per work-group beyond the kernel's own (a captured
+    /// packet's group segment size minus the descriptor's).
+    #[serde(default)]
+    pub dynamic_lds: Option<u32>,
+    /// Private bytes per work-item beyond the kernel's own (a captured
+    /// packet's private segment size minus the descriptor's).
+    #[serde(default)]
+    pub extra_private: Option<u32>,
     /// The directory relative paths are resolved against (the dispatch
     /// file's own directory; not part of the format).
     #[serde(skip)]
     pub base_dir: PathBuf,
 }
 
+/// Memory at a fixed address, from a file (a captured dispatch's memory).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    /// The first byte's address (page aligned).
+    pub address: u64,
+    /// The bytes, relative to the dispatch file or absolute.
+    pub file: PathBuf,
+    /// Where to write the region's bytes after the run, if anywhere.
+    #[serde(default)]
+    pub output: Option<PathBuf>,
+}
+
 /// Three sizes (x, y, z); written `(x, y, z)`, `(x, y)`, `(x)` or `x`
 /// (missing sizes are 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dims(pub [u32; 3]);
+
+/// Written as the tuple `(x, y, z)`, the form it is read in.
+impl Serialize for Dims {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.0[0], self.0[1], self.0[2]).serialize(s)
+    }
+}
 
 impl Dims {
     fn default_workgroup() -> Self {
@@ -122,8 +163,15 @@ impl Dims {
 }
 
 /// The global offset (x, y, z); written like [`Dims`] (missing parts are 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Offset(pub [u64; 3]);
+
+/// Written as the tuple `(x, y, z)`, the form it is read in.
+impl Serialize for Offset {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.0[0], self.0[1], self.0[2]).serialize(s)
+    }
+}
 
 /// Deserialises one to three unsigned numbers, or one number alone.
 fn triple<'de, D: Deserializer<'de>>(d: D, fill: u64, max: u64) -> Result<[u64; 3], D::Error> {
@@ -717,6 +765,9 @@ pub enum DispatchFileError {
         /// The limit.
         max: u64,
     },
+    /// A captured dispatch cannot be set up as it was.
+    #[error("captured dispatch: {0}")]
+    Capture(String),
     /// A file to read is larger than the memory this machine has free.
     #[error(
         "{}: {size} bytes is more than the {available} bytes of memory this machine has available",
@@ -831,6 +882,11 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DispatchFileError + '
     }
 }
 
+/// A file's length.
+fn read_len(path: &Path) -> Result<u64, DispatchFileError> {
+    Ok(std::fs::metadata(path).map_err(io_error(path))?.len())
+}
+
 /// The memory this machine has available (`MemAvailable` in `/proc/meminfo`),
 /// when it says.
 fn available_memory() -> Option<u64> {
@@ -911,6 +967,11 @@ impl DispatchFile {
             timeout_s: None,
             threads: None,
             gws: Vec::new(),
+            kernarg: None,
+            memory: Vec::new(),
+            load_bias: None,
+            dynamic_lds: None,
+            extra_private: None,
             base_dir: PathBuf::new(),
         }
     }
@@ -969,6 +1030,11 @@ impl DispatchFile {
         {
             return Err(DispatchFileError::Timeout(t));
         }
+        if self.kernarg.is_some() && !self.args.is_empty() {
+            return Err(DispatchFileError::Capture(
+                "`kernarg` gives the whole segment: `args` must be empty".into(),
+            ));
+        }
         for (index, a) in self.args.iter().enumerate() {
             if let Arg::Buffer(b) = a {
                 b.check()
@@ -996,10 +1062,22 @@ impl DispatchFile {
         self.validate()?;
         let co_path = self.resolve(&self.code_object);
         let bytes = read_bounded(&co_path, crate::dispatch::MAX_CODE_OBJECT)?;
+        if let Some(b) = self.load_bias {
+            dev.set_code_base(b);
+        }
         let module = dev.load(&bytes).map_err(|source| DispatchFileError::Load {
             path: co_path.clone(),
             source,
         })?;
+        if let Some(b) = self.load_bias
+            && module.load_bias != b
+        {
+            return Err(DispatchFileError::Capture(format!(
+                "the code object could not be loaded at {b:#x} (it landed at {:#x})",
+                module.load_bias
+            )));
+        }
+        self.map_regions(dev, &module.image)?;
         let kernel = module
             .kernel(&self.kernel)
             .ok_or_else(|| {
@@ -1019,6 +1097,14 @@ impl DispatchFile {
         if let Some(m) = self.max_instructions {
             config.max_instructions = m;
         }
+        if let Some(k) = &self.kernarg {
+            config.raw_kernarg = Some(read_bounded(
+                &self.resolve(k),
+                crate::dispatch::MAX_KERNARG,
+            )?);
+        }
+        config.dynamic_lds += self.dynamic_lds.unwrap_or(0);
+        config.extra_private = self.extra_private.unwrap_or(0);
         let launch = dev.launch(&module, &self.kernel, config)?;
         for g in &self.gws {
             dev.mem.gds().init(g.resource as u8, g.value);
@@ -1181,6 +1267,29 @@ impl DispatchFile {
         }
     }
 
+    /// Maps the captured memory regions at their addresses and fills them;
+    /// a region inside the loaded code object's `image` (its data as the
+    /// program had changed it) is written over it.
+    fn map_regions(
+        &self,
+        dev: &Device,
+        image: &std::ops::Range<u64>,
+    ) -> Result<(), DispatchFileError> {
+        for r in &self.memory {
+            let path = self.resolve(&r.file);
+            let data = read_bounded(&path, MAX_MAPPED)?;
+            let len = (data.len() as u64).max(1);
+            let inside = image.contains(&r.address) && r.address + len <= image.end;
+            if !inside {
+                dev.mem
+                    .map_at(r.address, len)
+                    .map_err(|f| DispatchFileError::Capture(format!("{}: {f}", path.display())))?;
+            }
+            dev.write(r.address, &data)?;
+        }
+        Ok(())
+    }
+
     /// Writes every output from `dev`'s memory; returns the files written.
     pub fn write_outputs(
         &self,
@@ -1188,6 +1297,15 @@ impl DispatchFile {
         prepared: &Prepared,
     ) -> Result<Vec<PathBuf>, DispatchFileError> {
         let mut written = Vec::new();
+        for r in &self.memory {
+            if let Some(o) = &r.output {
+                let len = read_len(&self.resolve(&r.file))?;
+                let path = self.resolve(o);
+                std::fs::write(&path, dev.read(r.address, len as usize)?)
+                    .map_err(io_error(&path))?;
+                written.push(path);
+            }
+        }
         for (index, o) in self.outputs.iter().enumerate() {
             let (data, elem) = match prepared.args.get(o.arg).copied() {
                 Some(PreparedArg::Buffer {
