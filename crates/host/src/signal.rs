@@ -74,15 +74,32 @@ impl Notifier {
         self.cv.notify_all();
     }
 
-    /// Sleeps until notified or for a short poll interval, at most until
-    /// `deadline`.
-    pub fn nap(&self, deadline: Option<Instant>) {
-        let g = self.generation.lock().unwrap_or_else(|e| e.into_inner());
+    /// The number of notifications so far: take it before looking at what
+    /// to wait for, and pass it to [`Notifier::nap`], so that a notification
+    /// in between is not lost.
+    pub fn epoch(&self) -> u64 {
+        *self.generation.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sleeps until a notification after `epoch` (at once if one came
+    /// already) or for a short poll interval, at most until `deadline`.
+    pub fn nap(&self, epoch: u64, deadline: Option<Instant>) {
+        let mut g = self.generation.lock().unwrap_or_else(|e| e.into_inner());
         let mut d = POLL;
         if let Some(dl) = deadline {
             d = d.min(dl.saturating_duration_since(Instant::now()));
         }
-        let _ = self.cv.wait_timeout(g, d);
+        let end = Instant::now() + d;
+        while *g == epoch {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            g = match self.cv.wait_timeout(g, left) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
+            };
+        }
     }
 }
 
@@ -147,6 +164,7 @@ impl Signal {
     ) -> i64 {
         let deadline = timeout.map(|t| Instant::now() + t);
         loop {
+            let epoch = n.epoch();
             let v = self.load();
             if cond.holds(v, compare) {
                 return v;
@@ -154,7 +172,7 @@ impl Signal {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return v;
             }
-            n.nap(deadline);
+            n.nap(epoch, deadline);
         }
     }
 }

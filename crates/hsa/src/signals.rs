@@ -525,6 +525,7 @@ hsa! {
         let Some(rt) = runtime() else { return u32::MAX };
         let deadline = (timeout != u64::MAX).then(|| std::time::Instant::now() + Duration::from_nanos(timeout));
         loop {
+            let epoch = rt.notifier.epoch();
             for i in 0..count as usize {
                 // SAFETY: `count` entries per HSA's contract.
                 let (s, c, cmp) = unsafe { (*signals.add(i), *conds.add(i), *values.add(i)) };
@@ -540,7 +541,7 @@ hsa! {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return u32::MAX;
             }
-            rt.notifier.nap(deadline);
+            rt.notifier.nap(epoch, deadline);
         }
     }
 }
@@ -564,6 +565,7 @@ static HANDLER_THREAD: std::sync::Once = std::sync::Once::new();
 fn serve_handlers() {
     loop {
         let Some(rt) = runtime() else { return };
+        let epoch = rt.notifier.epoch();
         let ready: Vec<Async> = {
             let mut h = HANDLERS.lock().unwrap_or_else(|e| e.into_inner());
             let (r, keep): (Vec<Async>, Vec<Async>) = h
@@ -579,7 +581,7 @@ fn serve_handlers() {
                 HANDLERS.lock().unwrap_or_else(|e| e.into_inner()).push(a);
             }
         }
-        rt.notifier.nap(None);
+        rt.notifier.nap(epoch, None);
     }
 }
 

@@ -788,33 +788,40 @@ impl Device {
                 }
             }
         };
-        let body = || {
-            (0..total).into_par_iter().try_for_each(|n| {
-                if stop.load(Ordering::Relaxed) {
-                    return Err(());
+        let one_group = |n: u64| -> Result<(), ()> {
+            if stop.load(Ordering::Relaxed) {
+                return Err(());
+            }
+            let id = [
+                (n % gx as u64) as u32,
+                ((n / gx as u64) % gy as u64) as u32,
+                (n / (gx as u64 * gy as u64)) as u32,
+            ];
+            let mut wg = match launch.workgroup(id) {
+                Ok(wg) => wg,
+                Err(error) => {
+                    lock(&state).fault(n, id, error, opts.max_faults);
+                    return Ok(());
                 }
-                let id = [
-                    (n % gx as u64) as u32,
-                    ((n / gx as u64) % gy as u64) as u32,
-                    (n / (gx as u64 * gy as u64)) as u32,
-                ];
-                let mut wg = match launch.workgroup(id) {
-                    Ok(wg) => wg,
-                    Err(error) => {
-                        lock(&state).fault(n, id, error, opts.max_faults);
-                        return Ok(());
-                    }
-                };
-                // The stop flag is polled every 256 instructions: prompt, and
-                // off the per-instruction path.
-                let mut polls = 0u32;
-                let r = wg.run_until(launch, &self.mem, |_| {
-                    polls = polls.wrapping_add(1);
-                    polls % 256 == 0 && stop.load(Ordering::Relaxed)
-                });
-                account(&wg, n, r);
-                Ok(())
-            })
+            };
+            // The stop flag is polled every 256 instructions: prompt, and
+            // off the per-instruction path.
+            let mut polls = 0u32;
+            let r = wg.run_until(launch, &self.mem, |_| {
+                polls = polls.wrapping_add(1);
+                polls % 256 == 0 && stop.load(Ordering::Relaxed)
+            });
+            account(&wg, n, r);
+            Ok(())
+        };
+        // One work-group runs on this thread: handing it to the pool and
+        // waiting would cost two thread wake-ups, most of a small launch.
+        let body = || {
+            if total == 1 {
+                one_group(0)
+            } else {
+                (0..total).into_par_iter().try_for_each(one_group)
+            }
         };
         // A kernel that uses GWS or the ordered count: every work-group
         // resident at once, scheduled round by round on this thread, so that
