@@ -600,6 +600,15 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
         }
     }
     if a.show > 0 {
+        // Arguments by their metadata names, where the code object has them.
+        let names: Vec<Option<String>> = run
+            .prepared
+            .launch
+            .kernel
+            .metadata
+            .as_ref()
+            .map(|m| m.explicit_args().map(|x| x.name.clone()).collect())
+            .unwrap_or_default();
         for (k, p) in run.prepared.args.iter().enumerate() {
             if let PreparedArg::Buffer {
                 address,
@@ -615,7 +624,11 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
                     .map_err(|e| e.to_string())?;
                 let vals: Vec<String> = data.chunks(elem.size()).map(|c| elem.show(c)).collect();
                 let more = if n > shown as u64 { ", ..." } else { "" };
-                println!("arg {k} ({n} x {elem}): [{}{more}]", vals.join(", "));
+                let name = match names.get(k) {
+                    Some(Some(n)) => format!(" `{n}`"),
+                    _ => String::new(),
+                };
+                println!("arg {k}{name} ({n} x {elem}): [{}{more}]", vals.join(", "));
             }
         }
     }

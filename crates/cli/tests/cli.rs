@@ -991,3 +991,64 @@ fn a_huge_buffer_file_is_refused_from_its_size() {
         t.elapsed()
     );
 }
+
+/// An argument that does not fit the metadata is refused with what the
+/// kernel declares and what was given (before: it ran silently), and the
+/// output names arguments as the metadata does.
+#[test]
+fn arguments_are_checked_against_the_metadata_and_named() {
+    let co = "kernels/bin/gfx900/vector_add.co";
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "f64[40]",
+            "f32[4]",
+            "f32[4]",
+            "u32:4",
+        ],
+        1,
+        "argument 0: the kernel declares `float*`, but a buffer of f64 was given",
+    );
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "f32[4]",
+            "f32[4]",
+            "f32[4]",
+            "f32:40",
+        ],
+        1,
+        "argument 3: the kernel declares `uint`, but a value f32 was given",
+    );
+    refused(
+        &[
+            "run",
+            co,
+            "vector_add",
+            "u32:4",
+            "f32[4]",
+            "f32[4]",
+            "u32:4",
+        ],
+        1,
+        "the kernel declares `float*`, but the value u32 was given",
+    );
+    let out = amdsim(&[
+        "run",
+        "kernels/bin/gfx900/asm_branches.co",
+        "asm_branches",
+        "u32[64]:iota",
+        "u32[64]",
+        "u32:64",
+        "--show",
+        "2",
+    ]);
+    assert_ok("asm_branches", &out);
+    let s = text(&out.stdout);
+    assert!(s.contains("arg 0 `in` (64 x u32)"), "{s}");
+    assert!(s.contains("arg 1 `out` (64 x u32)"), "{s}");
+}

@@ -716,6 +716,16 @@ pub enum ArgProblem {
         /// What the dispatch file gives.
         given: &'static str,
     },
+    /// An argument whose kind, type or size differs from the metadata's.
+    #[error("{name}the kernel declares {declared}, but {given} was given")]
+    TypeMismatch {
+        /// The argument's name in the metadata as "`name`: ", or empty.
+        name: String,
+        /// What the metadata declares.
+        declared: String,
+        /// What the dispatch gives.
+        given: String,
+    },
     /// The dynamic LDS of all `Local` arguments overflows.
     #[error("dynamic LDS beyond 4 GiB")]
     LocalTooLarge,
@@ -1116,6 +1126,87 @@ impl DispatchFile {
         })
     }
 
+    /// Refuses an argument that does not fit the metadata's declaration:
+    /// a value for a pointer, a buffer for a value, a value of another size,
+    /// or, where the metadata names the type, an integer for a float (or the
+    /// other way round) and a buffer of another element type.
+    fn check_arg(a: &Arg, decl: &amdgpu_codeobj::KernelArg) -> Result<(), ArgProblem> {
+        let pointer = decl.value_kind == ValueKind::GlobalBuffer;
+        let by_value = decl.value_kind == ValueKind::ByValue;
+        let ty = decl.type_name.as_deref().map(str::trim);
+        let pointee = ty.and_then(|t| t.strip_suffix('*')).map(str::trim);
+        let class = |t: &str| -> Option<(bool, u64)> {
+            let t = t
+                .trim_start_matches("const ")
+                .trim_start_matches("__global ")
+                .trim();
+            Some(match t {
+                "char" | "signed char" | "uchar" | "unsigned char" | "bool" => (false, 1),
+                "short" | "ushort" | "unsigned short" => (false, 2),
+                "int" | "uint" | "unsigned int" | "unsigned" => (false, 4),
+                "long" | "ulong" | "unsigned long" | "size_t" => (false, 8),
+                "half" => (true, 2),
+                "float" => (true, 4),
+                "double" => (true, 8),
+                _ => return None,
+            })
+        };
+        let elem_class = |e: Elem| {
+            (
+                matches!(e, Elem::F16 | Elem::F32 | Elem::F64),
+                e.size() as u64,
+            )
+        };
+        let declared = || match ty {
+            Some(t) => format!("`{t}`"),
+            None if pointer => "a pointer".into(),
+            None => format!("a {}-byte value", decl.size),
+        };
+        let mismatch = |given: String| ArgProblem::TypeMismatch {
+            name: decl
+                .name
+                .as_ref()
+                .map_or(String::new(), |n| format!("`{n}`: ")),
+            declared: declared(),
+            given,
+        };
+        let scalar = match a {
+            Arg::U8(_) => Some(Elem::U8),
+            Arg::I8(_) => Some(Elem::I8),
+            Arg::U16(_) => Some(Elem::U16),
+            Arg::I16(_) => Some(Elem::I16),
+            Arg::U32(_) => Some(Elem::U32),
+            Arg::I32(_) => Some(Elem::I32),
+            Arg::U64(_) => Some(Elem::U64),
+            Arg::I64(_) => Some(Elem::I64),
+            Arg::F16(_) => Some(Elem::F16),
+            Arg::F32(_) => Some(Elem::F32),
+            Arg::F64(_) => Some(Elem::F64),
+            _ => None,
+        };
+        match (a, scalar) {
+            (_, Some(e)) if pointer => Err(mismatch(format!("the value {e}"))),
+            (_, Some(e)) if by_value => {
+                if e.size() as u64 != decl.size {
+                    return Err(mismatch(format!("a {}-byte {e}", e.size())));
+                }
+                match ty.and_then(class) {
+                    Some(c) if c.0 != elem_class(e).0 => Err(mismatch(format!("a value {e}"))),
+                    _ => Ok(()),
+                }
+            }
+            (Arg::Buffer(_), _) if by_value => Err(mismatch("a buffer".into())),
+            // A buffer of U8 is raw bytes, which any pointee can be read from.
+            (Arg::Buffer(b), _) if pointer => match (b.elem, pointee.and_then(class)) {
+                (Some(e), Some(c)) if e != Elem::U8 && c != elem_class(e) => {
+                    Err(mismatch(format!("a buffer of {e}")))
+                }
+                _ => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
     fn place_args(
         &self,
         dev: &Device,
@@ -1134,6 +1225,12 @@ impl DispatchFile {
         for (index, a) in self.args.iter().enumerate() {
             let err = |problem| DispatchFileError::Argument { index, problem };
             let decl = declared.get(index);
+            // (A wrong count is the launch's error, which names both counts.)
+            if let Some(d) = decl
+                && self.args.len() == declared.len()
+            {
+                Self::check_arg(a, d).map_err(err)?;
+            }
             let (v, p) = match a {
                 Arg::U8(x) => (ArgValue::Bytes(vec![*x]), PreparedArg::Value),
                 Arg::I8(x) => (
