@@ -114,7 +114,12 @@ fn demo_run(file: &str, opts: &DemoArgs) -> Result<(), Failure> {
     let c0: Vec<String> = values.iter().take(8).map(|v| v.to_string()).collect();
     println!("c[0..8] = [{}]", c0.join(", "));
     if !run.report.ok() {
-        crate::run_cmd::print_problems(&run.report, run.timeout, false);
+        crate::run_cmd::print_problems(
+            &run.report,
+            run.timeout,
+            false,
+            run.prepared.module.load_bias,
+        );
         return Err(Failure::Reported);
     }
     if wrong == 0 {

@@ -457,9 +457,16 @@ fn hostcall_fault(f: &amdgpu_sim::GroupFault) -> bool {
 
 /// Prints the faults and, after a stop, where the unfinished waves were. `hostcall`: the
 /// kernel takes `hidden_hostcall_buffer` (it may call `printf`).
-pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: bool) {
+/// PCs are given as the code object's addresses (`bias`: its load bias), as
+/// `amdsim disasm` and llvm-objdump show them.
+pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: bool, bias: u64) {
     for (k, f) in report.faults.iter().enumerate() {
-        eprintln!("fault {} of {}: {}", k + 1, report.fault_count, f.error);
+        eprintln!(
+            "fault {} of {}: {}",
+            k + 1,
+            report.fault_count,
+            f.error.rebased(bias)
+        );
     }
     if hostcall && report.faults.iter().any(hostcall_fault) {
         eprintln!(
@@ -479,7 +486,7 @@ pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: b
     }
     if let Some(s) = &report.stopped {
         let why = match s {
-            Stopped::InstructionLimit(e) => format!("{e}"),
+            Stopped::InstructionLimit(e) => format!("{}", e.rebased(bias)),
             Stopped::Timeout => format!(
                 "the wall-clock limit of {} s passed (--timeout)",
                 timeout.map_or(0.0, |t| t.as_secs_f64())
@@ -495,7 +502,14 @@ pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: b
         for w in report.interrupted.iter().take(SHOWN) {
             eprintln!(
                 "  group ({},{},{}) wave {} {:?} at pc 0x{:x} `{}` after {} instructions",
-                w.group[0], w.group[1], w.group[2], w.wave, w.status, w.pc, w.inst, w.executed
+                w.group[0],
+                w.group[1],
+                w.group[2],
+                w.wave,
+                w.status,
+                w.pc.wrapping_sub(bias),
+                w.inst,
+                w.executed
             );
         }
         if report.interrupted.len() > SHOWN {
@@ -577,11 +591,20 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     let run = execute(&d, &how)?;
     let s = &run.report.stats;
     let secs = run.elapsed.as_secs_f64().max(1e-9);
+    // Work-groups that ran: all of them, or after a fault or a stop, how many
+    // completed and how many faulted.
+    let groups = if run.report.ok() {
+        format!("{} work-groups", s.groups)
+    } else {
+        format!(
+            "{} of {} work-groups completed ({} faulted)",
+            s.groups, run.report.total_groups, run.report.fault_count
+        )
+    };
     println!(
-        "{}: {} work-groups, {} waves, {} instructions, {} lane operations in {:.3} s \
+        "{}: {groups}, {} waves, {} instructions, {} lane operations in {:.3} s \
          ({:.2} M wave instructions/s, {:.2} M lane operations/s)",
         d.kernel,
-        s.groups,
         s.waves,
         s.instructions,
         s.lane_ops,
@@ -654,7 +677,12 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
                     .iter()
                     .any(|a| a.value_kind == amdgpu_codeobj::ValueKind::HiddenHostcallBuffer)
             });
-        print_problems(&run.report, run.timeout, hostcall);
+        print_problems(
+            &run.report,
+            run.timeout,
+            hostcall,
+            run.prepared.module.load_bias,
+        );
         Err(Failure::Reported)
     }
 }

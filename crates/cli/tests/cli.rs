@@ -1052,3 +1052,39 @@ fn arguments_are_checked_against_the_metadata_and_named() {
     assert!(s.contains("arg 0 `in` (64 x u32)"), "{s}");
     assert!(s.contains("arg 1 `out` (64 x u32)"), "{s}");
 }
+
+/// A fault report gives the PC as the code object's address, the one
+/// `amdsim disasm` (and llvm-objdump) shows for the instruction, and the
+/// summary says how many work-groups completed and faulted. (Before: the
+/// load address `0x7f000000197c`, and `0 work-groups`.)
+#[test]
+fn fault_reports_use_the_code_objects_addresses() {
+    let co = "kernels/bin/gfx900/vector_add.co";
+    let out = amdsim(&[
+        "run",
+        co,
+        "vector_add",
+        "ptr:16",
+        "f32[4]",
+        "f32[4]",
+        "u32:4",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    let disasm = text(&amdsim(&["disasm", co]).stdout);
+    let line = disasm
+        .lines()
+        .find(|l| l.contains("global_load_dword v6, v[4:5], off"))
+        .expect("the faulting load in the listing");
+    let addr = line.split("// ").nth(1).unwrap().split(':').next().unwrap();
+    let pc = u64::from_str_radix(addr.trim(), 16).unwrap();
+    assert!(
+        err.contains(&format!("pc {pc:#x} `global_load_dword v6, v[4:5], off`")),
+        "{err}"
+    );
+    assert!(
+        text(&out.stdout).contains("0 of 1 work-groups completed (1 faulted)"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -106,20 +106,6 @@ pub mod status {
     pub const ILLEGAL_INSTRUCTION: u32 = 42;
 }
 
-/// The PC of the instruction an error happened at, when it names one.
-fn fault_pc(e: &SimError) -> Option<u64> {
-    match e {
-        SimError::Fault { at, .. }
-        | SimError::Unimplemented { at, .. }
-        | SimError::InvalidInstruction { at }
-        | SimError::Unsupported { at, .. }
-        | SimError::Trap { at, .. }
-        | SimError::Halted { at } => Some(at.pc),
-        SimError::BadPc { pc, .. } => Some(*pc),
-        _ => None,
-    }
-}
-
 impl Runtime {
     /// Starts a runtime.
     pub fn new(settings: Settings) -> Result<Arc<Runtime>, String> {
@@ -270,7 +256,7 @@ impl Runtime {
                 "amdsim: kernel {} faulted in work-group {:?}: {}",
                 k.info.name, f.group, f.error
             );
-            if let Some(pc) = fault_pc(&f.error) {
+            if let Some(pc) = f.error.pc() {
                 eprintln!(
                     "amdsim: the faulting instruction is at {:#x} in the kernel's code object (as llvm-objdump numbers it)",
                     pc.wrapping_sub(module.load_bias)

@@ -236,6 +236,55 @@ pub enum SimError {
     Dispatch(#[from] DispatchError),
 }
 
+impl SimError {
+    /// The instruction's location, when the error names one.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            SimError::Fault { at, .. }
+            | SimError::Unimplemented { at, .. }
+            | SimError::InvalidInstruction { at }
+            | SimError::Unsupported { at, .. }
+            | SimError::Trap { at, .. }
+            | SimError::Halted { at }
+            | SimError::IllegalInstruction { at, .. }
+            | SimError::BadBranch { at, .. }
+            | SimError::RegisterBeyondAllocation { at, .. }
+            | SimError::InstructionLimit { at, .. } => Some(at),
+            _ => None,
+        }
+    }
+
+    /// The PC the error names, if any (a load address).
+    pub fn pc(&self) -> Option<u64> {
+        match self {
+            SimError::BadPc { pc, .. } => Some(*pc),
+            e => e.location().map(|l| l.pc),
+        }
+    }
+
+    /// The error with its PC given as an address of the code object loaded
+    /// at `bias` (what `llvm-objdump` and `amdsim disasm` show) instead of a
+    /// load address.
+    pub fn rebased(&self, bias: u64) -> SimError {
+        let mut e = self.clone();
+        match &mut e {
+            SimError::BadPc { pc, .. } => *pc = pc.wrapping_sub(bias),
+            SimError::Fault { at, .. }
+            | SimError::Unimplemented { at, .. }
+            | SimError::InvalidInstruction { at }
+            | SimError::Unsupported { at, .. }
+            | SimError::Trap { at, .. }
+            | SimError::Halted { at }
+            | SimError::IllegalInstruction { at, .. }
+            | SimError::BadBranch { at, .. }
+            | SimError::RegisterBeyondAllocation { at, .. }
+            | SimError::InstructionLimit { at, .. } => at.pc = at.pc.wrapping_sub(bias),
+            _ => {}
+        }
+        e
+    }
+}
+
 /// Why a dispatch request cannot be launched.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
