@@ -7,7 +7,6 @@ use amdgpu_lanes::Image;
 use amdgpu_lanes::scenario::{BreakAt, LaneView, Stepper, StopKind};
 use amdgpu_lanes::service::{LaneState, PositionSource};
 use amdgpu_sim::Device;
-use amdgpu_sim::dispatch_file::DispatchFile;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -38,8 +37,16 @@ Examples:
 #[derive(Args, Debug)]
 #[command(after_help = DEBUG_HELP)]
 pub struct DebugArgs {
-    /// The dispatch file (the format of `amdsim run`); its code object needs DWARF (-g).
-    dispatch: PathBuf,
+    /// The dispatch, as `amdsim run` takes it: DISPATCH.ron, or FILE.co KERNEL
+    /// ARG... (its code object needs DWARF, -g, for lines and variables).
+    #[arg(required = true, value_name = "DISPATCH.ron | FILE.co KERNEL ARG...")]
+    inputs: Vec<String>,
+    /// Grid size in work-items, X[,Y[,Z]] (default: the largest buffer's element count).
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = crate::run_cmd::parse_dims)]
+    grid: Option<[u32; 3]>,
+    /// Work-group size, X[,Y[,Z]] (default 64).
+    #[arg(long, visible_alias = "workgroup", value_name = "X[,Y,Z]", value_parser = crate::run_cmd::parse_dims)]
+    group: Option<[u32; 3]>,
     /// Read the commands from this file instead of standard input.
     #[arg(long, value_name = "FILE")]
     script: Option<PathBuf>,
@@ -342,7 +349,7 @@ impl Session<'_, '_> {
 
 /// `amdsim debug`.
 pub fn run(a: DebugArgs) -> Result<(), Failure> {
-    let df = DispatchFile::from_path(&a.dispatch).map_err(|e| e.to_string())?;
+    let df = crate::run_cmd::dispatch_from_inputs(&a.inputs, a.grid, a.group, "debug")?;
     let co_path = df.resolve(std::path::Path::new(&df.code_object));
     let bytes = crate::read_file(
         &co_path.to_string_lossy(),

@@ -11,7 +11,6 @@ use amdgpu_lanes::service::{LaneService, LaneState, PositionSource, work_items};
 use amdgpu_lanes::svg::{SvgOptions, render};
 use amdgpu_sim::Device;
 use amdgpu_sim::debug::{Session, Stop};
-use amdgpu_sim::dispatch_file::DispatchFile;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -37,8 +36,15 @@ Examples:
 #[derive(Args, Debug)]
 #[command(after_help = LANES_HELP)]
 pub struct LanesArgs {
-    /// The dispatch file (the format of `amdsim run`).
-    dispatch: PathBuf,
+    /// The dispatch, as `amdsim run` takes it: DISPATCH.ron, or FILE.co KERNEL ARG...
+    #[arg(required = true, value_name = "DISPATCH.ron | FILE.co KERNEL ARG...")]
+    inputs: Vec<String>,
+    /// Grid size in work-items, X[,Y[,Z]] (default: the largest buffer's element count).
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = crate::run_cmd::parse_dims)]
+    grid: Option<[u32; 3]>,
+    /// Work-group size, X[,Y[,Z]] (default 64; --group selects the work-group to stop in).
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = crate::run_cmd::parse_dims)]
+    workgroup: Option<[u32; 3]>,
     /// Where to stop: FILE:LINE, a function name, or *ADDR (a link-time address).
     #[arg(long = "break", value_name = "WHERE")]
     at: String,
@@ -119,7 +125,7 @@ fn addresses(at: &str, co: &CodeObject, image: Option<&Image>) -> Result<Vec<u64
 
 /// `amdsim lanes`.
 pub fn run(a: LanesArgs) -> Result<(), Failure> {
-    let df = DispatchFile::from_path(&a.dispatch).map_err(|e| e.to_string())?;
+    let df = crate::run_cmd::dispatch_from_inputs(&a.inputs, a.grid, a.workgroup, "lanes")?;
     let co_path = df.resolve(std::path::Path::new(&df.code_object));
     let bytes = crate::read_file(
         &co_path.to_string_lossy(),

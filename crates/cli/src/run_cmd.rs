@@ -123,7 +123,7 @@ fn parse_gws(s: &str) -> Result<(u32, u32), String> {
     Ok((r, v))
 }
 
-fn parse_dims(s: &str) -> Result<[u32; 3], String> {
+pub(crate) fn parse_dims(s: &str) -> Result<[u32; 3], String> {
     let parts: Vec<&str> = s.split(',').collect();
     if parts.len() > 3 {
         return Err("expected X[,Y[,Z]]".into());
@@ -521,24 +521,36 @@ pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: b
     }
 }
 
-/// Runs `amdsim run`.
-pub fn run(a: RunArgs) -> Result<(), Failure> {
-    let first = &a.inputs[0];
+/// The dispatch the command line describes: `DISPATCH.ron`, or
+/// `FILE.co KERNEL ARG...` (grid: the largest buffer's element count, in
+/// work-groups of 64), with `--grid` and `--group` applied. `run`, `lanes`
+/// and `debug` take their dispatch this way.
+pub fn dispatch_from_inputs(
+    inputs: &[String],
+    grid: Option<[u32; 3]>,
+    group: Option<[u32; 3]>,
+    command: &str,
+) -> Result<DispatchFile, Failure> {
+    let Some(first) = inputs.first() else {
+        return Err(Failure::Usage(format!(
+            "expected DISPATCH.ron, or FILE.co KERNEL ARG... (see `amdsim {command} --help`)"
+        )));
+    };
     let mut d = if first.ends_with(".ron") {
-        if a.inputs.len() > 1 {
+        if inputs.len() > 1 {
             return Err(Failure::Usage(format!(
                 "a dispatch file takes no other arguments (got `{}`)",
-                a.inputs[1]
+                inputs[1]
             )));
         }
         DispatchFile::from_path(first).map_err(|e| e.to_string())?
     } else {
-        let Some(kernel) = a.inputs.get(1) else {
-            return Err(Failure::Usage(
-                "expected DISPATCH.ron, or FILE.co KERNEL ARG... (see `amdsim run --help`)".into(),
-            ));
+        let Some(kernel) = inputs.get(1) else {
+            return Err(Failure::Usage(format!(
+                "expected DISPATCH.ron, or FILE.co KERNEL ARG... (see `amdsim {command} --help`)"
+            )));
         };
-        let args: Vec<Arg> = a.inputs[2..]
+        let args: Vec<Arg> = inputs[2..]
             .iter()
             .map(|s| parse_arg(s))
             .collect::<Result<_, _>>()
@@ -547,12 +559,18 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
         let grid = [u32::try_from(largest).unwrap_or(u32::MAX), 1, 1];
         DispatchFile::new(first, kernel, grid, [64, 1, 1], args)
     };
-    if let Some(g) = a.grid {
+    if let Some(g) = grid {
         d.grid = Dims(g);
     }
-    if let Some(g) = a.group {
+    if let Some(g) = group {
         d.workgroup = Dims(g);
     }
+    Ok(d)
+}
+
+/// Runs `amdsim run`.
+pub fn run(a: RunArgs) -> Result<(), Failure> {
+    let mut d = dispatch_from_inputs(&a.inputs, a.grid, a.group, "run")?;
     if let Some(o) = a.offset {
         d.offset = Some(Offset(o));
     }

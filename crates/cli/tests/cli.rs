@@ -1088,3 +1088,56 @@ fn fault_reports_use_the_code_objects_addresses() {
         text(&out.stdout)
     );
 }
+
+/// `amdsim lanes` and `amdsim debug` take a dispatch as `amdsim run` does:
+/// FILE.co KERNEL ARG... gives the same answer as the dispatch file of the
+/// same dispatch; a file of the wrong kind is named as such. (Before: only a
+/// dispatch file, and a code object gave "invalid utf-8 sequence".)
+#[test]
+fn lanes_and_debug_take_a_code_object_and_arguments() {
+    let co = [
+        "kernels/bin/gfx900/divergence.O2g.co",
+        "divergence",
+        "u32[100]:iota=1000",
+        "u32[100]",
+        "u32:90",
+    ];
+    let by_file = amdsim(&[
+        "lanes",
+        "kernels/examples/divergence.ron",
+        "--break",
+        "divergence.cl:20",
+    ]);
+    let mut args = vec!["lanes"];
+    args.extend(co);
+    args.extend(["--break", "divergence.cl:20"]);
+    let by_args = amdsim(&args);
+    assert_ok("lanes FILE.co", &by_args);
+    assert_eq!(text(&by_args.stdout), text(&by_file.stdout));
+    let mut args = vec!["debug"];
+    args.extend(co);
+    args.extend(["--script", "kernels/examples/divergence.cmds"]);
+    let out = amdsim(&args);
+    assert_ok("debug FILE.co", &out);
+    assert!(
+        text(&out.stdout).contains("divergence.cl:20 in divergence"),
+        "{}",
+        text(&out.stdout)
+    );
+    let dir = scratch("kind");
+    let fake = dir.join("x.ron");
+    std::fs::copy(root().join("kernels/bin/gfx900/vector_add.co"), &fake).unwrap();
+    for cmd in ["debug", "lanes", "run"] {
+        let mut a = vec![cmd, fake.to_str().unwrap()];
+        if cmd == "lanes" {
+            a.extend(["--break", "1"]);
+        }
+        let o = amdsim(&a);
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        assert!(
+            text(&o.stderr).contains("is not a dispatch file but an ELF file"),
+            "{cmd}: {}",
+            text(&o.stderr)
+        );
+    }
+}

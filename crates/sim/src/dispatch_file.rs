@@ -775,6 +775,14 @@ pub enum DispatchFileError {
         /// The limit.
         max: u64,
     },
+    /// The file given as a dispatch file is something else.
+    #[error("{} is not a dispatch file but {is}", path.display())]
+    NotADispatchFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        is: &'static str,
+    },
     /// A captured dispatch cannot be set up as it was.
     #[error("captured dispatch: {0}")]
     Capture(String),
@@ -1015,6 +1023,12 @@ impl DispatchFile {
     pub fn from_path(path: impl AsRef<Path>) -> Result<Self, DispatchFileError> {
         let path = path.as_ref();
         let bytes = read_bounded(path, MAX_FILE_TEXT)?;
+        if bytes.starts_with(b"\x7fELF") {
+            return Err(DispatchFileError::NotADispatchFile {
+                path: path.to_path_buf(),
+                is: "an ELF file (a code object?): give FILE.co KERNEL ARG... instead",
+            });
+        }
         let text = String::from_utf8(bytes).map_err(|e| DispatchFileError::Io {
             path: path.to_path_buf(),
             source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
