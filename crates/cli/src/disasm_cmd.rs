@@ -17,7 +17,8 @@ pub struct DisasmArgs {
     /// The file holds raw instruction bytes, not a code object.
     #[arg(long, requires = "mcpu")]
     raw: bool,
-    /// The GPU of raw bytes (gfx900, gfx906, gfx908, gfx90a, gfx1010, gfx1030).
+    /// The GPU to decode as (gfx900, gfx906, gfx908, gfx90a, gfx1010, gfx1030):
+    /// required with --raw; for a code object, instead of its own target.
     #[arg(long, value_name = "GPU")]
     mcpu: Option<String>,
     /// The target triple (only amdgcn-amd-amdhsa).
@@ -32,6 +33,14 @@ pub struct DisasmArgs {
     /// List only these symbols.
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     disassemble_symbols: Option<Vec<String>>,
+    /// Disassemble the executable sections (what amdsim disasm always does;
+    /// accepted as llvm-objdump takes it).
+    #[arg(short = 'd', long)]
+    disassemble: bool,
+    /// Accepted as llvm-objdump takes it; like llvm-objdump-19 for AMDGPU,
+    /// the instruction words are still shown in the comment.
+    #[arg(long)]
+    no_show_raw_insn: bool,
 }
 
 /// Runs `amdsim disasm`.
@@ -53,7 +62,23 @@ pub fn run(a: DisasmArgs) -> Result<(), crate::Failure> {
         raw_listing(&Decoder::new(gpu, a.wave64), &data, a.address)
     } else {
         let co = CodeObject::parse(&data).map_err(|e| format!("{file}: {e}"))?;
-        code_object_listing(&co, file, a.wave64, a.disassemble_symbols.as_deref())?
+        // --mcpu decodes the code object as that processor, as llvm-objdump does.
+        let gpu = match &a.mcpu {
+            Some(m) => Some(
+                m.parse::<Gpu>()
+                    .map_err(|e| crate::Failure::Usage(format!("--mcpu: {e}")))?,
+            ),
+            None => None,
+        };
+        let only = a.disassemble_symbols.as_deref();
+        let out = listing_as(&co, file, a.wave64, only, gpu)?;
+        // Like llvm-objdump: a symbol asked for that is not there is a warning.
+        for name in only.unwrap_or_default() {
+            if !co.symbols().iter().any(|s| s.name == name.as_str()) {
+                eprintln!("amdsim: warning: '{file}': failed to disassemble missing symbol {name}");
+            }
+        }
+        out
     };
     print!("{out}");
     Ok(())
@@ -139,7 +164,21 @@ pub fn code_object_listing(
     wave64: bool,
     only: Option<&[String]>,
 ) -> Result<String, String> {
-    let dec = decoder_for(co, wave64)?;
+    listing_as(co, path, wave64, only, None)
+}
+
+/// [`code_object_listing`], decoding as `gpu` when given (`--mcpu`).
+fn listing_as(
+    co: &CodeObject<'_>,
+    path: &str,
+    wave64: bool,
+    only: Option<&[String]>,
+    gpu: Option<Gpu>,
+) -> Result<String, String> {
+    let dec = match gpu {
+        Some(g) => Decoder::new(g, wave64),
+        None => decoder_for(co, wave64)?,
+    };
     let text = co.text();
     let (start, end) = (text.address, text.end_address());
     let mut labels: Vec<&Symbol<'_>> = co
@@ -150,7 +189,10 @@ pub fn code_object_listing(
     labels.sort_by(|a, b| a.address.cmp(&b.address).then(a.name.cmp(b.name)));
     labels.dedup_by_key(|s| s.address);
 
-    let mut out = format!("\n{path}:\tfile format elf64-amdgpu\n\nDisassembly of section .text:\n");
+    let mut out = format!("\n{path}:\tfile format elf64-amdgpu\n");
+    // The section's heading comes with its first symbol (none: none, as
+    // llvm-objdump prints it for --disassemble-symbols naming nothing there).
+    let mut headed = false;
     // Decode each labelled region separately, as objdump restarts at every symbol.
     for (i, sym) in labels.iter().enumerate() {
         let region_end = labels.get(i + 1).map_or(end, |n| n.address);
@@ -162,6 +204,10 @@ pub fn code_object_listing(
         let Some(bytes) = text.bytes.get(lo..hi) else {
             continue;
         };
+        if !headed {
+            out.push_str("\nDisassembly of section .text:\n");
+            headed = true;
+        }
         let _ = write!(out, "\n{:016x} <{}>:\n", sym.address, sym.name);
         let program: Program = dec.decode_program(bytes, sym.address);
         for (addr, inst) in program.iter() {

@@ -1141,3 +1141,47 @@ fn lanes_and_debug_take_a_code_object_and_arguments() {
         );
     }
 }
+
+/// `amdsim disasm` takes llvm-objdump's `-d` and `--no-show-raw-insn` and
+/// prints what llvm-objdump-19 prints with them (AMDGPU keeps the words);
+/// `--mcpu` decodes a code object as that processor; a missing symbol is a
+/// warning as llvm-objdump gives it. (Before: the flags were refused, --mcpu
+/// ignored, and a missing symbol printed nothing.) The listings are compared
+/// with llvm-objdump-19's when it is installed.
+#[test]
+fn disasm_takes_llvm_objdumps_flags() {
+    let co = "kernels/bin/gfx900/vector_add.co";
+    let plain = amdsim(&["disasm", co]);
+    let flags = amdsim(&["disasm", "-d", "--no-show-raw-insn", co]);
+    assert_ok("disasm -d --no-show-raw-insn", &flags);
+    assert_eq!(text(&flags.stdout), text(&plain.stdout));
+    let as_1030 = amdsim(&["disasm", "--mcpu=gfx1030", co]);
+    assert_ok("disasm --mcpu", &as_1030);
+    assert_ne!(
+        text(&as_1030.stdout),
+        text(&plain.stdout),
+        "--mcpu was ignored"
+    );
+    let missing = amdsim(&["disasm", "--disassemble-symbols=missing", co]);
+    assert_ok("missing symbol", &missing);
+    assert!(
+        text(&missing.stderr).contains("failed to disassemble missing symbol missing"),
+        "{}",
+        text(&missing.stderr)
+    );
+    assert!(!text(&missing.stdout).contains("Disassembly of section"));
+    let objdump = |args: &[&str]| {
+        Command::new("llvm-objdump-19")
+            .args(args)
+            .current_dir(root())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+    };
+    if let Some(o) = objdump(&["-d", "--no-show-raw-insn", co]) {
+        assert_eq!(text(&o.stdout), text(&flags.stdout));
+    }
+    if let Some(o) = objdump(&["-d", "--mcpu=gfx1030", co]) {
+        assert_eq!(text(&o.stdout), text(&as_1030.stdout));
+    }
+}
