@@ -112,7 +112,17 @@ fn main() -> ExitCode {
     // SAFETY: setting a signal's disposition to its default at start-up,
     // before any other thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        // --help and --version print and succeed as clap does them.
+        Err(e) if !e.use_stderr() => e.exit(),
+        // A usage error speaks as every other error does: `amdsim: ...`.
+        Err(e) => {
+            let text = e.render().to_string();
+            eprint!("{}", text.replacen("error: ", "amdsim: ", 1));
+            return ExitCode::from(2);
+        }
+    };
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Failed(msg)) => {

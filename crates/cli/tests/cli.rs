@@ -1185,3 +1185,27 @@ fn disasm_takes_llvm_objdumps_flags() {
         assert_eq!(text(&o.stdout), text(&as_1030.stdout));
     }
 }
+
+/// Usage errors speak as every other error does: `amdsim: ...` (before:
+/// clap's `error: ...` beside amdsim's own `amdsim: ...`), exit 2, with
+/// clap's suggestion and usage kept.
+#[test]
+fn usage_errors_use_the_same_prefix() {
+    let out = amdsim(&["run", "--gird", "4", "x.co", "k"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("amdsim: unexpected argument '--gird'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("'--grid'") && err.contains("Usage: amdsim run"),
+        "{err}"
+    );
+    let out = amdsim(&["exec", "--gpu", "gfx803", "--", "/bin/true"]);
+    assert!(
+        text(&out.stderr).starts_with("amdsim: "),
+        "{}",
+        text(&out.stderr)
+    );
+}
