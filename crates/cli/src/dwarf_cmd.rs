@@ -52,7 +52,7 @@ Examples (state.ron holding the state above):
 #[derive(clap::Subcommand, Debug)]
 pub enum DwarfCommand {
     /// Evaluate a DWARF expression against a wave state described in RON.
-    #[command(long_about = eval_help())]
+    #[command(after_long_help = eval_help())]
     Eval(EvalArgs),
     /// List the variables and parameters in scope at a PC, with their locations.
     Vars(VarsArgs),

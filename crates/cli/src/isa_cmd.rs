@@ -16,7 +16,7 @@ fn emit(text: &str) {
 #[derive(clap::Subcommand, Debug)]
 pub enum IsaCommand {
     /// Every operation the decoder knows for a target, and whether it executes.
-    #[command(long_about = COVERAGE_HELP)]
+    #[command(after_long_help = COVERAGE_HELP)]
     Coverage(CoverageArgs),
 }
 

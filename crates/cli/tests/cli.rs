@@ -940,11 +940,18 @@ fn demo_runs_from_a_copied_binary() {
     let dir = scratch("copied");
     let exe = dir.join("amdsim");
     std::fs::copy(env!("CARGO_BIN_EXE_amdsim"), &exe).unwrap();
-    let out = Command::new(&exe)
-        .arg("demo")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    // Another test's child forked while the copy was open for writing keeps
+    // it open a moment ("text file busy"): try again.
+    let mut tries = 0;
+    let out = loop {
+        match Command::new(&exe).arg("demo").current_dir(&dir).output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            r => break r.unwrap(),
+        }
+    };
     assert_ok("copied amdsim demo", &out);
     let stdout = text(&out.stdout);
     assert!(
