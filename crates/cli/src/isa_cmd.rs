@@ -24,9 +24,10 @@ const COVERAGE_HELP: &str = "\
 Lists every operation of a target's decoder tables (ALU, memory, image and export) with
 the encodings that carry it, and whether the simulator executes it: `executed`, or
 `graphics-only` (image sampling, export, interpolation, two pixel/primitive-pipeline
-operations) or `not implemented`, each with its reason. The last line counts them. Without --mcpu, or with --mcpu all, prints the
-counts of every target. `executed` comes from the executor's own operation tables; an
-executed operation can still be refused for particular operands or modifiers.
+operations) or `not implemented`, each with its reason. The last line counts them.
+Without --mcpu, or with --mcpu all, prints the counts of every target. `executed` comes
+from the executor's own operation tables; an executed operation can still be refused for
+particular operands or modifiers.
 
 Examples:
   amdsim isa coverage

@@ -314,10 +314,7 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
 /// Arguments of `amdsim step`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Runs a lane-stepping scenario (a RON file: a kernel, a dispatch and \
-steps such as Break, Continue, StepLine(lane: 3), Lanes({..}) assertions) and prints each \
-step. Exit code 1 when an assertion fails.\n\nExample:\n  amdsim step \
-sim-tests/scenarios/divergence_O2_gfx900.ron"
+    after_help = "Runs a lane-stepping scenario (a RON file: a kernel, a dispatch and steps such as Break,\nContinue, StepLine(lane: 3), Lanes({..}) assertions) and prints each step. Exit code 1\nwhen an assertion fails.\n\nExample:\n  amdsim step sim-tests/scenarios/divergence_O2_gfx900.ron"
 )]
 pub struct StepArgs {
     /// The scenario file.
@@ -343,13 +340,7 @@ pub fn run_step(a: StepArgs) -> Result<(), Failure> {
 /// Arguments of `amdsim annotate-lanes`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Writes the lane reconstruction into a copy of a code object as DWARF a \
-debugger can evaluate: per function a DW_AT_LLVM_lane_pc location list (DWARF procedures per \
-region, as in the AMDGPU usage guide's example) and DW_AT_LLVM_active_lane for the whole-wave \
-ranges (code 0x3e08, the only code it has had: current LLVM assigns none). Ranges the \
-reconstruction cannot classify get no entry. The encoding is current LLVM's (DW_OP_LLVM_user \
-sub-operations, DW_AT_LLVM_lane_pc 0x3e12) unless --rocgdb asks for the single-byte one.\n\n\
-Example:\n  amdsim annotate-lanes kernels/bin/gfx900/divergence.O2g.co /tmp/divergence.lanes.co"
+    after_help = "Writes the lane reconstruction into a copy of a code object as DWARF a debugger can\nevaluate: per function a DW_AT_LLVM_lane_pc location list (DWARF procedures per region, as\nin the AMDGPU usage guide's example) and DW_AT_LLVM_active_lane for the whole-wave ranges\n(code 0x3e08, the only code it has had: current LLVM assigns none). Ranges the\nreconstruction cannot classify get no entry. The encoding is current LLVM's\n(DW_OP_LLVM_user sub-operations, DW_AT_LLVM_lane_pc 0x3e12) unless --rocgdb asks for the\nsingle-byte one.\n\nExample:\n  amdsim annotate-lanes kernels/bin/gfx900/divergence.O2g.co /tmp/divergence.lanes.co"
 )]
 pub struct AnnotateArgs {
     /// The code object to read.

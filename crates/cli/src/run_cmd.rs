@@ -48,8 +48,8 @@ ARG (FILE.co form), in kernarg order; TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f3
 
 Examples:
   amdsim run kernels/examples/vector_add.ron
-  amdsim run kernels/bin/gfx900/vector_add.co vector_add f32[1000]:iota f32[1000]:fill=0.5 f32[1000] u32:1000
-  amdsim run --grid=64 --group 32 kernels/bin/gfx1030/vector_add.co vector_add f32[]:1,2 f32[]:3,4 f32[2] u32:2
+  amdsim run kernels/bin/gfx900/vector_add.co vector_add f32[64]:iota f32[64] f32[64] u32:64
+  amdsim run --group 32 kernels/bin/gfx1030/vector_add.co vector_add f32[]:1,2 f32[]:3 f32[2] u32:1
   amdsim run kernels/examples/printf_demo.gfx900.co printf_demo i32[]:1,3,4,-7 --grid 4 --group 4
 
 A kernel that takes hidden_printf_buffer (OpenCL printf) gets a printf buffer; its records

@@ -1216,3 +1216,26 @@ fn usage_errors_use_the_same_prefix() {
         text(&out.stderr)
     );
 }
+
+/// The help texts of `step` and `annotate-lanes` are wrapped (they were one
+/// line of 200 and 560 characters); their descriptions stay under 100
+/// columns.
+#[test]
+fn long_help_texts_are_wrapped() {
+    for sub in ["step", "annotate-lanes", "dwarf eval", "isa coverage"] {
+        let mut args: Vec<&str> = sub.split(' ').collect();
+        args.push("--help");
+        let help = text(&amdsim(&args).stdout);
+        let after = help.split("\nOptions:").nth(1).unwrap_or(&help);
+        // (dwarf eval's help holds a state file, whose lines are kept whole.)
+        let lines = after
+            .lines()
+            .filter(|l| sub != "dwarf eval" && !l.starts_with("  -") && !l.starts_with("      "));
+        for line in lines {
+            assert!(line.len() <= 100, "{sub}: {} columns: {line}", line.len());
+        }
+        assert!(help.starts_with(|c: char| c.is_uppercase()), "{sub}");
+        let usage = help.find("Usage:").unwrap();
+        assert!(usage < 200, "{sub}: Usage comes first");
+    }
+}
