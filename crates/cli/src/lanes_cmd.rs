@@ -190,6 +190,7 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
     let w = session
         .wave(wave)
         .ok_or_else(|| Failure::Failed(format!("wave {wave} is gone")))?;
+    let stopped_at = w.executed as usize;
     let items = work_items(session.launch(), group, wave);
     // The code object's own lane attributes (annotate-lanes writes them) when it has
     // DWARF; the reconstruction otherwise, and as the check of the attributes.
@@ -273,15 +274,10 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
             .set_focus(Some(group), wave)
             .map_err(|e| e.to_string())?;
         let traces = stepper.record_group().map_err(|e| e.to_string())?;
+        // The work-group is in each wave's heading: the title names the kernel.
         let mut opts = SvgOptions {
-            title: format!(
-                "{} on {}: work-group ({},{},{})",
-                df.kernel,
-                co.target().gpu.name(),
-                group[0],
-                group[1],
-                group[2]
-            ),
+            title: format!("{} on {}", df.kernel, co.target().gpu.name()),
+            stop: Some((wave, stopped_at)),
             ..SvgOptions::default()
         };
         for f in traces

@@ -58,6 +58,9 @@ pub struct SvgOptions {
     /// Source files, as (a suffix of the file name, the file's lines), to quote each line
     /// in the legend.
     pub sources: Vec<(String, Vec<String>)>,
+    /// Where a breakpoint stopped: the wave, and how many instructions it had executed
+    /// (the index of the stopped instruction in its trace). Marked on the picture.
+    pub stop: Option<(u32, usize)>,
 }
 
 impl SvgOptions {
@@ -88,6 +91,7 @@ impl Default for SvgOptions {
             max_cell_width: 12.0,
             lane_height: 9.0,
             sources: Vec::new(),
+            stop: None,
         }
     }
 }
@@ -102,10 +106,12 @@ pub const NO_LINE: &str = "#4d4d4d";
 /// Colours for source lines: Kelly's colours of maximum contrast, in his order (so that
 /// neighbouring lines differ most), without the greys and buff that would look like a
 /// waiting lane; then generated hues.
-const PALETTE: [&str; 18] = [
-    "#f3c300", "#875692", "#f38400", "#a1caf1", "#be0032", "#008856", "#e68fac", "#0067a5",
-    "#f99379", "#604e97", "#f6a600", "#b3446c", "#dcd300", "#882d17", "#8db600", "#654522",
-    "#e25822", "#2b3d26",
+const PALETTE: [&str; 16] = [
+    // Okabe and Ito's colour-blind-safe set (without black), then Paul Tol's "muted"
+    // scheme, ordered so that neighbours differ in lightness (by at least 26 of 255 in
+    // luma) and adjacent lines stay apart for every kind of colour vision.
+    "#0072b2", "#e69f00", "#009e73", "#56b4e9", "#d55e00", "#cc79a7", "#ddcc77", "#332288",
+    "#88ccee", "#882255", "#999933", "#117733", "#44aa99", "#aa4499", "#cc6677", "#f0e442",
 ];
 
 /// The colour of the `i`-th source line of the legend.
@@ -190,6 +196,29 @@ pub fn legend(traces: &[Trace]) -> Vec<LegendEntry> {
         });
     }
     out
+}
+
+/// Names the time axis (instructions the wave executed), left of its ticks.
+fn axis_label(body: &mut String, left: f64, y: f64) {
+    let _ = writeln!(
+        body,
+        r#"<text x="{}" y="{}" class="t" text-anchor="end">instructions</text>"#,
+        px(left - 6.0),
+        px(y)
+    );
+}
+
+/// Marks where the breakpoint stopped the wave: a dashed rule over its lanes at `x`,
+/// labelled above them.
+fn stop_marker(body: &mut String, x: f64, top: f64, height: f64) {
+    let _ = writeln!(
+        body,
+        r##"<g class="stop"><line x1="{x}" y1="{}" x2="{x}" y2="{}" stroke="#000000" stroke-width="1.5" stroke-dasharray="4 2"/><text x="{x}" y="{}" class="t" text-anchor="middle">stopped here</text></g>"##,
+        px(top - 2.0),
+        px(top + height + 2.0),
+        px(top + height + 12.0),
+        x = px(x)
+    );
 }
 
 /// Escapes text for XML character data and attribute values.
@@ -337,6 +366,7 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
             );
             k += step;
         }
+        axis_label(&mut body, left, y + 10.0);
         y += 20.0;
         // Lanes.
         let lanes_top = y;
@@ -409,6 +439,10 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
                 px(left + plot_w),
                 ly = px(ly)
             );
+        }
+        if let Some((_, at)) = opts.stop.filter(|s| s.0 == t.wave) {
+            let x = left + cell * at.min(t.steps.len()) as f64;
+            stop_marker(&mut body, x, lanes_top, lh * t.wave_size as f64);
         }
         y = lanes_top + lh * t.wave_size as f64 + gap;
     }
@@ -608,6 +642,41 @@ mod tests {
         let cs: std::collections::BTreeSet<String> = (0..40).map(line_colour).collect();
         assert_eq!(cs.len(), 40);
         assert!(cs.iter().all(|c| c.len() == 7 && c.starts_with('#')));
+    }
+
+    /// The picture marks where the breakpoint stopped (the stopped wave only, at the
+    /// stopped instruction's column), names its time axis, and its first colours are
+    /// the colour-blind-safe palette's, neighbours differing in lightness.
+    #[test]
+    fn stop_marker_axis_label_and_palette() {
+        let t = |wave| Trace {
+            group: [0, 0, 0],
+            wave,
+            wave_size: 4,
+            steps: vec![step(0xf, 0, Some(9)), step(0x3, 0xc, Some(4))],
+        };
+        let opts = SvgOptions {
+            stop: Some((1, 1)),
+            ..SvgOptions::default()
+        };
+        let svg = render(&[t(0), t(1)], &opts);
+        assert_eq!(svg.matches("stopped here").count(), 1, "{svg}");
+        assert_eq!(svg.matches(">instructions</text>").count(), 2);
+        let marker = svg.split(r#"<g class="stop"><line x1=""#).nth(1).unwrap();
+        let x: f64 = marker.split('"').next().unwrap().parse().unwrap();
+        assert_eq!(x, 64.0 + 12.0, "one instruction in, at 12 px a column");
+        assert_eq!(line_colour(0), "#0072b2");
+        let luma = |c: &str| {
+            let v = |i: usize| u8::from_str_radix(&c[i..i + 2], 16).unwrap() as f64;
+            0.299 * v(1) + 0.587 * v(3) + 0.114 * v(5)
+        };
+        for i in 0..15 {
+            let (a, b) = (line_colour(i), line_colour(i + 1));
+            assert!(
+                (luma(&a) - luma(&b)).abs() > 25.0,
+                "{a} and {b} are alike in lightness"
+            );
+        }
     }
 
     #[test]
