@@ -1239,3 +1239,30 @@ fn long_help_texts_are_wrapped() {
         assert!(usage < 200, "{sub}: Usage comes first");
     }
 }
+
+/// The README's picture is what `amdsim lanes ... --svg` draws today (the
+/// command its caption shows).
+#[test]
+fn the_readme_picture_is_current() {
+    let _g = EXAMPLES.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("picture");
+    let out = dir.join("divergence.svg");
+    let o = amdsim(&[
+        "lanes",
+        "kernels/examples/divergence.ron",
+        "--break",
+        "divergence.cl:20",
+        "--svg",
+        out.to_str().unwrap(),
+    ]);
+    assert_ok("lanes --svg", &o);
+    let now = std::fs::read_to_string(&out).unwrap();
+    let committed =
+        std::fs::read_to_string(root().join("kernels/examples/divergence.svg")).unwrap();
+    assert!(
+        now == committed,
+        "kernels/examples/divergence.svg is stale: regenerate it with the command in README.md's caption"
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("](kernels/examples/divergence.svg)"));
+}
