@@ -238,7 +238,7 @@ pub enum SimError {
 
 impl SimError {
     /// The instruction's location, when the error names one.
-    pub fn location(&self) -> Option<&Location> {
+    fn location_mut(&mut self) -> Option<&mut Location> {
         match self {
             SimError::Fault { at, .. }
             | SimError::Unimplemented { at, .. }
@@ -258,7 +258,7 @@ impl SimError {
     pub fn pc(&self) -> Option<u64> {
         match self {
             SimError::BadPc { pc, .. } => Some(*pc),
-            e => e.location().map(|l| l.pc),
+            e => e.clone().location_mut().map(|l| l.pc),
         }
     }
 
@@ -267,19 +267,10 @@ impl SimError {
     /// load address.
     pub fn rebased(&self, bias: u64) -> SimError {
         let mut e = self.clone();
-        match &mut e {
-            SimError::BadPc { pc, .. } => *pc = pc.wrapping_sub(bias),
-            SimError::Fault { at, .. }
-            | SimError::Unimplemented { at, .. }
-            | SimError::InvalidInstruction { at }
-            | SimError::Unsupported { at, .. }
-            | SimError::Trap { at, .. }
-            | SimError::Halted { at }
-            | SimError::IllegalInstruction { at, .. }
-            | SimError::BadBranch { at, .. }
-            | SimError::RegisterBeyondAllocation { at, .. }
-            | SimError::InstructionLimit { at, .. } => at.pc = at.pc.wrapping_sub(bias),
-            _ => {}
+        if let SimError::BadPc { pc, .. } = &mut e {
+            *pc = pc.wrapping_sub(bias);
+        } else if let Some(l) = e.location_mut() {
+            l.pc = l.pc.wrapping_sub(bias);
         }
         e
     }
