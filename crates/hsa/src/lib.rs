@@ -25,6 +25,14 @@ macro_rules! hsa {
     };
 }
 
+/// Defines several exports with one body: the same operation under each of
+/// the memory-order names ROCr exports (`_relaxed`, `_scacquire`, ...).
+macro_rules! hsa_each {
+    ($doc:literal [$($name:ident),+ $(,)?] $params:tt -> $r:ty $body:block) => {
+        $( hsa! { #[doc = $doc] fn $name $params -> $r $body } )+
+    };
+}
+
 pub mod agents;
 pub mod exec;
 pub mod memory;

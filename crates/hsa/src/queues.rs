@@ -94,30 +94,26 @@ hsa! {
     }
 }
 
-hsa! {
-    /// Loads the queue's read index.
-    fn hsa_queue_load_read_index_relaxed(q: *const c_void) -> u64 {
+hsa_each! {
+    "Loads the queue's read index."
+    [
+    hsa_queue_load_read_index_relaxed,
+    hsa_queue_load_read_index_scacquire,
+    hsa_queue_load_read_index_acquire,
+    ]
+    (q: *const c_void) -> u64 {
         index(q, READ).map_or(0, |i| i.load(Ordering::Acquire))
     }
 }
 
-hsa! {
-    /// Loads the queue's read index.
-    fn hsa_queue_load_read_index_scacquire(q: *const c_void) -> u64 {
-        index(q, READ).map_or(0, |i| i.load(Ordering::Acquire))
-    }
-}
-
-hsa! {
-    /// Loads the queue's read index.
-    fn hsa_queue_load_read_index_acquire(q: *const c_void) -> u64 {
-        index(q, READ).map_or(0, |i| i.load(Ordering::Acquire))
-    }
-}
-
-hsa! {
-    /// Stores the queue's read index.
-    fn hsa_queue_store_read_index_relaxed(q: *const c_void, v: u64) {
+hsa_each! {
+    "Stores the queue's read index."
+    [
+    hsa_queue_store_read_index_relaxed,
+    hsa_queue_store_read_index_screlease,
+    hsa_queue_store_read_index_release,
+    ]
+    (q: *const c_void, v: u64) -> () {
         if let Some(i) = index(q, READ) {
             i.store(v, Ordering::Release);
             notify();
@@ -125,50 +121,26 @@ hsa! {
     }
 }
 
-hsa! {
-    /// Stores the queue's read index.
-    fn hsa_queue_store_read_index_screlease(q: *const c_void, v: u64) {
-        if let Some(i) = index(q, READ) {
-            i.store(v, Ordering::Release);
-            notify();
-        }
-    }
-}
-
-hsa! {
-    /// Stores the queue's read index.
-    fn hsa_queue_store_read_index_release(q: *const c_void, v: u64) {
-        if let Some(i) = index(q, READ) {
-            i.store(v, Ordering::Release);
-            notify();
-        }
-    }
-}
-
-hsa! {
-    /// Loads the queue's write index.
-    fn hsa_queue_load_write_index_relaxed(q: *const c_void) -> u64 {
+hsa_each! {
+    "Loads the queue's write index."
+    [
+    hsa_queue_load_write_index_relaxed,
+    hsa_queue_load_write_index_scacquire,
+    hsa_queue_load_write_index_acquire,
+    ]
+    (q: *const c_void) -> u64 {
         index(q, WRITE).map_or(0, |i| i.load(Ordering::Acquire))
     }
 }
 
-hsa! {
-    /// Loads the queue's write index.
-    fn hsa_queue_load_write_index_scacquire(q: *const c_void) -> u64 {
-        index(q, WRITE).map_or(0, |i| i.load(Ordering::Acquire))
-    }
-}
-
-hsa! {
-    /// Loads the queue's write index.
-    fn hsa_queue_load_write_index_acquire(q: *const c_void) -> u64 {
-        index(q, WRITE).map_or(0, |i| i.load(Ordering::Acquire))
-    }
-}
-
-hsa! {
-    /// Stores the queue's write index.
-    fn hsa_queue_store_write_index_relaxed(q: *const c_void, v: u64) {
+hsa_each! {
+    "Stores the queue's write index."
+    [
+    hsa_queue_store_write_index_relaxed,
+    hsa_queue_store_write_index_screlease,
+    hsa_queue_store_write_index_release,
+    ]
+    (q: *const c_void, v: u64) -> () {
         if let Some(i) = index(q, WRITE) {
             i.store(v, Ordering::Release);
             notify();
@@ -176,132 +148,34 @@ hsa! {
     }
 }
 
-hsa! {
-    /// Stores the queue's write index.
-    fn hsa_queue_store_write_index_screlease(q: *const c_void, v: u64) {
-        if let Some(i) = index(q, WRITE) {
-            i.store(v, Ordering::Release);
-            notify();
-        }
-    }
-}
-
-hsa! {
-    /// Stores the queue's write index.
-    fn hsa_queue_store_write_index_release(q: *const c_void, v: u64) {
-        if let Some(i) = index(q, WRITE) {
-            i.store(v, Ordering::Release);
-            notify();
-        }
-    }
-}
-
-hsa! {
-    /// Adds to the queue's write index; returns the old value.
-    fn hsa_queue_add_write_index_acq_rel(q: *const c_void, v: u64) -> u64 {
+hsa_each! {
+    "Adds to the queue's write index; returns the old value."
+    [
+    hsa_queue_add_write_index_acq_rel,
+    hsa_queue_add_write_index_acquire,
+    hsa_queue_add_write_index_relaxed,
+    hsa_queue_add_write_index_release,
+    hsa_queue_add_write_index_scacq_screl,
+    hsa_queue_add_write_index_scacquire,
+    hsa_queue_add_write_index_screlease,
+    ]
+    (q: *const c_void, v: u64) -> u64 {
         index(q, WRITE).map_or(0, |i| i.fetch_add(v, Ordering::AcqRel))
     }
 }
 
-hsa! {
-    /// Compare-and-swap on the queue's write index; returns the old value.
-    fn hsa_queue_cas_write_index_acq_rel(q: *const c_void, expected: u64, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| match i.compare_exchange(expected, v, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(x) | Err(x) => x,
-        })
-    }
-}
-
-hsa! {
-    /// Adds to the queue's write index; returns the old value.
-    fn hsa_queue_add_write_index_acquire(q: *const c_void, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| i.fetch_add(v, Ordering::AcqRel))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on the queue's write index; returns the old value.
-    fn hsa_queue_cas_write_index_acquire(q: *const c_void, expected: u64, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| match i.compare_exchange(expected, v, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(x) | Err(x) => x,
-        })
-    }
-}
-
-hsa! {
-    /// Adds to the queue's write index; returns the old value.
-    fn hsa_queue_add_write_index_relaxed(q: *const c_void, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| i.fetch_add(v, Ordering::AcqRel))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on the queue's write index; returns the old value.
-    fn hsa_queue_cas_write_index_relaxed(q: *const c_void, expected: u64, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| match i.compare_exchange(expected, v, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(x) | Err(x) => x,
-        })
-    }
-}
-
-hsa! {
-    /// Adds to the queue's write index; returns the old value.
-    fn hsa_queue_add_write_index_release(q: *const c_void, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| i.fetch_add(v, Ordering::AcqRel))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on the queue's write index; returns the old value.
-    fn hsa_queue_cas_write_index_release(q: *const c_void, expected: u64, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| match i.compare_exchange(expected, v, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(x) | Err(x) => x,
-        })
-    }
-}
-
-hsa! {
-    /// Adds to the queue's write index; returns the old value.
-    fn hsa_queue_add_write_index_scacq_screl(q: *const c_void, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| i.fetch_add(v, Ordering::AcqRel))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on the queue's write index; returns the old value.
-    fn hsa_queue_cas_write_index_scacq_screl(q: *const c_void, expected: u64, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| match i.compare_exchange(expected, v, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(x) | Err(x) => x,
-        })
-    }
-}
-
-hsa! {
-    /// Adds to the queue's write index; returns the old value.
-    fn hsa_queue_add_write_index_scacquire(q: *const c_void, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| i.fetch_add(v, Ordering::AcqRel))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on the queue's write index; returns the old value.
-    fn hsa_queue_cas_write_index_scacquire(q: *const c_void, expected: u64, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| match i.compare_exchange(expected, v, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(x) | Err(x) => x,
-        })
-    }
-}
-
-hsa! {
-    /// Adds to the queue's write index; returns the old value.
-    fn hsa_queue_add_write_index_screlease(q: *const c_void, v: u64) -> u64 {
-        index(q, WRITE).map_or(0, |i| i.fetch_add(v, Ordering::AcqRel))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on the queue's write index; returns the old value.
-    fn hsa_queue_cas_write_index_screlease(q: *const c_void, expected: u64, v: u64) -> u64 {
+hsa_each! {
+    "Compare-and-swap on the queue's write index; returns the old value."
+    [
+    hsa_queue_cas_write_index_acq_rel,
+    hsa_queue_cas_write_index_acquire,
+    hsa_queue_cas_write_index_relaxed,
+    hsa_queue_cas_write_index_release,
+    hsa_queue_cas_write_index_scacq_screl,
+    hsa_queue_cas_write_index_scacquire,
+    hsa_queue_cas_write_index_screlease,
+    ]
+    (q: *const c_void, expected: u64, v: u64) -> u64 {
         index(q, WRITE).map_or(0, |i| match i.compare_exchange(expected, v, Ordering::AcqRel, Ordering::Acquire) {
             Ok(x) | Err(x) => x,
         })

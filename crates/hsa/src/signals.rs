@@ -80,30 +80,26 @@ fn wait(s: u64, cond: u32, compare: i64, timeout: u64) -> i64 {
     on(s, |sig, n| sig.wait(c, compare, t, n))
 }
 
-hsa! {
-    /// Loads a signal's value.
-    fn hsa_signal_load_relaxed(s: u64) -> i64 {
+hsa_each! {
+    "Loads a signal's value."
+    [
+    hsa_signal_load_relaxed,
+    hsa_signal_load_scacquire,
+    hsa_signal_load_acquire,
+    ]
+    (s: u64) -> i64 {
         on(s, |sig, _| sig.load())
     }
 }
 
-hsa! {
-    /// Loads a signal's value.
-    fn hsa_signal_load_scacquire(s: u64) -> i64 {
-        on(s, |sig, _| sig.load())
-    }
-}
-
-hsa! {
-    /// Loads a signal's value.
-    fn hsa_signal_load_acquire(s: u64) -> i64 {
-        on(s, |sig, _| sig.load())
-    }
-}
-
-hsa! {
-    /// Stores a signal's value and wakes its waiters.
-    fn hsa_signal_store_relaxed(s: u64, v: i64) {
+hsa_each! {
+    "Stores a signal's value and wakes its waiters."
+    [
+    hsa_signal_store_relaxed,
+    hsa_signal_store_screlease,
+    hsa_signal_store_release,
+    ]
+    (s: u64, v: i64) -> () {
         on(s, |sig, n| {
             sig.store(v, n);
             0
@@ -111,9 +107,13 @@ hsa! {
     }
 }
 
-hsa! {
-    /// Stores a signal's value and wakes its waiters.
-    fn hsa_signal_store_screlease(s: u64, v: i64) {
+hsa_each! {
+    "Stores a signal's value (waiters are woken too)."
+    [
+    hsa_signal_silent_store_relaxed,
+    hsa_signal_silent_store_screlease,
+    ]
+    (s: u64, v: i64) -> () {
         on(s, |sig, n| {
             sig.store(v, n);
             0
@@ -121,396 +121,126 @@ hsa! {
     }
 }
 
-hsa! {
-    /// Stores a signal's value and wakes its waiters.
-    fn hsa_signal_store_release(s: u64, v: i64) {
-        on(s, |sig, n| {
-            sig.store(v, n);
-            0
-        });
-    }
-}
-
-hsa! {
-    /// Stores a signal's value (waiters are woken too).
-    fn hsa_signal_silent_store_relaxed(s: u64, v: i64) {
-        on(s, |sig, n| {
-            sig.store(v, n);
-            0
-        });
-    }
-}
-
-hsa! {
-    /// Stores a signal's value (waiters are woken too).
-    fn hsa_signal_silent_store_screlease(s: u64, v: i64) {
-        on(s, |sig, n| {
-            sig.store(v, n);
-            0
-        });
-    }
-}
-
-hsa! {
-    /// Applies `add` to a signal's value.
-    fn hsa_signal_add_acq_rel(s: u64, x: i64) {
+hsa_each! {
+    "Applies `add` to a signal's value."
+    [
+    hsa_signal_add_acq_rel,
+    hsa_signal_add_acquire,
+    hsa_signal_add_relaxed,
+    hsa_signal_add_release,
+    hsa_signal_add_scacq_screl,
+    hsa_signal_add_scacquire,
+    hsa_signal_add_screlease,
+    ]
+    (s: u64, x: i64) -> () {
         on(s, |sig, n| sig.update(n, |v| v.wrapping_add(x)));
     }
 }
 
-hsa! {
-    /// Applies `add` to a signal's value.
-    fn hsa_signal_add_acquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_add(x)));
-    }
-}
-
-hsa! {
-    /// Applies `add` to a signal's value.
-    fn hsa_signal_add_relaxed(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_add(x)));
-    }
-}
-
-hsa! {
-    /// Applies `add` to a signal's value.
-    fn hsa_signal_add_release(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_add(x)));
-    }
-}
-
-hsa! {
-    /// Applies `add` to a signal's value.
-    fn hsa_signal_add_scacq_screl(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_add(x)));
-    }
-}
-
-hsa! {
-    /// Applies `add` to a signal's value.
-    fn hsa_signal_add_scacquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_add(x)));
-    }
-}
-
-hsa! {
-    /// Applies `add` to a signal's value.
-    fn hsa_signal_add_screlease(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_add(x)));
-    }
-}
-
-hsa! {
-    /// Applies `subtract` to a signal's value.
-    fn hsa_signal_subtract_acq_rel(s: u64, x: i64) {
+hsa_each! {
+    "Applies `subtract` to a signal's value."
+    [
+    hsa_signal_subtract_acq_rel,
+    hsa_signal_subtract_acquire,
+    hsa_signal_subtract_relaxed,
+    hsa_signal_subtract_release,
+    hsa_signal_subtract_scacq_screl,
+    hsa_signal_subtract_scacquire,
+    hsa_signal_subtract_screlease,
+    ]
+    (s: u64, x: i64) -> () {
         on(s, |sig, n| sig.update(n, |v| v.wrapping_sub(x)));
     }
 }
 
-hsa! {
-    /// Applies `subtract` to a signal's value.
-    fn hsa_signal_subtract_acquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_sub(x)));
-    }
-}
-
-hsa! {
-    /// Applies `subtract` to a signal's value.
-    fn hsa_signal_subtract_relaxed(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_sub(x)));
-    }
-}
-
-hsa! {
-    /// Applies `subtract` to a signal's value.
-    fn hsa_signal_subtract_release(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_sub(x)));
-    }
-}
-
-hsa! {
-    /// Applies `subtract` to a signal's value.
-    fn hsa_signal_subtract_scacq_screl(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_sub(x)));
-    }
-}
-
-hsa! {
-    /// Applies `subtract` to a signal's value.
-    fn hsa_signal_subtract_scacquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_sub(x)));
-    }
-}
-
-hsa! {
-    /// Applies `subtract` to a signal's value.
-    fn hsa_signal_subtract_screlease(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v.wrapping_sub(x)));
-    }
-}
-
-hsa! {
-    /// Applies `and` to a signal's value.
-    fn hsa_signal_and_acq_rel(s: u64, x: i64) {
+hsa_each! {
+    "Applies `and` to a signal's value."
+    [
+    hsa_signal_and_acq_rel,
+    hsa_signal_and_acquire,
+    hsa_signal_and_relaxed,
+    hsa_signal_and_release,
+    hsa_signal_and_scacq_screl,
+    hsa_signal_and_scacquire,
+    hsa_signal_and_screlease,
+    ]
+    (s: u64, x: i64) -> () {
         on(s, |sig, n| sig.update(n, |v| v & x));
     }
 }
 
-hsa! {
-    /// Applies `and` to a signal's value.
-    fn hsa_signal_and_acquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v & x));
-    }
-}
-
-hsa! {
-    /// Applies `and` to a signal's value.
-    fn hsa_signal_and_relaxed(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v & x));
-    }
-}
-
-hsa! {
-    /// Applies `and` to a signal's value.
-    fn hsa_signal_and_release(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v & x));
-    }
-}
-
-hsa! {
-    /// Applies `and` to a signal's value.
-    fn hsa_signal_and_scacq_screl(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v & x));
-    }
-}
-
-hsa! {
-    /// Applies `and` to a signal's value.
-    fn hsa_signal_and_scacquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v & x));
-    }
-}
-
-hsa! {
-    /// Applies `and` to a signal's value.
-    fn hsa_signal_and_screlease(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v & x));
-    }
-}
-
-hsa! {
-    /// Applies `or` to a signal's value.
-    fn hsa_signal_or_acq_rel(s: u64, x: i64) {
+hsa_each! {
+    "Applies `or` to a signal's value."
+    [
+    hsa_signal_or_acq_rel,
+    hsa_signal_or_acquire,
+    hsa_signal_or_relaxed,
+    hsa_signal_or_release,
+    hsa_signal_or_scacq_screl,
+    hsa_signal_or_scacquire,
+    hsa_signal_or_screlease,
+    ]
+    (s: u64, x: i64) -> () {
         on(s, |sig, n| sig.update(n, |v| v | x));
     }
 }
 
-hsa! {
-    /// Applies `or` to a signal's value.
-    fn hsa_signal_or_acquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v | x));
-    }
-}
-
-hsa! {
-    /// Applies `or` to a signal's value.
-    fn hsa_signal_or_relaxed(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v | x));
-    }
-}
-
-hsa! {
-    /// Applies `or` to a signal's value.
-    fn hsa_signal_or_release(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v | x));
-    }
-}
-
-hsa! {
-    /// Applies `or` to a signal's value.
-    fn hsa_signal_or_scacq_screl(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v | x));
-    }
-}
-
-hsa! {
-    /// Applies `or` to a signal's value.
-    fn hsa_signal_or_scacquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v | x));
-    }
-}
-
-hsa! {
-    /// Applies `or` to a signal's value.
-    fn hsa_signal_or_screlease(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v | x));
-    }
-}
-
-hsa! {
-    /// Applies `xor` to a signal's value.
-    fn hsa_signal_xor_acq_rel(s: u64, x: i64) {
+hsa_each! {
+    "Applies `xor` to a signal's value."
+    [
+    hsa_signal_xor_acq_rel,
+    hsa_signal_xor_acquire,
+    hsa_signal_xor_relaxed,
+    hsa_signal_xor_release,
+    hsa_signal_xor_scacq_screl,
+    hsa_signal_xor_scacquire,
+    hsa_signal_xor_screlease,
+    ]
+    (s: u64, x: i64) -> () {
         on(s, |sig, n| sig.update(n, |v| v ^ x));
     }
 }
 
-hsa! {
-    /// Applies `xor` to a signal's value.
-    fn hsa_signal_xor_acquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v ^ x));
-    }
-}
-
-hsa! {
-    /// Applies `xor` to a signal's value.
-    fn hsa_signal_xor_relaxed(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v ^ x));
-    }
-}
-
-hsa! {
-    /// Applies `xor` to a signal's value.
-    fn hsa_signal_xor_release(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v ^ x));
-    }
-}
-
-hsa! {
-    /// Applies `xor` to a signal's value.
-    fn hsa_signal_xor_scacq_screl(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v ^ x));
-    }
-}
-
-hsa! {
-    /// Applies `xor` to a signal's value.
-    fn hsa_signal_xor_scacquire(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v ^ x));
-    }
-}
-
-hsa! {
-    /// Applies `xor` to a signal's value.
-    fn hsa_signal_xor_screlease(s: u64, x: i64) {
-        on(s, |sig, n| sig.update(n, |v| v ^ x));
-    }
-}
-
-hsa! {
-    /// Exchanges a signal's value; returns the old one.
-    fn hsa_signal_exchange_acq_rel(s: u64, x: i64) -> i64 {
+hsa_each! {
+    "Exchanges a signal's value; returns the old one."
+    [
+    hsa_signal_exchange_acq_rel,
+    hsa_signal_exchange_acquire,
+    hsa_signal_exchange_relaxed,
+    hsa_signal_exchange_release,
+    hsa_signal_exchange_scacq_screl,
+    hsa_signal_exchange_scacquire,
+    hsa_signal_exchange_screlease,
+    ]
+    (s: u64, x: i64) -> i64 {
         on(s, |sig, n| sig.update(n, |_| x))
     }
 }
 
-hsa! {
-    /// Compare-and-swap on a signal's value; returns the old one.
-    fn hsa_signal_cas_acq_rel(s: u64, expected: i64, x: i64) -> i64 {
+hsa_each! {
+    "Compare-and-swap on a signal's value; returns the old one."
+    [
+    hsa_signal_cas_acq_rel,
+    hsa_signal_cas_acquire,
+    hsa_signal_cas_relaxed,
+    hsa_signal_cas_release,
+    hsa_signal_cas_scacq_screl,
+    hsa_signal_cas_scacquire,
+    hsa_signal_cas_screlease,
+    ]
+    (s: u64, expected: i64, x: i64) -> i64 {
         on(s, |sig, n| sig.cas(expected, x, n))
     }
 }
 
-hsa! {
-    /// Exchanges a signal's value; returns the old one.
-    fn hsa_signal_exchange_acquire(s: u64, x: i64) -> i64 {
-        on(s, |sig, n| sig.update(n, |_| x))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on a signal's value; returns the old one.
-    fn hsa_signal_cas_acquire(s: u64, expected: i64, x: i64) -> i64 {
-        on(s, |sig, n| sig.cas(expected, x, n))
-    }
-}
-
-hsa! {
-    /// Exchanges a signal's value; returns the old one.
-    fn hsa_signal_exchange_relaxed(s: u64, x: i64) -> i64 {
-        on(s, |sig, n| sig.update(n, |_| x))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on a signal's value; returns the old one.
-    fn hsa_signal_cas_relaxed(s: u64, expected: i64, x: i64) -> i64 {
-        on(s, |sig, n| sig.cas(expected, x, n))
-    }
-}
-
-hsa! {
-    /// Exchanges a signal's value; returns the old one.
-    fn hsa_signal_exchange_release(s: u64, x: i64) -> i64 {
-        on(s, |sig, n| sig.update(n, |_| x))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on a signal's value; returns the old one.
-    fn hsa_signal_cas_release(s: u64, expected: i64, x: i64) -> i64 {
-        on(s, |sig, n| sig.cas(expected, x, n))
-    }
-}
-
-hsa! {
-    /// Exchanges a signal's value; returns the old one.
-    fn hsa_signal_exchange_scacq_screl(s: u64, x: i64) -> i64 {
-        on(s, |sig, n| sig.update(n, |_| x))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on a signal's value; returns the old one.
-    fn hsa_signal_cas_scacq_screl(s: u64, expected: i64, x: i64) -> i64 {
-        on(s, |sig, n| sig.cas(expected, x, n))
-    }
-}
-
-hsa! {
-    /// Exchanges a signal's value; returns the old one.
-    fn hsa_signal_exchange_scacquire(s: u64, x: i64) -> i64 {
-        on(s, |sig, n| sig.update(n, |_| x))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on a signal's value; returns the old one.
-    fn hsa_signal_cas_scacquire(s: u64, expected: i64, x: i64) -> i64 {
-        on(s, |sig, n| sig.cas(expected, x, n))
-    }
-}
-
-hsa! {
-    /// Exchanges a signal's value; returns the old one.
-    fn hsa_signal_exchange_screlease(s: u64, x: i64) -> i64 {
-        on(s, |sig, n| sig.update(n, |_| x))
-    }
-}
-
-hsa! {
-    /// Compare-and-swap on a signal's value; returns the old one.
-    fn hsa_signal_cas_screlease(s: u64, expected: i64, x: i64) -> i64 {
-        on(s, |sig, n| sig.cas(expected, x, n))
-    }
-}
-
-hsa! {
-    /// Waits until a signal's value satisfies a condition, or the timeout.
-    fn hsa_signal_wait_scacquire(s: u64, cond: u32, compare: i64, timeout: u64, _state: u32) -> i64 {
-        wait(s, cond, compare, timeout)
-    }
-}
-
-hsa! {
-    /// Waits until a signal's value satisfies a condition, or the timeout.
-    fn hsa_signal_wait_relaxed(s: u64, cond: u32, compare: i64, timeout: u64, _state: u32) -> i64 {
-        wait(s, cond, compare, timeout)
-    }
-}
-
-hsa! {
-    /// Waits until a signal's value satisfies a condition, or the timeout.
-    fn hsa_signal_wait_acquire(s: u64, cond: u32, compare: i64, timeout: u64, _state: u32) -> i64 {
+hsa_each! {
+    "Waits until a signal's value satisfies a condition, or the timeout."
+    [
+    hsa_signal_wait_scacquire,
+    hsa_signal_wait_relaxed,
+    hsa_signal_wait_acquire,
+    ]
+    (s: u64, cond: u32, compare: i64, timeout: u64, _state: u32) -> i64 {
         wait(s, cond, compare, timeout)
     }
 }
