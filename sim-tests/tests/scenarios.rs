@@ -7,10 +7,9 @@
 //! kernel's source and the lane's input).
 
 use amdgpu_lanes::Image;
-use amdgpu_lanes::scenario::{
-    LaneExpect, Scenario, ScenarioError, Step, StepError, Stepper, parse_file, run_file,
-};
+use amdgpu_lanes::scenario::{LaneExpect, Scenario, ScenarioError, Step, parse_file, run_file};
 use amdgpu_lanes::service::LaneState;
+use amdgpu_lanes::stepper::{StepError, Stepper};
 use amdgpu_lanes::svg::{SvgOptions, Trace, legend, render};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig};
 use amdsim_sim_tests::{read_kernel, repo_path};
@@ -70,10 +69,10 @@ fn every_scenario_passes() {
 fn kind(s: &Step) -> &'static str {
     match s {
         Step::Break(b) => match b {
-            amdgpu_lanes::scenario::BreakAt::Line { file: None, .. } => "Break(line)",
-            amdgpu_lanes::scenario::BreakAt::Line { file: Some(_), .. } => "Break(file, line)",
-            amdgpu_lanes::scenario::BreakAt::Function(_) => "Break(function)",
-            amdgpu_lanes::scenario::BreakAt::Address(_) => "Break(address)",
+            amdgpu_lanes::stepper::BreakAt::Line { file: None, .. } => "Break(line)",
+            amdgpu_lanes::stepper::BreakAt::Line { file: Some(_), .. } => "Break(file, line)",
+            amdgpu_lanes::stepper::BreakAt::Function(_) => "Break(function)",
+            amdgpu_lanes::stepper::BreakAt::Address(_) => "Break(address)",
         },
         Step::Delete => "Delete",
         Step::Continue => "Continue",

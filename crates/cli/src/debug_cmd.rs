@@ -4,8 +4,8 @@
 
 use crate::Failure;
 use amdgpu_lanes::Image;
-use amdgpu_lanes::scenario::{BreakAt, LaneView, Stepper, StopKind};
 use amdgpu_lanes::service::{LaneState, PositionSource};
+use amdgpu_lanes::stepper::{BreakAt, LaneView, Stepper, StopKind};
 use amdgpu_sim::Device;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
@@ -80,7 +80,7 @@ fn parse_break(arg: &str) -> Result<BreakAt, String> {
 }
 
 /// One lane as `info lanes` shows it: lane, state, pc, function, file:line.
-fn fact_text(f: &amdgpu_lanes::scenario::LaneFact) -> String {
+fn fact_text(f: &amdgpu_lanes::stepper::LaneFact) -> String {
     let (func, line) = match &f.source {
         Some(src) => (
             src.function.clone().unwrap_or_else(|| "??".into()),

@@ -12,6 +12,15 @@
 //! - [`debugger::Debugger`] runs a dispatch under a session: breakpoints by line or
 //!   address, the variables in scope at the stopped PC, their locations evaluated for a
 //!   chosen lane, their bytes read and written.
+//! - [`service::LaneService`] says where every lane of a stopped wave conceptually is, from
+//!   the code object's lane attributes ([`lane_pc`]) or the static reconstruction
+//!   ([`regions`]), which [`annotate`] can write back into a code object as DWARF.
+//! - [`stepper::Stepper`] is the stepping engine (continue, instruction and line steps of
+//!   a focused wave, lane views) that the interactive debugger, the scenario runner
+//!   ([`scenario`]) and `amdsim lanes` drive; [`svg`] draws what a recorded wave did.
+//!
+//! The crate depends on the device (`amdgpu-sim`), the DWARF evaluator and the code-object
+//! reader; it must not depend on the host runtime or on any front end.
 //!
 //! # Reading clang-19 output
 //!
@@ -67,6 +76,7 @@ pub mod lane_pc;
 pub mod regions;
 pub mod scenario;
 pub mod service;
+pub mod stepper;
 pub mod svg;
 pub mod target;
 

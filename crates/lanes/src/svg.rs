@@ -9,8 +9,8 @@
 //! splitting into colour and grey, reconvergence as the grey filling with colour again.
 //!
 //! The input is a [`Trace`] per wave, recorded while single-stepping the wave from its
-//! start to its end ([`crate::scenario::Stepper::record`] and
-//! [`crate::scenario::Stepper::record_group`] make them). The SVG is written by hand: it is
+//! start to its end ([`crate::stepper::Stepper::record`] and
+//! [`crate::stepper::Stepper::record_group`] make them). The SVG is written by hand: it is
 //! plain text, with runs of equal cells merged into one rectangle, so a wave of 2000
 //! instructions and 64 lanes stays a file of a few hundred kilobytes at most.
 
