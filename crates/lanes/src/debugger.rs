@@ -14,6 +14,29 @@ use amdgpu_dwarf::{EvalOptions, Evaluator, Expr, Loc, Target};
 use amdgpu_sim::debug::{Session, Stop};
 use amdgpu_sim::{Device, Launch, Module};
 
+/// clang-15 (Debian's hipcc) at `-O0 -g` places a private variable with a bare
+/// `DW_OP_fbreg N`, the frame base being `DW_OP_regx SGPR33`: a wave-scaled offset into
+/// the lanes' private memory. Read literally (a memory location in the default, generic
+/// address space) it would be generic address `N`, never mapped; the producer means the
+/// lane's private memory at frame offset `N`, which is what clang-19 spells with the
+/// private-address suffix. A bare `DW_OP_fbreg N` therefore gets the suffix
+/// (`DW_OP_lit1, DW_OP_swap, DW_OP_xderef`) and is read as clang-19's `-O0` form; every
+/// other expression is left as it is.
+fn private_frame_slot(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    const FBREG: u8 = 0x91;
+    let Some((&FBREG, rest)) = bytes.split_first() else {
+        return bytes.into();
+    };
+    // One SLEB128 operand and nothing after it.
+    let operand_len = rest.iter().position(|b| b & 0x80 == 0).map(|i| i + 1);
+    if operand_len != Some(rest.len()) {
+        return bytes.into();
+    }
+    let mut v = bytes.to_vec();
+    v.extend_from_slice(&[0x31, 0x16, 0x18]); // DW_OP_lit1, DW_OP_swap, DW_OP_xderef
+    v.into()
+}
+
 /// Why the dispatch stopped, with link-time addresses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -289,7 +312,8 @@ impl<'a, 'd> Debugger<'a, 'd> {
         };
         let mut singles = Vec::new();
         for bytes in exprs {
-            let e = Expr::decode(bytes, &opts.decode).map_err(dwarf)?;
+            let bytes = private_frame_slot(bytes);
+            let e = Expr::decode(&bytes, &opts.decode).map_err(dwarf)?;
             let mut ev = Evaluator::new(t, &ctx, opts.clone());
             let l = ev.location(&e).map_err(dwarf)?;
             singles.extend_from_slice(l.singles());
