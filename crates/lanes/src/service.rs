@@ -448,7 +448,7 @@ impl<'i, 'd> LaneService<'i, 'd> {
     /// line, else the statement the lane will execute next (the first `is_stmt` row with a
     /// real line after the PC) — never line 0, and never the line of code before a join.
     pub fn source(&self, pc: u64, kind: PcKind) -> SourcePos {
-        let function = self.symbol_at(pc).map(|s| s.2.clone());
+        let function = self.symbol_at(pc).map(|s| demangle(&s.2));
         let end = self.symbol_at(pc).map_or(u64::MAX, |s| s.1);
         let i = self.rows.partition_point(|r| r.0.address < pc);
         let next_stmt = || {
@@ -702,4 +702,25 @@ impl LaneService<'_, '_> {
             dwarf_error: None,
         })
     }
+}
+
+/// A function's name as source code writes it: a C++ (Itanium-mangled) symbol
+/// demangled with its parameter types (`_Z7divergePKiPii` is
+/// `diverge(int const*, int*, int)`), anything else as it is.
+pub fn demangle(symbol: &str) -> String {
+    cpp_demangle::Symbol::new(symbol)
+        .ok()
+        .and_then(|s| s.demangle().ok())
+        .unwrap_or_else(|| symbol.to_string())
+}
+
+/// Whether `symbol` is the function a user names `name`: the symbol itself, its
+/// demangled name, or that name without its parameter list (`diverge`, and
+/// `ns::f` for `ns::f(int)`; every overload matches).
+pub fn names_function(symbol: &str, name: &str) -> bool {
+    if symbol == name {
+        return true;
+    }
+    let d = demangle(symbol);
+    d == name || d.split_once('(').is_some_and(|(base, _)| base == name)
 }

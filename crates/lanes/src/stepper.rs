@@ -574,31 +574,31 @@ impl<'a, 'd> Stepper<'a, 'd> {
             }
             BreakAt::Function(name) => {
                 let code = self.image.code();
-                match code
+                // Every function the name matches (the overloads of a C++ name).
+                let found: Vec<u64> = code
                     .symbols()
                     .iter()
-                    .find(|s| s.is_code() && s.name == name.as_str())
-                {
-                    Some(s) => {
-                        let a = s.address;
-                        self.debugger.break_at_address(a);
-                        Ok(vec![a])
-                    }
-                    None => {
-                        let mut known: Vec<String> = code
-                            .symbols()
-                            .iter()
-                            .filter(|s| s.is_code())
-                            .map(|s| s.name.to_string())
-                            .collect();
-                        known.sort();
-                        known.dedup();
-                        Err(StepError::NoFunction {
-                            name: name.clone(),
-                            known,
-                        })
-                    }
+                    .filter(|s| s.is_code() && crate::service::names_function(s.name, name))
+                    .map(|s| s.address)
+                    .collect();
+                if found.is_empty() {
+                    let mut known: Vec<String> = code
+                        .symbols()
+                        .iter()
+                        .filter(|s| s.is_code())
+                        .map(|s| crate::service::demangle(s.name))
+                        .collect();
+                    known.sort();
+                    known.dedup();
+                    return Err(StepError::NoFunction {
+                        name: name.clone(),
+                        known,
+                    });
                 }
+                for a in &found {
+                    self.debugger.break_at_address(*a);
+                }
+                Ok(found)
             }
             BreakAt::Address(a) => {
                 let bias = self.debugger.load_bias();
