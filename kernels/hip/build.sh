@@ -91,14 +91,17 @@ build_one() {
 	local cmd
 	if [ "$kind" = prog ]; then
 		# Libraries a program names on a line `// link: -lNAME ...`.
-		local libs
+		local libs flags
 		libs=$(sed -n 's|^// link: ||p' "src/$name.hip")
+		# Compiler flags a program adds on a line `// flags: ...` (after the
+		# common ones, so `-O0 -g` wins over -O2).
+		flags=$(sed -n 's|^// flags: ||p' "src/$name.hip")
 		# -cuid fixes the compilation unit id (by default a hash of the
 		# command line, which contains the scratch path).
 		if [ "$comp" = hipcc ]; then
-			cmd="hipcc $HIPCC_FLAGS -cuid=$name $ARCH_FLAGS src/$name.hip -o out/hipcc/$name $LINK_FLAGS $libs"
+			cmd="hipcc $HIPCC_FLAGS $flags -cuid=$name $ARCH_FLAGS src/$name.hip -o out/hipcc/$name $LINK_FLAGS $libs"
 		else
-			cmd="clang++-19 $CLANG19_FLAGS -cuid=$name $ARCH_FLAGS src/$name.hip -o out/clang19/$name $LINK_FLAGS $libs -lamdhip64"
+			cmd="clang++-19 $CLANG19_FLAGS $flags -cuid=$name $ARCH_FLAGS src/$name.hip -o out/clang19/$name $LINK_FLAGS $libs -lamdhip64"
 		fi
 	else
 		if [ "$comp" = hipcc ]; then

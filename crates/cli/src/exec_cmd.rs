@@ -211,19 +211,19 @@ fn note_targets(path: &Path, card: &Card) {
     }
 }
 
-/// Runs `amdsim exec`.
-pub fn run(a: ExecArgs) -> Result<(), crate::Failure> {
-    let card = Card::for_target(&a.gpu).map_err(crate::Failure::Usage)?;
+/// The command that runs `command` (a HIP program and its arguments) on the
+/// simulated `gpu`, with amdsim's HSA library first on the library path.
+pub(crate) fn program_command(
+    gpu: &str,
+    threads: Option<usize>,
+    command: &[String],
+    usage: &str,
+) -> Result<std::process::Command, crate::Failure> {
+    let card = Card::for_target(gpu).map_err(crate::Failure::Usage)?;
     let lib = find_library()?;
     let dir = library_dir(&lib)?;
-    if a.print_lib_dir {
-        println!("{}", dir.display());
-        return Ok(());
-    }
-    let Some((program, args)) = a.command.split_first() else {
-        return Err(crate::Failure::Usage(
-            "no program given: amdsim exec [--gpu TARGET] -- PROGRAM [ARGS...]".into(),
-        ));
+    let Some((program, args)) = command.split_first() else {
+        return Err(crate::Failure::Usage(format!("no program given: {usage}")));
     };
     let path = resolve(program)?;
     check_hip(&path)?;
@@ -237,9 +237,37 @@ pub fn run(a: ExecArgs) -> Result<(), crate::Failure> {
     cmd.args(args)
         .env("LD_LIBRARY_PATH", ld)
         .env("AMDSIM_GPU", card.target_id());
-    if let Some(n) = a.threads {
+    if let Some(n) = threads {
         cmd.env("RAYON_NUM_THREADS", n.max(1).to_string());
     }
+    Ok(cmd)
+}
+
+/// Runs the program and returns its exit status (128 + the signal's number
+/// when a signal ended it, as a shell reports it).
+pub(crate) fn wait(cmd: &mut std::process::Command) -> Result<i32, crate::Failure> {
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", cmd.get_program().to_string_lossy()))?;
+    use std::os::unix::process::ExitStatusExt;
+    Ok(status
+        .code()
+        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0)))
+}
+
+/// Runs `amdsim exec`.
+pub fn run(a: ExecArgs) -> Result<(), crate::Failure> {
+    if a.print_lib_dir {
+        Card::for_target(&a.gpu).map_err(crate::Failure::Usage)?;
+        println!("{}", library_dir(&find_library()?)?.display());
+        return Ok(());
+    }
+    let mut cmd = program_command(
+        &a.gpu,
+        a.threads,
+        &a.command,
+        "amdsim exec [--gpu TARGET] -- PROGRAM [ARGS...]",
+    )?;
     if let Some(dir) = &a.capture {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let dir = dir
@@ -247,16 +275,8 @@ pub fn run(a: ExecArgs) -> Result<(), crate::Failure> {
             .map_err(|e| format!("{}: {e}", dir.display()))?;
         cmd.env("AMDSIM_CAPTURE", dir);
     }
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", path.display()))?;
-    use std::os::unix::process::ExitStatusExt;
-    let code = status
-        .code()
-        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-    if code == 0 {
-        Ok(())
-    } else {
-        Err(crate::Failure::Exit(code))
+    match wait(&mut cmd)? {
+        0 => Ok(()),
+        code => Err(crate::Failure::Exit(code)),
     }
 }

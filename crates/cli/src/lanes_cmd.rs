@@ -30,14 +30,18 @@ Lines come from the line table (?? without DWARF).
 Examples:
   amdsim lanes kernels/examples/divergence.ron --break divergence.cl:20
   amdsim lanes kernels/examples/divergence.ron --break divergence.cl:20 --hit 2 --group 1,0,0
-  amdsim lanes kernels/examples/divergence.ron --break divergence --svg /tmp/divergence.svg";
+  amdsim lanes kernels/examples/divergence.ron --break divergence --svg /tmp/divergence.svg
+  amdsim lanes --break debug_divergence.hip:14 -- kernels/hip/bin/hipcc/debug_divergence";
 
 /// Arguments of `amdsim lanes`.
 #[derive(Args, Debug)]
 #[command(after_help = LANES_HELP)]
 pub struct LanesArgs {
     /// The dispatch, as `amdsim run` takes it: DISPATCH.ron, or FILE.co KERNEL ARG...
-    #[arg(required = true, value_name = "DISPATCH.ron | FILE.co KERNEL ARG...")]
+    #[arg(
+        required_unless_present = "program",
+        value_name = "DISPATCH.ron | FILE.co KERNEL ARG..."
+    )]
     inputs: Vec<String>,
     /// Grid size in work-items, X[,Y[,Z]] (default: the largest buffer's element count).
     #[arg(long, value_name = "X[,Y,Z]", value_parser = crate::run_cmd::parse_dims)]
@@ -60,6 +64,44 @@ pub struct LanesArgs {
     /// Also draw the stopped wave's work-group, from its start to its end, as SVG.
     #[arg(long, value_name = "OUT.svg")]
     svg: Option<PathBuf>,
+    /// With `-- PROGRAM`: the GPU to simulate (as for `amdsim exec`).
+    #[arg(long, value_name = "TARGET", default_value = "gfx900")]
+    gpu: String,
+    /// A HIP program and its arguments: stop in its kernels (the Nth time a wave of
+    /// any of its dispatches gets there), show the lanes, and let it run on.
+    #[arg(last = true, value_name = "PROGRAM [ARGS]...")]
+    program: Vec<String>,
+}
+
+/// `amdsim lanes --break WHERE -- PROGRAM`: the debugger in the program's process,
+/// told to stop there, show every lane and let the program run on.
+fn lanes_of_program(a: &LanesArgs) -> Result<(), Failure> {
+    if !a.inputs.is_empty() {
+        return Err(Failure::Usage(
+            "give a dispatch or `-- PROGRAM`, not both".into(),
+        ));
+    }
+    if a.group.is_some() || a.wave.is_some() || a.svg.is_some() {
+        return Err(Failure::Usage(
+            "--group, --wave and --svg need a dispatch file: capture the program's \
+             dispatches with `amdsim exec --capture DIR -- PROGRAM`, then run \
+             `amdsim lanes DIR/NNNN.ron`"
+                .into(),
+        ));
+    }
+    if a.hit == 0 {
+        return Err(Failure::Usage("--hit counts from 1".into()));
+    }
+    let mut script = format!("break {}\nrun\n", a.at);
+    for _ in 1..a.hit {
+        script += "continue\n";
+    }
+    script += "info lanes\n";
+    let path = std::env::temp_dir().join(format!("amdsim-lanes-{}.cmds", std::process::id()));
+    std::fs::write(&path, script).map_err(|e| format!("{}: {e}", path.display()))?;
+    let r = crate::debug_cmd::debug_program(&a.gpu, None, Some(&path), &a.program, "lanes");
+    let _ = std::fs::remove_file(&path);
+    r
 }
 
 fn parse_group(s: &str) -> Result<[u32; 3], Failure> {
@@ -125,6 +167,9 @@ fn addresses(at: &str, co: &CodeObject, image: Option<&Image>) -> Result<Vec<u64
 
 /// `amdsim lanes`.
 pub fn run(a: LanesArgs) -> Result<(), Failure> {
+    if !a.program.is_empty() {
+        return lanes_of_program(&a);
+    }
     let df = crate::run_cmd::dispatch_from_inputs(&a.inputs, a.grid, a.workgroup, "lanes")?;
     let co_path = df.resolve(std::path::Path::new(&df.code_object));
     let bytes = crate::read_file(

@@ -6,12 +6,27 @@ use crate::loader::{Loaded, Symbol, SymbolBody};
 use crate::memory::Memory;
 use crate::queue::Queue;
 use crate::signal::{self, Notifier, Signal};
-use amdgpu_sim::dispatch::{Launch, LaunchConfig, RunOptions};
+use amdgpu_sim::dispatch::{Launch, LaunchConfig, Module, RunOptions};
 use amdgpu_sim::memory::PAGE;
 use amdgpu_sim::{Device, SimError};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+/// Something that runs some dispatches itself: the debugger of
+/// `amdsim debug -- PROGRAM`, which stops waves at breakpoints.
+pub trait Intercept: Send + Sync {
+    /// Runs `launch`, a dispatch of a kernel of `module` (loaded from the code
+    /// object `code`) to its end, or returns `None` to leave it to the runtime.
+    /// `Some(Err(_))`: the dispatch faulted.
+    fn dispatch(
+        &self,
+        device: &Device,
+        module: &Module,
+        code: &Arc<Vec<u8>>,
+        launch: &Launch,
+    ) -> Option<Result<(), SimError>>;
+}
 
 /// The settings the runtime starts with (from the environment when it runs
 /// under a HIP program).
@@ -76,6 +91,13 @@ pub struct Runtime {
     capture: Option<crate::capture::Capture>,
     queue_ids: AtomicU64,
     warned: Mutex<HashSet<String>>,
+    intercept: OnceLock<Box<dyn Intercept>>,
+}
+
+impl std::fmt::Debug for dyn Intercept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Intercept")
+    }
 }
 
 #[derive(Debug, Default)]
@@ -106,6 +128,17 @@ pub mod status {
     pub const ILLEGAL_INSTRUCTION: u32 = 42;
 }
 
+/// The HSA status ROCr reports for a dispatch that ended with `e`.
+fn fault_status(e: &SimError) -> u32 {
+    match e {
+        SimError::Fault { .. } => status::MEMORY_APERTURE_VIOLATION,
+        SimError::InvalidInstruction { .. } | SimError::Unimplemented { .. } => {
+            status::ILLEGAL_INSTRUCTION
+        }
+        _ => status::EXCEPTION,
+    }
+}
+
 impl Runtime {
     /// Starts a runtime.
     pub fn new(settings: Settings) -> Result<Arc<Runtime>, String> {
@@ -126,7 +159,13 @@ impl Runtime {
             capture,
             queue_ids: AtomicU64::new(0),
             warned: Mutex::default(),
+            intercept: OnceLock::new(),
         }))
+    }
+
+    /// Lets `i` run the dispatches it chooses (once; later calls are ignored).
+    pub fn set_intercept(&self, i: Box<dyn Intercept>) {
+        let _ = self.intercept.set(i);
     }
 
     /// Prints `msg` once per `key` on stderr.
@@ -235,18 +274,34 @@ impl Runtime {
             image: module.image.clone(),
         };
         let pending = self.capture_before(&launch, k);
-        let report = self.device.run_with(
-            &launch,
-            &RunOptions {
-                stop_on_fault: true,
-                ..RunOptions::default()
-            },
-        );
-        if let (Some(c), Some(p)) = (&self.capture, &pending)
-            && let Err(e) = c.after(&self.device, p)
-        {
-            self.warn_once("capture", &e);
-        }
+        let intercepted = self.intercept.get().and_then(|i| {
+            let code = lock(&self.codes).get(&module.load_bias).cloned()?;
+            i.dispatch(&self.device, module, &code, &launch)
+        });
+        let capture_after = || {
+            if let (Some(c), Some(p)) = (&self.capture, &pending)
+                && let Err(e) = c.after(&self.device, p)
+            {
+                self.warn_once("capture", &e);
+            }
+        };
+        let report = match intercepted {
+            Some(r) => {
+                capture_after();
+                return r.map_err(|e| {
+                    eprintln!("amdsim: kernel {} faulted: {e}", k.info.name);
+                    fault_status(&e)
+                });
+            }
+            None => self.device.run_with(
+                &launch,
+                &RunOptions {
+                    stop_on_fault: true,
+                    ..RunOptions::default()
+                },
+            ),
+        };
+        capture_after();
         if let Some(amdgpu_sim::dispatch::Stopped::InstructionLimit(e)) = &report.stopped {
             eprintln!("amdsim: kernel {} stopped: {e}", k.info.name);
             return Err(status::EXCEPTION);
@@ -262,13 +317,7 @@ impl Runtime {
                     pc.wrapping_sub(module.load_bias)
                 );
             }
-            return Err(match f.error {
-                SimError::Fault { .. } => status::MEMORY_APERTURE_VIOLATION,
-                SimError::InvalidInstruction { .. } | SimError::Unimplemented { .. } => {
-                    status::ILLEGAL_INSTRUCTION
-                }
-                _ => status::EXCEPTION,
-            });
+            return Err(fault_status(&f.error));
         }
         Ok(())
     }

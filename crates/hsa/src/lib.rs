@@ -34,6 +34,7 @@ macro_rules! hsa_each {
 }
 
 pub mod agents;
+pub mod debug;
 pub mod exec;
 pub mod memory;
 pub mod queues;
@@ -113,6 +114,10 @@ hsa! {
         };
         match Runtime::new(settings) {
             Ok(rt) => {
+                if let Err(e) = debug::install(&rt) {
+                    eprintln!("amdsim: {e}");
+                    return ERROR;
+                }
                 *g = Some((rt, 1));
                 SUCCESS
             }

@@ -336,8 +336,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A prepared dispatch: memory set up, ready to create work-groups.
-#[derive(Debug)]
+/// A prepared dispatch: memory set up, ready to create work-groups. A clone
+/// describes the same dispatch (over the same memory).
+#[derive(Clone, Debug)]
 pub struct Launch {
     /// The kernel.
     pub kernel: KernelInfo,

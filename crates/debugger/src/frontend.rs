@@ -1,0 +1,637 @@
+//! The command interpreter.
+
+use crate::input::Input;
+use crate::value::typed_value;
+use amdgpu_lanes::Image;
+use amdgpu_lanes::service::{LaneState, PositionSource};
+use amdgpu_lanes::stepper::{BreakAt, LaneFact, LaneView, StepError, Stepper, StopKind};
+use amdgpu_sim::{Device, Launch, Module, SimError};
+use std::path::PathBuf;
+
+/// The commands, as `help` lists them.
+pub const HELP: &str = "\
+Commands (one per line; `#` starts a comment):
+  break FILE:LINE | LINE | FUNC | *ADDR    set a breakpoint (b)
+  delete                                   remove every breakpoint
+  run | continue                           run to the next breakpoint (r, c)
+  step | next                              run the focused lane to its next source line,
+                                           passing over code it does not run (s, n)
+  stepi                                    execute one instruction of the focused wave (si)
+  lane N                                   focus lane N (a warning if it is inactive)
+  wave N [GROUP X,Y,Z]                     focus another wave (of the running or a later group)
+  info lanes [-active | -inactive]         every lane: state, pc, function, file:line
+  info breakpoints                         the breakpoints and where they resolved
+  print VAR                                a variable, as the focused lane sees it (p)
+  x/Nx ADDR                                N dwords of global memory at ADDR
+  bt                                       the focused lane's frames (function and line)
+  info registers                           PC, EXEC, VCC, SGPRs, the focused lane's VGPRs
+  quit                                     end the session (q)";
+
+/// What the session is debugging.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One dispatch (a dispatch file): the session ends with it.
+    Dispatch,
+    /// The kernels of a running program: dispatches come and go, breakpoints stay.
+    Program,
+}
+
+/// How a debugged dispatch (or the wait before the first one) ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ended {
+    /// It ran to its end (program mode: the program goes on).
+    Finished,
+    /// `quit`: the session (and, for a program, the program) ends.
+    Quit,
+    /// The commands ran out: the dispatch ran to its end without stopping again, and
+    /// no later dispatch stops.
+    Detached,
+    /// The dispatch faulted; the program's runtime reports it as the GPU would.
+    Faulted(SimError),
+}
+
+/// A breakpoint as the user set it.
+#[derive(Clone, Debug)]
+struct Breakpoint {
+    number: u32,
+    text: String,
+    at: BreakAt,
+    /// Link-time addresses in the dispatch being debugged (empty: pending).
+    resolved: Vec<u64>,
+}
+
+/// A dispatch under the debugger.
+struct Active<'s, 'a, 'd> {
+    stepper: &'s mut Stepper<'a, 'd>,
+    dev: &'a Device,
+    fault: Option<SimError>,
+}
+
+enum Flow {
+    Stay,
+    Leave(Ended),
+}
+
+/// The debugger's front end: commands, breakpoints and the focused lane.
+pub struct Frontend {
+    input: Input,
+    mode: Mode,
+    breakpoints: Vec<Breakpoint>,
+    next_number: u32,
+    lane: u32,
+    errors: usize,
+    error_file: Option<PathBuf>,
+    detached: bool,
+}
+
+fn parse_u64(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => t.parse(),
+    };
+    r.map_err(|_| format!("`{s}` is not a number"))
+}
+
+/// A breakpoint location as `break` takes it: `*ADDR`, `LINE`, `FILE:LINE`, `FUNC`.
+pub fn parse_break(arg: &str) -> Result<BreakAt, String> {
+    if let Some(a) = arg.strip_prefix('*') {
+        return parse_u64(a).map(BreakAt::Address);
+    }
+    if let Ok(line) = arg.parse::<u64>() {
+        return Ok(BreakAt::Line { file: None, line });
+    }
+    if let Some((f, l)) = arg.rsplit_once(':')
+        && let Ok(line) = l.parse::<u64>()
+    {
+        return Ok(BreakAt::Line {
+            file: Some(f.to_string()),
+            line,
+        });
+    }
+    if arg.is_empty() {
+        return Err("break needs FILE:LINE, LINE, FUNC or *ADDR".into());
+    }
+    Ok(BreakAt::Function(arg.to_string()))
+}
+
+/// One lane as `info lanes` shows it: lane, state, pc, function, file:line.
+fn fact_text(f: &LaneFact) -> String {
+    let (func, line) = match &f.source {
+        Some(src) => (
+            src.function.clone().unwrap_or_else(|| "??".into()),
+            src.line
+                .as_ref()
+                .map(|(file, l)| format!("{file}:{l}"))
+                .unwrap_or_else(|| "??".into()),
+        ),
+        None => ("-".into(), "-".into()),
+    };
+    let pc = f.pc.map_or_else(|| "-".into(), |p| format!("{p:#x}"));
+    let mut s = format!(
+        "{:>2} {:<11} {:<8} {:<20} {}",
+        f.lane,
+        f.state.word(),
+        pc,
+        func,
+        line
+    );
+    if let LaneState::Unknown(why) = &f.state {
+        s += &format!(" ({why})");
+    }
+    s
+}
+
+fn lane_line(view: &LaneView, lane: u32) -> Option<String> {
+    view.lanes.iter().find(|f| f.lane == lane).map(fact_text)
+}
+
+fn text(e: StepError) -> String {
+    e.to_string()
+}
+
+/// The simulator error inside a stepping error, if that is what it is.
+fn sim_error(e: &StepError) -> Option<SimError> {
+    match e {
+        StepError::Debugger(amdgpu_lanes::Error::Sim(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+const NOT_RUNNING: &str = "The program is not being run.";
+
+impl Frontend {
+    /// A front end reading `input`.
+    pub fn new(input: Input, mode: Mode) -> Frontend {
+        Frontend {
+            input,
+            mode,
+            breakpoints: Vec::new(),
+            next_number: 1,
+            lane: 0,
+            errors: 0,
+            error_file: None,
+            detached: false,
+        }
+    }
+
+    /// Also writes the number of failed commands to `path` whenever it changes (a
+    /// front end in another process reads it to choose its exit status).
+    pub fn with_error_file(mut self, path: PathBuf) -> Frontend {
+        self.error_file = Some(path);
+        self
+    }
+
+    /// How many commands failed.
+    pub fn errors(&self) -> usize {
+        self.errors
+    }
+
+    /// Whether a person types the commands.
+    pub fn interactive(&self) -> bool {
+        self.input.interactive()
+    }
+
+    /// Whether the session has let go of the program (its commands ended).
+    pub fn detached(&self) -> bool {
+        self.detached
+    }
+
+    fn failed(&mut self, e: &str) {
+        self.errors += 1;
+        println!("error: {e}");
+        if let Some(p) = &self.error_file {
+            let _ = std::fs::write(p, self.errors.to_string());
+        }
+    }
+
+    /// Program mode, before the first dispatch: commands until `run` or `continue`
+    /// ([`Ended::Finished`]: let the program go), `quit` or the end of the input.
+    pub fn prelude(&mut self) -> Ended {
+        loop {
+            let Some(line) = self.input.next_command() else {
+                self.detached = true;
+                return Ended::Detached;
+            };
+            match self.command(&line, None) {
+                Ok(Flow::Stay) => {}
+                Ok(Flow::Leave(e)) => return e,
+                Err(e) => self.failed(&e),
+            }
+        }
+    }
+
+    /// Debugs one dispatch of a kernel of `module` (loaded from the code object
+    /// `image` was parsed from). Program mode: `None` when no breakpoint resolves in
+    /// this code object (the caller runs it at full speed), and the dispatch returns
+    /// when it ends; dispatch mode: the session is this dispatch.
+    pub fn dispatch(
+        &mut self,
+        image: &Image<'_>,
+        dev: &Device,
+        module: &Module,
+        launch: &Launch,
+    ) -> Result<Option<Ended>, String> {
+        if self.detached {
+            return Ok(None);
+        }
+        let mut stepper = Stepper::new(image, dev, module, launch.clone()).map_err(text)?;
+        if self.mode == Mode::Program {
+            let mut any = false;
+            for b in &mut self.breakpoints {
+                b.resolved = stepper.break_at(&b.at).unwrap_or_default();
+                any |= !b.resolved.is_empty();
+            }
+            if !any {
+                return Ok(None);
+            }
+        }
+        let mut active = Active {
+            stepper: &mut stepper,
+            dev,
+            fault: None,
+        };
+        if self.mode == Mode::Program {
+            match self.resume(&mut active, |s| s.resume()) {
+                Ok(Flow::Leave(e)) => return Ok(Some(e)),
+                Ok(Flow::Stay) => {}
+                Err(e) => self.failed(&e),
+            }
+        }
+        loop {
+            let Some(line) = self.input.next_command() else {
+                return Ok(Some(self.detach(&mut active)));
+            };
+            match self.command(&line, Some(&mut active)) {
+                Ok(Flow::Stay) => {}
+                Ok(Flow::Leave(e)) => return Ok(Some(e)),
+                Err(e) => self.failed(&e),
+            }
+        }
+    }
+
+    /// The commands ended: program mode runs the dispatch to its end without stopping.
+    fn detach(&mut self, a: &mut Active) -> Ended {
+        if self.mode == Mode::Dispatch {
+            return Ended::Detached;
+        }
+        self.detached = true;
+        if let Some(f) = a.fault.take() {
+            return Ended::Faulted(f);
+        }
+        println!("amdsim: the commands have ended; the program runs on without breakpoints");
+        match a.stepper.debugger().finish() {
+            Ok(()) => Ended::Detached,
+            Err(amdgpu_lanes::Error::Sim(e)) => Ended::Faulted(e),
+            Err(e) => {
+                self.failed(&e.to_string());
+                Ended::Detached
+            }
+        }
+    }
+
+    /// Runs `how` on the stepper and shows where it stopped; in program mode the end
+    /// of the dispatch (or a fault already shown) leaves the prompt.
+    fn resume(
+        &mut self,
+        a: &mut Active,
+        how: impl FnOnce(&mut Stepper) -> Result<amdgpu_lanes::stepper::Stop, StepError>,
+    ) -> Result<Flow, String> {
+        if let Some(f) = &a.fault {
+            if self.mode == Mode::Program {
+                return Ok(Flow::Leave(Ended::Faulted(f.clone())));
+            }
+            return Err(format!("the dispatch has faulted: {f}"));
+        }
+        match how(a.stepper) {
+            Ok(stop) => {
+                if stop.kind == StopKind::DispatchFinished && self.mode == Mode::Program {
+                    return Ok(Flow::Leave(Ended::Finished));
+                }
+                self.show_stop(a, &stop.kind)?;
+                Ok(Flow::Stay)
+            }
+            Err(e) => match sim_error(&e) {
+                Some(f) if self.mode == Mode::Program => {
+                    println!("the kernel faulted: {f}");
+                    a.fault = Some(f);
+                    Ok(Flow::Stay)
+                }
+                _ => Err(e.to_string()),
+            },
+        }
+    }
+
+    fn show_stop(&mut self, a: &mut Active, kind: &StopKind) -> Result<(), String> {
+        match kind {
+            StopKind::DispatchFinished => {
+                println!("the dispatch has finished");
+                return Ok(());
+            }
+            StopKind::AtBarrier => println!("the focused wave waits at a barrier"),
+            StopKind::WaveEnded { .. } => println!("the focused wave has ended"),
+            _ => {}
+        }
+        let view = a.stepper.view().map_err(text)?;
+        let line = view
+            .source
+            .line
+            .as_ref()
+            .map(|(f, l)| format!("{f}:{l}"))
+            .unwrap_or_else(|| "??".into());
+        println!(
+            "work-group ({},{},{}) wave {} at {} {} in {}",
+            view.group[0],
+            view.group[1],
+            view.group[2],
+            view.wave,
+            view.pc
+                .map(|p| format!("{p:#x}"))
+                .unwrap_or_else(|| "-".into()),
+            line,
+            view.source.function.as_deref().unwrap_or("??"),
+        );
+        let active: Vec<u32> = view
+            .lanes
+            .iter()
+            .filter(|f| f.state == LaneState::Active)
+            .map(|f| f.lane)
+            .collect();
+        println!(
+            "{} of {} lanes active (mask {:#x})",
+            active.len(),
+            view.lanes.len(),
+            view.active
+        );
+        if !active.contains(&self.lane)
+            && let Some(first) = active.first()
+        {
+            println!(
+                "lane {} is not active here; focus moved to lane {first}",
+                self.lane
+            );
+            self.lane = *first;
+        }
+        Ok(())
+    }
+
+    fn command(&mut self, line: &str, a: Option<&mut Active>) -> Result<Flow, String> {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            return Ok(Flow::Stay);
+        }
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match cmd {
+            "q" | "quit" | "exit" => return Ok(Flow::Leave(Ended::Quit)),
+            "b" | "break" => self.break_cmd(rest, a)?,
+            "delete" => {
+                self.breakpoints.clear();
+                if let Some(a) = a {
+                    a.stepper.debugger().clear_all();
+                }
+                println!("every breakpoint removed");
+            }
+            "info" if rest == "breakpoints" || rest == "b" || rest == "break" => {
+                self.info_breakpoints()
+            }
+            "help" => println!("{HELP}"),
+            _ => {
+                let Some(a) = a else {
+                    return match cmd {
+                        "r" | "run" | "c" | "continue" => Ok(Flow::Leave(Ended::Finished)),
+                        _ if is_command(cmd) => Err(NOT_RUNNING.into()),
+                        other => Err(format!("unknown command `{other}` (try `help`)")),
+                    };
+                };
+                return self.stopped_command(cmd, rest, a);
+            }
+        }
+        Ok(Flow::Stay)
+    }
+
+    fn break_cmd(&mut self, rest: &str, a: Option<&mut Active>) -> Result<(), String> {
+        let at = parse_break(rest)?;
+        let number = self.next_number;
+        let resolved = match a {
+            Some(a) => a.stepper.break_at(&at).map_err(text)?,
+            None => Vec::new(),
+        };
+        self.next_number += 1;
+        if resolved.is_empty() {
+            println!("Breakpoint {number} ({rest}) pending.");
+        } else {
+            let list: Vec<String> = resolved.iter().map(|a| format!("{a:#x}")).collect();
+            println!("breakpoint at {}", list.join(", "));
+        }
+        self.breakpoints.push(Breakpoint {
+            number,
+            text: rest.to_string(),
+            at,
+            resolved,
+        });
+        Ok(())
+    }
+
+    fn info_breakpoints(&self) {
+        if self.breakpoints.is_empty() {
+            println!("No breakpoints.");
+            return;
+        }
+        println!("Num     Type           What");
+        for b in &self.breakpoints {
+            let at = if b.resolved.is_empty() {
+                "<PENDING>".to_string()
+            } else {
+                let list: Vec<String> = b.resolved.iter().map(|a| format!("{a:#x}")).collect();
+                list.join(", ")
+            };
+            println!("{:<7} breakpoint     {} at {at}", b.number, b.text);
+        }
+    }
+
+    fn stopped_command(&mut self, cmd: &str, rest: &str, a: &mut Active) -> Result<Flow, String> {
+        match cmd {
+            "r" | "run" | "c" | "continue" => return self.resume(a, |s| s.resume()),
+            "s" | "step" | "n" | "next" => {
+                let lane = self.lane;
+                return self.resume(a, |s| s.step_line(lane));
+            }
+            "si" | "stepi" => return self.resume(a, |s| s.step_instruction()),
+            "lane" => self.lane_cmd(rest, a)?,
+            "wave" => {
+                let mut parts = rest.split_whitespace();
+                let w: u32 = parts
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or("wave N [GROUP X,Y,Z]")?;
+                let group = match (parts.next(), parts.next()) {
+                    (Some("group" | "GROUP"), Some(g)) => {
+                        let mut out = [0u32; 3];
+                        for (k, x) in g
+                            .split(',')
+                            .filter_map(|x| x.parse().ok())
+                            .take(3)
+                            .enumerate()
+                        {
+                            out[k] = x;
+                        }
+                        Some(out)
+                    }
+                    _ => None,
+                };
+                let stop = a.stepper.set_focus(group, w).map_err(text)?;
+                self.show_stop(a, &stop.kind)?;
+            }
+            "info" => self.info(rest, a)?,
+            "p" | "print" => {
+                let bytes = a.stepper.read_variable(self.lane, rest).map_err(text)?;
+                let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                let ty = a.stepper.variable_type(rest).ok().flatten();
+                let value = typed_value(ty.as_deref(), &bytes);
+                println!(
+                    "{rest} = {value} (lane {}; bytes {})",
+                    self.lane,
+                    hex.join(" ")
+                );
+            }
+            "bt" | "backtrace" => {
+                let view = a.stepper.view().map_err(text)?;
+                match lane_line(&view, self.lane) {
+                    Some(l) => println!("#0 lane {l}"),
+                    None => println!("no lane {}", self.lane),
+                }
+            }
+            x if x.starts_with("x/") => examine(x, rest, a.dev)?,
+            other => return Err(format!("unknown command `{other}` (try `help`)")),
+        }
+        Ok(Flow::Stay)
+    }
+
+    fn lane_cmd(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
+        let n: u32 = rest
+            .parse()
+            .map_err(|_| format!("lane `{rest}`: give a lane number"))?;
+        let size = a.stepper.wave_size();
+        if n >= size {
+            return Err(format!("lane {n}: the wave has {size} lanes"));
+        }
+        self.lane = n;
+        let view = a.stepper.view().map_err(text)?;
+        if let Some(l) = lane_line(&view, n) {
+            println!("lane {l}");
+        }
+        if !view
+            .lanes
+            .iter()
+            .any(|f| f.lane == n && f.state == LaneState::Active)
+        {
+            println!("warning: lane {n} is not active");
+        }
+        Ok(())
+    }
+
+    fn info(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
+        match rest {
+            "lanes" | "lanes -all" | "lanes -active" | "lanes -inactive" => {
+                let view = a.stepper.view().map_err(text)?;
+                for f in &view.lanes {
+                    let active = f.state == LaneState::Active;
+                    if (rest.ends_with("-active") && !active)
+                        || (rest.ends_with("-inactive") && active)
+                    {
+                        continue;
+                    }
+                    let mark = if f.lane == self.lane { "*" } else { " " };
+                    println!("{mark} {}", fact_text(f));
+                }
+                println!("active mask {:#x}, EXEC {:#x}", view.active, view.exec);
+                if view.provenance.source == PositionSource::Dwarf {
+                    println!("positions from DW_AT_LLVM_lane_pc (callers through the CFI)");
+                }
+                if let Some(t) = view.provenance.trouble(view.pc) {
+                    println!("warning: {t}");
+                }
+            }
+            "registers" | "reg" => self.registers(a)?,
+            other => {
+                return Err(format!(
+                    "info {other}: try `info lanes`, `info breakpoints` or `info registers`"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn registers(&self, a: &mut Active) -> Result<(), String> {
+        let (_, wave) = a.stepper.focus();
+        let dbg = a.stepper.debugger();
+        let w = dbg
+            .session()
+            .wave(wave)
+            .ok_or("no wave is running")?
+            .clone();
+        println!(
+            "pc {:#x}  exec {:#x}  vcc {:#x}  scc {}",
+            w.pc.wrapping_sub(dbg.load_bias()),
+            w.exec.0,
+            w.vcc.0,
+            w.scc as u8
+        );
+        for (k, chunk) in w.sgpr.chunks(8).enumerate().take(14) {
+            let vals: Vec<String> = chunk.iter().map(|v| format!("{v:08x}")).collect();
+            println!("s{:<3} {}", k * 8, vals.join(" "));
+        }
+        let lane = self.lane as usize;
+        let vals: Vec<String> = w
+            .vgpr
+            .iter()
+            .take(32)
+            .map(|r| format!("{:08x}", r.get(lane).copied().unwrap_or(0)))
+            .collect();
+        for (k, chunk) in vals.chunks(8).enumerate() {
+            println!("v{:<3} {} (lane {lane})", k * 8, chunk.join(" "));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `cmd` is a command that needs a stopped wave.
+fn is_command(cmd: &str) -> bool {
+    matches!(
+        cmd,
+        "s" | "step"
+            | "n"
+            | "next"
+            | "si"
+            | "stepi"
+            | "lane"
+            | "wave"
+            | "info"
+            | "p"
+            | "print"
+            | "bt"
+            | "backtrace"
+    ) || cmd.starts_with("x/")
+}
+
+/// `x/Nx ADDR`: N dwords of global memory.
+fn examine(spec: &str, rest: &str, dev: &Device) -> Result<(), String> {
+    let n: usize = spec[2..]
+        .trim_end_matches(['x', 'w'])
+        .parse()
+        .map_err(|_| format!("`{spec}`: use x/Nx ADDR"))?;
+    if n > 4096 {
+        return Err(format!("x/{n}x: at most 4096 dwords"));
+    }
+    let addr = parse_u64(rest)?;
+    let bytes = dev.read(addr, n * 4).map_err(|e| e.to_string())?;
+    for (k, c) in bytes.chunks(16).enumerate() {
+        let vals: Vec<String> = c
+            .chunks(4)
+            .map(|d| format!("{:08x}", u32::from_le_bytes([d[0], d[1], d[2], d[3]])))
+            .collect();
+        println!("{:#x}: {}", addr + 16 * k as u64, vals.join(" "));
+    }
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! `amdsim debug -- PROGRAM`: the debugger inside the program's process. When
+//! `AMDSIM_DEBUG` is set (`-` for commands on standard input, or a script's
+//! path), `hsa_init` opens the debugger's prompt before the program's first
+//! kernel, and every later dispatch where a breakpoint resolves runs under it.
+
+use amdgpu_lanes::Image;
+use amdgpu_sim::{Device, Launch, Module, SimError};
+use amdsim_debugger::{Ended, Frontend, Input, Mode};
+use amdsim_host::runtime::{Intercept, Runtime};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The debugger as the runtime's intercept.
+struct Debug {
+    frontend: Mutex<Frontend>,
+    /// Parsed code objects by load bias. Their bytes and DWARF live as long as
+    /// the program: a debugging session loads a handful.
+    images: Mutex<HashMap<u64, &'static Image<'static>>>,
+}
+
+/// Ends the program at the user's `quit`, as gdb kills its inferior: without
+/// running the program's exit handlers, which would wait for the dispatch the
+/// debugger holds.
+fn quit() -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    // SAFETY: _exit has no preconditions.
+    unsafe { libc::_exit(0) }
+}
+
+impl Intercept for Debug {
+    fn dispatch(
+        &self,
+        device: &Device,
+        module: &Module,
+        code: &Arc<Vec<u8>>,
+        launch: &Launch,
+    ) -> Option<Result<(), SimError>> {
+        let image = {
+            let mut images = self.images.lock().unwrap_or_else(|e| e.into_inner());
+            match images.get(&module.load_bias) {
+                Some(i) => *i,
+                None => {
+                    let bytes: &'static [u8] = Box::leak(code.to_vec().into_boxed_slice());
+                    let image = match Image::parse_code(bytes) {
+                        Ok(i) => &*Box::leak(Box::new(i)),
+                        Err(e) => {
+                            eprintln!("amdsim: debugger: the kernel's code object: {e}");
+                            return None;
+                        }
+                    };
+                    images.insert(module.load_bias, image);
+                    image
+                }
+            }
+        };
+        let mut fe = self.frontend.lock().unwrap_or_else(|e| e.into_inner());
+        match fe.dispatch(image, device, module, launch) {
+            Ok(None) => None,
+            Ok(Some(Ended::Finished | Ended::Detached)) => Some(Ok(())),
+            Ok(Some(Ended::Quit)) => quit(),
+            Ok(Some(Ended::Faulted(e))) => Some(Err(e)),
+            Err(e) => {
+                eprintln!("amdsim: debugger: {e}; the dispatch runs without it");
+                None
+            }
+        }
+    }
+}
+
+/// Installs the debugger when `AMDSIM_DEBUG` asks for it, and reads the
+/// commands given before the program's first kernel.
+pub fn install(rt: &Runtime) -> Result<(), String> {
+    let Some(how) = std::env::var_os("AMDSIM_DEBUG").filter(|v| !v.is_empty()) else {
+        return Ok(());
+    };
+    let input = if how == "-" {
+        Input::stdin()
+    } else {
+        Input::script(std::path::Path::new(&how))?
+    };
+    let mut fe = Frontend::new(input, Mode::Program);
+    if let Some(p) = std::env::var_os("AMDSIM_DEBUG_ERRORS").filter(|v| !v.is_empty()) {
+        fe = fe.with_error_file(p.into());
+    }
+    if fe.interactive() {
+        println!(
+            "amdsim: the program's kernels run under the debugger; set breakpoints, then `run`"
+        );
+    }
+    match fe.prelude() {
+        Ended::Quit => quit(),
+        Ended::Detached => return Ok(()),
+        Ended::Finished | Ended::Faulted(_) => {}
+    }
+    rt.set_intercept(Box::new(Debug {
+        frontend: Mutex::new(fe),
+        images: Mutex::default(),
+    }));
+    Ok(())
+}
