@@ -388,10 +388,10 @@ fn debug_stops_in_a_hip_programs_kernel() {
 
 /// `amdsim lanes --break WHERE -- PROGRAM` stops in the program's kernel at the asked
 /// hit, shows every lane (the odd ones active in the then-arm) and lets the program run
-/// on to pass; options that need a dispatch file are refused. (Where the inactive lanes
-/// of this hipcc `-O0` kernel are is not checked: the reconstruction finds no EXEC region
-/// in it and calls them finished, a known bug of the reconstruction with kernels that
-/// call the device library at `-O0`.)
+/// on to pass; options that need a dispatch file are refused. The even lanes ran the
+/// else-arm first (LLVM puts it first) and wait at the join, line 18. Before, the
+/// reconstruction took the -O0 expansion of `s_and_saveexec` (only the removed lanes kept,
+/// spilled to a VGPR lane) for an early return and called them finished.
 #[test]
 fn lanes_of_a_hip_program() {
     if !have_hip("lanes_of_a_hip_program") {
@@ -418,6 +418,14 @@ fn lanes_of_a_hip_program() {
         .filter(|l| l.trim_start_matches([' ', '*']).split_whitespace().nth(1) == Some("active"))
         .count();
     assert_eq!(active_rows, 32, "{t}");
+    assert_eq!(
+        t.matches(
+            " divergent   0x37f8   diverge(int const*, int*, int) src/debug_divergence.hip:18"
+        )
+        .count(),
+        32,
+        "{t}"
+    );
     assert!(t.lines().any(|l| l == "PASS"), "{t}");
     let out = Command::new(env!("CARGO_BIN_EXE_amdsim"))
         .args(["lanes", "--break", "diverge", "--svg", "x.svg", "--"])

@@ -1383,9 +1383,20 @@ impl Analysis {
             Sym::CondAnd(p, k) | Sym::CondAndNot(p, k) if p == cur => {
                 // A region opens: EXEC is narrowed to one arm.
                 let id = pc;
-                // Narrowed with the old EXEC kept nowhere: the lanes it removes return
-                // (`s_and exec, exec, vcc` for an early return of a kernel).
-                if !s.locs.values().any(|x| x.0 == Sym::Set(p)) {
+                // Narrowed with neither the old EXEC nor the lanes it removes kept
+                // anywhere: those lanes return (`s_and exec, exec, vcc` for an early
+                // return of a kernel). The -O0 expansion of `s_and_saveexec` keeps only
+                // the removed lanes (`s_mov S, exec; s_and T, S, c; s_xor S, T, S;
+                // s_mov exec, T`), and they come back at the join.
+                let removed = match v {
+                    Sym::CondAnd(q, c) => Sym::CondAndNot(q, c),
+                    _ => Sym::CondAnd(p, k),
+                };
+                if !s
+                    .locs
+                    .values()
+                    .any(|x| x.0 == Sym::Set(p) || x.0 == removed)
+                {
                     self.returning.insert(id);
                 }
                 let first_is_and = matches!(v, Sym::CondAnd(..));

@@ -93,7 +93,7 @@
 //!
 //! ```no_run
 //! use amdgpu_lanes::Image;
-//! use amdgpu_lanes::scenario::{BreakAt, Stepper};
+//! use amdgpu_lanes::stepper::{BreakAt, Stepper};
 //! use amdgpu_sim::{ArgValue, Device, LaunchConfig};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let bytes = std::fs::read("kernels/bin/gfx900/divergence.O2g.co")?;
