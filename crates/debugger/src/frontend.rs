@@ -1,9 +1,10 @@
 //! The command interpreter.
 
+use crate::breakpoints::{Hit, Table};
 use crate::input::Input;
 use crate::value::typed_value;
 use amdgpu_lanes::Image;
-use amdgpu_lanes::service::{LaneState, PositionSource};
+use amdgpu_lanes::service::{LaneState, PcKind, PositionSource};
 use amdgpu_lanes::stepper::{BreakAt, LaneFact, LaneView, StepError, Stepper, StopKind};
 use amdgpu_sim::{Device, Launch, Module, SimError};
 use std::path::PathBuf;
@@ -11,12 +12,17 @@ use std::path::PathBuf;
 /// The commands, as `help` lists them.
 pub const HELP: &str = "\
 Commands (one per line; `#` starts a comment):
-  break FILE:LINE | LINE | FUNC | *ADDR    set a breakpoint (b)
-  delete                                   remove every breakpoint
-  run | continue                           run to the next breakpoint (r, c)
-  step | next                              run the focused lane to its next source line,
-                                           passing over code it does not run (s, n)
-  stepi                                    execute one instruction of the focused wave (si)
+  break FILE:LINE | LINE | FUNC | *ADDR    set a breakpoint (b); C++ functions by name
+  tbreak LOCATION                          a breakpoint deleted when first hit
+  delete [N...]                            remove breakpoints N (all without N)
+  disable [N...] | enable [N...]           turn breakpoints off and on
+  ignore N COUNT                           pass over the next COUNT hits of breakpoint N
+  run | continue [N]                       run to the next breakpoint (r, c; N: pass over the
+                                           breakpoint stopped at N-1 more times)
+  step [N] | next [N]                      run the focused lane to its next source line,
+                                           passing over code it does not run (s, n); a
+                                           breakpoint the wave reaches on the way stops it
+  stepi [N]                                execute N instructions of the focused wave (si)
   lane N                                   focus lane N (a warning if it is inactive)
   wave N [GROUP X,Y,Z]                     focus another wave (of the running or a later group)
   info lanes [-active | -inactive]         every lane: state, pc, function, file:line
@@ -50,16 +56,6 @@ pub enum Ended {
     Faulted(SimError),
 }
 
-/// A breakpoint as the user set it.
-#[derive(Clone, Debug)]
-struct Breakpoint {
-    number: u32,
-    text: String,
-    at: BreakAt,
-    /// Link-time addresses in the dispatch being debugged (empty: pending).
-    resolved: Vec<u64>,
-}
-
 /// A dispatch under the debugger.
 struct Active<'s, 'a, 'd> {
     stepper: &'s mut Stepper<'a, 'd>,
@@ -76,12 +72,13 @@ enum Flow {
 pub struct Frontend {
     input: Input,
     mode: Mode,
-    breakpoints: Vec<Breakpoint>,
-    next_number: u32,
+    breakpoints: Table,
     lane: u32,
     errors: usize,
     error_file: Option<PathBuf>,
     detached: bool,
+    /// The breakpoint of the last stop (for `continue N`).
+    last_hit: Option<u32>,
 }
 
 fn parse_u64(s: &str) -> Result<u64, String> {
@@ -166,12 +163,12 @@ impl Frontend {
         Frontend {
             input,
             mode,
-            breakpoints: Vec::new(),
-            next_number: 1,
+            breakpoints: Table::default(),
             lane: 0,
             errors: 0,
             error_file: None,
             detached: false,
+            last_hit: None,
         }
     }
 
@@ -236,15 +233,9 @@ impl Frontend {
             return Ok(None);
         }
         let mut stepper = Stepper::new(image, dev, module, launch.clone()).map_err(text)?;
-        if self.mode == Mode::Program {
-            let mut any = false;
-            for b in &mut self.breakpoints {
-                b.resolved = stepper.break_at(&b.at).unwrap_or_default();
-                any |= !b.resolved.is_empty();
-            }
-            if !any {
-                return Ok(None);
-            }
+        stepper.steps_stop_at_breakpoints = true;
+        if self.mode == Mode::Program && !self.breakpoints.resolve(&mut stepper) {
+            return Ok(None);
         }
         let mut active = Active {
             stepper: &mut stepper,
@@ -252,7 +243,7 @@ impl Frontend {
             fault: None,
         };
         if self.mode == Mode::Program {
-            match self.resume(&mut active, |s| s.resume()) {
+            match self.resume(&mut active, 1, |s| s.resume()) {
                 Ok(Flow::Leave(e)) => return Ok(Some(e)),
                 Ok(Flow::Stay) => {}
                 Err(e) => self.failed(&e),
@@ -290,12 +281,15 @@ impl Frontend {
         }
     }
 
-    /// Runs `how` on the stepper and shows where it stopped; in program mode the end
-    /// of the dispatch (or a fault already shown) leaves the prompt.
+    /// Runs `how` on the stepper `count` times (fewer when a breakpoint is reported or
+    /// the wave cannot go on) and shows where it stopped; hits of breakpoints that are
+    /// ignored this time run on. In program mode the end of the dispatch (or a fault
+    /// already shown) leaves the prompt.
     fn resume(
         &mut self,
         a: &mut Active,
-        how: impl FnOnce(&mut Stepper) -> Result<amdgpu_lanes::stepper::Stop, StepError>,
+        count: u64,
+        how: impl Fn(&mut Stepper) -> Result<amdgpu_lanes::stepper::Stop, StepError>,
     ) -> Result<Flow, String> {
         if let Some(f) = &a.fault {
             if self.mode == Mode::Program {
@@ -303,26 +297,53 @@ impl Frontend {
             }
             return Err(format!("the dispatch has faulted: {f}"));
         }
-        match how(a.stepper) {
-            Ok(stop) => {
-                if stop.kind == StopKind::DispatchFinished && self.mode == Mode::Program {
-                    return Ok(Flow::Leave(Ended::Finished));
+        let mut left = count.max(1);
+        loop {
+            let stop = match how(a.stepper) {
+                Ok(stop) => stop,
+                Err(e) => {
+                    return match sim_error(&e) {
+                        Some(f) if self.mode == Mode::Program => {
+                            println!("the kernel faulted: {f}");
+                            a.fault = Some(f);
+                            Ok(Flow::Stay)
+                        }
+                        _ => Err(e.to_string()),
+                    };
                 }
-                self.show_stop(a, &stop.kind)?;
-                Ok(Flow::Stay)
+            };
+            if stop.kind == StopKind::DispatchFinished && self.mode == Mode::Program {
+                return Ok(Flow::Leave(Ended::Finished));
             }
-            Err(e) => match sim_error(&e) {
-                Some(f) if self.mode == Mode::Program => {
-                    println!("the kernel faulted: {f}");
-                    a.fault = Some(f);
-                    Ok(Flow::Stay)
+            let mut hits = Vec::new();
+            if stop.kind == StopKind::Breakpoint
+                && let Some(pc) = stop.view.as_ref().and_then(|v| v.pc)
+            {
+                match self.breakpoints.hit(pc) {
+                    Hit::Ignored => continue,
+                    Hit::Stop(list) => {
+                        self.breakpoints.sync(a.stepper);
+                        self.last_hit = list.first().map(|h| h.0);
+                        hits = list;
+                    }
+                    Hit::None => {}
                 }
-                _ => Err(e.to_string()),
-            },
+            }
+            left -= 1;
+            let ended = !matches!(stop.kind, StopKind::Stepped | StopKind::NewLine { .. });
+            if left == 0 || !hits.is_empty() || ended {
+                self.show_stop(a, &stop.kind, &hits)?;
+                return Ok(Flow::Stay);
+            }
         }
     }
 
-    fn show_stop(&mut self, a: &mut Active, kind: &StopKind) -> Result<(), String> {
+    fn show_stop(
+        &mut self,
+        a: &mut Active,
+        kind: &StopKind,
+        hits: &[(u32, bool)],
+    ) -> Result<(), String> {
         match kind {
             StopKind::DispatchFinished => {
                 println!("the dispatch has finished");
@@ -339,6 +360,12 @@ impl Frontend {
             .as_ref()
             .map(|(f, l)| format!("{f}:{l}"))
             .unwrap_or_else(|| "??".into());
+        for (n, temporary) in hits {
+            print!(
+                "{}reakpoint {n}, ",
+                if *temporary { "Temporary b" } else { "B" }
+            );
+        }
         println!(
             "work-group ({},{},{}) wave {} at {} {} in {}",
             view.group[0],
@@ -375,7 +402,7 @@ impl Frontend {
         Ok(())
     }
 
-    fn command(&mut self, line: &str, a: Option<&mut Active>) -> Result<Flow, String> {
+    fn command(&mut self, line: &str, mut a: Option<&mut Active>) -> Result<Flow, String> {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             return Ok(Flow::Stay);
@@ -384,20 +411,31 @@ impl Frontend {
         let rest = rest.trim();
         match cmd {
             "q" | "quit" | "exit" => return Ok(Flow::Leave(Ended::Quit)),
-            "b" | "break" => self.break_cmd(rest, a)?,
-            "delete" => {
-                self.breakpoints.clear();
-                if let Some(a) = a {
-                    a.stepper.debugger().clear_all();
+            "b" | "break" => self.break_cmd(rest, a, false)?,
+            "tb" | "tbreak" => self.break_cmd(rest, a, true)?,
+            "d" | "delete" | "disable" | "enable" => self.edit_breakpoints(cmd, rest, a)?,
+            "ignore" => {
+                let mut parts = rest.split_whitespace();
+                let (Some(n), Some(c), None) = (parts.next(), parts.next(), parts.next()) else {
+                    return Err("Argument required (a breakpoint number and a count).".into());
+                };
+                let n: u32 = n
+                    .parse()
+                    .map_err(|_| format!("Bad breakpoint argument: '{n}'"))?;
+                let c: u64 = c.parse().map_err(|_| format!("Invalid number \"{c}\"."))?;
+                self.breakpoints.get_mut(n)?.ignore = c;
+                match c {
+                    0 => println!("Will stop next time breakpoint {n} is reached."),
+                    1 => println!("Will ignore next crossing of breakpoint {n}."),
+                    c => println!("Will ignore next {c} crossings of breakpoint {n}."),
                 }
-                println!("every breakpoint removed");
             }
-            "info" if rest == "breakpoints" || rest == "b" || rest == "break" => {
-                self.info_breakpoints()
+            "info" if matches!(rest, "breakpoints" | "b" | "break" | "breakpoint") => {
+                print!("{}", self.breakpoints.info())
             }
             "help" => println!("{HELP}"),
             _ => {
-                let Some(a) = a else {
+                let Some(a) = a.take() else {
                     return match cmd {
                         "r" | "run" | "c" | "continue" => Ok(Flow::Leave(Ended::Finished)),
                         _ if is_command(cmd) => Err(NOT_RUNNING.into()),
@@ -410,54 +448,104 @@ impl Frontend {
         Ok(Flow::Stay)
     }
 
-    fn break_cmd(&mut self, rest: &str, a: Option<&mut Active>) -> Result<(), String> {
-        let at = parse_break(rest)?;
-        let number = self.next_number;
-        let resolved = match a {
-            Some(a) => a.stepper.break_at(&at).map_err(text)?,
-            None => Vec::new(),
-        };
-        self.next_number += 1;
-        if resolved.is_empty() {
-            println!("Breakpoint {number} ({rest}) pending.");
-        } else {
-            let list: Vec<String> = resolved.iter().map(|a| format!("{a:#x}")).collect();
-            println!("breakpoint at {}", list.join(", "));
+    /// `delete`, `disable`, `enable` with breakpoint numbers (every breakpoint without).
+    fn edit_breakpoints(
+        &mut self,
+        cmd: &str,
+        rest: &str,
+        a: Option<&mut Active>,
+    ) -> Result<(), String> {
+        let numbers = rest
+            .split_whitespace()
+            .map(|n| {
+                n.parse::<u32>().map_err(|_| {
+                    format!(
+                        "Convenience variable must have integer value.\nBad breakpoint number '{n}'"
+                    )
+                })
+            })
+            .collect::<Result<Vec<u32>, String>>()?;
+        let all: Vec<u32> = self.breakpoints.all().iter().map(|b| b.number).collect();
+        let targets = if numbers.is_empty() { all } else { numbers };
+        for n in targets {
+            match cmd {
+                "d" | "delete" => self.breakpoints.delete(n)?,
+                "disable" => self.breakpoints.get_mut(n)?.enabled = false,
+                _ => self.breakpoints.get_mut(n)?.enabled = true,
+            }
         }
-        self.breakpoints.push(Breakpoint {
-            number,
-            text: rest.to_string(),
-            at,
-            resolved,
-        });
+        if let Some(a) = a {
+            self.breakpoints.sync(a.stepper);
+        }
         Ok(())
     }
 
-    fn info_breakpoints(&self) {
-        if self.breakpoints.is_empty() {
-            println!("No breakpoints.");
-            return;
+    fn break_cmd(
+        &mut self,
+        rest: &str,
+        mut a: Option<&mut Active>,
+        temporary: bool,
+    ) -> Result<(), String> {
+        let at = parse_break(rest)?;
+        let resolved = match &mut a {
+            Some(a) => a.stepper.break_at(&at).map_err(text)?,
+            None => Vec::new(),
+        };
+        let kind = if temporary {
+            "Temporary breakpoint"
+        } else {
+            "Breakpoint"
+        };
+        let number = self.breakpoints.add(rest, at, resolved.clone(), temporary);
+        match (resolved.as_slice(), &a) {
+            ([], _) => println!("{kind} {number} ({rest}) pending."),
+            ([addr], Some(a)) => {
+                let src = a.stepper.service().source(*addr, PcKind::Current);
+                match src.line {
+                    Some((file, line)) => {
+                        println!("{kind} {number} at {addr:#x}: file {file}, line {line}.")
+                    }
+                    None => println!("{kind} {number} at {addr:#x}"),
+                }
+            }
+            (addrs, _) => {
+                let list: Vec<String> = addrs.iter().map(|a| format!("{a:#x}")).collect();
+                println!(
+                    "{kind} {number} at {}: {rest}. ({} locations)",
+                    list.join(", "),
+                    addrs.len()
+                );
+            }
         }
-        println!("Num     Type           What");
-        for b in &self.breakpoints {
-            let at = if b.resolved.is_empty() {
-                "<PENDING>".to_string()
-            } else {
-                let list: Vec<String> = b.resolved.iter().map(|a| format!("{a:#x}")).collect();
-                list.join(", ")
-            };
-            println!("{:<7} breakpoint     {} at {at}", b.number, b.text);
+        if let Some(a) = a {
+            self.breakpoints.sync(a.stepper);
         }
+        Ok(())
     }
 
     fn stopped_command(&mut self, cmd: &str, rest: &str, a: &mut Active) -> Result<Flow, String> {
         match cmd {
-            "r" | "run" | "c" | "continue" => return self.resume(a, |s| s.resume()),
+            "r" | "run" | "c" | "continue" => {
+                let n = count(rest)?;
+                if n > 1
+                    && let Some(b) = self.last_hit
+                    && let Ok(bp) = self.breakpoints.get_mut(b)
+                {
+                    bp.ignore = n - 1;
+                    println!(
+                        "Will ignore next {} crossings of breakpoint {b}.  Continuing.",
+                        n - 1
+                    );
+                }
+                return self.resume(a, 1, |s| s.resume());
+            }
             "s" | "step" | "n" | "next" => {
                 let lane = self.lane;
-                return self.resume(a, |s| s.step_line(lane));
+                return self.resume(a, count(rest)?, move |s| s.step_line(lane));
             }
-            "si" | "stepi" => return self.resume(a, |s| s.step_instruction()),
+            "si" | "stepi" | "ni" | "nexti" => {
+                return self.resume(a, count(rest)?, |s| s.step_instruction());
+            }
             "lane" => self.lane_cmd(rest, a)?,
             "wave" => {
                 let mut parts = rest.split_whitespace();
@@ -481,7 +569,7 @@ impl Frontend {
                     _ => None,
                 };
                 let stop = a.stepper.set_focus(group, w).map_err(text)?;
-                self.show_stop(a, &stop.kind)?;
+                self.show_stop(a, &stop.kind, &[])?;
             }
             "info" => self.info(rest, a)?,
             "p" | "print" => {
@@ -596,6 +684,17 @@ impl Frontend {
     }
 }
 
+/// A command's repeat count (1 without one).
+fn count(rest: &str) -> Result<u64, String> {
+    if rest.is_empty() {
+        return Ok(1);
+    }
+    match rest.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("Invalid number \"{rest}\".")),
+    }
+}
+
 /// Whether `cmd` is a command that needs a stopped wave.
 fn is_command(cmd: &str) -> bool {
     matches!(
@@ -605,6 +704,8 @@ fn is_command(cmd: &str) -> bool {
             | "next"
             | "si"
             | "stepi"
+            | "ni"
+            | "nexti"
             | "lane"
             | "wave"
             | "info"

@@ -20,6 +20,7 @@
 //! runtime (which calls it) or on the command-line front end.
 #![deny(missing_docs)]
 
+mod breakpoints;
 mod frontend;
 mod input;
 mod value;

@@ -404,6 +404,9 @@ pub struct Stepper<'a, 'd> {
     pub(crate) finished: bool,
     /// The most instructions one [`Stepper::step_line`] (or recording) may execute.
     pub step_limit: u64,
+    /// Whether [`Stepper::step_line`] stops where the focused wave reaches a breakpoint
+    /// on the way (gdb's `next` and `step` do; scenarios step line by line regardless).
+    pub steps_stop_at_breakpoints: bool,
 }
 
 impl<'a, 'd> Stepper<'a, 'd> {
@@ -457,6 +460,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
             last_group: None,
             finished: false,
             step_limit: DEFAULT_STEP_LIMIT,
+            steps_stop_at_breakpoints: false,
         })
     }
 
@@ -678,6 +682,16 @@ impl<'a, 'd> Stepper<'a, 'd> {
         }
     }
 
+    /// Whether wave `wave` of the running work-group is about to execute an instruction
+    /// with a breakpoint.
+    fn at_breakpoint(&mut self, wave: u32) -> bool {
+        let session = self.debugger.session_ref();
+        let Some(pc) = session.wave(wave).map(|w| w.pc) else {
+            return false;
+        };
+        session.breakpoints().any(|b| b == pc)
+    }
+
     fn wave_status(&mut self, wave: u32) -> WaveStatus {
         self.debugger
             .session()
@@ -805,6 +819,12 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 return Ok(Stop {
                     kind: StopKind::WaveEnded { instructions: n },
                     view: self.view().ok(),
+                });
+            }
+            if self.steps_stop_at_breakpoints && self.at_breakpoint(wave) {
+                return Ok(Stop {
+                    kind: StopKind::Breakpoint,
+                    view: Some(self.view()?),
                 });
             }
             let f = self.lane_fact(lane)?;

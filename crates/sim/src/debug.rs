@@ -204,7 +204,9 @@ impl<'d> Session<'d> {
             });
         }
         exec::step_with(w, &mut wg.lds, &ctx, Some(&self.launch.prepared))?;
-        self.skip = None;
+        // A wave stepped onto a breakpoint is stopped there already: resuming passes it
+        // (as gdb steps over the breakpoint at a stopped thread's PC).
+        self.skip = self.breakpoints.contains(&w.pc).then_some((wave, w.pc));
         let stop = Stop::Stepped {
             group: wg.id,
             wave,

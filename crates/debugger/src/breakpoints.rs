@@ -1,0 +1,163 @@
+//! The breakpoint table: numbered breakpoints as the user set them, pending until a
+//! dispatch's code object resolves them, with gdb's enable, ignore and temporary
+//! dispositions and hit counts.
+
+use amdgpu_lanes::stepper::{BreakAt, Stepper};
+
+/// One breakpoint.
+#[derive(Clone, Debug)]
+pub(crate) struct Breakpoint {
+    pub number: u32,
+    /// The location as typed.
+    pub text: String,
+    pub at: BreakAt,
+    /// Link-time addresses in the dispatch being debugged (empty: pending).
+    pub resolved: Vec<u64>,
+    pub enabled: bool,
+    /// `tbreak`: deleted when hit.
+    pub temporary: bool,
+    pub hits: u64,
+    /// Hits still to pass over (`ignore N COUNT`, `continue N`).
+    pub ignore: u64,
+}
+
+/// The breakpoints.
+#[derive(Default)]
+pub(crate) struct Table {
+    list: Vec<Breakpoint>,
+    next: u32,
+}
+
+/// What a stop at a PC means for the breakpoints there.
+pub(crate) enum Hit {
+    /// Report the stop at these breakpoints (numbers; temporary ones are gone).
+    Stop(Vec<(u32, bool)>),
+    /// Every breakpoint there is ignored this time: run on.
+    Ignored,
+    /// No enabled breakpoint is at the PC (a stop for another reason).
+    None,
+}
+
+impl Table {
+    /// Adds a breakpoint; returns its number.
+    pub fn add(&mut self, text: &str, at: BreakAt, resolved: Vec<u64>, temporary: bool) -> u32 {
+        self.next += 1;
+        self.list.push(Breakpoint {
+            number: self.next,
+            text: text.to_string(),
+            at,
+            resolved,
+            enabled: true,
+            temporary,
+            hits: 0,
+            ignore: 0,
+        });
+        self.next
+    }
+
+    /// Every breakpoint, in number order.
+    pub fn all(&self) -> &[Breakpoint] {
+        &self.list
+    }
+
+    /// Breakpoint `n`.
+    pub fn get_mut(&mut self, n: u32) -> Result<&mut Breakpoint, String> {
+        self.list
+            .iter_mut()
+            .find(|b| b.number == n)
+            .ok_or_else(|| format!("No breakpoint number {n}."))
+    }
+
+    /// Removes breakpoint `n`.
+    pub fn delete(&mut self, n: u32) -> Result<(), String> {
+        let before = self.list.len();
+        self.list.retain(|b| b.number != n);
+        if self.list.len() == before {
+            return Err(format!("No breakpoint number {n}."));
+        }
+        Ok(())
+    }
+
+    /// Resolves every breakpoint against the dispatch of `stepper`; returns whether
+    /// any enabled one has an address in it.
+    pub fn resolve(&mut self, stepper: &mut Stepper) -> bool {
+        for b in &mut self.list {
+            b.resolved = stepper.break_at(&b.at).unwrap_or_default();
+        }
+        self.sync(stepper);
+        self.list
+            .iter()
+            .any(|b| b.enabled && !b.resolved.is_empty())
+    }
+
+    /// Makes the stepper's breakpoint addresses those of the enabled breakpoints.
+    pub fn sync(&self, stepper: &mut Stepper) {
+        let dbg = stepper.debugger();
+        dbg.clear_all();
+        for b in self.list.iter().filter(|b| b.enabled) {
+            for a in &b.resolved {
+                dbg.break_at_address(*a);
+            }
+        }
+    }
+
+    /// Counts a stop of a wave at link-time address `pc`.
+    pub fn hit(&mut self, pc: u64) -> Hit {
+        let mut stop = Vec::new();
+        let mut any = false;
+        for b in self
+            .list
+            .iter_mut()
+            .filter(|b| b.enabled && b.resolved.contains(&pc))
+        {
+            any = true;
+            b.hits += 1;
+            if b.ignore > 0 {
+                b.ignore -= 1;
+            } else {
+                stop.push((b.number, b.temporary));
+            }
+        }
+        self.list
+            .retain(|b| !(b.temporary && stop.contains(&(b.number, true))));
+        match (any, stop.is_empty()) {
+            (false, _) => Hit::None,
+            (true, true) => Hit::Ignored,
+            (true, false) => Hit::Stop(stop),
+        }
+    }
+
+    /// `info breakpoints`, as gdb prints it.
+    pub fn info(&self) -> String {
+        if self.list.is_empty() {
+            return "No breakpoints or watchpoints.\n".into();
+        }
+        let mut out = String::from("Num     Type           Disp Enb Address            What\n");
+        for b in &self.list {
+            let disp = if b.temporary { "del " } else { "keep" };
+            let enb = if b.enabled { 'y' } else { 'n' };
+            let address = match b.resolved.as_slice() {
+                [] => "<PENDING>".to_string(),
+                [a] => format!("{a:#018x}"),
+                _ => "<MULTIPLE>".to_string(),
+            };
+            out += &format!(
+                "{:<7} breakpoint     {disp} {enb}   {address:<18} {}\n",
+                b.number, b.text
+            );
+            if b.resolved.len() > 1 {
+                for (k, a) in b.resolved.iter().enumerate() {
+                    out += &format!("{}.{:<5} {:>24}   {a:#018x}\n", b.number, k + 1, enb);
+                }
+            }
+            if b.hits > 0 {
+                let s = if b.hits == 1 { "" } else { "s" };
+                out += &format!("\tbreakpoint already hit {} time{s}\n", b.hits);
+            }
+            if b.ignore > 0 {
+                out += &format!("\tWill ignore next {} crossings of breakpoint.\n", b.ignore);
+            }
+        }
+        out
+    }
+}
