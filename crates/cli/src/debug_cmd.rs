@@ -86,7 +86,7 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
         Some(p) => Input::script(p)?,
         None => Input::stdin(),
     };
-    let mut fe = Frontend::new(input, Mode::Dispatch);
+    let mut fe = Frontend::new(input, Mode::Dispatch).with_sources_near(&co_path);
     fe.dispatch(&image, &dev, &prepared.module, &prepared.launch)?;
     if fe.errors() > 0 && !fe.interactive() {
         return Err(Failure::Failed(format!(

@@ -362,23 +362,32 @@ fn debug_stops_in_a_hip_programs_kernel() {
         );
         for want in [
             "Breakpoint 1 (debug_divergence.hip:14) pending.",
-            "debug_divergence.hip:14 in diverge(int const*, int*, int)",
-            "32 of 64 lanes active (mask 0xaaaaaaaaaaaaaaaa)",
-            "v = 1003 (lane 3",
-            "debug_divergence.hip:18 in diverge",
-            "r = 3010 (lane 3",
+            "Thread 1 \"diverge\" hit Breakpoint 1, with lanes [1 3 5 7 9 ",
+            " 61 63], diverge (in=0x",
+            "n=200) at src/debug_divergence.hip:14\n14\t    r = v * 3 + 1;\n",
+            "[Switching to thread 1, lane 3 (AMDGPU Lane 1:1:2:1/3 (0,0,0)[3,0,0])]",
+            "$1 = 1003\n",
+            "(amdsim) next\n18\t  out[i] = r;\n",
+            "$2 = 3010\n",
         ] {
             assert!(t.contains(want), "{compiler}: no `{want}` in\n{t}");
         }
         assert!(t.lines().any(|l| l == "PASS"), "{compiler}:\n{t}");
-        // Both launches reach the breakpoint until it is deleted: one stop only.
-        assert_eq!(t.matches("lanes active").count(), 2, "{compiler}:\n{t}");
+        // The breakpoint is deleted at the first stop: one stop only.
+        assert_eq!(t.matches("hit Breakpoint").count(), 1, "{compiler}:\n{t}");
     }
     let program = corpus("hipcc").join("debug_divergence");
     let out = debug(&program, "break diverge\nrun\nprint nosuch\ncontinue\n");
     let t = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{t}");
-    assert!(t.contains("in diverge("), "{t}");
+    assert!(
+        t.contains("hit Breakpoint 1, with lanes [0-63], diverge ("),
+        "{t}"
+    );
+    assert!(
+        t.contains("No symbol \"nosuch\" in current context."),
+        "{t}"
+    );
     assert!(t.lines().any(|l| l == "PASS"), "{t}");
     let out = debug(&program, "break diverge\nrun\nquit\n");
     let t = String::from_utf8_lossy(&out.stdout);
@@ -412,17 +421,15 @@ fn lanes_of_a_hip_program() {
         .unwrap();
     let t = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{t}");
-    assert!(t.contains("work-group (1,0,0) wave 0"), "{t}");
+    assert!(t.contains("AMDGPU Lane 1:1:2:2/1 (1,0,0)[1,0,0]"), "{t}");
     let active_rows = t
         .lines()
-        .filter(|l| l.trim_start_matches([' ', '*']).split_whitespace().nth(1) == Some("active"))
+        .filter(|l| l.trim_start_matches([' ', '*']).split_whitespace().nth(1) == Some("A"))
         .count();
     assert_eq!(active_rows, 32, "{t}");
     assert_eq!(
-        t.matches(
-            " divergent   0x37f8   diverge(int const*, int*, int) src/debug_divergence.hip:18"
-        )
-        .count(),
+        t.matches("(inactive) divergent, waits at src/debug_divergence.hip:18")
+            .count(),
         32,
         "{t}"
     );

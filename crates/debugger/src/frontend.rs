@@ -2,10 +2,10 @@
 
 use crate::breakpoints::{Hit, Table};
 use crate::input::Input;
-use crate::value::typed_value;
+use crate::source::Sources;
 use amdgpu_lanes::Image;
-use amdgpu_lanes::service::{LaneState, PcKind, PositionSource};
-use amdgpu_lanes::stepper::{BreakAt, LaneFact, LaneView, StepError, Stepper, StopKind};
+use amdgpu_lanes::service::PcKind;
+use amdgpu_lanes::stepper::{BreakAt, StepError, Stepper, StopKind};
 use amdgpu_sim::{Device, Launch, Module, SimError};
 use std::path::PathBuf;
 
@@ -57,10 +57,12 @@ pub enum Ended {
 }
 
 /// A dispatch under the debugger.
-struct Active<'s, 'a, 'd> {
-    stepper: &'s mut Stepper<'a, 'd>,
-    dev: &'a Device,
-    fault: Option<SimError>,
+pub(crate) struct Active<'s, 'a, 'd> {
+    pub stepper: &'s mut Stepper<'a, 'd>,
+    pub dev: &'a Device,
+    pub fault: Option<SimError>,
+    /// The dispatch's number in the session (from 1).
+    pub dispatch: u64,
 }
 
 enum Flow {
@@ -73,7 +75,16 @@ pub struct Frontend {
     input: Input,
     mode: Mode,
     breakpoints: Table,
-    lane: u32,
+    pub(crate) lane: u32,
+    /// Dispatches seen.
+    dispatches: u64,
+    /// (dispatch, thread, lane) of the last stop shown.
+    pub(crate) last_stop: Option<(u64, u64, u32)>,
+    /// The function of the last stop shown.
+    pub(crate) last_function: Option<String>,
+    pub(crate) sources: Sources,
+    /// Values printed so far (`$1`, `$2`, ...).
+    pub(crate) values: Vec<String>,
     errors: usize,
     error_file: Option<PathBuf>,
     detached: bool,
@@ -112,39 +123,20 @@ pub fn parse_break(arg: &str) -> Result<BreakAt, String> {
     Ok(BreakAt::Function(arg.to_string()))
 }
 
-/// One lane as `info lanes` shows it: lane, state, pc, function, file:line.
-fn fact_text(f: &LaneFact) -> String {
-    let (func, line) = match &f.source {
-        Some(src) => (
-            src.function.clone().unwrap_or_else(|| "??".into()),
-            src.line
-                .as_ref()
-                .map(|(file, l)| format!("{file}:{l}"))
-                .unwrap_or_else(|| "??".into()),
-        ),
-        None => ("-".into(), "-".into()),
-    };
-    let pc = f.pc.map_or_else(|| "-".into(), |p| format!("{p:#x}"));
-    let mut s = format!(
-        "{:>2} {:<11} {:<8} {:<20} {}",
-        f.lane,
-        f.state.word(),
-        pc,
-        func,
-        line
-    );
-    if let LaneState::Unknown(why) = &f.state {
-        s += &format!(" ({why})");
-    }
-    s
-}
-
-fn lane_line(view: &LaneView, lane: u32) -> Option<String> {
-    view.lanes.iter().find(|f| f.lane == lane).map(fact_text)
-}
-
 fn text(e: StepError) -> String {
     e.to_string()
+}
+
+/// How gdb shows a value it cannot read: `<optimized out>` where the DWARF gives the
+/// variable no location at the PC, the reason otherwise.
+pub(crate) fn unreadable(e: &StepError) -> String {
+    use amdgpu_lanes::Error;
+    match e {
+        StepError::Debugger(Error::NotAtPc { .. } | Error::NoLocation(_)) => {
+            "<optimized out>".into()
+        }
+        e => format!("<error: {e}>"),
+    }
 }
 
 /// The simulator error inside a stepping error, if that is what it is.
@@ -165,6 +157,11 @@ impl Frontend {
             mode,
             breakpoints: Table::default(),
             lane: 0,
+            dispatches: 0,
+            last_stop: None,
+            last_function: None,
+            sources: Sources::default(),
+            values: Vec::new(),
             errors: 0,
             error_file: None,
             detached: false,
@@ -176,6 +173,13 @@ impl Frontend {
     /// front end in another process reads it to choose its exit status).
     pub fn with_error_file(mut self, path: PathBuf) -> Frontend {
         self.error_file = Some(path);
+        self
+    }
+
+    /// Also looks for source files in the folders above `file` (the dispatch file, the
+    /// program).
+    pub fn with_sources_near(mut self, file: &std::path::Path) -> Frontend {
+        self.sources.add_ancestors(file);
         self
     }
 
@@ -229,6 +233,7 @@ impl Frontend {
         module: &Module,
         launch: &Launch,
     ) -> Result<Option<Ended>, String> {
+        self.dispatches += 1;
         if self.detached {
             return Ok(None);
         }
@@ -241,6 +246,7 @@ impl Frontend {
             stepper: &mut stepper,
             dev,
             fault: None,
+            dispatch: self.dispatches,
         };
         if self.mode == Mode::Program {
             match self.resume(&mut active, 1, |s| s.resume()) {
@@ -336,70 +342,6 @@ impl Frontend {
                 return Ok(Flow::Stay);
             }
         }
-    }
-
-    fn show_stop(
-        &mut self,
-        a: &mut Active,
-        kind: &StopKind,
-        hits: &[(u32, bool)],
-    ) -> Result<(), String> {
-        match kind {
-            StopKind::DispatchFinished => {
-                println!("the dispatch has finished");
-                return Ok(());
-            }
-            StopKind::AtBarrier => println!("the focused wave waits at a barrier"),
-            StopKind::WaveEnded { .. } => println!("the focused wave has ended"),
-            _ => {}
-        }
-        let view = a.stepper.view().map_err(text)?;
-        let line = view
-            .source
-            .line
-            .as_ref()
-            .map(|(f, l)| format!("{f}:{l}"))
-            .unwrap_or_else(|| "??".into());
-        for (n, temporary) in hits {
-            print!(
-                "{}reakpoint {n}, ",
-                if *temporary { "Temporary b" } else { "B" }
-            );
-        }
-        println!(
-            "work-group ({},{},{}) wave {} at {} {} in {}",
-            view.group[0],
-            view.group[1],
-            view.group[2],
-            view.wave,
-            view.pc
-                .map(|p| format!("{p:#x}"))
-                .unwrap_or_else(|| "-".into()),
-            line,
-            view.source.function.as_deref().unwrap_or("??"),
-        );
-        let active: Vec<u32> = view
-            .lanes
-            .iter()
-            .filter(|f| f.state == LaneState::Active)
-            .map(|f| f.lane)
-            .collect();
-        println!(
-            "{} of {} lanes active (mask {:#x})",
-            active.len(),
-            view.lanes.len(),
-            view.active
-        );
-        if !active.contains(&self.lane)
-            && let Some(first) = active.first()
-        {
-            println!(
-                "lane {} is not active here; focus moved to lane {first}",
-                self.lane
-            );
-            self.lane = *first;
-        }
-        Ok(())
     }
 
     fn command(&mut self, line: &str, mut a: Option<&mut Active>) -> Result<Flow, String> {
@@ -569,86 +511,29 @@ impl Frontend {
                     _ => None,
                 };
                 let stop = a.stepper.set_focus(group, w).map_err(text)?;
+                self.last_stop = None;
                 self.show_stop(a, &stop.kind, &[])?;
             }
             "info" => self.info(rest, a)?,
-            "p" | "print" => {
-                let bytes = a.stepper.read_variable(self.lane, rest).map_err(text)?;
-                let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
-                let ty = a.stepper.variable_type(rest).ok().flatten();
-                let value = typed_value(ty.as_deref(), &bytes);
-                println!(
-                    "{rest} = {value} (lane {}; bytes {})",
-                    self.lane,
-                    hex.join(" ")
-                );
-            }
-            "bt" | "backtrace" => {
-                let view = a.stepper.view().map_err(text)?;
-                match lane_line(&view, self.lane) {
-                    Some(l) => println!("#0 lane {l}"),
-                    None => println!("no lane {}", self.lane),
-                }
-            }
+            "p" | "print" => self.print(rest, a)?,
+            "bt" | "backtrace" | "where" => self.backtrace(a)?,
+            "thread" => self.thread_cmd(rest, a)?,
             x if x.starts_with("x/") => examine(x, rest, a.dev)?,
             other => return Err(format!("unknown command `{other}` (try `help`)")),
         }
         Ok(Flow::Stay)
     }
 
-    fn lane_cmd(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
-        let n: u32 = rest
-            .parse()
-            .map_err(|_| format!("lane `{rest}`: give a lane number"))?;
-        let size = a.stepper.wave_size();
-        if n >= size {
-            return Err(format!("lane {n}: the wave has {size} lanes"));
-        }
-        self.lane = n;
-        let view = a.stepper.view().map_err(text)?;
-        if let Some(l) = lane_line(&view, n) {
-            println!("lane {l}");
-        }
-        if !view
-            .lanes
-            .iter()
-            .any(|f| f.lane == n && f.state == LaneState::Active)
-        {
-            println!("warning: lane {n} is not active");
-        }
-        Ok(())
-    }
-
     fn info(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
-        match rest {
-            "lanes" | "lanes -all" | "lanes -active" | "lanes -inactive" => {
-                let view = a.stepper.view().map_err(text)?;
-                for f in &view.lanes {
-                    let active = f.state == LaneState::Active;
-                    if (rest.ends_with("-active") && !active)
-                        || (rest.ends_with("-inactive") && active)
-                    {
-                        continue;
-                    }
-                    let mark = if f.lane == self.lane { "*" } else { " " };
-                    println!("{mark} {}", fact_text(f));
-                }
-                println!("active mask {:#x}, EXEC {:#x}", view.active, view.exec);
-                if view.provenance.source == PositionSource::Dwarf {
-                    println!("positions from DW_AT_LLVM_lane_pc (callers through the CFI)");
-                }
-                if let Some(t) = view.provenance.trouble(view.pc) {
-                    println!("warning: {t}");
-                }
-            }
-            "registers" | "reg" => self.registers(a)?,
-            other => {
-                return Err(format!(
-                    "info {other}: try `info lanes`, `info breakpoints` or `info registers`"
-                ));
-            }
+        let (what, args) = rest.split_once(' ').unwrap_or((rest, ""));
+        match what {
+            "lanes" => self.info_lanes(args, a),
+            "threads" => self.info_threads(a),
+            "registers" | "reg" => self.registers(a),
+            other => Err(format!(
+                "Undefined info command: \"{other}\".  Try \"help info\"."
+            )),
         }
-        Ok(())
     }
 
     fn registers(&self, a: &mut Active) -> Result<(), String> {
@@ -713,6 +598,8 @@ fn is_command(cmd: &str) -> bool {
             | "print"
             | "bt"
             | "backtrace"
+            | "where"
+            | "thread"
     ) || cmd.starts_with("x/")
 }
 

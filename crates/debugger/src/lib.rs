@@ -23,7 +23,11 @@
 mod breakpoints;
 mod frontend;
 mod input;
+mod present;
+mod print;
+mod source;
 mod value;
+mod wave;
 
 pub use frontend::{Ended, Frontend, HELP, Mode, parse_break};
 pub use input::Input;

@@ -34,15 +34,16 @@ pub fn typed_value(type_name: Option<&str>, bytes: &[u8]) -> String {
         base = base.trim_start_matches(q);
     }
     if base.ends_with('*') && matches!(bytes.len(), 4 | 8) {
-        return hex();
+        return format!("{raw:#x}");
     }
     let signed = |bits: u32| {
         let v = (raw << (64 - bits)) as i64 >> (64 - bits);
         v.to_string()
     };
     match (base, bytes.len()) {
-        ("float", 4) => format!("{:?}", f32::from_bits(raw as u32)),
-        ("double", 8) => format!("{:?}", f64::from_bits(raw)),
+        // As gdb prints them: the shortest text that reads back (`2`, `6.5`).
+        ("float", 4) => format!("{}", f32::from_bits(raw as u32)),
+        ("double", 8) => format!("{}", f64::from_bits(raw)),
         ("bool" | "_Bool", 1) => (raw != 0).to_string(),
         (
             "char" | "signed char" | "short" | "int" | "long" | "long long" | "ptrdiff_t"
@@ -76,7 +77,7 @@ mod tests {
         assert_eq!(typed_value(Some("const ulong"), &7u64.to_le_bytes()), "7");
         assert_eq!(
             typed_value(Some("__global float *"), &0x7f00_0000_1000u64.to_le_bytes()),
-            "0x00007f0000001000"
+            "0x7f0000001000"
         );
         // a size that does not match the type, an unknown type: hex, never a guess
         assert_eq!(typed_value(Some("double"), &[1, 0, 0, 0]), "0x00000001");

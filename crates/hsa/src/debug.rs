@@ -80,6 +80,9 @@ pub fn install(rt: &Runtime) -> Result<(), String> {
         Input::script(std::path::Path::new(&how))?
     };
     let mut fe = Frontend::new(input, Mode::Program);
+    if let Ok(exe) = std::env::current_exe() {
+        fe = fe.with_sources_near(&exe);
+    }
     if let Some(p) = std::env::var_os("AMDSIM_DEBUG_ERRORS").filter(|v| !v.is_empty()) {
         fe = fe.with_error_file(p.into());
     }

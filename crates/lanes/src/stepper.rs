@@ -682,6 +682,12 @@ impl<'a, 'd> Stepper<'a, 'd> {
         }
     }
 
+    /// Whether link-time address `pc` starts a statement of a source line (gdb shows a
+    /// stop elsewhere with its address).
+    pub fn is_statement(&self, pc: u64) -> bool {
+        self.statements.contains(&pc)
+    }
+
     /// Whether wave `wave` of the running work-group is about to execute an instruction
     /// with a breakpoint.
     fn at_breakpoint(&mut self, wave: u32) -> bool {

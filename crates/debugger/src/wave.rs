@@ -1,0 +1,354 @@
+//! Waves and lanes as ROCgdb shows them: stop reports, `info lanes`, `lane`,
+//! `info threads`, `thread`, `bt`.
+
+use crate::frontend::{Active, Frontend};
+use crate::present::{Place, frame_function, lane_ranges, wave_name};
+use crate::value::typed_value;
+use amdgpu_lanes::service::{LaneState, PcKind, PositionSource, SourcePos};
+use amdgpu_lanes::stepper::{LaneFact, StopKind};
+
+/// The text of a lane's position for amdsim's column beside ROCgdb's `(inactive)`.
+fn whereabouts(f: &LaneFact) -> String {
+    let at = f
+        .source
+        .as_ref()
+        .and_then(|s| s.line.as_ref())
+        .map(|(file, l)| format!(" at {file}:{l}"))
+        .unwrap_or_default();
+    match &f.state {
+        LaneState::Divergent => format!("divergent, waits{at}"),
+        LaneState::Unknown(why) => format!("unknown ({why})"),
+        s => s.word().to_string(),
+    }
+}
+
+impl Frontend {
+    /// Where wave `wave` of work-group `group` of the dispatch under debug is.
+    pub(crate) fn place(&self, a: &mut Active, group: [u32; 3], wave: u32) -> Place {
+        let launch = a.stepper.debugger().session_ref().launch();
+        Place {
+            dispatch: a.dispatch,
+            group,
+            groups: launch.groups,
+            group_size: launch.config.group,
+            wave,
+            wave_size: launch.wave_size,
+        }
+    }
+
+    /// The arguments of the function a lane is in, as gdb lists them in a frame.
+    fn args(&self, a: &mut Active, lane: u32) -> String {
+        let vars = a.stepper.debugger().variables().unwrap_or_default();
+        let mut out = Vec::new();
+        for v in vars.iter().filter(|v| v.parameter && !v.name.is_empty()) {
+            let value = match a.stepper.read_variable(lane, &v.name) {
+                Ok(bytes) => typed_value(v.type_name.as_deref(), &bytes),
+                Err(e) => crate::frontend::unreadable(&e),
+            };
+            out.push(format!("{}={value}", v.name));
+        }
+        out.join(", ")
+    }
+
+    /// gdb's frame summary of the focused wave for `lane`: `[0xPC in ]func (args) at
+    /// file:line`.
+    pub(crate) fn frame(
+        &self,
+        a: &mut Active,
+        pc: Option<u64>,
+        src: &SourcePos,
+        lane: u32,
+    ) -> String {
+        let func = src.function.as_deref().map(frame_function).unwrap_or("??");
+        let at = pc
+            .filter(|p| !a.stepper.is_statement(*p))
+            .map(|p| format!("{p:#018x} in "))
+            .unwrap_or_default();
+        let args = self.args(a, lane);
+        match &src.line {
+            Some((file, line)) => format!("{at}{func} ({args}) at {file}:{line}"),
+            None => format!(
+                "{}{func} ({args})",
+                pc.map(|p| format!("{p:#018x} in ")).unwrap_or_default()
+            ),
+        }
+    }
+
+    /// Shows a stop as gdb does: the switch to another thread or lane, the breakpoint
+    /// hit with its lanes, the frame when it changed, and the source line.
+    pub(crate) fn show_stop(
+        &mut self,
+        a: &mut Active,
+        kind: &StopKind,
+        hits: &[(u32, bool)],
+    ) -> Result<(), String> {
+        if *kind == StopKind::DispatchFinished {
+            println!("[Inferior 1 (dispatch {}) exited normally]", a.dispatch);
+            return Ok(());
+        }
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let place = self.place(a, view.group, view.wave);
+        if let StopKind::WaveEnded { .. } = kind {
+            println!("[{} exited]", place.wave_id());
+            return Ok(());
+        }
+        let active: Vec<u32> = view
+            .lanes
+            .iter()
+            .filter(|f| f.state == LaneState::Active)
+            .map(|f| f.lane)
+            .collect();
+        if !active.contains(&self.lane)
+            && let Some(first) = active.first()
+            && matches!(kind, StopKind::Breakpoint | StopKind::Focused)
+        {
+            self.lane = *first;
+        }
+        let key = (a.dispatch, place.thread(), self.lane);
+        if self.last_stop != Some(key) {
+            println!(
+                "[Switching to thread {}, lane {} ({})]",
+                place.thread(),
+                self.lane,
+                place.lane_id(self.lane)
+            );
+        }
+        self.last_stop = Some(key);
+        let frame = self.frame(a, view.pc, &view.source, self.lane);
+        let new_function = self.last_function.as_ref() != view.source.function.as_ref();
+        self.last_function = view.source.function.clone();
+        match kind {
+            StopKind::Breakpoint if !hits.is_empty() => {
+                let (n, temporary) = hits[0];
+                let lanes = if active.len() == 1 { "lane" } else { "lanes" };
+                println!(
+                    "Thread {} \"{}\" hit {}reakpoint {n}, with {lanes} {}, {frame}",
+                    place.thread(),
+                    wave_name(view.source.function.as_deref().unwrap_or("??")),
+                    if temporary { "Temporary b" } else { "B" },
+                    lane_ranges(&active)
+                );
+            }
+            StopKind::NewLine { .. } | StopKind::Stepped if !new_function => {}
+            StopKind::LaneLeft { .. } => {
+                println!(
+                    "[lane {} has left the function; the wave goes on]",
+                    self.lane
+                );
+                println!("{frame}");
+            }
+            StopKind::AtBarrier => println!("{frame}\n[the wave waits at a barrier]"),
+            _ => println!("{frame}"),
+        }
+        if let Some((file, line)) = &view.source.line {
+            let text = self.sources.show(file, *line);
+            match view.pc.filter(|p| !a.stepper.is_statement(*p)) {
+                Some(pc) if *kind == StopKind::Stepped && !new_function => {
+                    println!("{pc:#018x}\t{text}")
+                }
+                _ => println!("{text}"),
+            }
+        }
+        Ok(())
+    }
+
+    /// `lane [N]`.
+    pub(crate) fn lane_cmd(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let place = self.place(a, view.group, view.wave);
+        if rest.is_empty() {
+            println!(
+                "[Current lane is {}, thread {} ({})]",
+                self.lane,
+                place.thread(),
+                place.lane_id(self.lane)
+            );
+            return Ok(());
+        }
+        let n: i64 = rest
+            .parse()
+            .map_err(|_| format!("Invalid lane number \"{rest}\"."))?;
+        if n < 0 || n >= i64::from(place.wave_size) {
+            return Err(format!("Lane {n} does not exist on this thread."));
+        }
+        let n = n as u32;
+        self.lane = n;
+        self.last_stop = Some((a.dispatch, place.thread(), n));
+        println!(
+            "[Switching to thread {}, lane {n} ({})]",
+            place.thread(),
+            place.lane_id(n)
+        );
+        let fact = view.lanes.iter().find(|f| f.lane == n);
+        match fact.map(|f| &f.state) {
+            Some(LaneState::Active) => {
+                println!("#0  {}", self.frame(a, view.pc, &view.source, n));
+                if let Some((file, line)) = &view.source.line {
+                    println!("{}", self.sources.show(file, *line));
+                }
+            }
+            _ => {
+                println!("warning: Current lane is inactive.");
+                if let Some(f) = fact {
+                    println!("[amdsim: lane {n} is {}]", whereabouts(f));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `info lanes [-all | -active | -inactive] [LIST]`: ROCgdb's table, with amdsim's
+    /// position of each inactive lane beside `(inactive)`.
+    pub(crate) fn info_lanes(&mut self, args: &str, a: &mut Active) -> Result<(), String> {
+        let mut filter = "";
+        let mut list: Option<Vec<u32>> = None;
+        for w in args.split_whitespace() {
+            match w {
+                "-all" | "-active" | "-inactive" => filter = w,
+                w if w.starts_with('-') => return Err(format!("Unrecognized option at: {w}")),
+                w => list
+                    .get_or_insert_with(Vec::new)
+                    .extend(parse_lane_list(w)?),
+            }
+        }
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let place = self.place(a, view.group, view.wave);
+        let mut rows = Vec::new();
+        for f in &view.lanes {
+            let (state, frame) = match f.state {
+                LaneState::Active => ("A", self.frame(a, view.pc, &view.source, f.lane)),
+                LaneState::Outside => ("U", "(unused)".to_string()),
+                _ => ("I", format!("(inactive) {}", whereabouts(f))),
+            };
+            let shown = match filter {
+                "-all" => true,
+                "-active" => state == "A",
+                "-inactive" => state == "I",
+                _ => state != "U",
+            };
+            if shown && list.as_ref().is_none_or(|l| l.contains(&f.lane)) {
+                rows.push((f.lane, state, place.lane_id(f.lane), frame));
+            }
+        }
+        if rows.is_empty() {
+            match list {
+                Some(_) => println!("No lanes match '{}'.", args.trim()),
+                None => println!("No lanes."),
+            }
+            return Ok(());
+        }
+        let width = rows.iter().map(|r| r.2.len()).max().unwrap_or(0).max(17);
+        println!("  Id   State {:<width$} Frame ", "Target Id");
+        for (lane, state, id, frame) in rows {
+            let mark = if lane == self.lane { '*' } else { ' ' };
+            println!("{mark} {lane:<4} {state:<5} {id:<width$} {frame}");
+        }
+        println!(
+            "[amdsim: active mask {:#x}, EXEC {:#x}]",
+            view.active, view.exec
+        );
+        if view.provenance.source == PositionSource::Dwarf {
+            println!("[amdsim: positions from DW_AT_LLVM_lane_pc (callers through the CFI)]");
+        }
+        if let Some(t) = view.provenance.trouble(view.pc) {
+            println!("warning: {t}");
+        }
+        Ok(())
+    }
+
+    /// `info threads`: the waves of the running work-group.
+    pub(crate) fn info_threads(&mut self, a: &mut Active) -> Result<(), String> {
+        let (group, focus) = a.stepper.focus();
+        let bias = a.stepper.debugger().load_bias();
+        let waves: Vec<(u32, u64)> = {
+            let s = a.stepper.debugger().session_ref();
+            let Some(g) = s.group() else {
+                println!("No threads.");
+                return Ok(());
+            };
+            g.waves
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| w.status != amdgpu_sim::WaveStatus::Done)
+                .map(|(i, w)| (i as u32, w.pc.wrapping_sub(bias)))
+                .collect()
+        };
+        let mut rows = Vec::new();
+        for (w, pc) in waves {
+            let place = self.place(a, group, w);
+            let src = a.stepper.service().source(pc, PcKind::Current);
+            let func = src.function.as_deref().unwrap_or("??");
+            let frame = match &src.line {
+                Some((file, line)) => format!("{} (...) at {file}:{line}", frame_function(func)),
+                None => format!("{pc:#018x} in {} ()", frame_function(func)),
+            };
+            let id = format!("{} \"{}\"", place.wave_id(), wave_name(func));
+            rows.push((w == focus, place.thread(), id, frame));
+        }
+        let width = rows.iter().map(|r| r.2.len()).max().unwrap_or(0).max(17);
+        println!("  Id   {:<width$} Frame ", "Target Id");
+        for (current, t, id, frame) in rows {
+            let mark = if current { '*' } else { ' ' };
+            println!("{mark} {t:<4} {id:<width$} {frame}");
+        }
+        Ok(())
+    }
+
+    /// `thread [N]`.
+    pub(crate) fn thread_cmd(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
+        let (group, wave) = a.stepper.focus();
+        let place = self.place(a, group, wave);
+        if rest.is_empty() {
+            println!(
+                "[Current thread is {}, lane {} ({})]",
+                place.thread(),
+                self.lane,
+                place.lane_id(self.lane)
+            );
+            return Ok(());
+        }
+        let n: u64 = rest
+            .parse()
+            .map_err(|_| format!("Invalid thread ID: {rest}"))?;
+        let first = Place { wave: 0, ..place }.thread();
+        let waves = u64::from(place.waves_per_group());
+        if n < first || n >= first + waves {
+            return Err(format!("Invalid thread ID: {n}"));
+        }
+        let w = (n - first) as u32;
+        a.stepper
+            .set_focus(Some(group), w)
+            .map_err(|e| e.to_string())?;
+        self.last_stop = None;
+        self.show_stop(a, &StopKind::Focused, &[])
+    }
+
+    /// `bt`: the focused lane's frames (the kernel's own for now).
+    pub(crate) fn backtrace(&mut self, a: &mut Active) -> Result<(), String> {
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        match view.lanes.iter().find(|f| f.lane == self.lane) {
+            Some(f) if f.state == LaneState::Active => {
+                println!("#0  {}", self.frame(a, view.pc, &view.source, self.lane))
+            }
+            Some(f) => println!("#0  (inactive) {}", whereabouts(f)),
+            None => println!("No stack."),
+        }
+        Ok(())
+    }
+}
+
+/// A lane list as `info lanes` takes it: `N` or `A-B`.
+fn parse_lane_list(w: &str) -> Result<Vec<u32>, String> {
+    let bad = || format!("Invalid lane list: {w}");
+    match w.split_once('-') {
+        Some((a, b)) => {
+            let a: u32 = a.parse().map_err(|_| bad())?;
+            let b: u32 = b.parse().map_err(|_| bad())?;
+            if b < a || b - a > 4096 {
+                return Err(bad());
+            }
+            Ok((a..=b).collect())
+        }
+        None => Ok(vec![w.parse().map_err(|_| bad())?]),
+    }
+}
