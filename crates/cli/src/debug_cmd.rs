@@ -42,9 +42,16 @@ pub struct DebugArgs {
     /// Work-group size, X[,Y[,Z]] (default 64).
     #[arg(long, visible_alias = "workgroup", value_name = "X[,Y,Z]", value_parser = crate::run_cmd::parse_dims)]
     group: Option<[u32; 3]>,
-    /// Read the commands from this file instead of standard input.
-    #[arg(long, value_name = "FILE")]
+    /// Read the commands from this file instead of standard input (gdb's -x).
+    #[arg(long, short = 'x', value_name = "FILE")]
     script: Option<PathBuf>,
+    /// Run this command first (repeatable; gdb's -ex).
+    #[arg(long = "ex", value_name = "CMD")]
+    ex: Vec<String>,
+    /// Read no commands from standard input: run the -ex commands and the script,
+    /// then end; exit 1 if a command failed (gdb's -batch).
+    #[arg(long)]
+    batch: bool,
     /// With `-- PROGRAM`: the GPU to simulate (as for `amdsim exec`).
     #[arg(long, value_name = "TARGET", default_value = "gfx900")]
     gpu: String,
@@ -64,7 +71,12 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
                 "give a dispatch or `-- PROGRAM`, not both".into(),
             ));
         }
-        return debug_program(&a.gpu, a.threads, a.script.as_deref(), &a.program, "debug");
+        let how = Commands {
+            script: a.script.as_deref(),
+            ex: &a.ex,
+            batch: a.batch,
+        };
+        return debug_program(&a.gpu, a.threads, &how, &a.program, "debug");
     }
     let df = crate::run_cmd::dispatch_from_inputs(&a.inputs, a.grid, a.group, "debug")?;
     let co_path = df.resolve(std::path::Path::new(&df.code_object));
@@ -82,10 +94,12 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
     }
     let dev = Device::new();
     let prepared = df.prepare(&dev).map_err(|e| e.to_string())?;
-    let input = match &a.script {
-        Some(p) => Input::script(p)?,
-        None => Input::stdin(),
-    };
+    let input = match (&a.script, a.batch) {
+        (Some(p), _) => Input::script(p)?,
+        (None, true) => Input::lines(Vec::new()),
+        (None, false) => Input::stdin(),
+    }
+    .with_first(a.ex.clone());
     let mut fe = Frontend::new(input, Mode::Dispatch).with_sources_near(&co_path);
     fe.dispatch(&image, &dev, &prepared.module, &prepared.launch)?;
     if fe.errors() > 0 && !fe.interactive() {
@@ -97,13 +111,23 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Where a debugging session's commands come from.
+pub(crate) struct Commands<'a> {
+    /// A script (else standard input).
+    pub script: Option<&'a std::path::Path>,
+    /// Commands to run first.
+    pub ex: &'a [String],
+    /// No standard input.
+    pub batch: bool,
+}
+
 /// Runs a HIP program with the debugger in its process (amdsim's HSA library
-/// reads `AMDSIM_DEBUG`): commands from `script` or standard input. The exit
-/// status is the program's, or 1 when it succeeded but a command failed.
+/// reads `AMDSIM_DEBUG`, `AMDSIM_DEBUG_EX`). The exit status is the program's,
+/// or 1 when it succeeded but a command failed.
 pub(crate) fn debug_program(
     gpu: &str,
     threads: Option<usize>,
-    script: Option<&std::path::Path>,
+    how: &Commands,
     program: &[String],
     what: &str,
 ) -> Result<(), Failure> {
@@ -113,16 +137,18 @@ pub(crate) fn debug_program(
         program,
         &format!("amdsim {what} [OPTIONS] -- PROGRAM [ARGS...]"),
     )?;
-    let how = match script {
-        Some(p) => p
+    let source = match (how.script, how.batch) {
+        (Some(p), _) => p
             .canonicalize()
             .map_err(|e| format!("{}: {e}", p.display()))?
             .into_os_string(),
-        None => "-".into(),
+        (None, true) => "batch".into(),
+        (None, false) => "-".into(),
     };
+    cmd.env("AMDSIM_DEBUG_EX", how.ex.join("\n"));
     let errors = std::env::temp_dir().join(format!("amdsim-debug-{}.errors", std::process::id()));
     let _ = std::fs::remove_file(&errors);
-    cmd.env("AMDSIM_DEBUG", how)
+    cmd.env("AMDSIM_DEBUG", source)
         .env("AMDSIM_DEBUG_ERRORS", &errors);
     let code = crate::exec_cmd::wait(&mut cmd)?;
     let failed: usize = std::fs::read_to_string(&errors)

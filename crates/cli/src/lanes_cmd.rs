@@ -99,7 +99,12 @@ fn lanes_of_program(a: &LanesArgs) -> Result<(), Failure> {
     script += "info lanes\n";
     let path = std::env::temp_dir().join(format!("amdsim-lanes-{}.cmds", std::process::id()));
     std::fs::write(&path, script).map_err(|e| format!("{}: {e}", path.display()))?;
-    let r = crate::debug_cmd::debug_program(&a.gpu, None, Some(&path), &a.program, "lanes");
+    let how = crate::debug_cmd::Commands {
+        script: Some(&path),
+        ex: &[],
+        batch: true,
+    };
+    let r = crate::debug_cmd::debug_program(&a.gpu, None, &how, &a.program, "lanes");
     let _ = std::fs::remove_file(&path);
     r
 }

@@ -105,6 +105,24 @@ impl From<&str> for Failure {
     }
 }
 
+/// `amdsim debug` takes gdb's single-dash long options (`-ex CMD`, `-batch`) before
+/// `--`: they become `--ex`, `--batch` for the parser.
+fn gdb_style_args(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args.get(1).is_some_and(|a| a == "debug") {
+        for a in args.iter_mut().skip(2) {
+            if a == "--" {
+                break;
+            }
+            if a == "-ex" || a == "-batch" {
+                let mut long = std::ffi::OsString::from("-");
+                long.push(&*a);
+                *a = long;
+            }
+        }
+    }
+    args
+}
+
 fn main() -> ExitCode {
     // A reader that goes away (`amdsim disasm BIG.co | head`) ends the
     // program quietly, as it ends llvm-objdump, instead of a panic on the
@@ -112,7 +130,7 @@ fn main() -> ExitCode {
     // SAFETY: setting a signal's disposition to its default at start-up,
     // before any other thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(gdb_style_args(std::env::args_os().collect())) {
         Ok(c) => c,
         // --help and --version print and succeed as clap does them.
         Err(e) if !e.use_stderr() => e.exit(),

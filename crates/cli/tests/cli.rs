@@ -1268,3 +1268,118 @@ fn the_readme_picture_is_current() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     assert!(readme.contains("](kernels/examples/divergence.svg)"));
 }
+
+/// `amdsim debug` speaks gdb's and ROCgdb's language: `-batch -ex CMD`, numbered
+/// breakpoints with hit counts, `tbreak`, counts, ROCgdb's target ids, `info lanes`
+/// state letters, `lane N` errors, convenience variables and `print/FMT` with the value
+/// history. (Before: `stepi 5` took one step, breakpoints had no numbers, `p $exec`,
+/// `p $_lane` and `p/x` failed.)
+#[test]
+fn debug_speaks_gdb() {
+    let mut args = vec!["debug", "-batch"];
+    let cmds = [
+        "break divergence.cl:20",
+        "tbreak divergence.cl:14",
+        "info breakpoints",
+        "run",
+        "continue",
+        "info breakpoints",
+        "p/x $exec",
+        "p $_lane",
+        "p $_lane_count",
+        "p $_dispatch_pos",
+        "p $_lane_workgroup_pos",
+        "p lid",
+        "p",
+        "lane 64",
+        "lane 0",
+        "info lanes 0-3",
+        "info threads",
+        "stepi 3",
+        "p $pc",
+        "frobnicate",
+    ];
+    for c in &cmds {
+        args.extend(["-ex", c]);
+    }
+    args.push("kernels/examples/divergence.ron");
+    let out = amdsim(&args);
+    let t = text(&out.stdout);
+    // one command (frobnicate) failed: batch mode exits 1
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    for want in [
+        "Breakpoint 1 at 0x1a00: file kernels/src/divergence.cl, line 20.",
+        "Temporary breakpoint 2 at 0x",
+        "Num     Type           Disp Enb Address            What\n",
+        "2       breakpoint     del  y   <MULTIPLE>         divergence.cl:14\n2.1 ",
+        "Thread 1 \"divergence\" hit Temporary breakpoint 2, with lanes [0-63], divergence (",
+        "Thread 1 \"divergence\" hit Breakpoint 1, with lanes [3 11 15 19",
+        "\tbreakpoint already hit 1 time\n",
+        "$1 = 0x8088888888888808\n",
+        "$2 = 3\n",
+        "$3 = 64\n",
+        "$4 = \"(0,0,0)/0\"\n",
+        "$5 = \"[3,0,0]\"\n",
+        "$6 = 3\n",
+        "$7 = 3\n",
+        "Lane 64 does not exist on this thread.",
+        "[Switching to thread 1, lane 0 (AMDGPU Lane 1:1:1:1/0 (0,0,0)[0,0,0])]\nwarning: Current lane is inactive.",
+        "  Id   State Target Id                            Frame \n",
+        "  1    I     AMDGPU Lane 1:1:1:1/1 (0,0,0)[1,0,0] (inactive) divergent, waits at kernels/src/divergence.cl:19\n",
+        "* 1    AMDGPU Wave 1:1:1:1 (0,0,0)/0 \"divergence\" ",
+        "$8 = (void (*)()) 0x",
+        "unknown command `frobnicate`",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+    // info lanes 0-3 lists lanes 0..3 only
+    assert!(!t.contains("\n  4    I     AMDGPU Lane"), "{t}");
+    // the temporary breakpoint is gone after its hit
+    let last_info = t.rsplit("(amdsim) info breakpoints").next().unwrap();
+    assert!(!last_info.contains("\n2       breakpoint"), "{last_info}");
+}
+
+/// Ctrl-C while `amdsim debug` runs a dispatch stops it where it is, says so in gdb's
+/// words and shows every wave; the session goes on with the next command.
+#[test]
+fn debug_ctrl_c_stops_the_dispatch() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_amdsim"))
+        .args([
+            "debug",
+            "kernels/bin/gfx1030/asm_salu_loop.co",
+            "asm_salu_loop",
+            "u32[256]",
+            "u32:4294967295",
+        ])
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"run\np $_lane\nquit\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}{}", text(&out.stderr));
+    assert!(
+        t.contains("\"asm_salu_loop\" received signal SIGINT, Interrupt."),
+        "{t}"
+    );
+    // both waves of the work-group, the interrupted one marked
+    assert!(t.contains(" 1    AMDGPU Wave 1:1:1:1 (0,0,0)/0"), "{t}");
+    assert!(t.contains(" 2    AMDGPU Wave 1:1:1:2 (0,0,0)/1"), "{t}");
+    assert_eq!(t.matches("\n* ").count(), 1, "{t}");
+    assert!(t.contains("$1 = 0\n"), "{t}");
+}

@@ -8,6 +8,8 @@ use amdgpu_lanes::service::PcKind;
 use amdgpu_lanes::stepper::{BreakAt, StepError, Stepper, StopKind};
 use amdgpu_sim::{Device, Launch, Module, SimError};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// The commands, as `help` lists them.
 pub const HELP: &str = "\
@@ -149,6 +151,24 @@ fn sim_error(e: &StepError) -> Option<SimError> {
 
 const NOT_RUNNING: &str = "The program is not being run.";
 
+/// The flag Ctrl-C raises while a dispatch runs under an interactive session (a second
+/// Ctrl-C before the debugger has seen the first ends the process).
+fn interrupt_flag() -> Option<Arc<AtomicBool>> {
+    static FLAG: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        })
+        .ok()
+        .map(|()| flag)
+    })
+    .clone()
+}
+
 impl Frontend {
     /// A front end reading `input`.
     pub fn new(input: Input, mode: Mode) -> Frontend {
@@ -239,7 +259,14 @@ impl Frontend {
         }
         let mut stepper = Stepper::new(image, dev, module, launch.clone()).map_err(text)?;
         stepper.steps_stop_at_breakpoints = true;
-        if self.mode == Mode::Program && !self.breakpoints.resolve(&mut stepper) {
+        let flag = interrupt_flag();
+        if let Some(f) = &flag {
+            stepper.set_interrupt(f.clone());
+        }
+        // Ctrl-C while the program ran: stop at this dispatch's first instruction.
+        let interrupted = flag.is_some_and(|f| f.swap(false, Ordering::Relaxed));
+        let resolved = self.breakpoints.resolve(&mut stepper);
+        if self.mode == Mode::Program && !resolved && !interrupted {
             return Ok(None);
         }
         let mut active = Active {
@@ -248,7 +275,12 @@ impl Frontend {
             fault: None,
             dispatch: self.dispatches,
         };
-        if self.mode == Mode::Program {
+        if interrupted {
+            match active.stepper.set_focus(None, 0) {
+                Ok(_) => self.show_stop(&mut active, &StopKind::Interrupted, &[])?,
+                Err(e) => self.failed(&e.to_string()),
+            }
+        } else if self.mode == Mode::Program {
             match self.resume(&mut active, 1, |s| s.resume()) {
                 Ok(Flow::Leave(e)) => return Ok(Some(e)),
                 Ok(Flow::Stay) => {}
@@ -350,7 +382,16 @@ impl Frontend {
             return Ok(Flow::Stay);
         }
         let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let rest = rest.trim();
+        let mut rest = rest.trim().to_string();
+        // `p/x EXPR`: the format belongs to the arguments.
+        let cmd = match cmd.split_once('/') {
+            Some((c @ ("p" | "print" | "display"), f)) => {
+                rest = format!("/{f} {rest}");
+                c
+            }
+            _ => cmd,
+        };
+        let rest = rest.as_str();
         match cmd {
             "q" | "quit" | "exit" => return Ok(Flow::Leave(Ended::Quit)),
             "b" | "break" => self.break_cmd(rest, a, false)?,

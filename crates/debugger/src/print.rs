@@ -141,10 +141,14 @@ impl Frontend {
                     .stepper
                     .service()
                     .source(pc, amdgpu_lanes::service::PcKind::Current);
+                let start = a.stepper.service().function_at(pc).map_or(pc, |f| f.start);
                 let sym = src
                     .function
                     .as_deref()
-                    .map(|f| format!(" <{}>", crate::present::frame_function(f)))
+                    .map(|f| match pc - start {
+                        0 => format!(" <{}>", crate::present::frame_function(f)),
+                        off => format!(" <{}+{off}>", crate::present::frame_function(f)),
+                    })
                     .unwrap_or_default();
                 Ok((Some(pc), 8, format!("(void (*)()) {pc:#x}{sym}")))
             }

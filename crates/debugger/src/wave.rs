@@ -104,6 +104,13 @@ impl Frontend {
         {
             self.lane = *first;
         }
+        if *kind == StopKind::Interrupted {
+            println!(
+                "\nThread {} \"{}\" received signal SIGINT, Interrupt.",
+                place.thread(),
+                wave_name(view.source.function.as_deref().unwrap_or("??"))
+            );
+        }
         let key = (a.dispatch, place.thread(), self.lane);
         if self.last_stop != Some(key) {
             println!(
@@ -148,6 +155,10 @@ impl Frontend {
                 }
                 _ => println!("{text}"),
             }
+        }
+        if *kind == StopKind::Interrupted {
+            // Every wave of the work-group, as `amdsim run` shows them on Ctrl-C.
+            self.info_threads(a)?;
         }
         Ok(())
     }

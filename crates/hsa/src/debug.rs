@@ -1,6 +1,7 @@
 //! `amdsim debug -- PROGRAM`: the debugger inside the program's process. When
-//! `AMDSIM_DEBUG` is set (`-` for commands on standard input, or a script's
-//! path), `hsa_init` opens the debugger's prompt before the program's first
+//! `AMDSIM_DEBUG` is set (`-` for commands on standard input, `batch` for none,
+//! or a script's path; `AMDSIM_DEBUG_EX` holds commands to run first, one per
+//! line), `hsa_init` opens the debugger's prompt before the program's first
 //! kernel, and every later dispatch where a breakpoint resolves runs under it.
 
 use amdgpu_lanes::Image;
@@ -76,9 +77,17 @@ pub fn install(rt: &Runtime) -> Result<(), String> {
     };
     let input = if how == "-" {
         Input::stdin()
+    } else if how == "batch" {
+        Input::lines(Vec::new())
     } else {
         Input::script(std::path::Path::new(&how))?
     };
+    let ex: Vec<String> = std::env::var("AMDSIM_DEBUG_EX")
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let input = input.with_first(ex);
     let mut fe = Frontend::new(input, Mode::Program);
     if let Ok(exe) = std::env::current_exe() {
         fe = fe.with_sources_near(&exe);

@@ -64,6 +64,16 @@ pub enum Event {
         /// Wave number.
         wave: u32,
     },
+    /// The run was interrupted ([`amdgpu_sim::debug::Session::set_interrupt`]) with
+    /// wave `wave` about to execute the instruction at `pc`.
+    Interrupted {
+        /// Work-group id.
+        group: [u32; 3],
+        /// Wave number in the group.
+        wave: u32,
+        /// Link-time address.
+        pc: u64,
+    },
     /// The dispatch finished.
     Finished,
 }
@@ -177,6 +187,14 @@ impl<'a, 'd> Debugger<'a, 'd> {
             ),
             Stop::Stepped { group, wave, pc } => (
                 Event::Stepped {
+                    group,
+                    wave,
+                    pc: pc.wrapping_sub(bias),
+                },
+                Some(wave),
+            ),
+            Stop::Interrupted { group, wave, pc } => (
+                Event::Interrupted {
                     group,
                     wave,
                     pc: pc.wrapping_sub(bias),

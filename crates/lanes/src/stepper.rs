@@ -366,6 +366,9 @@ pub enum StopKind {
     AtBarrier,
     /// A wave was selected.
     Focused,
+    /// The run was interrupted ([`Stepper::set_interrupt`]); the interrupted wave has
+    /// the focus.
+    Interrupted,
     /// The dispatch finished.
     DispatchFinished,
 }
@@ -407,6 +410,7 @@ pub struct Stepper<'a, 'd> {
     /// Whether [`Stepper::step_line`] stops where the focused wave reaches a breakpoint
     /// on the way (gdb's `next` and `step` do; scenarios step line by line regardless).
     pub steps_stop_at_breakpoints: bool,
+    interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl<'a, 'd> Stepper<'a, 'd> {
@@ -461,6 +465,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
             finished: false,
             step_limit: DEFAULT_STEP_LIMIT,
             steps_stop_at_breakpoints: false,
+            interrupt: None,
         })
     }
 
@@ -622,6 +627,21 @@ impl<'a, 'd> Stepper<'a, 'd> {
         }
     }
 
+    /// Makes [`Stepper::resume`] and [`Stepper::step_line`] stop with
+    /// [`StopKind::Interrupted`] when `flag` is raised (by a Ctrl-C handler); the flag
+    /// is lowered when the stop is reported.
+    pub fn set_interrupt(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.debugger.session().set_interrupt(flag.clone());
+        self.interrupt = Some(flag);
+    }
+
+    /// Whether the interrupt flag was raised (lowering it).
+    fn interrupted(&self) -> bool {
+        self.interrupt
+            .as_deref()
+            .is_some_and(|f| f.swap(false, std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// Runs until a wave reaches a breakpoint (it gets the focus) or the dispatch ends.
     pub fn resume(&mut self) -> Result<Stop, StepError> {
         if self.finished {
@@ -633,6 +653,14 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 self.focus = (group, wave);
                 Ok(Stop {
                     kind: StopKind::Breakpoint,
+                    view: Some(self.view()?),
+                })
+            }
+            Event::Interrupted { group, wave, .. } => {
+                self.note(group);
+                self.focus = (group, wave);
+                Ok(Stop {
+                    kind: StopKind::Interrupted,
                     view: Some(self.view()?),
                 })
             }
@@ -678,7 +706,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 self.finished = true;
                 Ok(Stepped::GroupEnded)
             }
-            Event::Breakpoint { .. } => Ok(Stepped::Ran),
+            Event::Breakpoint { .. } | Event::Interrupted { .. } => Ok(Stepped::Ran),
         }
     }
 
@@ -825,6 +853,12 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 return Ok(Stop {
                     kind: StopKind::WaveEnded { instructions: n },
                     view: self.view().ok(),
+                });
+            }
+            if self.interrupted() {
+                return Ok(Stop {
+                    kind: StopKind::Interrupted,
+                    view: Some(self.view()?),
                 });
             }
             if self.steps_stop_at_breakpoints && self.at_breakpoint(wave) {
@@ -1279,6 +1313,7 @@ impl fmt::Display for Stop {
             }
             StopKind::AtBarrier => "the wave waits at a barrier".to_string(),
             StopKind::Focused => "focus".to_string(),
+            StopKind::Interrupted => "interrupted".to_string(),
             StopKind::DispatchFinished => "the dispatch finished".to_string(),
         };
         match &self.view {

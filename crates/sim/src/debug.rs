@@ -46,6 +46,16 @@ pub enum Stop {
         /// Its status.
         status: WaveStatus,
     },
+    /// A wave was stopped before its next instruction because the session's
+    /// interrupt flag was raised (Ctrl-C in a debugger).
+    Interrupted {
+        /// Work-group id.
+        group: [u32; 3],
+        /// Wave number in the group.
+        wave: u32,
+        /// The wave's PC.
+        pc: u64,
+    },
     /// Every work-group has finished.
     Finished,
 }
@@ -59,6 +69,8 @@ pub struct Session<'d> {
     current: Option<Workgroup>,
     /// A breakpoint just reported, not to be reported again before the wave moves.
     skip: Option<(u32, u64)>,
+    /// Raised from elsewhere (a signal handler) to stop a running resume.
+    interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl<'d> Session<'d> {
@@ -81,7 +93,14 @@ impl<'d> Session<'d> {
             pending,
             current: None,
             skip: None,
+            interrupt: None,
         }
+    }
+
+    /// Makes [`Session::resume`] stop the running wave with [`Stop::Interrupted`] when
+    /// `flag` is raised (the flag is lowered when the stop is reported).
+    pub fn set_interrupt(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.interrupt = Some(flag);
     }
 
     /// Adds a breakpoint at guest address `pc`.
@@ -148,7 +167,12 @@ impl<'d> Session<'d> {
                 return Ok(Stop::Finished);
             };
             let (breakpoints, skip) = (&self.breakpoints, &mut self.skip);
+            let interrupt = self.interrupt.as_deref();
+            let raised = || interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
             let stopped = wg.run_until(&self.launch, &self.device.mem, |w| {
+                if raised() {
+                    return true;
+                }
                 if !breakpoints.contains(&w.pc) {
                     return false;
                 }
@@ -160,6 +184,18 @@ impl<'d> Session<'d> {
                 true
             })?;
             match stopped {
+                Some(wave)
+                    if interrupt
+                        .is_some_and(|f| f.swap(false, std::sync::atomic::Ordering::Relaxed)) =>
+                {
+                    let pc = wg.waves.get(wave as usize).map_or(0, |w| w.pc);
+                    self.skip = self.breakpoints.contains(&pc).then_some((wave, pc));
+                    return Ok(Stop::Interrupted {
+                        group: wg.id,
+                        wave,
+                        pc,
+                    });
+                }
                 Some(wave) => {
                     let pc = wg.waves.get(wave as usize).map_or(0, |w| w.pc);
                     self.skip = Some((wave, pc));
