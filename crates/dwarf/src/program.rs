@@ -1,6 +1,7 @@
 //! Program data from DWARF sections, read with gimli: units, DIEs, location lists (the
 //! entry for a PC), frame bases, base types, DWARF procedures, the AMDGPU lane attributes,
-//! line programs, and call frame information (through [`crate::cfi`]).
+//! line programs, call frame information (through [`crate::cfi`]), a one-level type model
+//! ([`Program::type_die`]) and the variables at namespace scope ([`Program::globals`]).
 //!
 //! Sections come from a loader closure (`name -> bytes`), so any container (an ELF code
 //! object, a test fixture) can supply them. Sections are read as they are: a relocatable
@@ -20,6 +21,10 @@ use gimli::{AttributeValue, EndianSlice, LittleEndian};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+mod types;
+
+pub use types::{Encoding, Member, Qualifier, TypeDie};
 
 type Rd<'d> = EndianSlice<'d, LittleEndian>;
 
@@ -108,14 +113,36 @@ pub struct Variable {
     pub parameter: bool,
     /// Name of its type (as far as it can be named).
     pub type_name: Option<String>,
+    /// .debug_info offset of its DW_AT_type (see [`Program::type_die`]); None when it
+    /// has none.
+    pub type_die: Option<u64>,
     /// DW_AT_byte_size of its type (through typedefs and qualifiers).
     pub byte_size: Option<u64>,
     /// DW_AT_location for the PC (None: no location attribute).
     pub location: Option<LocationValue>,
     /// DW_AT_const_value bytes, if any.
     pub const_value: Option<Vec<u8>>,
-    /// The name of the enclosing subprogram.
+    /// The name of the enclosing subprogram (empty for [`Program::globals`]).
     pub function: String,
+}
+
+impl Variable {
+    /// The name without its scope qualifiers: `x` for `ns::S<a::b>::x` (a `::` inside
+    /// template arguments does not count).
+    pub fn unqualified_name(&self) -> &str {
+        let mut depth = 0i32;
+        let mut start = 0;
+        let b = self.name.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            match c {
+                b'<' | b'(' => depth += 1,
+                b'>' | b')' => depth -= 1,
+                b':' if depth == 0 && b.get(i + 1) == Some(&b':') => start = i + 2,
+                _ => {}
+            }
+        }
+        &self.name[start.min(self.name.len())..]
+    }
 }
 
 /// Lane attributes of the innermost subprogram at a PC.
@@ -320,9 +347,55 @@ impl<'d> Program<'d> {
         u: &UnitData<'d>,
         die: &gimli::DebuggingInformationEntry<Rd<'d>>,
     ) -> (Option<String>, Option<u64>) {
-        match die.attr_value(gimli::DW_AT_type) {
-            Some(AttributeValue::UnitRef(off)) => self.describe_type(u, off, 0),
-            _ => (None, None),
+        match die
+            .attr_value(gimli::DW_AT_type)
+            .and_then(|v| self.resolve_ref(u, v))
+        {
+            Some((tu, off)) => self.describe_type(tu, off, 0),
+            None => (None, None),
+        }
+    }
+
+    /// The .debug_info offset of a DIE of unit `u`.
+    fn die_offset(u: &UnitData<'d>, off: gimli::UnitOffset) -> u64 {
+        off.to_debug_info_offset(&u.unit.header)
+            .map(|o| o.0 as u64)
+            .unwrap_or(0)
+    }
+
+    /// The .debug_info offset a reference attribute of a DIE of unit `u` names
+    /// (DW_AT_type, DW_AT_specification): unit-relative (DW_FORM_ref*),
+    /// section-relative (DW_FORM_ref_addr) or the signature of a type unit in
+    /// `.debug_info` (DW_FORM_ref_sig8).
+    fn ref_offset(&self, u: &UnitData<'d>, v: AttributeValue<Rd<'d>>) -> Option<u64> {
+        match v {
+            AttributeValue::UnitRef(o) => {
+                o.to_debug_info_offset(&u.unit.header).map(|o| o.0 as u64)
+            }
+            AttributeValue::DebugInfoRef(o) => Some(o.0 as u64),
+            AttributeValue::DebugTypesRef(sig) => {
+                self.units.iter().find_map(|t| match t.unit.header.type_() {
+                    gimli::UnitType::Type {
+                        type_signature,
+                        type_offset,
+                    } if type_signature == sig => Some(Self::die_offset(t, type_offset)),
+                    _ => None,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The DIE a reference attribute of a DIE of unit `u` names, as its unit and unit
+    /// offset.
+    fn resolve_ref<'s>(
+        &'s self,
+        u: &'s UnitData<'d>,
+        v: AttributeValue<Rd<'d>>,
+    ) -> Option<(&'s UnitData<'d>, gimli::UnitOffset)> {
+        match v {
+            AttributeValue::UnitRef(o) => Some((u, o)),
+            v => self.find_die(self.ref_offset(u, v)?).ok(),
         }
     }
 
@@ -339,8 +412,11 @@ impl<'d> Program<'d> {
             return (None, None);
         }
         let inner = || match t.attr_value(gimli::DW_AT_type) {
-            Some(AttributeValue::UnitRef(o)) => self.describe_type(u, o, depth + 1),
-            _ => (Some("void".to_string()), None),
+            Some(v) => match self.resolve_ref(u, v) {
+                Some((tu, o)) => self.describe_type(tu, o, depth + 1),
+                None => (None, None),
+            },
+            None => (Some("void".to_string()), None),
         };
         let size = t
             .attr_value(gimli::DW_AT_byte_size)
@@ -445,31 +521,17 @@ impl<'d> Program<'d> {
                         Some(v) => self.location_value(u, v, pc)?,
                         None => None,
                     };
-                    let const_value =
-                        die.attr_value(gimli::DW_AT_const_value)
-                            .and_then(|v| match v {
-                                AttributeValue::Block(b) => Some(b.slice().to_vec()),
-                                AttributeValue::Data1(x) => Some(vec![x]),
-                                AttributeValue::Data2(x) => Some(x.to_le_bytes().to_vec()),
-                                AttributeValue::Data4(x) => Some(x.to_le_bytes().to_vec()),
-                                AttributeValue::Data8(x) => Some(x.to_le_bytes().to_vec()),
-                                AttributeValue::Sdata(x) => Some(x.to_le_bytes().to_vec()),
-                                AttributeValue::Udata(x) => Some(x.to_le_bytes().to_vec()),
-                                _ => None,
-                            });
-                    let die_off = die
-                        .offset()
-                        .to_debug_info_offset(&u.unit.header)
-                        .map(|o| o.0 as u64)
-                        .unwrap_or(0);
                     out.push(Variable {
                         name: self.die_name(u, die).unwrap_or_default(),
-                        die: die_off,
+                        die: Self::die_offset(u, die.offset()),
                         parameter: tag == gimli::DW_TAG_formal_parameter,
                         type_name,
+                        type_die: die
+                            .attr_value(gimli::DW_AT_type)
+                            .and_then(|v| self.ref_offset(u, v)),
                         byte_size,
                         location,
-                        const_value,
+                        const_value: const_value(die),
                         function: parent_fn.clone(),
                     });
                 }
@@ -817,6 +879,20 @@ impl<'d> Program<'d> {
             target,
             cache: RefCell::new(HashMap::new()),
         }
+    }
+}
+
+/// The bytes of a DIE's DW_AT_const_value (a block, or a constant in little-endian order).
+fn const_value(die: &gimli::DebuggingInformationEntry<Rd<'_>>) -> Option<Vec<u8>> {
+    match die.attr_value(gimli::DW_AT_const_value)? {
+        AttributeValue::Block(b) => Some(b.slice().to_vec()),
+        AttributeValue::Data1(x) => Some(vec![x]),
+        AttributeValue::Data2(x) => Some(x.to_le_bytes().to_vec()),
+        AttributeValue::Data4(x) => Some(x.to_le_bytes().to_vec()),
+        AttributeValue::Data8(x) => Some(x.to_le_bytes().to_vec()),
+        AttributeValue::Sdata(x) => Some(x.to_le_bytes().to_vec()),
+        AttributeValue::Udata(x) => Some(x.to_le_bytes().to_vec()),
+        _ => None,
     }
 }
 
