@@ -196,11 +196,18 @@ pub unsafe fn init(addr: u64, value: i64) {
 const START_TS: usize = 32;
 const END_TS: usize = 40;
 
-/// Nanoseconds of the monotonic clock (the system timestamp).
+/// Nanoseconds of `CLOCK_MONOTONIC`: the system timestamp, the clock of the dispatch
+/// and copy timestamps in signals, and the clock the HIP runtime reads on the host
+/// (ROCclr's `Os::timeNanos`). One clock for all three: HIP subtracts a time taken on the
+/// host from one taken from a signal (`hipEventElapsedTime`).
 pub fn now_ns() -> u64 {
-    use std::sync::OnceLock;
-    static T0: OnceLock<Instant> = OnceLock::new();
-    T0.get_or_init(Instant::now).elapsed().as_nanos() as u64 + 1
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid timespec to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 impl Signal {

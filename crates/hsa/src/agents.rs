@@ -100,15 +100,7 @@ hsa! {
     }
 }
 
-fn now_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid timespec to fill.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
+use amdsim_host::signal::now_ns;
 
 /// Sets the bit of each extension the runtime offers in a 128-byte mask.
 unsafe fn extension_mask(out: *mut c_void) {
