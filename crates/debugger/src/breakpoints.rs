@@ -19,6 +19,8 @@ pub(crate) struct Breakpoint {
     pub hits: u64,
     /// Hits still to pass over (`ignore N COUNT`, `continue N`).
     pub ignore: u64,
+    /// `if COND`: the wave stops only where a lane satisfies it.
+    pub condition: Option<String>,
 }
 
 /// The breakpoints.
@@ -51,6 +53,7 @@ impl Table {
             temporary,
             hits: 0,
             ignore: 0,
+            condition: None,
         });
         self.next
     }
@@ -101,14 +104,24 @@ impl Table {
         }
     }
 
-    /// Counts a stop of a wave at link-time address `pc`.
-    pub fn hit(&mut self, pc: u64) -> Hit {
+    /// The conditions of the enabled breakpoints at `pc`, by number (`None`: none).
+    pub fn conditions_at(&self, pc: u64) -> Vec<(u32, Option<String>)> {
+        self.list
+            .iter()
+            .filter(|b| b.enabled && b.resolved.contains(&pc))
+            .map(|b| (b.number, b.condition.clone()))
+            .collect()
+    }
+
+    /// Counts a stop of a wave at link-time address `pc` for the breakpoints there
+    /// whose condition holds (`holds`).
+    pub fn hit(&mut self, pc: u64, holds: &[u32]) -> Hit {
         let mut stop = Vec::new();
         let mut any = false;
         for b in self
             .list
             .iter_mut()
-            .filter(|b| b.enabled && b.resolved.contains(&pc))
+            .filter(|b| b.enabled && b.resolved.contains(&pc) && holds.contains(&b.number))
         {
             any = true;
             b.hits += 1;
@@ -149,6 +162,9 @@ impl Table {
                 for (k, a) in b.resolved.iter().enumerate() {
                     out += &format!("{}.{:<5} {:>24}   {a:#018x}\n", b.number, k + 1, enb);
                 }
+            }
+            if let Some(c) = &b.condition {
+                out += &format!("\tstop only if {c}\n");
             }
             if b.hits > 0 {
                 let s = if b.hits == 1 { "" } else { "s" };

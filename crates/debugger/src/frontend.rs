@@ -13,26 +13,20 @@ use std::sync::{Arc, OnceLock};
 
 /// The commands, as `help` lists them.
 pub const HELP: &str = "\
-Commands (one per line; `#` starts a comment):
-  break FILE:LINE | LINE | FUNC | *ADDR    set a breakpoint (b); C++ functions by name
-  tbreak LOCATION                          a breakpoint deleted when first hit
-  delete [N...]                            remove breakpoints N (all without N)
-  disable [N...] | enable [N...]           turn breakpoints off and on
-  ignore N COUNT                           pass over the next COUNT hits of breakpoint N
-  run | continue [N]                       run to the next breakpoint (r, c; N: pass over the
-                                           breakpoint stopped at N-1 more times)
-  step [N] | next [N]                      run the focused lane to its next source line,
-                                           passing over code it does not run (s, n); a
-                                           breakpoint the wave reaches on the way stops it
-  stepi [N]                                execute N instructions of the focused wave (si)
-  lane N                                   focus lane N (a warning if it is inactive)
-  wave N [GROUP X,Y,Z]                     focus another wave (of the running or a later group)
-  info lanes [-active | -inactive]         every lane: state, pc, function, file:line
-  info breakpoints                         the breakpoints and where they resolved
-  print VAR                                a variable, as the focused lane sees it (p)
-  x/Nx ADDR                                N dwords of global memory at ADDR
-  bt                                       the focused lane's frames (function and line)
-  info registers                           PC, EXEC, VCC, SGPRs, the focused lane's VGPRs
+Commands (one per line; `#` starts a comment; `help COMMAND` for one):
+  break LOCATION [if COND] | tbreak        breakpoints at FILE:LINE, LINE, FUNCTION, *ADDR (b)
+  delete|disable|enable [N...], condition N COND, ignore N COUNT, info breakpoints
+  run | continue [N]                       run to the next breakpoint (r, c)
+  step [N] | next [N] | stepi [N]          the focused lane's next line (s, n), instructions (si)
+  finish | until [LOCATION] | advance LOC  run out of the function, or to a place
+  info threads | thread N                  the waves of the running work-group
+  info lanes [-all|-active|-inactive] [LIST] | lane N
+                                           the lanes: ROCgdb's states and ids, and where each
+                                           inactive lane is
+  print[/FMT] EXPR | output | set var X = V | whatis | ptype | display | undisplay
+                                           C/C++/OpenCL expressions for the focused lane (p)
+  info locals | info args | info frame | bt | frame | up | down
+  list [LOCATION] | x/NFU ADDR | disassemble [/r] | info registers [REG...] | directory DIR
   quit                                     end the session (q)";
 
 /// What the session is debugging.
@@ -67,7 +61,7 @@ pub(crate) struct Active<'s, 'a, 'd> {
     pub dispatch: u64,
 }
 
-enum Flow {
+pub(crate) enum Flow {
     Stay,
     Leave(Ended),
 }
@@ -76,7 +70,7 @@ enum Flow {
 pub struct Frontend {
     input: Input,
     mode: Mode,
-    breakpoints: Table,
+    pub(crate) breakpoints: Table,
     pub(crate) lane: u32,
     /// Dispatches seen.
     dispatches: u64,
@@ -87,6 +81,11 @@ pub struct Frontend {
     pub(crate) sources: Sources,
     /// Values printed so far (`$1`, `$2`, ...).
     pub(crate) values: Vec<String>,
+    /// The file and last line `list` showed.
+    pub(crate) listed: Option<(String, u64)>,
+    /// `display` expressions: number, format, expression.
+    pub(crate) displays: Vec<(u32, Option<char>, String)>,
+    pub(crate) next_display: u32,
     errors: usize,
     error_file: Option<PathBuf>,
     detached: bool,
@@ -149,7 +148,7 @@ fn sim_error(e: &StepError) -> Option<SimError> {
     }
 }
 
-const NOT_RUNNING: &str = "The program is not being run.";
+pub(crate) const NOT_RUNNING: &str = "The program is not being run.";
 
 /// The flag Ctrl-C raises while a dispatch runs under an interactive session (a second
 /// Ctrl-C before the debugger has seen the first ends the process).
@@ -182,6 +181,9 @@ impl Frontend {
             last_function: None,
             sources: Sources::default(),
             values: Vec::new(),
+            displays: Vec::new(),
+            listed: None,
+            next_display: 0,
             errors: 0,
             error_file: None,
             detached: false,
@@ -269,6 +271,9 @@ impl Frontend {
         if self.mode == Mode::Program && !resolved && !interrupted {
             return Ok(None);
         }
+        if self.input.interactive() {
+            self.input.set_words(completion_words(image));
+        }
         let mut active = Active {
             stepper: &mut stepper,
             dev,
@@ -323,7 +328,7 @@ impl Frontend {
     /// the wave cannot go on) and shows where it stopped; hits of breakpoints that are
     /// ignored this time run on. In program mode the end of the dispatch (or a fault
     /// already shown) leaves the prompt.
-    fn resume(
+    pub(crate) fn resume(
         &mut self,
         a: &mut Active,
         count: u64,
@@ -355,10 +360,24 @@ impl Frontend {
             }
             let mut hits = Vec::new();
             if stop.kind == StopKind::Breakpoint
-                && let Some(pc) = stop.view.as_ref().and_then(|v| v.pc)
+                && let Some(view) = &stop.view
+                && let Some(pc) = view.pc
             {
-                match self.breakpoints.hit(pc) {
+                let active: Vec<u32> = view
+                    .lanes
+                    .iter()
+                    .filter(|f| f.state == amdgpu_lanes::service::LaneState::Active)
+                    .map(|f| f.lane)
+                    .collect();
+                let holds = self.conditions_hold(pc, &active, a);
+                match self.breakpoints.hit(pc, &holds) {
                     Hit::Ignored => continue,
+                    Hit::None if stop.kind == StopKind::Breakpoint && !holds_any(&holds) => {
+                        // a conditional breakpoint whose condition no lane meets
+                        if !self.breakpoints.conditions_at(pc).is_empty() {
+                            continue;
+                        }
+                    }
                     Hit::Stop(list) => {
                         self.breakpoints.sync(a.stepper);
                         self.last_hit = list.first().map(|h| h.0);
@@ -397,6 +416,7 @@ impl Frontend {
             "b" | "break" => self.break_cmd(rest, a, false)?,
             "tb" | "tbreak" => self.break_cmd(rest, a, true)?,
             "d" | "delete" | "disable" | "enable" => self.edit_breakpoints(cmd, rest, a)?,
+            "condition" => self.condition_cmd(rest)?,
             "ignore" => {
                 let mut parts = rest.split_whitespace();
                 let (Some(n), Some(c), None) = (parts.next(), parts.next(), parts.next()) else {
@@ -413,10 +433,23 @@ impl Frontend {
                     c => println!("Will ignore next {c} crossings of breakpoint {n}."),
                 }
             }
+            "info" if rest == "frame" => {
+                let Some(a) = a.take() else {
+                    return Err("No stack.".into());
+                };
+                self.info_frame(a)?
+            }
             "info" if matches!(rest, "breakpoints" | "b" | "break" | "breakpoint") => {
                 print!("{}", self.breakpoints.info())
             }
-            "help" => println!("{HELP}"),
+            "help" | "h" => println!("{}", crate::help::help(rest)?),
+            "l" | "list" => self.list(rest, a)?,
+            "directory" | "dir" => {
+                for d in rest.split_whitespace() {
+                    self.sources.add_dir(d.into());
+                }
+                println!("Source directories searched: {rest}");
+            }
             _ => {
                 let Some(a) = a.take() else {
                     return match cmd {
@@ -429,6 +462,65 @@ impl Frontend {
             }
         }
         Ok(Flow::Stay)
+    }
+
+    /// The breakpoints at `pc` whose condition an active lane meets (evaluated lane by
+    /// lane; the first such lane gets the focus), and those without a condition.
+    fn conditions_hold(&mut self, pc: u64, active: &[u32], a: &mut Active) -> Vec<u32> {
+        let saved = self.lane;
+        let mut out = Vec::new();
+        let mut first: Option<u32> = None;
+        for (n, cond) in self.breakpoints.conditions_at(pc) {
+            let Some(cond) = cond else {
+                out.push(n);
+                continue;
+            };
+            let Ok(ast) = crate::expr::parse::parse(&cond) else {
+                continue;
+            };
+            for &lane in active {
+                self.lane = lane;
+                let met = self.eval(&ast, a).and_then(|v| self.num(&v, a)).map(|n| {
+                    !matches!(n, crate::expr::eval::Num::Int(0))
+                        && n != crate::expr::eval::Num::Float(0.0)
+                });
+                match met {
+                    Ok(true) => {
+                        out.push(n);
+                        first = Some(first.map_or(lane, |f| f.min(lane)));
+                        break;
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        println!("Error in testing condition for breakpoint {n}:\n{e}");
+                        out.push(n);
+                        break;
+                    }
+                }
+            }
+        }
+        self.lane = first.unwrap_or(saved);
+        out
+    }
+
+    /// `condition N [COND]`.
+    fn condition_cmd(&mut self, rest: &str) -> Result<(), String> {
+        let (n, cond) = rest.split_once(' ').unwrap_or((rest, ""));
+        let n: u32 = n
+            .parse()
+            .map_err(|_| format!("Bad breakpoint argument: '{n}'"))?;
+        let cond = cond.trim();
+        if !cond.is_empty() {
+            crate::expr::parse::parse(cond)?;
+        }
+        let b = self.breakpoints.get_mut(n)?;
+        if cond.is_empty() {
+            b.condition = None;
+            println!("Breakpoint {n} now unconditional.");
+        } else {
+            b.condition = Some(cond.to_string());
+        }
+        Ok(())
     }
 
     /// `delete`, `disable`, `enable` with breakpoint numbers (every breakpoint without).
@@ -469,6 +561,13 @@ impl Frontend {
         mut a: Option<&mut Active>,
         temporary: bool,
     ) -> Result<(), String> {
+        let (rest, condition) = match rest.split_once(" if ") {
+            Some((l, c)) => (l.trim(), Some(c.trim().to_string())),
+            None => (rest, None),
+        };
+        if let Some(c) = &condition {
+            crate::expr::parse::parse(c)?;
+        }
         let at = parse_break(rest)?;
         let resolved = match &mut a {
             Some(a) => a.stepper.break_at(&at).map_err(text)?,
@@ -480,6 +579,7 @@ impl Frontend {
             "Breakpoint"
         };
         let number = self.breakpoints.add(rest, at, resolved.clone(), temporary);
+        self.breakpoints.get_mut(number)?.condition = condition;
         match (resolved.as_slice(), &a) {
             ([], _) => println!("{kind} {number} ({rest}) pending."),
             ([addr], Some(a)) => {
@@ -556,10 +656,30 @@ impl Frontend {
                 self.show_stop(a, &stop.kind, &[])?;
             }
             "info" => self.info(rest, a)?,
-            "p" | "print" => self.print(rest, a)?,
+            "p" | "print" | "call" | "inspect" => self.print(rest, a)?,
+            "output" => {
+                let (fmt, expr) = crate::print::split_format(rest)?;
+                print!("{}", self.value_text(expr, fmt, a)?);
+            }
+            "whatis" => self.type_of(rest, false, a)?,
+            "ptype" => self.type_of(rest, true, a)?,
+            "set" => {
+                let expr = rest
+                    .strip_prefix("variable ")
+                    .or_else(|| rest.strip_prefix("var "))
+                    .unwrap_or(rest);
+                self.value_text(expr, None, a)?;
+            }
+            "display" => self.display(rest, a)?,
+            "undisplay" => self.undisplay(rest)?,
             "bt" | "backtrace" | "where" => self.backtrace(a)?,
             "thread" => self.thread_cmd(rest, a)?,
-            x if x.starts_with("x/") => examine(x, rest, a.dev)?,
+            x if x.starts_with("x/") => self.examine(x, rest, a)?,
+            "x" => self.examine("x/", rest, a)?,
+            "disassemble" => self.disassemble(rest, a)?,
+            "frame" | "f" | "up" | "down" => self.frame_cmd(cmd, rest, a)?,
+            "finish" | "fin" => return self.finish(a),
+            "until" | "u" | "advance" => return self.advance(rest, a),
             other => return Err(format!("unknown command `{other}` (try `help`)")),
         }
         Ok(Flow::Stay)
@@ -571,6 +691,12 @@ impl Frontend {
             "lanes" => self.info_lanes(args, a),
             "threads" => self.info_threads(a),
             "registers" | "reg" => self.registers(a),
+            "locals" => self.info_variables(false, a),
+            "args" => self.info_variables(true, a),
+            "display" => {
+                self.info_display();
+                Ok(())
+            }
             other => Err(format!(
                 "Undefined info command: \"{other}\".  Try \"help info\"."
             )),
@@ -610,6 +736,38 @@ impl Frontend {
     }
 }
 
+/// The names tab completion offers: functions (as written in source), source files
+/// and every variable the DWARF names.
+fn completion_words(image: &Image<'_>) -> Vec<String> {
+    let mut words: Vec<String> = image
+        .code()
+        .symbols()
+        .iter()
+        .filter(|s| s.is_code())
+        .map(|s| {
+            let d = amdgpu_lanes::service::demangle(s.name);
+            crate::present::frame_function(&d).to_string()
+        })
+        .collect();
+    if let Ok(rows) = image.statement_rows() {
+        for r in rows {
+            if let Some(f) = std::path::Path::new(&r.file).file_name() {
+                words.push(f.to_string_lossy().into_owned());
+            }
+        }
+    }
+    if let Ok(vars) = image.program().globals() {
+        words.extend(vars.into_iter().map(|v| v.name));
+    }
+    words.sort();
+    words.dedup();
+    words
+}
+
+fn holds_any(h: &[u32]) -> bool {
+    !h.is_empty()
+}
+
 /// A command's repeat count (1 without one).
 fn count(rest: &str) -> Result<u64, String> {
     if rest.is_empty() {
@@ -639,28 +797,24 @@ fn is_command(cmd: &str) -> bool {
             | "print"
             | "bt"
             | "backtrace"
+            | "call"
+            | "output"
+            | "x"
+            | "disassemble"
+            | "frame"
+            | "f"
+            | "up"
+            | "down"
+            | "finish"
+            | "fin"
+            | "until"
+            | "u"
+            | "advance"
+            | "whatis"
+            | "ptype"
+            | "set"
+            | "display"
             | "where"
             | "thread"
     ) || cmd.starts_with("x/")
-}
-
-/// `x/Nx ADDR`: N dwords of global memory.
-fn examine(spec: &str, rest: &str, dev: &Device) -> Result<(), String> {
-    let n: usize = spec[2..]
-        .trim_end_matches(['x', 'w'])
-        .parse()
-        .map_err(|_| format!("`{spec}`: use x/Nx ADDR"))?;
-    if n > 4096 {
-        return Err(format!("x/{n}x: at most 4096 dwords"));
-    }
-    let addr = parse_u64(rest)?;
-    let bytes = dev.read(addr, n * 4).map_err(|e| e.to_string())?;
-    for (k, c) in bytes.chunks(16).enumerate() {
-        let vals: Vec<String> = c
-            .chunks(4)
-            .map(|d| format!("{:08x}", u32::from_le_bytes([d[0], d[1], d[2], d[3]])))
-            .collect();
-        println!("{:#x}: {}", addr + 16 * k as u64, vals.join(" "));
-    }
-    Ok(())
 }

@@ -1,14 +1,75 @@
 //! Where commands come from.
 
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
+use rustyline::history::FileHistory;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Tab completion: command names first, then the names the session knows (functions,
+/// variables in scope, source files), file names where a word has a `/`.
+#[derive(Default)]
+struct Completion {
+    words: Arc<Mutex<Vec<String>>>,
+    files: FilenameCompleter,
+}
+
+impl Completer for Completion {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..pos];
+        let start = before
+            .rfind(|c: char| c.is_whitespace() || "(*&[+-/,!=<>:".contains(c))
+            .map_or(0, |i| i + 1);
+        let word = &before[start..];
+        let first = before[..start].trim().is_empty();
+        if !first
+            && before
+                .rsplit(char::is_whitespace)
+                .next()
+                .is_some_and(|w| w.contains('/'))
+        {
+            return self.files.complete(line, pos, ctx);
+        }
+        let mut names: Vec<String> = if first {
+            crate::help::names().map(str::to_string).collect()
+        } else {
+            self.words.lock().map(|w| w.clone()).unwrap_or_default()
+        };
+        names.retain(|n| n.starts_with(word));
+        names.sort();
+        names.dedup();
+        let pairs = names
+            .into_iter()
+            .map(|n| Pair {
+                display: n.clone(),
+                replacement: n,
+            })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+impl rustyline::hint::Hinter for Completion {
+    type Hint = String;
+}
+impl rustyline::highlight::Highlighter for Completion {}
+impl rustyline::validate::Validator for Completion {}
+impl rustyline::Helper for Completion {}
 
 /// How lines are read.
 enum Source {
-    /// A terminal: line editing and a history kept across sessions.
+    /// A terminal: line editing, completion and a history kept across sessions.
     Terminal {
-        editor: Box<rustyline::DefaultEditor>,
+        editor: Box<rustyline::Editor<Completion, FileHistory>>,
         history: Option<PathBuf>,
+        words: Arc<Mutex<Vec<String>>>,
     },
     /// Lines from a file, a pipe or a list, each echoed after the prompt.
     Lines(Box<dyn Iterator<Item = std::io::Result<String>> + Send>),
@@ -40,15 +101,19 @@ impl Input {
     /// a terminal, each command echoed after the prompt otherwise.
     pub fn stdin() -> Input {
         let source = if std::io::stdin().is_terminal() {
-            match rustyline::DefaultEditor::new() {
+            match rustyline::Editor::<Completion, FileHistory>::new() {
                 Ok(mut editor) => {
                     let history = history_file();
                     if let Some(h) = &history {
                         let _ = editor.load_history(h);
                     }
+                    let completion = Completion::default();
+                    let words = completion.words.clone();
+                    editor.set_helper(Some(completion));
                     Source::Terminal {
                         editor: Box::new(editor),
                         history,
+                        words,
                     }
                 }
                 Err(_) => {
@@ -90,6 +155,15 @@ impl Input {
         self
     }
 
+    /// The names tab completion offers after the command word.
+    pub fn set_words(&mut self, list: Vec<String>) {
+        if let Source::Terminal { words, .. } = &self.source
+            && let Ok(mut w) = words.lock()
+        {
+            *w = list;
+        }
+    }
+
     /// Whether a person types the commands.
     pub fn interactive(&self) -> bool {
         matches!(self.source, Source::Terminal { .. })
@@ -103,7 +177,9 @@ impl Input {
             return Some(c);
         }
         match &mut self.source {
-            Source::Terminal { editor, history } => {
+            Source::Terminal {
+                editor, history, ..
+            } => {
                 let _ = std::io::stdout().flush();
                 loop {
                     match editor.readline("(amdsim) ") {

@@ -21,8 +21,11 @@
 #![deny(missing_docs)]
 
 mod breakpoints;
+mod expr;
 mod frontend;
+mod help;
 mod input;
+mod nav;
 mod present;
 mod print;
 mod source;

@@ -1,41 +1,27 @@
 //! `print`: variables of the focused lane, registers and ROCgdb's convenience
 //! variables, recorded in the value history (`$1`, `$2`, ...).
 
-use crate::frontend::{Active, Frontend, unreadable};
-use crate::value::typed_value;
+use crate::frontend::{Active, Frontend};
 
-/// A format letter (`/x`, `/d`, `/u`, `/t`, `/c`).
-fn format_as(value: u64, bytes: usize, fmt: char) -> Option<String> {
-    let bits = 8 * bytes.min(8) as u32;
-    let v = if bits == 64 {
-        value
-    } else {
-        value & ((1u64 << bits) - 1)
-    };
-    Some(match fmt {
-        'x' => format!("{v:#x}"),
-        'u' => v.to_string(),
-        'd' => (((v << (64 - bits)) as i64) >> (64 - bits)).to_string(),
-        't' => format!("{v:b}"),
-        'o' => format!("{v:#o}"),
-        _ => return None,
-    })
+/// `/F EXPR` → the format letter and the expression.
+pub(crate) fn split_format(rest: &str) -> Result<(Option<char>, &str), String> {
+    match rest.strip_prefix('/') {
+        Some(r) => {
+            let (f, e) = r.split_once(' ').unwrap_or((r, ""));
+            let mut chars = f.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) if "xudtoc".contains(c) => Ok((Some(c), e.trim())),
+                _ => Err(format!("Undefined output format \"{f}\".")),
+            }
+        }
+        None => Ok((None, rest.trim())),
+    }
 }
 
 impl Frontend {
-    /// `print[/F] EXPR`.
+    /// `print[/F] EXPR` (also `call`, `output`): evaluates and records `$N`.
     pub(crate) fn print(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
-        let (fmt, expr) = match rest.strip_prefix('/') {
-            Some(r) => {
-                let (f, e) = r.split_once(' ').unwrap_or((r, ""));
-                let mut chars = f.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) if "xudto".contains(c) => (Some(c), e.trim()),
-                    _ => return Err(format!("Undefined output format \"{f}\".")),
-                }
-            }
-            None => (None, rest.trim()),
-        };
+        let (fmt, expr) = split_format(rest)?;
         if expr.is_empty() {
             return match self.values.last() {
                 Some(v) => {
@@ -46,12 +32,48 @@ impl Frontend {
                 None => Err("History is empty.".into()),
             };
         }
-        let (raw, size, shown) = self.evaluate(expr, a)?;
-        let text = match (fmt, raw) {
-            (Some(f), Some(v)) => format_as(v, size, f).unwrap_or(shown),
-            _ => shown,
-        };
+        if let Some(n) = expr.strip_prefix('$').and_then(|n| n.parse::<usize>().ok()) {
+            let v = self
+                .values
+                .get(n.wrapping_sub(1))
+                .cloned()
+                .ok_or_else(|| format!("History has not yet reached ${n}."))?;
+            self.record(v);
+            return Ok(());
+        }
+        let text = self.value_text(expr, fmt, a)?;
         self.record(text);
+        Ok(())
+    }
+
+    /// The text of `expr`'s value for the focused lane.
+    pub(crate) fn value_text(
+        &mut self,
+        expr: &str,
+        fmt: Option<char>,
+        a: &mut Active,
+    ) -> Result<String, String> {
+        let ast = crate::expr::parse::parse(expr)?;
+        let v = self.eval(&ast, a)?;
+        self.show(&v, fmt, true, a)
+    }
+
+    /// `whatis EXPR` / `ptype EXPR`.
+    pub(crate) fn type_of(
+        &mut self,
+        expr: &str,
+        expand: bool,
+        a: &mut Active,
+    ) -> Result<(), String> {
+        let ast = crate::expr::parse::parse(expr)?;
+        let v = self.eval(&ast, a)?;
+        let program = a.stepper.debugger().image().program();
+        let text = if expand {
+            v.ty.expanded(program)
+        } else {
+            v.ty.name(program)
+        };
+        println!("type = {text}");
         Ok(())
     }
 
@@ -60,49 +82,9 @@ impl Frontend {
         println!("${} = {text}", self.values.len());
     }
 
-    /// The value of `expr` for the focused lane: its raw bits (when it is a scalar),
-    /// their size in bytes, and its text.
-    fn evaluate(
-        &mut self,
-        expr: &str,
-        a: &mut Active,
-    ) -> Result<(Option<u64>, usize, String), String> {
-        if let Some(name) = expr.strip_prefix('$') {
-            return self.convenience(name, a);
-        }
-        let ty = a.stepper.variable_type(expr).ok().flatten();
-        match a.stepper.read_variable(self.lane, expr) {
-            Ok(bytes) => {
-                let raw = (bytes.len() <= 8 && !bytes.is_empty()).then(|| {
-                    let mut le = [0u8; 8];
-                    le[..bytes.len()].copy_from_slice(&bytes);
-                    u64::from_le_bytes(le)
-                });
-                let mut shown = typed_value(ty.as_deref(), &bytes);
-                if let Some(t) = ty.as_deref().filter(|t| t.trim_end().ends_with('*')) {
-                    shown = format!("({t}) {shown}");
-                }
-                Ok((raw, bytes.len(), shown))
-            }
-            Err(e) => {
-                let shown = unreadable(&e);
-                if shown == "<optimized out>" {
-                    Ok((None, 0, shown))
-                } else if let amdgpu_lanes::stepper::StepError::Debugger(
-                    amdgpu_lanes::Error::NoVariable { .. },
-                ) = e
-                {
-                    Err(format!("No symbol \"{expr}\" in current context."))
-                } else {
-                    Err(e.to_string())
-                }
-            }
-        }
-    }
-
     /// Registers (`$pc`, `$exec`, `$vcc`, `$sN`, `$vN` of the focused lane) and
     /// ROCgdb's convenience variables.
-    fn convenience(
+    pub(crate) fn convenience(
         &mut self,
         name: &str,
         a: &mut Active,
@@ -168,5 +150,104 @@ impl Frontend {
             }
             _ => Ok((None, 0, "void".into())),
         }
+    }
+
+    /// `display[/F] [EXPR]`: shows `EXPR` now and after every stop (all displays
+    /// without an expression).
+    pub(crate) fn display(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
+        let (fmt, expr) = split_format(rest)?;
+        if expr.is_empty() {
+            self.show_displays(a);
+            return Ok(());
+        }
+        crate::expr::parse::parse(expr)?;
+        self.next_display += 1;
+        self.displays
+            .push((self.next_display, fmt, expr.to_string()));
+        let n = self.next_display;
+        self.show_display(n, fmt, expr, a);
+        Ok(())
+    }
+
+    /// `undisplay [N...]`.
+    pub(crate) fn undisplay(&mut self, rest: &str) -> Result<(), String> {
+        if rest.trim().is_empty() {
+            self.displays.clear();
+            return Ok(());
+        }
+        for w in rest.split_whitespace() {
+            let n: u32 = w
+                .parse()
+                .map_err(|_| format!("Arguments must be display numbers: {w}"))?;
+            let before = self.displays.len();
+            self.displays.retain(|d| d.0 != n);
+            if self.displays.len() == before {
+                return Err(format!("No display number {n}."));
+            }
+        }
+        Ok(())
+    }
+
+    /// `info display`.
+    pub(crate) fn info_display(&self) {
+        if self.displays.is_empty() {
+            println!("There are no auto-display expressions now.");
+            return;
+        }
+        println!("Auto-display expressions now in effect:\nNum Enb Expression");
+        for (n, fmt, e) in &self.displays {
+            let f = fmt.map(|f| format!("/{f} ")).unwrap_or_default();
+            println!("{n}:   y  {f}{e}");
+        }
+    }
+
+    fn show_display(&mut self, n: u32, fmt: Option<char>, expr: &str, a: &mut Active) {
+        let f = fmt.map(|f| format!("/{f} ")).unwrap_or_default();
+        match self.value_text(expr, fmt, a) {
+            Ok(v) => println!("{n}: {f}{expr} = {v}"),
+            Err(e) => println!("{n}: {f}{expr} = <error: {e}>"),
+        }
+    }
+
+    /// Every display, after a stop.
+    pub(crate) fn show_displays(&mut self, a: &mut Active) {
+        for (n, fmt, e) in self.displays.clone() {
+            self.show_display(n, fmt, &e, a);
+        }
+    }
+
+    /// `info locals` / `info args`: the focused lane's variables in scope.
+    pub(crate) fn info_variables(&mut self, args: bool, a: &mut Active) -> Result<(), String> {
+        let vars = a
+            .stepper
+            .debugger()
+            .variables()
+            .map_err(|e| e.to_string())?;
+        let mut any = false;
+        // Innermost scopes come last: each name once, the innermost; arguments in
+        // their order, locals innermost scope first (as gdb lists them).
+        let mut chosen: Vec<&amdgpu_dwarf::program::Variable> = Vec::new();
+        for v in vars
+            .iter()
+            .filter(|v| v.parameter == args && !v.name.is_empty())
+        {
+            chosen.retain(|c| c.name != v.name);
+            chosen.push(v);
+        }
+        if !args {
+            chosen.reverse();
+        }
+        for v in chosen {
+            any = true;
+            let text = match self.value_text(&v.name, None, a) {
+                Ok(t) => t,
+                Err(e) => format!("<error: {e}>"),
+            };
+            println!("{} = {text}", v.name);
+        }
+        if !any {
+            println!("{}", if args { "No arguments." } else { "No locals." });
+        }
+        Ok(())
     }
 }

@@ -119,6 +119,11 @@ impl<'a, 'd> Debugger<'a, 'd> {
         }
     }
 
+    /// The code object's DWARF.
+    pub fn image(&self) -> &'a Image<'d> {
+        self.image
+    }
+
     /// The compatibility reading used for this kernel's expressions.
     pub fn compat(&self) -> Compat {
         Compat::clang19(self.wave_scaled)

@@ -163,7 +163,10 @@ impl<'i, 'd> LaneService<'i, 'd> {
 
     /// The (link-time) return address of the function containing `pc`, read where the
     /// reconstruction says it is at `pc`.
-    fn return_address(
+    /// The return address (link-time) of the function `wave` is in at `pc`, read from
+    /// where the reconstruction says it is kept (`frame`: registers a callee saved, for
+    /// outer frames); `None` in a kernel or where it is not known.
+    pub fn return_address(
         &self,
         wave: &Wave,
         load_bias: u64,
@@ -176,6 +179,11 @@ impl<'i, 'd> LaneService<'i, 'd> {
             read_loc_in(wave, hi, frame).ok()?,
         );
         Some((lo as u64 | (hi as u64) << 32).wrapping_sub(load_bias))
+    }
+
+    /// Whether `pc` is in a kernel (not in a function it calls).
+    pub fn in_kernel(&self, pc: u64) -> bool {
+        self.symbol_at(pc).is_some_and(|s| s.3)
     }
 
     /// The lanes of `wave`, stopped at its PC. `load_bias` is added to link-time

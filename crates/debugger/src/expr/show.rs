@@ -1,0 +1,194 @@
+//! Values written as gdb writes them: `{a = 1, b = {1, 2}}`, `(int *) 0x1000`,
+//! `97 'a'`, `<repeats 64 times>`, `<optimized out>`.
+
+use super::eval::{Num, Repr, Val, decode};
+use super::types::Ty;
+use crate::frontend::{Active, Frontend};
+
+/// The most elements of an array shown (gdb's `print elements`).
+const MAX_ELEMENTS: u64 = 200;
+/// Identical neighbours from which gdb writes `<repeats N times>`.
+const REPEATS: usize = 10;
+
+fn char_text(c: u8) -> String {
+    match c {
+        0 => "\\000".into(),
+        b'\n' => "\\n".into(),
+        b'\t' => "\\t".into(),
+        b'\'' => "\\'".into(),
+        b'\\' => "\\\\".into(),
+        32..=126 => (c as char).to_string(),
+        c => format!("\\{c:03o}"),
+    }
+}
+
+/// A scalar in a format letter (`x`, `d`, `u`, `t`, `o`, `c`).
+fn formatted(n: Num, size: u64, fmt: char) -> String {
+    let bits = (8 * size.min(16)) as u32;
+    let raw = match n {
+        Num::Int(i) => i as u128,
+        Num::Float(f) => f as i128 as u128,
+    };
+    let v = if bits >= 128 {
+        raw
+    } else {
+        raw & ((1u128 << bits) - 1)
+    };
+    match fmt {
+        'x' => format!("{v:#x}"),
+        'o' => format!("{v:#o}"),
+        't' => format!("{v:b}"),
+        'u' => v.to_string(),
+        'c' => format!("{} '{}'", v as u8 as i8, char_text(v as u8)),
+        _ => {
+            let s = if bits >= 128 {
+                v as i128
+            } else {
+                ((v << (128 - bits)) as i128) >> (128 - bits)
+            };
+            s.to_string()
+        }
+    }
+}
+
+impl Frontend {
+    /// `v` as gdb prints it; `top`: a pointer shows its type.
+    pub(crate) fn show(
+        &mut self,
+        v: &Val,
+        fmt: Option<char>,
+        top: bool,
+        a: &mut Active,
+    ) -> Result<String, String> {
+        if let Repr::OptimizedOut = v.repr {
+            return Ok("<optimized out>".into());
+        }
+        match &v.ty {
+            Ty::Array { element, count } => {
+                let n = count.unwrap_or(0).min(MAX_ELEMENTS);
+                let bytes = {
+                    let shown = Val {
+                        ty: Ty::Array {
+                            element: element.clone(),
+                            count: Some(n),
+                        },
+                        repr: v.repr.clone(),
+                    };
+                    self.bytes(&shown, a)?
+                };
+                let size = element.size() as usize;
+                if matches!(
+                    **element,
+                    Ty::Int {
+                        char: true,
+                        size: 1,
+                        ..
+                    }
+                ) && fmt.is_none()
+                {
+                    let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+                    let text: String = bytes[..end]
+                        .iter()
+                        .map(|c| match c {
+                            b'"' => "\\\"".to_string(),
+                            c => char_text(*c),
+                        })
+                        .collect();
+                    return Ok(format!("\"{text}\""));
+                }
+                let mut items = Vec::new();
+                for k in 0..n as usize {
+                    let part = Val {
+                        ty: (**element).clone(),
+                        repr: Repr::Bytes(bytes[k * size..(k + 1) * size].to_vec()),
+                    };
+                    items.push(self.show(&part, fmt, false, a)?);
+                }
+                let mut out: Vec<String> = Vec::new();
+                let mut i = 0;
+                while i < items.len() {
+                    let mut j = i;
+                    while j + 1 < items.len() && items[j + 1] == items[i] {
+                        j += 1;
+                    }
+                    if j - i + 1 >= REPEATS {
+                        out.push(format!("{} <repeats {} times>", items[i], j - i + 1));
+                    } else {
+                        out.extend(items[i..=j].iter().cloned());
+                    }
+                    i = j + 1;
+                }
+                if count.unwrap_or(0) > MAX_ELEMENTS {
+                    out.push("...".into());
+                }
+                Ok(format!("{{{}}}", out.join(", ")))
+            }
+            Ty::Struct { fields, .. } => {
+                let bytes = self.bytes(v, a)?;
+                let mut parts = Vec::new();
+                for f in fields.clone() {
+                    let ty = Ty::target(a.stepper.debugger().image().program(), &f.ty)?;
+                    let start = f.offset as usize;
+                    let end = start + ty.size() as usize;
+                    let text = match bytes.get(start..end) {
+                        Some(b) => self.show(
+                            &Val {
+                                ty,
+                                repr: Repr::Bytes(b.to_vec()),
+                            },
+                            fmt,
+                            false,
+                            a,
+                        )?,
+                        None => "<unavailable>".into(),
+                    };
+                    parts.push(format!("{} = {text}", f.name));
+                }
+                Ok(format!("{{{}}}", parts.join(", ")))
+            }
+            Ty::Dim3 => {
+                let b = self.bytes(v, a)?;
+                let w = |k: usize| {
+                    u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap_or_default())
+                };
+                Ok(format!("{{x = {}, y = {}, z = {}}}", w(0), w(1), w(2)))
+            }
+            Ty::Void => Ok("void".into()),
+            Ty::Function => Ok("{void (void)}".into()),
+            ty => {
+                let b = self.bytes(v, a)?;
+                let n = decode(ty, &b).ok_or("the value cannot be read as its type")?;
+                Ok(self.scalar(ty, n, fmt, top, a))
+            }
+        }
+    }
+
+    fn scalar(&mut self, ty: &Ty, n: Num, fmt: Option<char>, top: bool, a: &mut Active) -> String {
+        if let Some(f) = fmt.filter(|f| *f != 'f' || !matches!(ty, Ty::Float { .. })) {
+            if !matches!(ty, Ty::Float { .. }) || f != 'd' {
+                return formatted(n, ty.size(), f);
+            }
+        }
+        match (ty, n) {
+            (Ty::Bool, Num::Int(i)) => (i != 0).to_string(),
+            (Ty::Int { char: true, .. }, Num::Int(i)) => format!("{i} '{}'", char_text(i as u8)),
+            (Ty::Enum { values, .. }, Num::Int(i)) => values
+                .iter()
+                .find(|(_, v)| i128::from(*v) == i)
+                .map(|(name, _)| name.clone())
+                .unwrap_or_else(|| i.to_string()),
+            (Ty::Pointer { .. }, Num::Int(i)) => {
+                let addr = format!("{:#x}", i as u64);
+                if top {
+                    let name = ty.name(a.stepper.debugger().image().program());
+                    format!("({name}) {addr}")
+                } else {
+                    addr
+                }
+            }
+            (Ty::Float { size: 4, .. }, Num::Float(f)) => format!("{}", f as f32),
+            (_, Num::Float(f)) => format!("{f}"),
+            (_, Num::Int(i)) => i.to_string(),
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! The types expressions compute with: the DWARF's types (resolved one level at a time
+//! from [`amdgpu_dwarf::program::TypeDie`]) and the C types a cast can name.
+
+use amdgpu_dwarf::AddressSpace;
+use amdgpu_dwarf::program::{Encoding, Program, TypeDie};
+
+/// What a pointer points to.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Target {
+    /// A DWARF type DIE (by .debug_info offset).
+    Die(u64),
+    /// A type built here (a cast's).
+    Ty(Box<Ty>),
+    /// `void`.
+    Void,
+}
+
+/// A struct member.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Field {
+    pub name: String,
+    pub offset: u64,
+    pub ty: Target,
+}
+
+/// A type.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Ty {
+    /// An integer (char and short included).
+    Int {
+        name: String,
+        size: u8,
+        signed: bool,
+        char: bool,
+    },
+    /// `bool`.
+    Bool,
+    /// `float`, `double`, `half`.
+    Float { name: String, size: u8 },
+    /// A pointer, with the address space it points into.
+    Pointer {
+        target: Target,
+        size: u8,
+        space: AddressSpace,
+        name: Option<String>,
+    },
+    /// An array.
+    Array {
+        element: Box<Ty>,
+        count: Option<u64>,
+    },
+    /// A struct, class or union.
+    Struct {
+        name: String,
+        size: u64,
+        fields: Vec<Field>,
+        union: bool,
+    },
+    /// An enumeration.
+    Enum {
+        name: String,
+        size: u8,
+        values: Vec<(String, i64)>,
+    },
+    /// HIP's `threadIdx`, `blockIdx`, `blockDim`, `gridDim`: three unsigned ints.
+    Dim3,
+    /// `void`.
+    Void,
+    /// A function.
+    Function,
+}
+
+/// The deepest chain of typedefs, qualifiers and nested arrays followed.
+const MAX_DEPTH: u32 = 32;
+
+fn space_of_class(class: Option<u64>, size: u64) -> AddressSpace {
+    // LLVM's AMDGPU address classes (DW_AT_address_class): 1 global, 2 constant,
+    // 3 group (LDS), 4 private, 0x8000 region. A 64-bit pointer without one is flat.
+    match class {
+        Some(3) => AddressSpace::Local,
+        Some(4) => AddressSpace::PrivateLane,
+        Some(0x8000) => AddressSpace::Region,
+        Some(1 | 2) => AddressSpace::Global,
+        _ if size == 8 => AddressSpace::Generic,
+        _ => AddressSpace::Local,
+    }
+}
+
+impl Ty {
+    /// The type of DIE `die`, typedefs and qualifiers looked through.
+    pub fn of_die(program: &Program, die: u64) -> Result<Ty, String> {
+        Self::resolve(program, die, 0)
+    }
+
+    fn resolve(program: &Program, die: u64, depth: u32) -> Result<Ty, String> {
+        if depth > MAX_DEPTH {
+            return Err("type nesting too deep".into());
+        }
+        let t = program.type_die(die).map_err(|e| e.to_string())?;
+        let follow = |target: Option<u64>| match target {
+            Some(d) => Self::resolve(program, d, depth + 1),
+            None => Ok(Ty::Void),
+        };
+        Ok(match t {
+            TypeDie::Base {
+                name,
+                size,
+                encoding,
+            } => {
+                let size = size.min(16) as u8;
+                match encoding {
+                    Encoding::Float => Ty::Float { name, size },
+                    Encoding::Boolean => Ty::Bool,
+                    Encoding::Signed => Ty::Int {
+                        name,
+                        size,
+                        signed: true,
+                        char: false,
+                    },
+                    Encoding::SignedChar => Ty::Int {
+                        name,
+                        size,
+                        signed: true,
+                        char: true,
+                    },
+                    Encoding::UnsignedChar => Ty::Int {
+                        name,
+                        size,
+                        signed: false,
+                        char: true,
+                    },
+                    _ => Ty::Int {
+                        name,
+                        size,
+                        signed: false,
+                        char: false,
+                    },
+                }
+            }
+            TypeDie::Pointer {
+                target,
+                size,
+                address_class,
+                ..
+            } => Ty::Pointer {
+                target: target.map_or(Target::Void, Target::Die),
+                size: size.min(8) as u8,
+                space: space_of_class(address_class, size),
+                name: None,
+            },
+            TypeDie::Struct {
+                name,
+                size,
+                members,
+                union,
+            } => Ty::Struct {
+                name: name.unwrap_or_else(|| "<anonymous>".into()),
+                size: size.unwrap_or(0),
+                union,
+                fields: members
+                    .into_iter()
+                    .map(|m| Field {
+                        name: m.name.unwrap_or_default(),
+                        offset: m.offset,
+                        ty: Target::Die(m.ty),
+                    })
+                    .collect(),
+            },
+            TypeDie::Array { element, counts } => {
+                let mut ty = Self::resolve(program, element, depth + 1)?;
+                for c in counts.iter().skip(1).rev() {
+                    ty = Ty::Array {
+                        element: Box::new(ty),
+                        count: *c,
+                    };
+                }
+                Ty::Array {
+                    element: Box::new(ty),
+                    count: counts.first().copied().flatten(),
+                }
+            }
+            TypeDie::Typedef { name, target } => {
+                let inner = follow(target)?;
+                match inner {
+                    Ty::Pointer {
+                        target,
+                        size,
+                        space,
+                        ..
+                    } => Ty::Pointer {
+                        target,
+                        size,
+                        space,
+                        name: Some(name),
+                    },
+                    other => other,
+                }
+            }
+            TypeDie::Qualified { target, .. } => follow(target)?,
+            TypeDie::Enum {
+                name,
+                size,
+                enumerators,
+                ..
+            } => Ty::Enum {
+                name: name.unwrap_or_else(|| "<anonymous enum>".into()),
+                size: size.min(8) as u8,
+                values: enumerators,
+            },
+            TypeDie::Function => Ty::Function,
+            TypeDie::Other(tag) => {
+                return Err(format!("a type the debugger does not read ({tag})"));
+            }
+        })
+    }
+
+    /// A target's type.
+    pub fn target(program: &Program, t: &Target) -> Result<Ty, String> {
+        match t {
+            Target::Die(d) => Ty::of_die(program, *d),
+            Target::Ty(t) => Ok((**t).clone()),
+            Target::Void => Ok(Ty::Void),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        match self {
+            Ty::Int { size, .. } | Ty::Float { size, .. } | Ty::Pointer { size, .. } => {
+                u64::from(*size)
+            }
+            Ty::Enum { size, .. } => u64::from(*size),
+            Ty::Bool => 1,
+            Ty::Array { element, count } => element.size() * count.unwrap_or(0),
+            Ty::Struct { size, .. } => *size,
+            Ty::Dim3 => 12,
+            Ty::Void | Ty::Function => 1,
+        }
+    }
+
+    /// The C type a cast names (`int`, `unsigned long`, `float`, `uint`, `int32_t`, ...).
+    pub fn named(name: &str) -> Option<Ty> {
+        let int = |n: &str, size: u8, signed: bool| Ty::Int {
+            name: n.into(),
+            size,
+            signed,
+            char: false,
+        };
+        let ch = |n: &str, signed: bool| Ty::Int {
+            name: n.into(),
+            size: 1,
+            signed,
+            char: true,
+        };
+        Some(match name {
+            "char" | "signed char" => ch(name, true),
+            "unsigned char" | "uchar" | "uint8_t" => ch(name, false),
+            "int8_t" => ch(name, true),
+            "short" | "short int" | "signed short" | "int16_t" => int(name, 2, true),
+            "unsigned short" | "unsigned short int" | "ushort" | "uint16_t" => int(name, 2, false),
+            "int" | "signed" | "signed int" | "int32_t" => int(name, 4, true),
+            "unsigned" | "unsigned int" | "uint" | "uint32_t" => int(name, 4, false),
+            "long" | "long int" | "long long" | "long long int" | "int64_t" | "ptrdiff_t" => {
+                int(name, 8, true)
+            }
+            "unsigned long" | "unsigned long int" | "unsigned long long" | "ulong" | "uint64_t"
+            | "size_t" | "uintptr_t" => int(name, 8, false),
+            "bool" | "_Bool" => Ty::Bool,
+            "float" => Ty::Float {
+                name: name.into(),
+                size: 4,
+            },
+            "double" => Ty::Float {
+                name: name.into(),
+                size: 8,
+            },
+            "half" | "_Float16" => Ty::Float {
+                name: name.into(),
+                size: 2,
+            },
+            "void" => Ty::Void,
+            _ => return None,
+        })
+    }
+
+    /// The name gdb's `whatis` gives.
+    pub fn name(&self, program: &Program) -> String {
+        match self {
+            Ty::Int { name, .. } | Ty::Float { name, .. } => name.clone(),
+            Ty::Bool => "bool".into(),
+            Ty::Pointer { name: Some(n), .. } => n.clone(),
+            Ty::Pointer { target, .. } => {
+                let inner = Ty::target(program, target).map(|t| t.name(program));
+                let inner = inner.unwrap_or_else(|_| "?".into());
+                if inner.ends_with('*') {
+                    format!("{inner}*")
+                } else {
+                    format!("{inner} *")
+                }
+            }
+            Ty::Array { element, count } => {
+                let c = count.map(|c| c.to_string()).unwrap_or_default();
+                format!("{}[{c}]", element.name(program))
+            }
+            Ty::Struct { name, union, .. } => {
+                if *union {
+                    format!("union {name}")
+                } else {
+                    name.clone()
+                }
+            }
+            Ty::Enum { name, .. } => name.clone(),
+            Ty::Dim3 => "dim3".into(),
+            Ty::Void => "void".into(),
+            Ty::Function => "void (void)".into(),
+        }
+    }
+
+    /// `ptype`'s expansion: a struct with its members, anything else by name.
+    pub fn expanded(&self, program: &Program) -> String {
+        match self {
+            Ty::Struct {
+                name,
+                fields,
+                union,
+                ..
+            } => {
+                let mut s = format!("{} {name} {{\n", if *union { "union" } else { "struct" });
+                for f in fields {
+                    let t = Ty::target(program, &f.ty).map(|t| t.name(program));
+                    s += &format!("    {} {};\n", t.unwrap_or_else(|_| "?".into()), f.name);
+                }
+                s + "}"
+            }
+            Ty::Dim3 => {
+                "struct dim3 {\n    unsigned int x;\n    unsigned int y;\n    unsigned int z;\n}"
+                    .into()
+            }
+            Ty::Enum { name, values, .. } => {
+                let v: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
+                format!("enum {name} {{{}}}", v.join(", "))
+            }
+            other => other.name(program),
+        }
+    }
+
+    /// Whether values of the type are numbers (integers, floats, bools, enums, pointers).
+    pub fn scalar(&self) -> bool {
+        matches!(
+            self,
+            Ty::Int { .. } | Ty::Float { .. } | Ty::Bool | Ty::Enum { .. } | Ty::Pointer { .. }
+        )
+    }
+}

@@ -1,0 +1,373 @@
+//! Looking at code: `list`, `x/NFU`, `disassemble`, `info frame`, `frame`/`up`/`down`,
+//! and running to a place: `finish`, `until`/`advance`.
+
+use crate::frontend::{Active, Flow, Frontend};
+use crate::present::frame_function;
+use amdgpu_lanes::service::PcKind;
+use amdgpu_lanes::stepper::StopKind;
+
+/// Lines `list` shows at once.
+const LIST_LINES: u64 = 10;
+
+impl Frontend {
+    /// `list [LINE | FILE:LINE | FUNCTION]`; again without an argument, the next lines.
+    pub(crate) fn list(&mut self, rest: &str, a: Option<&mut Active>) -> Result<(), String> {
+        let (file, center) = if rest.is_empty() {
+            match &self.listed {
+                Some((f, last)) => (f.clone(), last + 1 + LIST_LINES / 2),
+                None => self
+                    .current_line(a)
+                    .ok_or("No symbol table is loaded.  Use the \"file\" command.")?,
+            }
+        } else if let Ok(n) = rest.parse::<u64>() {
+            let (f, _) = self
+                .listed
+                .clone()
+                .or_else(|| self.current_line(a))
+                .ok_or("No default source file.")?;
+            (f, n)
+        } else if let Some((f, l)) = rest.rsplit_once(':')
+            && let Ok(n) = l.parse::<u64>()
+        {
+            (f.to_string(), n)
+        } else {
+            let a = a.ok_or(crate::frontend::NOT_RUNNING)?;
+            let at = crate::frontend::parse_break(rest)?;
+            let addrs = a.stepper.break_at(&at).map_err(|e| e.to_string())?;
+            // break_at also set a breakpoint: remove it again
+            self.breakpoints.sync(a.stepper);
+            let pc = *addrs
+                .first()
+                .ok_or_else(|| format!("Function \"{rest}\" not defined."))?;
+            let src = a.stepper.service().source(pc, PcKind::Current);
+            src.line.ok_or_else(|| format!("no line for {rest}"))?
+        };
+        let first = center.saturating_sub(LIST_LINES / 2).max(1);
+        let mut last = first;
+        for n in first..first + LIST_LINES {
+            match self.sources.line(&file, n) {
+                Some(t) => {
+                    println!("{n}\t{t}");
+                    last = n;
+                }
+                None if n == first => {
+                    return Err(format!(
+                        "Line number {n} out of range; \"{file}\" has fewer lines."
+                    ));
+                }
+                None => break,
+            }
+        }
+        self.listed = Some((file, last));
+        Ok(())
+    }
+
+    fn current_line(&mut self, a: Option<&mut Active>) -> Option<(String, u64)> {
+        let view = a?.stepper.view().ok()?;
+        view.source.line
+    }
+
+    /// `x/NFU ADDR`: N units (b, h, w, g) of memory at the value of ADDR, in format F
+    /// (x, d, u, o, t, c, i: instructions).
+    pub(crate) fn examine(&mut self, spec: &str, rest: &str, a: &mut Active) -> Result<(), String> {
+        let spec = &spec[2..];
+        let digits: String = spec.chars().take_while(char::is_ascii_digit).collect();
+        let n: u64 = if digits.is_empty() {
+            1
+        } else {
+            digits.parse().map_err(|_| "Invalid number".to_string())?
+        };
+        let mut fmt = 'x';
+        let mut unit = 4u64;
+        for c in spec[digits.len()..].chars() {
+            match c {
+                'b' => unit = 1,
+                'h' => unit = 2,
+                'w' => unit = 4,
+                'g' => unit = 8,
+                'x' | 'd' | 'u' | 'o' | 't' | 'c' | 'i' | 'a' => fmt = c,
+                other => return Err(format!("Invalid format letter '{other}'.")),
+            }
+        }
+        if fmt == 'c' {
+            unit = 1;
+        }
+        if n > 4096 {
+            return Err(format!("x/{n}: at most 4096 units"));
+        }
+        let addr = self.address_of(rest, a)?;
+        if fmt == 'i' {
+            return self.instructions(addr, n as usize, a);
+        }
+        let bytes = a
+            .dev
+            .read(addr, (n * unit) as usize)
+            .map_err(|e| format!("Cannot access memory at address {addr:#x}: {e}"))?;
+        let per_line = (16 / unit).max(1) as usize;
+        for (k, chunk) in bytes
+            .chunks(unit as usize)
+            .collect::<Vec<_>>()
+            .chunks(per_line)
+            .enumerate()
+        {
+            let vals: Vec<String> = chunk
+                .iter()
+                .map(|c| {
+                    let mut le = [0u8; 8];
+                    le[..c.len()].copy_from_slice(c);
+                    let v = u64::from_le_bytes(le);
+                    let bits = 8 * unit as u32;
+                    match fmt {
+                        'd' => ((((v as i128) << (128 - bits)) >> (128 - bits)) as i64).to_string(),
+                        'u' => v.to_string(),
+                        'o' => format!("{v:#o}"),
+                        't' => format!("{v:0w$b}", w = bits as usize),
+                        'c' => {
+                            format!("{} '{}'", v as u8 as i8, (v as u8 as char).escape_default())
+                        }
+                        _ => format!("0x{v:0w$x}", w = 2 * unit as usize),
+                    }
+                })
+                .collect();
+            println!(
+                "{:#x}:\t{}",
+                addr + (k * per_line) as u64 * unit,
+                vals.join("\t")
+            );
+        }
+        Ok(())
+    }
+
+    /// An address given as an expression (`$pc`, `in`, `&x`, `0x1000`).
+    fn address_of(&mut self, expr: &str, a: &mut Active) -> Result<u64, String> {
+        if expr.trim().is_empty() {
+            return Err("Argument required (starting display address).".into());
+        }
+        let ast = crate::expr::parse::parse(expr)?;
+        let v = self.eval(&ast, a)?;
+        match self.num(&v, a)? {
+            crate::expr::eval::Num::Int(i) => Ok(i as u64),
+            crate::expr::eval::Num::Float(_) => Err("Invalid address.".into()),
+        }
+    }
+
+    /// `n` instructions from link-time address `addr`, as `x/i` shows them.
+    fn instructions(&mut self, addr: u64, n: usize, a: &mut Active) -> Result<(), String> {
+        let pc = a.stepper.view().ok().and_then(|v| v.pc);
+        let bias = a.stepper.debugger().load_bias();
+        let program = a.stepper.debugger().session_ref().launch().program.clone();
+        let mut at = addr;
+        for _ in 0..n {
+            let Some(inst) = program.at(at.wrapping_add(bias)) else {
+                return Err(format!("Cannot access memory at address {at:#x}"));
+            };
+            let mark = if Some(at) == pc { "=> " } else { "   " };
+            println!("{mark}{at:#x} {}:\t{inst}", self.symbolic(at, a));
+            at += inst.size_bytes() as u64;
+        }
+        Ok(())
+    }
+
+    /// `<func+off>` for a link-time address.
+    fn symbolic(&self, addr: u64, a: &mut Active) -> String {
+        let src = a.stepper.service().source(addr, PcKind::Current);
+        let start = a
+            .stepper
+            .service()
+            .function_at(addr)
+            .map_or(addr, |f| f.start);
+        match src.function {
+            Some(f) => format!("<{}+{}>", frame_function(&f), addr - start),
+            None => String::new(),
+        }
+    }
+
+    /// `disassemble [/r] [ADDR]`: the function around the PC (or ADDR).
+    pub(crate) fn disassemble(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
+        let mut raw = false;
+        let mut target = None;
+        for w in rest.split_whitespace() {
+            match w {
+                "/r" => raw = true,
+                "/s" | "/m" => {}
+                w => target = Some(w.to_string()),
+            }
+        }
+        let pc = a
+            .stepper
+            .view()
+            .map_err(|e| e.to_string())?
+            .pc
+            .ok_or("No frame selected.")?;
+        let at = match target {
+            Some(t) => self.address_of(&t, a)?,
+            None => pc,
+        };
+        let f = a
+            .stepper
+            .service()
+            .function_at(at)
+            .ok_or_else(|| format!("No function contains specified address {at:#x}."))?;
+        let (start, end) = (f.start, f.end);
+        let name = a
+            .stepper
+            .service()
+            .source(at, PcKind::Current)
+            .function
+            .unwrap_or_default();
+        let bias = a.stepper.debugger().load_bias();
+        let program = a.stepper.debugger().session_ref().launch().program.clone();
+        println!(
+            "Dump of assembler code for function {}:",
+            frame_function(&name)
+        );
+        let mut addr = start;
+        while addr < end {
+            let Some(inst) = program.at(addr.wrapping_add(bias)) else {
+                break;
+            };
+            let mark = if addr == pc { "=> " } else { "   " };
+            let bytes = if raw {
+                let words: Vec<String> = inst.words[..inst.size_bytes() / 4]
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                format!("{}\t", words.join(" "))
+            } else {
+                String::new()
+            };
+            println!("{mark}{addr:#018x} <+{}>:\t{bytes}{inst}", addr - start);
+            addr += inst.size_bytes().max(4) as u64;
+        }
+        println!("End of assembler dump.");
+        Ok(())
+    }
+
+    /// `info frame`.
+    pub(crate) fn info_frame(&mut self, a: &mut Active) -> Result<(), String> {
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let pc = view.pc.ok_or("No stack.")?;
+        let func = view
+            .source
+            .function
+            .as_deref()
+            .map(frame_function)
+            .unwrap_or("??");
+        let line = view
+            .source
+            .line
+            .as_ref()
+            .map(|(f, l)| format!(" ({f}:{l})"))
+            .unwrap_or_default();
+        println!("Stack level 0, frame at <unknown>:");
+        let kernel = a.stepper.service().in_kernel(pc);
+        let saved = if kernel {
+            "<not saved>".to_string()
+        } else {
+            let (_, wave) = a.stepper.focus();
+            let bias = a.stepper.debugger().load_bias();
+            let w = a.stepper.debugger().session_ref().wave(wave).cloned();
+            w.and_then(|w| a.stepper.service().return_address(&w, bias, pc, &[]))
+                .map_or("<unknown>".into(), |r| format!("{r:#x}"))
+        };
+        println!(" pc = {pc:#x} in {func}{line}; saved pc = {saved}");
+        if kernel {
+            println!(" Outermost frame: the kernel's entry");
+        }
+        println!(
+            " Arglist at unknown address.\n Locals at unknown address, Previous frame's sp is <unknown>"
+        );
+        Ok(())
+    }
+
+    /// `frame [N]`, `up [N]`, `down [N]`: the focused lane has one frame here.
+    pub(crate) fn frame_cmd(
+        &mut self,
+        cmd: &str,
+        rest: &str,
+        a: &mut Active,
+    ) -> Result<(), String> {
+        match (cmd, rest.trim()) {
+            ("up", _) => return Err("Initial frame selected; you cannot go up.".into()),
+            ("down", _) => {
+                return Err("Bottom (innermost) frame selected; you cannot go down.".into());
+            }
+            (_, "" | "0") => {}
+            (_, n) => return Err(format!("No frame at level {n}.")),
+        }
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        println!("#0  {}", self.frame(a, view.pc, &view.source, self.lane));
+        if let Some((file, line)) = &view.source.line {
+            println!("{}", self.sources.show(file, *line));
+        }
+        Ok(())
+    }
+
+    /// `finish`: runs until the focused wave returns from the function it is in.
+    pub(crate) fn finish(&mut self, a: &mut Active) -> Result<Flow, String> {
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let pc = view.pc.ok_or("The program is not being run.")?;
+        if a.stepper.service().in_kernel(pc) {
+            return Err("\"finish\" not meaningful in the outermost frame.".into());
+        }
+        let (_, wave) = a.stepper.focus();
+        let bias = a.stepper.debugger().load_bias();
+        let w = a
+            .stepper
+            .debugger()
+            .session_ref()
+            .wave(wave)
+            .cloned()
+            .ok_or("No stack.")?;
+        let ra = a
+            .stepper
+            .service()
+            .return_address(&w, bias, pc, &[])
+            .ok_or("Cannot find the caller's frame: the return address is not known here.")?;
+        println!(
+            "Run till exit from #0  {}",
+            self.frame(a, view.pc, &view.source, self.lane)
+        );
+        self.run_to(ra, a)
+    }
+
+    /// `until LOCATION` / `advance LOCATION`: runs until the focused wave (or a
+    /// breakpoint) reaches it.
+    pub(crate) fn advance(&mut self, rest: &str, a: &mut Active) -> Result<Flow, String> {
+        if rest.trim().is_empty() {
+            let lane = self.lane;
+            return self.resume(a, 1, move |s| s.step_line(lane));
+        }
+        let at = crate::frontend::parse_break(rest)?;
+        let addrs = a.stepper.break_at(&at).map_err(|e| e.to_string())?;
+        let target = *addrs.first().ok_or("no address")?;
+        self.run_to(target, a)
+    }
+
+    /// Runs until the focused wave reaches `target` (a temporary internal breakpoint),
+    /// or a user breakpoint stops it first.
+    fn run_to(&mut self, target: u64, a: &mut Active) -> Result<Flow, String> {
+        let (_, wave) = a.stepper.focus();
+        a.stepper.debugger().break_at_address(target);
+        let result = self.resume(a, 1, move |s| {
+            loop {
+                let stop = s.resume()?;
+                let here = stop
+                    .view
+                    .as_ref()
+                    .is_some_and(|v| v.pc == Some(target) && v.wave == wave);
+                let other_wave_at_target = stop.kind == StopKind::Breakpoint
+                    && stop
+                        .view
+                        .as_ref()
+                        .is_some_and(|v| v.pc == Some(target) && v.wave != wave);
+                if here || !other_wave_at_target {
+                    return Ok(stop);
+                }
+            }
+        });
+        self.breakpoints.sync(a.stepper);
+        result
+    }
+}
