@@ -1383,3 +1383,76 @@ fn debug_ctrl_c_stops_the_dispatch() {
     assert_eq!(t.matches("\n* ").count(), 1, "{t}");
     assert!(t.contains("$1 = 0\n"), "{t}");
 }
+
+/// `amdsim debug` evaluates C/OpenCL expressions over the kernel's DWARF types for the
+/// focused lane (kernels/examples/struct_args.ron: p = {tag 0x11, flags 0x22, sel -3,
+/// mul 3, big 2^32, add 5, shift 4, bias {1, 2, 3, 4}}, in[i] = i, 64 work-items in one
+/// group). At line 37 every lane has stored in[gid] to scratch[lid] and
+/// (in[gid] << 4) + 2^32 to wscratch[lid], and read r = scratch[63 - lid] and
+/// w = wscratch[lid - 1] (wscratch[63] for lane 0). (Before: `p in[1]`, `p *in`,
+/// `p a + 1`, `p/x a`, `ptype` all failed.)
+#[test]
+fn debug_evaluates_c_expressions_over_dwarf_types() {
+    let mut args = vec!["debug", "-batch"];
+    let cmds = [
+        "break struct_args.cl:37",
+        "run",
+        "p p",                   // $1: the struct by value, in gdb's syntax
+        "p p.bias[2]",           // $2 = 3
+        "p p.mul * 2 + 1",       // $3 = 7
+        "whatis p",              // the typedef's name
+        "ptype p",               // the members
+        "p *in@3",               // $4 = {0, 1, 2}: gdb's artificial array
+        "lane 5",                //
+        "p scratch[lid]",        // $5 = 5: an LDS pointer (address class 2) indexed
+        "p r",                   // $6 = 58 = scratch[63 - 5]
+        "p w",                   // $7 = (4 << 4) + 2^32 = 4294967360
+        "p/x p.big",             // $8 = 0x100000000
+        "p get_global_id(0)",    // $9 = 5
+        "p (int)p.sel + 10",     // $10 = 7
+        "p gid < n ? 1 : 0",     // $11 = 1
+        "p lid == 5 && n == 64", // $12 = 1
+        "p sizeof(p)",           // $13 = 40
+        "set var r = 1234",      // writes lane 5's r (private memory)
+        "p r",                   // $14 = 1234
+        "lane 6",
+        "p r", // $15 = 57: lane 6's own r is untouched
+        "info args",
+        "p n / 0", // errors in gdb's words
+        "p nosuch",
+        "p p.nosuch",
+    ];
+    for c in &cmds {
+        args.extend(["-ex", c]);
+    }
+    args.push("kernels/examples/struct_args.ron");
+    let out = amdsim(&args);
+    let t = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{t}"); // the three errors
+    for want in [
+        "$1 = {tag = 17 '\\021', flags = 34 '\"', sel = -3, mul = 3, big = 4294967296, add = 5, shift = 4, bias = {1, 2, 3, 4}}\n",
+        "$2 = 3\n",
+        "$3 = 7\n",
+        "type = params\n",
+        "type = struct params {\n    unsigned char tag;\n",
+        "    unsigned int[4] bias;\n}\n",
+        "$4 = {0, 1, 2}\n",
+        "$5 = 5\n",
+        "$6 = 58\n",
+        "$7 = 4294967360\n",
+        "$8 = 0x100000000\n",
+        "$9 = 5\n",
+        "$10 = 7\n",
+        "$11 = 1\n",
+        "$12 = 1\n",
+        "$13 = 40\n",
+        "$14 = 1234\n",
+        "$15 = 57\n",
+        "n = 64\n",
+        "error: Division by zero",
+        "error: No symbol \"nosuch\" in current context.",
+        "error: There is no member named nosuch.",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+}

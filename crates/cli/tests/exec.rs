@@ -389,6 +389,30 @@ fn debug_stops_in_a_hip_programs_kernel() {
         "{t}"
     );
     assert!(t.lines().any(|l| l == "PASS"), "{t}");
+    // A condition per lane, HIP's built-in variables, expressions over the DWARF
+    // types (in[i] = 1000 + i), and a write the program then sees.
+    let out = debug(
+        &program,
+        "break debug_divergence.hip:14 if $_lane == 15\nrun\np $_lane\np threadIdx\n\
+         p in[i] + 1\np blockDim.x * gridDim.x\nwhatis in\ninfo args\nset var v = 7\n\
+         delete\ncontinue\n",
+    );
+    let t = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "[Switching to thread 1, lane 15 (AMDGPU Lane 1:1:2:1/15 (0,0,0)[15,0,0])]",
+        "$1 = 15\n",
+        "$2 = {x = 15, y = 0, z = 0}\n",
+        "$3 = 1016\n",
+        "$4 = 256\n",
+        "type = int *\n",
+        "in = (int *) 0x",
+        "n = 200\n",
+        // lane 15 wrote 3 * 7 + 1 instead of 3 * 1015 + 1
+        "MISMATCH diverge[15]: got 22",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+    assert_eq!(out.status.code(), Some(1), "{t}");
     let out = debug(&program, "break diverge\nrun\nquit\n");
     let t = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{t}");

@@ -23,6 +23,18 @@ fn whereabouts(f: &LaneFact) -> String {
 }
 
 impl Frontend {
+    /// A variable's value for `lane`, as a frame's argument list shows it (a struct in
+    /// full, pointers without their type).
+    fn lane_value(&mut self, name: &str, lane: u32, a: &mut Active) -> Result<String, String> {
+        let saved = std::mem::replace(&mut self.lane, lane);
+        let r = crate::expr::parse::parse(name).and_then(|ast| {
+            let v = self.eval(&ast, a)?;
+            self.show(&v, None, false, a)
+        });
+        self.lane = saved;
+        r
+    }
+
     /// Where wave `wave` of work-group `group` of the dispatch under debug is.
     pub(crate) fn place(&self, a: &mut Active, group: [u32; 3], wave: u32) -> Place {
         let launch = a.stepper.debugger().session_ref().launch();
@@ -37,13 +49,16 @@ impl Frontend {
     }
 
     /// The arguments of the function a lane is in, as gdb lists them in a frame.
-    fn args(&self, a: &mut Active, lane: u32) -> String {
+    fn args(&mut self, a: &mut Active, lane: u32) -> String {
         let vars = a.stepper.debugger().variables().unwrap_or_default();
         let mut out = Vec::new();
         for v in vars.iter().filter(|v| v.parameter && !v.name.is_empty()) {
-            let value = match a.stepper.read_variable(lane, &v.name) {
-                Ok(bytes) => typed_value(v.type_name.as_deref(), &bytes),
-                Err(e) => crate::frontend::unreadable(&e),
+            let value = match self.lane_value(&v.name, lane, a) {
+                Ok(text) => text,
+                Err(_) => match a.stepper.read_variable(lane, &v.name) {
+                    Ok(bytes) => typed_value(v.type_name.as_deref(), &bytes),
+                    Err(e) => crate::frontend::unreadable(&e),
+                },
             };
             out.push(format!("{}={value}", v.name));
         }
@@ -53,7 +68,7 @@ impl Frontend {
     /// gdb's frame summary of the focused wave for `lane`: `[0xPC in ]func (args) at
     /// file:line`.
     pub(crate) fn frame(
-        &self,
+        &mut self,
         a: &mut Active,
         pc: Option<u64>,
         src: &SourcePos,

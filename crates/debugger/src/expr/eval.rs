@@ -613,6 +613,20 @@ impl Frontend {
             return Ok(self.int(i128::from(ly)));
         }
         let y = self.eval(r, a)?;
+        if op == BinOp::At {
+            let n = match self.num(&y, a)? {
+                Num::Int(n) if n > 0 => n as u64,
+                _ => return Err("Only values in memory can be extended with '@'.".into()),
+            };
+            let Repr::Loc(_) = &x.repr else {
+                return Err("Only values in memory can be extended with '@'.".into());
+            };
+            let ty = Ty::Array {
+                element: Box::new(x.ty.clone()),
+                count: Some(n),
+            };
+            return Ok(Val { ty, repr: x.repr });
+        }
         // pointer arithmetic
         match (&x.ty, &y.ty, op) {
             (Ty::Pointer { .. }, Ty::Int { .. }, BinOp::Add | BinOp::Sub) => {

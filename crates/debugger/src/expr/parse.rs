@@ -70,6 +70,8 @@ pub(crate) enum BinOp {
     BitOr,
     And,
     Or,
+    /// gdb's `x@N`: N objects from x's place on.
+    At,
 }
 
 /// A type written in a cast or `sizeof`: a base type name and pointer levels.
@@ -440,6 +442,7 @@ fn binop(p: &str) -> Option<(BinOp, u8)> {
         "*" => (Mul, 10),
         "/" => (Div, 10),
         "%" => (Rem, 10),
+        "@" => (At, 11),
         _ => return None,
     })
 }

@@ -74,13 +74,11 @@ pub(crate) enum Ty {
 const MAX_DEPTH: u32 = 32;
 
 fn space_of_class(class: Option<u64>, size: u64) -> AddressSpace {
-    // LLVM's AMDGPU address classes (DW_AT_address_class): 1 global, 2 constant,
-    // 3 group (LDS), 4 private, 0x8000 region. A 64-bit pointer without one is flat.
+    // clang's DW_AT_address_class for AMDGPU (its getDWARFAddressSpace): 1 private,
+    // 2 local (LDS); global and constant pointers carry none and are flat (64-bit).
     match class {
-        Some(3) => AddressSpace::Local,
-        Some(4) => AddressSpace::PrivateLane,
-        Some(0x8000) => AddressSpace::Region,
-        Some(1 | 2) => AddressSpace::Global,
+        Some(1) => AddressSpace::PrivateLane,
+        Some(2) => AddressSpace::Local,
         _ if size == 8 => AddressSpace::Generic,
         _ => AddressSpace::Local,
     }
@@ -144,7 +142,12 @@ impl Ty {
                 ..
             } => Ty::Pointer {
                 target: target.map_or(Target::Void, Target::Die),
-                size: size.min(8) as u8,
+                // pointers to LDS and private memory are 32-bit on AMDGPU
+                size: if matches!(address_class, Some(1 | 2)) {
+                    4
+                } else {
+                    size.min(8) as u8
+                },
                 space: space_of_class(address_class, size),
                 name: None,
             },
@@ -192,6 +195,18 @@ impl Ty {
                         size,
                         space,
                         name: Some(name),
+                    },
+                    // `typedef struct {...} params`: the struct goes by the typedef's name
+                    Ty::Struct {
+                        name: n,
+                        size,
+                        fields,
+                        union,
+                    } if n == "<anonymous>" => Ty::Struct {
+                        name,
+                        size,
+                        fields,
+                        union,
                     },
                     other => other,
                 }
