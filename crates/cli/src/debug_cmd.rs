@@ -6,7 +6,7 @@
 use crate::Failure;
 use amdgpu_lanes::Image;
 use amdgpu_sim::Device;
-use amdsim_debugger::{Frontend, HELP, Input, Mode};
+use amdsim_debugger::{Ended, Frontend, HELP, Input, Mode};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -92,8 +92,7 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
             co_path.display()
         );
     }
-    let dev = Device::new();
-    let prepared = df.prepare(&dev).map_err(|e| e.to_string())?;
+
     let input = match (&a.script, a.batch) {
         (Some(p), _) => Input::script(p)?,
         (None, true) => Input::lines(Vec::new()),
@@ -101,7 +100,15 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
     }
     .with_first(a.ex.clone());
     let mut fe = Frontend::new(input, Mode::Dispatch).with_sources_near(&co_path);
-    fe.dispatch(&image, &dev, &prepared.module, &prepared.launch)?;
+    // `run` after the start prepares the dispatch afresh, on a fresh device.
+    loop {
+        let dev = Device::new();
+        let prepared = df.prepare(&dev).map_err(|e| e.to_string())?;
+        let ended = fe.dispatch(&image, &dev, &prepared.module, &prepared.launch)?;
+        if ended != Some(Ended::Restart) {
+            break;
+        }
+    }
     if fe.errors() > 0 && !fe.interactive() {
         return Err(Failure::Failed(format!(
             "{} command(s) failed",

@@ -1456,3 +1456,36 @@ fn debug_evaluates_c_expressions_over_dwarf_types() {
         assert!(t.contains(want), "no `{want}` in\n{t}");
     }
 }
+
+/// `run` after the dispatch has started runs it again from its beginning (memory as
+/// the dispatch file gives it), to the first breakpoint, keeping the breakpoints and
+/// their hit counts: a value written before the restart is gone after it.
+#[test]
+fn debug_run_restarts_the_dispatch() {
+    let out = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break struct_args.cl:37",
+        "-ex",
+        "run",
+        "-ex",
+        "set var r = 99",
+        "-ex",
+        "p r",
+        "-ex",
+        "run",
+        "-ex",
+        "p r",
+        "-ex",
+        "info breakpoints",
+        "kernels/examples/struct_args.ron",
+    ]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("$1 = 99\n"), "{t}");
+    // lane 0's r is scratch[63] = in[63] = 63 in the fresh run
+    assert!(t.contains("$2 = 63\n"), "{t}");
+    assert_eq!(t.matches("hit Breakpoint 1,").count(), 2, "{t}");
+    assert!(t.contains("\tbreakpoint already hit 2 times\n"), "{t}");
+}

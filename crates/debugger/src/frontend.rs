@@ -50,6 +50,9 @@ pub enum Ended {
     Detached,
     /// The dispatch faulted; the program's runtime reports it as the GPU would.
     Faulted(SimError),
+    /// `run` after the dispatch started: the caller prepares the dispatch afresh and
+    /// calls [`Frontend::dispatch`] again (breakpoints and settings are kept).
+    Restart,
 }
 
 /// A dispatch under the debugger.
@@ -59,6 +62,8 @@ pub(crate) struct Active<'s, 'a, 'd> {
     pub fault: Option<SimError>,
     /// The dispatch's number in the session (from 1).
     pub dispatch: u64,
+    /// Whether any of it has run.
+    pub started: bool,
 }
 
 pub(crate) enum Flow {
@@ -89,6 +94,8 @@ pub struct Frontend {
     errors: usize,
     error_file: Option<PathBuf>,
     detached: bool,
+    /// `run` asked for the dispatch again: run it to a breakpoint as soon as it starts.
+    restarting: bool,
     /// The breakpoint of the last stop (for `continue N`).
     last_hit: Option<u32>,
 }
@@ -188,6 +195,7 @@ impl Frontend {
             error_file: None,
             detached: false,
             last_hit: None,
+            restarting: false,
         }
     }
 
@@ -279,13 +287,14 @@ impl Frontend {
             dev,
             fault: None,
             dispatch: self.dispatches,
+            started: false,
         };
         if interrupted {
             match active.stepper.set_focus(None, 0) {
                 Ok(_) => self.show_stop(&mut active, &StopKind::Interrupted, &[])?,
                 Err(e) => self.failed(&e.to_string()),
             }
-        } else if self.mode == Mode::Program {
+        } else if self.mode == Mode::Program || std::mem::take(&mut self.restarting) {
             match self.resume(&mut active, 1, |s| s.resume()) {
                 Ok(Flow::Leave(e)) => return Ok(Some(e)),
                 Ok(Flow::Stay) => {}
@@ -341,6 +350,7 @@ impl Frontend {
             return Err(format!("the dispatch has faulted: {f}"));
         }
         let mut left = count.max(1);
+        a.started = true;
         loop {
             let stop = match how(a.stepper) {
                 Ok(stop) => stop,
@@ -608,6 +618,16 @@ impl Frontend {
 
     fn stopped_command(&mut self, cmd: &str, rest: &str, a: &mut Active) -> Result<Flow, String> {
         match cmd {
+            "r" | "run" if a.started => {
+                if self.mode == Mode::Program {
+                    return Err("The program being debugged has been started already; amdsim cannot restart a program from inside it: quit and start it again.".into());
+                }
+                println!(
+                    "The program being debugged has been started already.\nStart it from the beginning? (y or n) [answered Y; input not from terminal]"
+                );
+                self.restarting = true;
+                return Ok(Flow::Leave(Ended::Restart));
+            }
             "r" | "run" | "c" | "continue" => {
                 let n = count(rest)?;
                 if n > 1

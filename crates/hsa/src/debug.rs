@@ -58,7 +58,7 @@ impl Intercept for Debug {
         let mut fe = self.frontend.lock().unwrap_or_else(|e| e.into_inner());
         match fe.dispatch(image, device, module, launch) {
             Ok(None) => None,
-            Ok(Some(Ended::Finished | Ended::Detached)) => Some(Ok(())),
+            Ok(Some(Ended::Finished | Ended::Detached | Ended::Restart)) => Some(Ok(())),
             Ok(Some(Ended::Quit)) => quit(),
             Ok(Some(Ended::Faulted(e))) => Some(Err(e)),
             Err(e) => {
@@ -103,7 +103,7 @@ pub fn install(rt: &Runtime) -> Result<(), String> {
     match fe.prelude() {
         Ended::Quit => quit(),
         Ended::Detached => return Ok(()),
-        Ended::Finished | Ended::Faulted(_) => {}
+        Ended::Finished | Ended::Faulted(_) | Ended::Restart => {}
     }
     rt.set_intercept(Box::new(Debug {
         frontend: Mutex::new(fe),
