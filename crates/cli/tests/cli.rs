@@ -1489,3 +1489,41 @@ fn debug_run_restarts_the_dispatch() {
     assert_eq!(t.matches("hit Breakpoint 1,").count(), 2, "{t}");
     assert!(t.contains("\tbreakpoint already hit 2 times\n"), "{t}");
 }
+
+/// `break FUNCTION` stops after the function's prologue (its `prologue_end` row), where
+/// the arguments are in place, and `finish` runs back to the caller and shows the value
+/// returned. cf_call with in[i] = 64 + i: lanes with (v >> 4) % 3 != 0 call
+/// classify(x = v >> 6 = 1); x % 5 != 0 and x is odd, so r = in[0] + 1 = 65 and it
+/// returns 65 * 7 = 455. (Before: the breakpoint was on the prologue, where `x` read
+/// stale private memory, and there was no `finish`.)
+#[test]
+fn debug_finish_returns_the_value() {
+    let out = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break classify",
+        "-ex",
+        "run",
+        "-ex",
+        "finish",
+        "-ex",
+        "p $ + 1",
+        "kernels/bin/gfx900/cf_call.O0g.co",
+        "cf_call",
+        "u32[64]:iota=64",
+        "u32[64]",
+        "u32:64",
+    ]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("hit Breakpoint 1, with lanes [0-31 48-63], classify (x=1, in=0x"),
+        "{t}"
+    );
+    assert!(t.contains("at kernels/src/cf_call.cl:25\n25\t"), "{t}");
+    assert!(t.contains("Run till exit from #0  classify (x=1"), "{t}");
+    assert!(t.contains(" in cf_call (in=0x"), "{t}");
+    assert!(t.contains("Value returned is $1 = 455\n"), "{t}");
+    assert!(t.contains("$2 = 456\n"), "{t}");
+}

@@ -329,7 +329,54 @@ impl Frontend {
             "Run till exit from #0  {}",
             self.frame(a, view.pc, &view.source, self.lane)
         );
-        self.run_to(ra, a)
+        let program = a.stepper.debugger().image().program();
+        let ret = program.return_type_at(pc).ok().flatten();
+        let flow = self.run_to(ra, a)?;
+        // Back in the caller at the return address: a value of up to 8 bytes is in
+        // v0 (and v1) of the lane, as the AMDGPU calling convention returns it.
+        let back = a.stepper.view().ok().and_then(|v| v.pc) == Some(ra);
+        if let (Some(t), true) = (ret, back) {
+            self.show_returned(t, a);
+        }
+        Ok(flow)
+    }
+
+    fn show_returned(&mut self, type_die: u64, a: &mut Active) {
+        use crate::expr::eval::{Repr, Val};
+        let program = a.stepper.debugger().image().program();
+        let Ok(ty) = crate::expr::types::Ty::of_die(program, type_die) else {
+            return;
+        };
+        if !ty.scalar() || ty.size() > 8 {
+            println!(
+                "Value returned has type: {}. Cannot determine contents",
+                ty.name(program)
+            );
+            return;
+        }
+        let (_, wave) = a.stepper.focus();
+        let lane = self.lane as usize;
+        let Some(w) = a.stepper.debugger().session_ref().wave(wave).cloned() else {
+            return;
+        };
+        let word = |r: usize| {
+            w.vgpr
+                .get(r)
+                .and_then(|v| v.get(lane))
+                .copied()
+                .unwrap_or(0)
+        };
+        let mut bytes = word(0).to_le_bytes().to_vec();
+        bytes.extend(word(1).to_le_bytes());
+        bytes.truncate(ty.size() as usize);
+        let v = Val {
+            ty,
+            repr: Repr::Bytes(bytes),
+        };
+        if let Ok(text) = self.show(&v, None, true, a) {
+            self.values.push(text.clone());
+            println!("Value returned is ${} = {text}", self.values.len());
+        }
     }
 
     /// `until LOCATION` / `advance LOCATION`: runs until the focused wave (or a

@@ -35,6 +35,12 @@ impl Frontend {
         r
     }
 
+    /// The kernel of the dispatch under debug, as source code names it.
+    pub(crate) fn kernel_name(&self, a: &mut Active) -> String {
+        let name = &a.stepper.debugger().session_ref().launch().kernel.name;
+        amdgpu_lanes::service::demangle(name)
+    }
+
     /// Where wave `wave` of work-group `group` of the dispatch under debug is.
     pub(crate) fn place(&self, a: &mut Active, group: [u32; 3], wave: u32) -> Place {
         let launch = a.stepper.debugger().session_ref().launch();
@@ -123,7 +129,7 @@ impl Frontend {
             println!(
                 "\nThread {} \"{}\" received signal SIGINT, Interrupt.",
                 place.thread(),
-                wave_name(view.source.function.as_deref().unwrap_or("??"))
+                wave_name(&self.kernel_name(a))
             );
         }
         let key = (a.dispatch, place.thread(), self.lane);
@@ -146,7 +152,7 @@ impl Frontend {
                 println!(
                     "Thread {} \"{}\" hit {}reakpoint {n}, with {lanes} {}, {frame}",
                     place.thread(),
-                    wave_name(view.source.function.as_deref().unwrap_or("??")),
+                    wave_name(&self.kernel_name(a)),
                     if temporary { "Temporary b" } else { "B" },
                     lane_ranges(&active)
                 );
@@ -299,6 +305,7 @@ impl Frontend {
                 .map(|(i, w)| (i as u32, w.pc.wrapping_sub(bias)))
                 .collect()
         };
+        let kernel = self.kernel_name(a);
         let mut rows = Vec::new();
         for (w, pc) in waves {
             let place = self.place(a, group, w);
@@ -308,7 +315,7 @@ impl Frontend {
                 Some((file, line)) => format!("{} (...) at {file}:{line}", frame_function(func)),
                 None => format!("{pc:#018x} in {} ()", frame_function(func)),
             };
-            let id = format!("{} \"{}\"", place.wave_id(), wave_name(func));
+            let id = format!("{} \"{}\"", place.wave_id(), wave_name(&kernel));
             rows.push((w == focus, place.thread(), id, frame));
         }
         let width = rows.iter().map(|r| r.2.len()).max().unwrap_or(0).max(17);

@@ -579,6 +579,22 @@ impl<'d> Program<'d> {
             .flatten())
     }
 
+    /// The return type (a .debug_info offset for [`Program::type_die`]) of the innermost
+    /// function at `pc`; `None` for a `void` function or when the DWARF gives none.
+    pub fn return_type_at(&self, pc: u64) -> Result<Option<u64>, ProgramError> {
+        Ok(self
+            .innermost(pc, |u, d| {
+                Ok(match d.attr_value(gimli::DW_AT_type) {
+                    Some(AttributeValue::UnitRef(off)) => {
+                        off.to_debug_info_offset(&u.unit.header).map(|o| o.0 as u64)
+                    }
+                    Some(AttributeValue::DebugInfoRef(o)) => Some(o.0 as u64),
+                    _ => None,
+                })
+            })?
+            .flatten())
+    }
+
     /// The call frame information row at `pc`: `None` when the code object has no
     /// `.debug_frame` or no FDE covers the PC.
     pub fn cfi_row(&self, pc: u64) -> Result<Option<crate::cfi::Row>, ProgramError> {

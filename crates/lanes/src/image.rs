@@ -23,6 +23,9 @@ pub struct LineRow {
     pub file: String,
     /// The source line.
     pub line: u64,
+    /// `prologue_end`: the function's body starts here (where gdb puts a breakpoint
+    /// on the function).
+    pub prologue_end: bool,
 }
 
 impl<'d> Image<'d> {
@@ -105,6 +108,7 @@ impl<'d> Image<'d> {
                         address: row.address(),
                         file,
                         line: row.line().map(|l| l.get()).unwrap_or(0),
+                        prologue_end: row.prologue_end(),
                     },
                     row.is_stmt(),
                 ));

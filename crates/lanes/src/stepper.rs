@@ -410,6 +410,9 @@ pub struct Stepper<'a, 'd> {
     /// Whether [`Stepper::step_line`] stops where the focused wave reaches a breakpoint
     /// on the way (gdb's `next` and `step` do; scenarios step line by line regardless).
     pub steps_stop_at_breakpoints: bool,
+    /// Whether a breakpoint on a function goes after its prologue (gdb's place, where
+    /// the arguments can be read) instead of on its first instruction.
+    pub functions_after_prologue: bool,
     interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
@@ -465,6 +468,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
             finished: false,
             step_limit: DEFAULT_STEP_LIMIT,
             steps_stop_at_breakpoints: false,
+            functions_after_prologue: false,
             interrupt: None,
         })
     }
@@ -604,6 +608,13 @@ impl<'a, 'd> Stepper<'a, 'd> {
                         known,
                     });
                 }
+                // As gdb does, when asked: after the function's prologue (its
+                // `prologue_end` row), where the arguments are in their places.
+                let found: Vec<u64> = if self.functions_after_prologue {
+                    found.into_iter().map(|f| self.after_prologue(f)).collect()
+                } else {
+                    found
+                };
                 for a in &found {
                     self.debugger.break_at_address(*a);
                 }
@@ -640,6 +651,20 @@ impl<'a, 'd> Stepper<'a, 'd> {
         self.interrupt
             .as_deref()
             .is_some_and(|f| f.swap(false, std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The first address after the prologue of the function starting at `start`: its
+    /// line table's `prologue_end` row (`start` without one, or without DWARF).
+    pub fn after_prologue(&self, start: u64) -> u64 {
+        let end = self.service.function_at(start).map_or(start, |f| f.end);
+        let Ok(rows) = self.image.statement_rows() else {
+            return start;
+        };
+        rows.iter()
+            .filter(|r| r.prologue_end && r.address >= start && r.address < end)
+            .map(|r| r.address)
+            .min()
+            .unwrap_or(start)
     }
 
     /// Runs until a wave reaches a breakpoint (it gets the focus) or the dispatch ends.

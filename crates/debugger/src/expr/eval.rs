@@ -356,6 +356,29 @@ impl Frontend {
 
     /// Registers and convenience variables.
     fn dollar(&mut self, n: &str, a: &mut Active) -> Result<Val, String> {
+        // the value history: `$` (last), `$$` (the one before), `$N`
+        let history = match n {
+            "" => self.values.len().checked_sub(1),
+            n if n.chars().all(|c| c.is_ascii_digit()) => {
+                n.parse::<usize>().ok().and_then(|k| k.checked_sub(1))
+            }
+            _ => None,
+        };
+        if n.is_empty() || n.chars().all(|c| c.is_ascii_digit()) {
+            let text = history
+                .and_then(|k| self.values.get(k))
+                .ok_or_else(|| format!("History has not yet reached ${n}."))?;
+            // recorded as text: numbers come back as numbers
+            return match text.parse::<i64>() {
+                Ok(v) => Ok(Val {
+                    ty: int_ty(8, true),
+                    repr: Repr::Bytes(v.to_le_bytes().to_vec()),
+                }),
+                Err(_) => Err(format!(
+                    "${n} = {text} is not a number the expression can use"
+                )),
+            };
+        }
         let (raw, size, text) = self.convenience(n, a)?;
         Ok(match raw {
             Some(v) if n == "pc" => Val {
