@@ -42,6 +42,10 @@ pub struct DebugArgs {
     /// Work-group size, X[,Y[,Z]] (default 64).
     #[arg(long, visible_alias = "workgroup", value_name = "X[,Y,Z]", value_parser = crate::run_cmd::parse_dims)]
     group: Option<[u32; 3]>,
+    /// Per-wave instruction cap of a dispatch (default: the dispatch file's, or
+    /// 50,000,000).
+    #[arg(long, visible_alias = "max-insts", value_name = "N")]
+    max_instructions: Option<u64>,
     /// Read the commands from this file instead of standard input (gdb's -x).
     #[arg(long, short = 'x', value_name = "FILE")]
     script: Option<PathBuf>,
@@ -78,7 +82,10 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
         };
         return debug_program(&a.gpu, a.threads, &how, &a.program, "debug");
     }
-    let df = crate::run_cmd::dispatch_from_inputs(&a.inputs, a.grid, a.group, "debug")?;
+    let mut df = crate::run_cmd::dispatch_from_inputs(&a.inputs, a.grid, a.group, "debug")?;
+    if let Some(n) = a.max_instructions {
+        df.max_instructions = Some(n);
+    }
     let co_path = df.resolve(std::path::Path::new(&df.code_object));
     let bytes = crate::read_file(
         &co_path.to_string_lossy(),

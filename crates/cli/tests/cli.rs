@@ -1351,6 +1351,7 @@ fn debug_ctrl_c_stops_the_dispatch() {
             "asm_salu_loop",
             "u32[256]",
             "u32:4294967295",
+            "--max-instructions=100000000000",
         ])
         .current_dir(root())
         .stdin(std::process::Stdio::piped())
@@ -1571,4 +1572,50 @@ fn readme_debugging_walkthrough_is_current() {
         "README.md's walk-through differs from what the command prints:\n{}",
         got.join("\n")
     );
+}
+
+/// At a terminal (a pseudo-terminal here), `amdsim debug` edits lines (a cursor key
+/// moves inside the line), recalls history (Up), repeats the last command on an empty
+/// line, and Ctrl-C stops a running dispatch and gives the prompt back.
+#[test]
+fn debug_at_a_terminal_edits_lines_and_stops_on_ctrl_c() {
+    let dir = scratch("pty");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_amdsim"));
+    cmd.args([
+        "debug",
+        "kernels/bin/gfx1030/asm_salu_loop.co",
+        "asm_salu_loop",
+        "u32[256]",
+        "u32:4294967295",
+        "--max-instructions=100000000000",
+    ])
+    .current_dir(root())
+    .env("AMDSIM_HISTORY", dir.join("history"))
+    .env("TERM", "xterm");
+    let mut p = rexpect::session::spawn_command(cmd, Some(60_000)).unwrap();
+    p.exp_string("(amdsim) ").unwrap();
+    // "p 40", cursor left, "2": the line is "p 420"
+    p.send("p 40\x1b[D2\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("$1 = 420").unwrap();
+    // Up recalls it
+    p.send("\x1b[A\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("$2 = 420").unwrap();
+    p.exp_string("(amdsim) ").unwrap();
+    p.send_line("run").unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    p.send_control('c').unwrap();
+    p.exp_string("received signal SIGINT, Interrupt.").unwrap();
+    p.exp_string("(amdsim) ").unwrap();
+    p.send_line("p $_lane + 7").unwrap();
+    p.exp_string("$3 = 7").unwrap();
+    // an empty line repeats the last command
+    p.send_line("").unwrap();
+    p.exp_string("$4 = 7").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+    // the history is kept for the next session
+    let history = std::fs::read_to_string(dir.join("history")).unwrap();
+    assert!(history.contains("p 420"), "{history}");
 }

@@ -358,11 +358,17 @@ impl Frontend {
                 Err(e) => {
                     return match sim_error(&e) {
                         Some(f) if self.mode == Mode::Program => {
-                            println!("the kernel faulted: {f}");
+                            let bias = a.stepper.debugger().load_bias();
+                            println!("the kernel faulted: {}", f.rebased(bias));
                             a.fault = Some(f);
                             Ok(Flow::Stay)
                         }
-                        _ => Err(e.to_string()),
+                        // PCs as the code object numbers them, as everywhere else
+                        Some(f) => {
+                            let bias = a.stepper.debugger().load_bias();
+                            Err(format!("simulator: {}", f.rebased(bias)))
+                        }
+                        None => Err(e.to_string()),
                     };
                 }
             };
