@@ -419,6 +419,27 @@ fn debug_stops_in_a_hip_programs_kernel() {
     assert!(!t.contains("PASS"), "quit should end the program:\n{t}");
 }
 
+/// A wave that executes `s_sleep` ends its turn, so the waves of its group it waits for
+/// run at once: in wave_spin each wave polls a flag the next wave sets, and needs only a
+/// few polls (13,106 when a spinning wave kept its turn for 65,536 instructions).
+#[test]
+fn sleeping_waves_let_their_neighbours_run() {
+    if !have_hip("sleeping_waves_let_their_neighbours_run") {
+        return;
+    }
+    for gpu in ["gfx900", "gfx1030"] {
+        let out = exec(gpu, &corpus("hipcc").join("wave_spin"), &[]);
+        let t = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{gpu}: {t}");
+        let polls: u64 = t
+            .lines()
+            .find_map(|l| l.strip_prefix("most polls by a wave: "))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{gpu}: no poll count in\n{t}"));
+        assert!(polls < 100, "{gpu}: a wave polled {polls} times\n{t}");
+    }
+}
+
 /// `amdsim lanes --break WHERE -- PROGRAM` stops in the program's kernel at the asked
 /// hit, shows every lane (the odd ones active in the then-arm) and lets the program run
 /// on to pass; options that need a dispatch file are refused. The even lanes ran the

@@ -1360,14 +1360,23 @@ impl Workgroup {
         };
         let mut progressed = false;
         let mut yielded = false;
+        let (mut slept, mut ran) = (0usize, 0usize);
         for w in self.waves.iter_mut() {
             let start = w.executed;
+            ran += usize::from(w.status == WaveStatus::Running);
             while w.status == WaveStatus::Running {
                 if stop(w) {
                     return Ok(Round::Stopped(w.id));
                 }
                 exec::step_with(w, &mut self.lds, &ctx, Some(&launch.prepared))?;
                 progressed = true;
+                if w.slept {
+                    // s_sleep: the wave waits; the others take their turns.
+                    w.slept = false;
+                    slept += 1;
+                    yielded = true;
+                    break;
+                }
                 if w.executed - start >= WAVE_QUANTUM {
                     yielded = true;
                     break;
@@ -1378,7 +1387,12 @@ impl Workgroup {
             return Ok(Round::Done);
         }
         if yielded {
-            // A wave used its quantum: another round, before any barrier opens.
+            if slept > 0 && slept == ran {
+                // Every wave sleeps, waiting for memory the group may not write (the
+                // host, another work-group): let other threads have the core first.
+                std::thread::yield_now();
+            }
+            // A wave used its quantum or slept: another round, before any barrier opens.
             return Ok(Round::Blocked { progressed: true });
         }
         progressed |= self.release_barrier();

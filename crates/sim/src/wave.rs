@@ -159,6 +159,9 @@ pub struct Wave {
     pub hwreg: [u32; 64],
     /// The wave's number within its work-group.
     pub id: u32,
+    /// It executed `s_sleep` (it waits for something, most likely spinning on memory
+    /// another wave or the host will write): the scheduler ends its turn.
+    pub slept: bool,
 }
 
 impl Wave {
@@ -183,6 +186,7 @@ impl Wave {
             wait: None,
             ordered: OrderedTurn::Before,
             executed: 0,
+            slept: false,
             lane_ops: 0,
             scratch,
             hwreg: {

@@ -272,6 +272,8 @@ pub(crate) enum Fast {
     },
     /// Nothing (`s_nop`, `s_waitcnt` and the other waits).
     Nop,
+    /// `s_sleep`: nothing, but the wave's turn ends ([`Wave::slept`]).
+    Sleep,
     /// SGPR `d = a` (`s_mov_b32`).
     SMov { d: u8, a: Src },
     /// SGPR `d = op(a, b)`, setting SCC as the operation does.

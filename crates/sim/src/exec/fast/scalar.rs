@@ -53,6 +53,7 @@ pub(super) fn resolve_scalar(i: &Inst, pc: u64, program: &Program) -> Option<Ent
         _ => None,
     };
     let fast = match (m.form, k) {
+        (AluForm::Sopp, SWait) if op == amdgpu_isa::alu::ops::S_SLEEP => Fast::Sleep,
         (AluForm::Sopp, SNop | SWait) => Fast::Nop,
         (AluForm::Sopp, SEndpgm) => Fast::Endpgm,
         (AluForm::Sopp, SBarrier) => Fast::Barrier,
@@ -202,6 +203,7 @@ pub(super) fn run_scalar(f: &Fast, w: &mut Wave) -> Option<Option<u64>> {
     };
     match *f {
         Fast::Nop => {}
+        Fast::Sleep => w.slept = true,
         Fast::SMov { d, a } => {
             let v = read(w, &a)?;
             *w.sgpr.get_mut(d as usize)? = v;

@@ -228,6 +228,7 @@ pub(super) fn run_n<const N: usize>(f: &Fast, w: &mut Wave) -> bool {
         }
         Fast::S64 { .. } | Fast::Saveexec { .. } => false,
         Fast::Nop
+        | Fast::Sleep
         | Fast::SMov { .. }
         | Fast::S2 { .. }
         | Fast::SCmp { .. }

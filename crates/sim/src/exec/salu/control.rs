@@ -9,6 +9,9 @@ use super::*;
 pub(super) fn exec(k: Kind, w: &mut Wave, i: &Inst, pc: u64) -> R {
     use Kind::*;
     match k {
+        SWait if matches!(i.op, amdgpu_isa::Op::Alu(op) if op == amdgpu_isa::alu::ops::S_SLEEP) => {
+            w.slept = true
+        }
         SNop | SWait | SCodeEnd => {}
         SEndpgm => w.status = WaveStatus::Done,
         // Bit 0 set halts the wave (cleared: resume, a no-op for a running
