@@ -1297,6 +1297,11 @@ fn debug_speaks_gdb() {
         "info threads",
         "stepi 3",
         "p $pc",
+        "lane 3",
+        "p $v0", // $9: lane 3's element of v0
+        "lane 0",
+        "p $v0[3] - $9", // $10 = 0: the same element, named from lane 0
+        "info registers exec",
         "frobnicate",
     ];
     for c in &cmds {
@@ -1328,10 +1333,22 @@ fn debug_speaks_gdb() {
         "  1    I     AMDGPU Lane 1:1:1:1/1 (0,0,0)[1,0,0] (inactive) divergent, waits at kernels/src/divergence.cl:19\n",
         "* 1    AMDGPU Wave 1:1:1:1 (0,0,0)/0 \"divergence\" ",
         "$8 = (void (*)()) 0x",
+        "$10 = 0\n",
         "unknown command `frobnicate`",
     ] {
         assert!(t.contains(want), "no `{want}` in\n{t}");
     }
+    // info registers: gdb's columns, the hex and the natural value of one register
+    let row = t
+        .lines()
+        .find(|l| l.starts_with("exec           0x"))
+        .unwrap_or_else(|| panic!("no exec row in\n{t}"));
+    let (hex, dec) = (&row[15..34], &row[34..]);
+    assert_eq!(
+        u64::from_str_radix(hex.trim().trim_start_matches("0x"), 16).unwrap(),
+        dec.parse::<u64>().unwrap(),
+        "{row}"
+    );
     // info lanes 0-3 lists lanes 0..3 only
     assert!(!t.contains("\n  4    I     AMDGPU Lane"), "{t}");
     // the temporary breakpoint is gone after its hit

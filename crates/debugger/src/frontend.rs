@@ -717,7 +717,8 @@ impl Frontend {
         match what {
             "lanes" => self.info_lanes(args, a),
             "threads" => self.info_threads(a),
-            "registers" | "reg" => self.registers(a),
+            "registers" | "reg" | "r" if !args.trim().is_empty() => self.named_registers(args, a),
+            "registers" | "reg" | "r" => self.registers(a),
             "locals" => self.info_variables(false, a),
             "args" => self.info_variables(true, a),
             "display" => {
@@ -728,6 +729,20 @@ impl Frontend {
                 "Undefined info command: \"{other}\".  Try \"help info\"."
             )),
         }
+    }
+
+    /// `info registers REG...`, as gdb lays them out: name, hex, natural value.
+    fn named_registers(&mut self, args: &str, a: &mut Active) -> Result<(), String> {
+        for name in args.split_whitespace() {
+            let n = name.trim_start_matches('$');
+            let (raw, _, text) = self.convenience(n, a)?;
+            let Some(raw) = raw else {
+                return Err(format!("Invalid register `{n}'"));
+            };
+            let natural = if n == "pc" { text } else { raw.to_string() };
+            println!("{n:<15}{:<19}{natural}", format!("{raw:#x}"));
+        }
+        Ok(())
     }
 
     fn registers(&self, a: &mut Active) -> Result<(), String> {

@@ -137,6 +137,10 @@ impl Frontend {
             "exec" => int(w.exec.0, exec_size),
             "vcc" => int(w.vcc.0, exec_size),
             "scc" => int(u64::from(w.scc), 4),
+            "m0" => int(u64::from(w.m0), 4),
+            // the AMDGPU ABI's stack and frame pointers
+            "sp" => int(u64::from(w.sgpr[32]), 4),
+            "fp" => int(u64::from(w.sgpr[33]), 4),
             n if n.starts_with('s') && n[1..].parse::<usize>().is_ok() => {
                 let i: usize = n[1..].parse().unwrap_or(usize::MAX);
                 let v = *w.sgpr.get(i).ok_or(format!("Invalid register `{n}'"))?;

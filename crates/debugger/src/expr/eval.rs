@@ -49,6 +49,12 @@ fn int_ty(size: u8, signed: bool) -> Ty {
     }
 }
 
+/// Whether `n` names a vector register (`v0`, `v255`).
+fn is_vgpr(n: &str) -> bool {
+    n.strip_prefix('v')
+        .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+}
+
 /// `bytes` as the scalar of type `ty`.
 pub(crate) fn decode(ty: &Ty, bytes: &[u8]) -> Option<Num> {
     let mut le = [0u8; 16];
@@ -174,6 +180,19 @@ impl Frontend {
                 let p = self.eval(e, a)?;
                 let v = self.deref(p, a)?;
                 self.member(v, m, a)
+            }
+            Ast::Index(e, i) if matches!(&**e, Ast::Dollar(n) if is_vgpr(n)) => {
+                // `$v0[3]`: lane 3's element of v0
+                let Ast::Dollar(n) = &**e else { unreachable!() };
+                let lane = self.eval(i, a)?;
+                let lane = match self.num(&lane, a)? {
+                    Num::Int(l) if (0..64).contains(&l) => l as u32,
+                    _ => return Err("no such vector element".into()),
+                };
+                let saved = std::mem::replace(&mut self.lane, lane);
+                let v = self.dollar(n, a);
+                self.lane = saved;
+                v
             }
             Ast::Index(e, i) => {
                 let base = self.eval(e, a)?;
