@@ -1439,6 +1439,7 @@ fn debug_evaluates_c_expressions_over_dwarf_types() {
         "p n / 0", // errors in gdb's words
         "p nosuch",
         "p p.nosuch",
+        "lane apply 3-4 print r", // $16 = 60, $17 = 59: r = 63 - lid in each lane
     ];
     for c in &cmds {
         args.extend(["-ex", c]);
@@ -1470,6 +1471,8 @@ fn debug_evaluates_c_expressions_over_dwarf_types() {
         "error: Division by zero",
         "error: No symbol \"nosuch\" in current context.",
         "error: There is no member named nosuch.",
+        "\nLane 3 (AMDGPU Lane 1:1:1:1/3 (0,0,0)[3,0,0]):\n$16 = 60\n",
+        "\nLane 4 (AMDGPU Lane 1:1:1:1/4 (0,0,0)[4,0,0]):\n$17 = 59\n",
     ] {
         assert!(t.contains(want), "no `{want}` in\n{t}");
     }

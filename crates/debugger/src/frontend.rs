@@ -20,7 +20,7 @@ Commands (one per line; `#` starts a comment; `help COMMAND` for one):
   step [N] | next [N] | stepi [N]          the focused lane's next line (s, n), instructions (si)
   finish | until [LOCATION] | advance LOC  run out of the function, or to a place
   info threads | thread N                  the waves of the running work-group
-  info lanes [-all|-active|-inactive] [LIST] | lane N
+  info lanes [-all|-active|-inactive] [LIST] | lane N | lane apply LIST CMD
                                            the lanes: ROCgdb's states and ids, and where each
                                            inactive lane is
   print[/FMT] EXPR | output | set var X = V | whatis | ptype | display | undisplay
@@ -412,6 +412,11 @@ impl Frontend {
         }
     }
 
+    /// One command against the dispatch under debug (for `lane apply`).
+    pub(crate) fn command_line(&mut self, line: &str, a: &mut Active) -> Result<(), String> {
+        self.command(line, Some(a)).map(|_| ())
+    }
+
     fn command(&mut self, line: &str, mut a: Option<&mut Active>) -> Result<Flow, String> {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -655,6 +660,9 @@ impl Frontend {
             }
             "si" | "stepi" | "ni" | "nexti" => {
                 return self.resume(a, count(rest)?, |s| s.step_instruction());
+            }
+            "lane" if rest.starts_with("apply") => {
+                self.lane_apply(rest["apply".len()..].trim(), a)?
             }
             "lane" => self.lane_cmd(rest, a)?,
             "wave" => {

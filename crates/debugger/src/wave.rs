@@ -229,6 +229,75 @@ impl Frontend {
         Ok(())
     }
 
+    /// `lane apply LIST|all [-all | -active | -inactive] CMD`: CMD for each of those
+    /// lanes, under ROCgdb's `Lane N (ID):` header; the focus comes back afterwards.
+    pub(crate) fn lane_apply(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
+        let mut words = rest.split_whitespace().peekable();
+        let mut list: Option<Vec<u32>> = None;
+        let mut filter = "";
+        let mut consumed = 0;
+        while let Some(w) = words.peek().copied() {
+            match w {
+                "all" => list = None,
+                "-all" | "-active" | "-inactive" => filter = w,
+                w if w.starts_with('-')
+                    && w.len() > 1
+                    && w[1..].chars().all(|c| c.is_ascii_digit()) =>
+                {
+                    return Err("negative value".into());
+                }
+                w if w.chars().next().is_some_and(|c| c.is_ascii_digit()) => list
+                    .get_or_insert_with(Vec::new)
+                    .extend(parse_lane_list(w)?),
+                _ => break,
+            }
+            consumed += 1;
+            words.next();
+        }
+        if consumed == 0 {
+            return Err("Please specify a lane ID list".into());
+        }
+        let cmd: Vec<&str> = words.collect();
+        if cmd.is_empty() {
+            return Err("Please specify a command following the lane ID list".into());
+        }
+        let cmd = cmd.join(" ");
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let place = self.place(a, view.group, view.wave);
+        let saved = self.lane;
+        for f in &view.lanes {
+            let state = match f.state {
+                LaneState::Active => "A",
+                LaneState::Outside => "U",
+                _ => "I",
+            };
+            let chosen = match &list {
+                Some(l) => l.contains(&f.lane),
+                None => state != "U",
+            };
+            let shown = match filter {
+                "-active" => state == "A",
+                "-inactive" => state == "I",
+                _ => true,
+            };
+            if !(chosen && shown) {
+                continue;
+            }
+            println!("\nLane {} ({}):", f.lane, place.lane_id(f.lane));
+            self.lane = f.lane;
+            if let Err(e) = self.command_line(&cmd, a) {
+                println!("error: {e}");
+            }
+        }
+        if let Some(l) = &list {
+            for n in l.iter().filter(|n| **n >= place.wave_size) {
+                println!("warning: Lane {n} does not exist on this thread.");
+            }
+        }
+        self.lane = saved;
+        Ok(())
+    }
+
     /// `info lanes [-all | -active | -inactive] [LIST]`: ROCgdb's table, with amdsim's
     /// position of each inactive lane beside `(inactive)`.
     pub(crate) fn info_lanes(&mut self, args: &str, a: &mut Active) -> Result<(), String> {
