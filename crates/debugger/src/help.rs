@@ -60,7 +60,7 @@ const COMMANDS: &[(&[&str], &str)] = &[
     ),
     (
         &["lane"],
-        "lane [N]\nFocus lane N of the current thread (wave); without N, say which lane has the focus.",
+        "lane [N] | lane apply LIST|all [-all|-active|-inactive] COMMAND\nFocus lane N of the current thread (wave); without N, say which lane has the focus.\n`lane apply` runs COMMAND for each of those lanes.",
     ),
     (
         &["thread"],
