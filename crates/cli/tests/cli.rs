@@ -1639,3 +1639,58 @@ fn debug_at_a_terminal_edits_lines_and_stops_on_ctrl_c() {
     let history = std::fs::read_to_string(dir.join("history")).unwrap();
     assert!(history.contains("p 420"), "{history}");
 }
+
+/// `bt` lists the callers' frames through the return addresses the reconstruction
+/// follows: call_chain at -O0 stopped in f5 (lane 0: v = 0, so f0 calls f1(~0), f2 calls
+/// f3(0xfffffffe), which has bit 2 set and calls f4(0x7fffffff), which calls f5 with
+/// v = 0x7fffffff = 2147483647) is seven frames deep, each at its call's line.
+#[test]
+fn debug_backtrace_walks_every_call_level() {
+    let out = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break f5",
+        "-ex",
+        "run",
+        "-ex",
+        "bt",
+        "kernels/bin/gfx900/call_chain.O0g.co",
+        "call_chain",
+        "u32[64]:iota",
+        "u32[64]",
+        "u32:64",
+    ]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    let bt = t.rsplit("(amdsim) bt\n").next().unwrap();
+    let frames: Vec<&str> = bt.lines().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(frames.len(), 7, "{bt}");
+    assert!(frames[0].starts_with("#0  f5 (a=0x"), "{bt}");
+    assert!(
+        frames[0].contains("v=2147483647) at kernels/src/call_chain.cl:13"),
+        "{bt}"
+    );
+    for (k, (f, line)) in [
+        ("f4", 21),
+        ("f3", 27),
+        ("f2", 33),
+        ("f1", 40),
+        ("f0", 45),
+        ("call_chain", 56),
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert!(
+            frames[k + 1].starts_with(&format!("#{}  0x", k + 1)),
+            "{bt}"
+        );
+        assert!(
+            frames[k + 1].ends_with(&format!(
+                " in {f} (...) at kernels/src/call_chain.cl:{line}"
+            )),
+            "{bt}"
+        );
+    }
+}

@@ -432,8 +432,41 @@ impl Frontend {
             Some(f) if f.state == LaneState::Active => {
                 println!("#0  {}", self.frame(a, view.pc, &view.source, self.lane))
             }
-            Some(f) => println!("#0  (inactive) {}", whereabouts(f)),
-            None => println!("No stack."),
+            Some(f) => {
+                println!("#0  (inactive) {}", whereabouts(f));
+                return Ok(());
+            }
+            None => {
+                println!("No stack.");
+                return Ok(());
+            }
+        }
+        // The callers' frames, through the return addresses the reconstruction follows
+        // (their arguments are not read: `(...)`).
+        let (_, wave) = a.stepper.focus();
+        let bias = a.stepper.debugger().load_bias();
+        let Some(w) = a.stepper.debugger().session_ref().wave(wave).cloned() else {
+            return Ok(());
+        };
+        let pc = view.pc.unwrap_or(0);
+        for (k, ret) in a
+            .stepper
+            .service()
+            .call_stack(&w, bias, pc)
+            .iter()
+            .enumerate()
+        {
+            // the call's line: the instruction before the return address
+            let src = a
+                .stepper
+                .service()
+                .source(ret.saturating_sub(1), PcKind::Current);
+            let func = src.function.as_deref().map(frame_function).unwrap_or("??");
+            let at = src
+                .line
+                .map(|(f, l)| format!(" at {f}:{l}"))
+                .unwrap_or_default();
+            println!("#{}  {ret:#018x} in {func} (...){at}", k + 1);
         }
         Ok(())
     }

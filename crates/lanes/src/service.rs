@@ -107,6 +107,9 @@ pub struct SourcePos {
     pub line: Option<(String, u64)>,
 }
 
+/// The most call frames walked up from a stopped wave.
+const MAX_FRAMES: usize = 64;
+
 /// Lane positions for the waves of one code object.
 pub struct LaneService<'i, 'd> {
     functions: Vec<FunctionRegions>,
@@ -313,33 +316,14 @@ impl<'i, 'd> LaneService<'i, 'd> {
         // The stack and frame pointers of the frame at `frame` where they are not the
         // wave's (every frame but the innermost).
         let mut frame_sgprs: Vec<(u8, u32)> = Vec::new();
-        for _ in 0..64 {
+        for _ in 0..MAX_FRAMES {
             if pending == 0 {
                 return;
             }
-            let Some(f) = self.function_at(frame) else {
+            let Some((ret, caller_sgprs)) = self.caller_of(wave, load_bias, frame, &frame_sgprs)
+            else {
                 return;
             };
-            let Some((lo, hi)) = f.return_address.get(&frame) else {
-                return;
-            };
-            let (Ok(lo), Ok(hi)) = (
-                read_loc_in(wave, lo, &frame_sgprs),
-                read_loc_in(wave, hi, &frame_sgprs),
-            ) else {
-                return;
-            };
-            let ret = (lo as u64 | (hi as u64) << 32).wrapping_sub(load_bias);
-            // The caller's stack and frame pointers, the bases of its spill slots.
-            let mut caller_sgprs = Vec::new();
-            for (n, at) in &f.caller_sgprs {
-                if let Some(v) = at
-                    .get(&frame)
-                    .and_then(|l| read_loc_in(wave, l, &frame_sgprs).ok())
-                {
-                    caller_sgprs.push((*n, v));
-                }
-            }
             let Some(caller) = self.function_at(ret) else {
                 return;
             };
@@ -406,6 +390,50 @@ impl<'i, 'd> LaneService<'i, 'd> {
             frame = ret;
             frame_sgprs = caller_sgprs;
         }
+    }
+
+    /// One frame up from the frame at link-time `frame` (`frame_sgprs`: that frame's
+    /// stack and frame pointers where they are not the wave's): the return address and
+    /// the caller's stack and frame pointers, the bases of its spill slots.
+    fn caller_of(
+        &self,
+        wave: &Wave,
+        load_bias: u64,
+        frame: u64,
+        frame_sgprs: &[(u8, u32)],
+    ) -> Option<(u64, Vec<(u8, u32)>)> {
+        let f = self.function_at(frame)?;
+        let (lo, hi) = f.return_address.get(&frame)?;
+        let lo = read_loc_in(wave, lo, frame_sgprs).ok()?;
+        let hi = read_loc_in(wave, hi, frame_sgprs).ok()?;
+        let ret = (lo as u64 | (hi as u64) << 32).wrapping_sub(load_bias);
+        let caller_sgprs = f
+            .caller_sgprs
+            .iter()
+            .filter_map(|(n, at)| {
+                let l = at.get(&frame)?;
+                Some((*n, read_loc_in(wave, l, frame_sgprs).ok()?))
+            })
+            .collect();
+        Some((ret, caller_sgprs))
+    }
+
+    /// The return addresses of the frames of `wave` stopped at link-time `pc`, innermost
+    /// first, as far as the reconstruction can follow them (the kernel's frame ends it).
+    pub fn call_stack(&self, wave: &Wave, load_bias: u64, pc: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        let mut frame = pc;
+        let mut frame_sgprs: Vec<(u8, u32)> = Vec::new();
+        while out.len() < MAX_FRAMES && !self.in_kernel(frame) {
+            let Some((ret, caller_sgprs)) = self.caller_of(wave, load_bias, frame, &frame_sgprs)
+            else {
+                break;
+            };
+            out.push(ret);
+            frame = ret;
+            frame_sgprs = caller_sgprs;
+        }
+        out
     }
 
     /// How to show a join of `region` (of the function containing `pc`).
