@@ -288,12 +288,30 @@ impl Frontend {
         rest: &str,
         a: &mut Active,
     ) -> Result<(), String> {
+        let callers = {
+            let (_, wave) = a.stepper.focus();
+            let bias = a.stepper.debugger().load_bias();
+            let pc = a.stepper.view().ok().and_then(|v| v.pc).unwrap_or(0);
+            match a.stepper.debugger().session_ref().wave(wave).cloned() {
+                Some(w) => a.stepper.service().call_stack(&w, bias, pc).len(),
+                None => 0,
+            }
+        };
+        let outer = || {
+            Err(
+                "amdsim lists the callers' frames (bt) but cannot select them: their \
+                 variables are not read yet"
+                    .to_string(),
+            )
+        };
         match (cmd, rest.trim()) {
+            ("up", _) if callers > 0 => return outer(),
             ("up", _) => return Err("Initial frame selected; you cannot go up.".into()),
             ("down", _) => {
                 return Err("Bottom (innermost) frame selected; you cannot go down.".into());
             }
             (_, "" | "0") => {}
+            (_, n) if n.parse::<usize>().is_ok_and(|n| n <= callers) => return outer(),
             (_, n) => return Err(format!("No frame at level {n}.")),
         }
         let view = a.stepper.view().map_err(|e| e.to_string())?;
