@@ -79,6 +79,7 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
             script: a.script.as_deref(),
             ex: &a.ex,
             batch: a.batch,
+            must_stop: None,
         };
         return debug_program(&a.gpu, a.threads, &how, &a.program, "debug");
     }
@@ -133,6 +134,8 @@ pub(crate) struct Commands<'a> {
     pub ex: &'a [String],
     /// No standard input.
     pub batch: bool,
+    /// Fail when no wave stopped there (`amdsim lanes --break WHERE -- PROGRAM`).
+    pub must_stop: Option<&'a str>,
 }
 
 /// Runs a HIP program with the debugger in its process (amdsim's HSA library
@@ -165,11 +168,21 @@ pub(crate) fn debug_program(
     cmd.env("AMDSIM_DEBUG", source)
         .env("AMDSIM_DEBUG_ERRORS", &errors);
     let code = crate::exec_cmd::wait(&mut cmd)?;
-    let failed: usize = std::fs::read_to_string(&errors)
-        .ok()
-        .and_then(|t| t.trim().parse().ok())
-        .unwrap_or(0);
+    // `ERRORS STOPS`, written by the debugger in the program
+    let status = std::fs::read_to_string(&errors).unwrap_or_default();
     let _ = std::fs::remove_file(&errors);
+    let mut counts = status
+        .split_whitespace()
+        .map(|n| n.parse::<u64>().unwrap_or(0));
+    let (failed, stops) = (counts.next().unwrap_or(0), counts.next().unwrap_or(0));
+    if let Some(at) = how.must_stop
+        && code == 0
+        && stops == 0
+    {
+        return Err(Failure::Failed(format!(
+            "the program ended without a wave reaching {at}"
+        )));
+    }
     match (code, failed) {
         (0, 0) => Ok(()),
         (0, n) => Err(Failure::Failed(format!("{n} command(s) failed"))),

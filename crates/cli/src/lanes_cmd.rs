@@ -103,6 +103,7 @@ fn lanes_of_program(a: &LanesArgs) -> Result<(), Failure> {
         script: Some(&path),
         ex: &[],
         batch: true,
+        must_stop: Some(&a.at),
     };
     let r = crate::debug_cmd::debug_program(&a.gpu, None, &how, &a.program, "lanes");
     let _ = std::fs::remove_file(&path);

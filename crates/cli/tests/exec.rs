@@ -486,6 +486,19 @@ fn lanes_of_a_hip_program() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("need a dispatch file"));
+    // A place no wave reaches (line 3 has no code) is a failure, as for a dispatch file.
+    let out = Command::new(env!("CARGO_BIN_EXE_amdsim"))
+        .args(["lanes", "--break", "debug_divergence.hip:3", "--"])
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("the program ended without a wave reaching debug_divergence.hip:3"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// `amdsim exec --capture DIR` writes every dispatch as a dispatch file plus

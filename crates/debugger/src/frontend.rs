@@ -94,6 +94,8 @@ pub struct Frontend {
     errors: usize,
     error_file: Option<PathBuf>,
     detached: bool,
+    /// Stops shown so far.
+    pub(crate) stops: u64,
     /// `run` asked for the dispatch again: run it to a breakpoint as soon as it starts.
     restarting: bool,
     /// The breakpoint of the last stop (for `continue N`).
@@ -196,11 +198,13 @@ impl Frontend {
             detached: false,
             last_hit: None,
             restarting: false,
+            stops: 0,
         }
     }
 
-    /// Also writes the number of failed commands to `path` whenever it changes (a
-    /// front end in another process reads it to choose its exit status).
+    /// Also writes the number of failed commands and of stops shown to `path`
+    /// (`ERRORS STOPS`) whenever one changes (a front end in another process reads it to
+    /// choose its exit status).
     pub fn with_error_file(mut self, path: PathBuf) -> Frontend {
         self.error_file = Some(path);
         self
@@ -231,8 +235,13 @@ impl Frontend {
     fn failed(&mut self, e: &str) {
         self.errors += 1;
         println!("error: {e}");
+        self.write_status();
+    }
+
+    /// The status file: failed commands and stops shown, `E S`.
+    pub(crate) fn write_status(&self) {
         if let Some(p) = &self.error_file {
-            let _ = std::fs::write(p, self.errors.to_string());
+            let _ = std::fs::write(p, format!("{} {}", self.errors, self.stops));
         }
     }
 

@@ -107,6 +107,8 @@ impl Frontend {
             println!("[Inferior 1 (dispatch {}) exited normally]", a.dispatch);
             return Ok(());
         }
+        self.stops += 1;
+        self.write_status();
         let view = a.stepper.view().map_err(|e| e.to_string())?;
         let place = self.place(a, view.group, view.wave);
         if let StopKind::WaveEnded { .. } = kind {
