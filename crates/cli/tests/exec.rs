@@ -67,11 +67,6 @@ const HIDDEN_COMPLETION_ACTION: &str = "clang-19 lists hidden_completion_action;
 /// Each is checked to still fail, so that this list is shortened when one
 /// is fixed.
 const NOT_YET: &[(&str, &str, &str)] = &[
-    (
-        "*",
-        "memcpy_2d",
-        "hipMallocPitch needs the image extension, which amdsim does not offer yet",
-    ),
     ("clang19", "device_printf", HIDDEN_COMPLETION_ACTION),
     ("clang19", "device_malloc", HIDDEN_COMPLETION_ACTION),
     ("clang19", "device_assert", HIDDEN_COMPLETION_ACTION),

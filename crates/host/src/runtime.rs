@@ -92,6 +92,8 @@ pub struct Runtime {
     queue_ids: AtomicU64,
     warned: Mutex<HashSet<String>>,
     intercept: OnceLock<Box<dyn Intercept>>,
+    /// Images and samplers made through the image extension.
+    pub(crate) images: crate::image::Images,
 }
 
 impl std::fmt::Debug for dyn Intercept {
@@ -160,6 +162,7 @@ impl Runtime {
             queue_ids: AtomicU64::new(0),
             warned: Mutex::default(),
             intercept: OnceLock::new(),
+            images: Default::default(),
         }))
     }
 

@@ -102,11 +102,21 @@ hsa! {
 
 use amdsim_host::signal::now_ns;
 
+/// The extensions offered, each at major version 1: HSA_EXTENSION_IMAGES
+/// (1) and HSA_EXTENSION_AMD_LOADER (0x201).
+const OFFERED: [u16; 2] = [1, 0x201];
+
+/// Whether extension `ext` is offered at `major`.
+fn offers(ext: u16, major: u16) -> bool {
+    OFFERED.contains(&ext) && major == 1
+}
+
 /// Sets the bit of each extension the runtime offers in a 128-byte mask.
 unsafe fn extension_mask(out: *mut c_void) {
     let mut m = [0u8; 128];
-    // HSA_EXTENSION_AMD_LOADER (0x201).
-    m[0x201 / 8] |= 1 << (0x201 % 8);
+    for ext in OFFERED {
+        m[ext as usize / 8] |= 1 << (ext % 8);
+    }
     // SAFETY: per the caller's contract (a 128-byte output).
     unsafe { put(out, m) };
 }
@@ -145,7 +155,7 @@ hsa! {
             return INVALID_ARGUMENT;
         }
         // SAFETY: checked non-null.
-        unsafe { *out = ext == 0x201 && major == 1 };
+        unsafe { *out = offers(ext, major) };
         SUCCESS
     }
 }
@@ -158,7 +168,7 @@ hsa! {
         }
         // SAFETY: checked non-null.
         unsafe {
-            *out = ext == 0x201 && major == 1;
+            *out = offers(ext, major);
             *minor = 3;
         }
         SUCCESS
@@ -172,7 +182,7 @@ hsa! {
             return INVALID_ARGUMENT;
         }
         // SAFETY: checked non-null.
-        unsafe { *out = ext == 0x201 && major == 1 };
+        unsafe { *out = offers(ext, major) };
         SUCCESS
     }
 }
@@ -185,7 +195,7 @@ hsa! {
         }
         // SAFETY: checked non-null.
         unsafe {
-            *out = ext == 0x201 && major == 1;
+            *out = offers(ext, major);
             *minor = 3;
         }
         SUCCESS
@@ -313,6 +323,12 @@ unsafe fn gpu_info(c: &Card, attr: u32, out: *mut c_void) -> Status {
             0xA012 => put(out, 1u32),
             0xA013 => put(out, false),
             0xA014 => put(out, c.compute_units),
+            0x3000..=0x3008 => return crate::images::max_dim(attr, out),
+            // ROCr's read-only and read-write image handles and samplers.
+            0x3009 => put(out, 128u32),
+            0x300A => put(out, 64u32),
+            0x300B => put(out, 16u32),
+            0x300C => put(out, amdsim_host::image::ROW_PITCH_ALIGNMENT as u32),
             _ => return INVALID_ARGUMENT,
         }
     }

@@ -36,6 +36,7 @@ macro_rules! hsa_each {
 pub mod agents;
 pub mod debug;
 pub mod exec;
+pub mod images;
 pub mod memory;
 pub mod queues;
 pub mod signals;

@@ -98,6 +98,28 @@ impl ChannelType {
         }
     }
 
+    /// The type of an HSA code, if amdsim's images have it (the packed
+    /// 555/565/101010 and 24-bit types are not).
+    pub fn from_hsa_code(code: u32) -> Option<ChannelType> {
+        use ChannelType::*;
+        [
+            SnormInt8,
+            SnormInt16,
+            UnormInt8,
+            UnormInt16,
+            SignedInt8,
+            SignedInt16,
+            SignedInt32,
+            UnsignedInt8,
+            UnsignedInt16,
+            UnsignedInt32,
+            HalfFloat,
+            Float,
+        ]
+        .into_iter()
+        .find(|t| t.hsa_code() == code)
+    }
+
     /// Bits per channel.
     pub fn bits(self) -> u32 {
         use ChannelType::*;
@@ -130,6 +152,13 @@ impl ChannelOrder {
             ChannelOrder::Rg => 3,
             ChannelOrder::Rgba => 8,
         }
+    }
+
+    /// The order of an HSA code, if amdsim's images have it.
+    pub fn from_hsa_code(code: u32) -> Option<ChannelOrder> {
+        [ChannelOrder::R, ChannelOrder::Rg, ChannelOrder::Rgba]
+            .into_iter()
+            .find(|o| o.hsa_code() == code)
     }
 
     /// Channels.
@@ -185,7 +214,19 @@ impl ImageDesc {
         self.width.next_multiple_of(256 / self.texel_bytes())
     }
 
-    fn slices(&self) -> u32 {
+    /// Whether `gpu`'s T# can state a row pitch of `pitch` texels for this
+    /// image: GFX9 always; gfx1030 for 1-D and 2-D images; otherwise only
+    /// the natural pitch ([`ImageDesc::pitch_texels`]) is addressed.
+    pub fn pitch_is_addressable(&self, gpu: Gpu, pitch: u32) -> bool {
+        let flat = matches!(self.geometry, Geometry::D1 | Geometry::D2);
+        pitch == self.pitch_texels()
+            || (pitch >= self.width
+                && pitch <= 1 << 16
+                && (gpu.generation() != Gen::Gfx10 || (gpu == Gpu::Gfx1030 && flat)))
+    }
+
+    /// Slices: the depth of a 3-D image, the layers of an array, else 1.
+    pub fn slices(&self) -> u32 {
         match self.geometry {
             Geometry::D3 => self.depth,
             Geometry::D1Array | Geometry::D2Array => self.array_size,
@@ -193,14 +234,17 @@ impl ImageDesc {
         }
     }
 
-    fn rows(&self) -> u32 {
+    /// Rows per slice (1 for 1-D images and arrays).
+    pub fn rows(&self) -> u32 {
         match self.geometry {
             Geometry::D1 | Geometry::D1Array => 1,
             _ => self.height,
         }
     }
 
-    fn check(&self) -> Result<(), String> {
+    /// Checks the sizes against the shape (each 1..=16384, and 1 where the
+    /// shape has no such dimension).
+    pub fn check(&self) -> Result<(), String> {
         let one = |name: &str, v: u32, want_one: bool| -> Result<(), String> {
             if v == 0 || v > 16384 || (want_one && v != 1) {
                 Err(format!(
@@ -235,6 +279,12 @@ impl ImageDesc {
     /// The 12 dwords of the image object for `gpu` with texels at `data`
     /// (256-byte aligned): the T#, channel type, channel order, width, 0.
     pub fn object_words(&self, gpu: Gpu, data: u64) -> [u32; 12] {
+        self.object_words_pitched(gpu, data, self.pitch_texels())
+    }
+
+    /// [`ImageDesc::object_words`] with rows `pitch` texels apart (see
+    /// [`ImageDesc::pitch_is_addressable`]).
+    pub fn object_words_pitched(&self, gpu: Gpu, data: u64, pitch: u32) -> [u32; 12] {
         let mut d = [0u32; 12];
         let (w, h) = (self.width - 1, self.rows() - 1);
         let ty = match self.geometry {
@@ -260,7 +310,7 @@ impl ImageDesc {
         let dst_sel = sel(0) | sel(1) << 3 | sel(2) << 6 | sel(3) << 9;
         // DEPTH: depth - 1 (3-D), the last slice (arrays).
         let depth = self.slices() - 1;
-        let pitch = self.pitch_texels() - 1;
+        let pitch = pitch - 1;
         d[0] = (data >> 8) as u32;
         let hi = ((data >> 40) & 0xff) as u32;
         d[3] = dst_sel | ty << 28;

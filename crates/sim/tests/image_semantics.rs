@@ -554,6 +554,55 @@ fn array_3d_resinfo_and_mip() {
     }
 }
 
+/// GFX10: a 2D_ARRAY `dim` on a 2-D resource addresses it with the slice
+/// coordinate ignored (ROCclr's blit kernels access 2-D images so, with
+/// ROCr's 2-D T#); a `dim` of another shape is refused.
+#[test]
+fn array_dim_on_a_2d_resource() {
+    let gpu = Gpu::Gfx1030;
+    let mem = GlobalMemory::new();
+    let pitch = aligned_pitch(3, 4);
+    let base = mem.allocate((pitch * 2 * 4) as u64).unwrap();
+    for y in 0..2u32 {
+        for x in 0..3u32 {
+            let o = (y * pitch + x) * 4;
+            mem.write(base + o as u64, &(100 + y * 10 + x).to_le_bytes())
+                .unwrap();
+        }
+    }
+    let img = Img::new(base, (4, 4), 20, 3, 2, pitch);
+    let coord = |l: usize| ((l % 3) as u32, ((l / 3) % 2) as u32, (l / 6) as u32);
+    let w = run(gpu, ARRAY_DIM_GFX10, &mem, |w| {
+        set_tsharp(w, 0, img.tsharp(gpu));
+        for l in 0..w.size as usize {
+            let (x, y, s) = coord(l);
+            w.vgpr[0][l] = x;
+            w.vgpr[1][l] = y;
+            w.vgpr[2][l] = s;
+            w.vgpr[4][l] = 5000 + y * 10 + x;
+        }
+    })
+    .unwrap();
+    for l in 0..w.size as usize {
+        let (x, y, _) = coord(l);
+        assert_eq!(w.vgpr[3][l], 100 + y * 10 + x, "lane {l} reads slice 0");
+    }
+    // Every lane stored to its (x, y) whatever its slice, and nothing landed
+    // past the 2-D image's rows.
+    for y in 0..2u32 {
+        for x in 0..3u32 {
+            let got = mem.read_u32(base + ((y * pitch + x) * 4) as u64).unwrap();
+            assert_eq!(got, 5000 + y * 10 + x, "texel ({x}, {y})");
+        }
+    }
+    let Err(e) = run(gpu, WRONG_DIM_GFX10, &mem, |w| {
+        set_tsharp(w, 0, img.tsharp(gpu))
+    }) else {
+        panic!("a 3-D dim on a 2-D resource is refused")
+    };
+    assert!(e.to_string().contains("image dim"), "{e}");
+}
+
 /// A GFX10 NSA form: the y coordinate from a register apart from x.
 #[test]
 fn nsa_addresses() {
@@ -655,7 +704,9 @@ fn unsupported_descriptors_and_faults() {
 /// when llvm-mc-19 is not installed).
 #[test]
 fn encodings_are_llvm_mc_s() {
-    let progs: [(&str, Prog); 17] = [
+    let progs: [(&str, Prog); 19] = [
+        ("gfx1030", ARRAY_DIM_GFX10),
+        ("gfx1030", WRONG_DIM_GFX10),
         ("gfx900", ATOMIC64_GFX9),
         ("gfx1030", ATOMIC64_GFX10),
         ("gfx900", LOAD_GFX9),

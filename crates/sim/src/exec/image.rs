@@ -71,7 +71,9 @@
 //!
 //! Not modelled, reported as unsupported: other swizzle modes (tiled
 //! images), other formats, MSAA resources, `tfe`/`lwe`, a buffer resource,
-//! a GFX10 `dim` that disagrees with the resource type.
+//! a GFX10 `dim` that disagrees with the resource type (except an array
+//! `dim` on a 1-D or 2-D resource, whose slice coordinate is then ignored:
+//! ROCclr's blit kernels rely on it).
 
 use super::mem::{At, atomic_op};
 use super::{Ctx, E, MemKind, R, unsupported};
@@ -274,6 +276,8 @@ struct Resource {
     /// Row pitch in texels.
     pitch: u32,
     ty: Ty,
+    /// Address components before the mip level (GFX10: as DIM says).
+    coords: usize,
     base_level: u32,
     last_level: u32,
     base_array: u32,
@@ -342,12 +346,23 @@ fn resource(w: &Wave, i: &Inst, ctx: &Ctx) -> Result<Resource, E> {
             "a 128-bit image resource of TYPE {t} (3-D and array images need words 4-7)"
         ));
     }
-    if g10 {
+    // GFX10 states the address layout in the instruction (DIM). An array DIM
+    // on the non-array TYPE of the same shape addresses the resource with
+    // the slice ignored: ROCclr's blit kernels access every 1-D and 2-D
+    // image through 1D_ARRAY / 2D_ARRAY forms, and ROCr's T# for them says
+    // 1D / 2D, on hardware as here.
+    let coords = if g10 {
         let want = [8, 9, 10, 11, 12, 13, 14, 15][i.mem.dim as usize & 7];
-        if want != t {
-            return unsupported(format!("image dim {} with resource TYPE {t}", i.mem.dim));
+        match (want, t) {
+            _ if want == t => ty.coords(),
+            (12, 8) | (13, 9) => ty.coords() + 1,
+            _ => {
+                return unsupported(format!("image dim {} with resource TYPE {t}", i.mem.dim));
+            }
         }
-    }
+    } else {
+        ty.coords()
+    };
     let depth = field(d[4], 0, 13);
     let bytes = fmt.bytes();
     let aligned = width.next_multiple_of(256 / bytes.min(256));
@@ -370,6 +385,7 @@ fn resource(w: &Wave, i: &Inst, ctx: &Ctx) -> Result<Resource, E> {
         },
         pitch,
         ty,
+        coords,
         base_level: field(d[3], 12, 4),
         last_level: field(d[3], 16, 4),
         base_array,
@@ -690,7 +706,7 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
             if dmask == 0 {
                 return unsupported("image load with dmask 0");
             }
-            let nc = r.ty.coords() + mip as usize;
+            let nc = r.coords + mip as usize;
             let a = addresses(w, i, nc)?;
             let mut vals = vec![[0u32; 4]; n];
             let size = r.fmt.bytes() as usize;
@@ -727,7 +743,7 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
             write_out(w, i, &vals, regs, exec)
         }
         Class::Store { mip, pck } => {
-            let nc = r.ty.coords() + mip as usize;
+            let nc = r.coords + mip as usize;
             let a = addresses(w, i, nc)?;
             let count = dmask.count_ones() as usize;
             let nregs = if d16 { count.div_ceil(2) } else { count };
@@ -865,7 +881,7 @@ fn atomic(
         op
     };
     let n = w.size as usize;
-    let a = addresses(w, i, r.ty.coords())?;
+    let a = addresses(w, i, r.coords)?;
     let words = if wide { 2 } else { 1 };
     let data: Vec<[u32; 64]> = (0..words * (1 + cmp as usize))
         .map(|k| read_reg(w, reg_at(&i.dst[0], k)?))
