@@ -104,10 +104,12 @@ build_one() {
 			cmd="clang++-19 $CLANG19_FLAGS $flags -cuid=$name $ARCH_FLAGS src/$name.hip -o out/clang19/$name $LINK_FLAGS $libs -lamdhip64"
 		fi
 	else
+		local flags
+		flags=$(sed -n 's|^// flags: ||p' "src/device/$name.hip")
 		if [ "$comp" = hipcc ]; then
-			cmd="hipcc --genco --no-gpu-bundle-output $HIPCC_FLAGS -cuid=$name --offload-arch=$target src/device/$name.hip -o out/hipcc/$name.$target.co"
+			cmd="hipcc --genco --no-gpu-bundle-output $HIPCC_FLAGS $flags -cuid=$name --offload-arch=$target src/device/$name.hip -o out/hipcc/$name.$target.co"
 		else
-			cmd="clang++-19 --cuda-device-only --no-gpu-bundle-output $CLANG19_FLAGS -cuid=$name --offload-arch=$target src/device/$name.hip -o out/clang19/$name.$target.co"
+			cmd="clang++-19 --cuda-device-only --no-gpu-bundle-output $CLANG19_FLAGS $flags -cuid=$name --offload-arch=$target src/device/$name.hip -o out/clang19/$name.$target.co"
 		fi
 	fi
 	echo "$cmd" >"$log"

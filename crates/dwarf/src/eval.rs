@@ -222,6 +222,16 @@ pub struct Compat {
     /// `DW_OP_regval_type` or `DW_OP_LLVM_aspace_bregx` (which name no lane), a memory
     /// read before the suffix, the suffix twice in a piece, and control flow.
     pub private_suffix_on_values: bool,
+    /// A location that is a vector register with no lane operation (a piece that is
+    /// exactly `DW_OP_regx VGPRn`, or an AGPR) is the focused lane's 4-byte element, as
+    /// `DW_OP_regx R, DW_OP_LLVM_push_lane, DW_OP_lit4, DW_OP_mul, DW_OP_LLVM_offset`
+    /// would name it, bounded to that element. clang (hipcc's clang-15 and clang-19)
+    /// describes HIP variables promoted to VGPRs at `-O2` so (generic address space,
+    /// hence no private-address suffix): the text's reading, the register's leading
+    /// bytes, would show lane 0's value for every lane. A 64-bit variable comes as two
+    /// such pieces of 4 bytes each; a wider piece of one register is an access error
+    /// when read. Off by default.
+    pub vector_register_per_lane: bool,
     /// DW_OP_entry_value is not known: a kernel has no caller, and clang-19's CFI for
     /// AMDGPU does not say where a register's value on entry went, so reading the current
     /// register (the same-value default) could give a later value. Refused with
@@ -243,6 +253,7 @@ impl Compat {
             frame_base_wave_scaled: wave_scaled_frame_base,
             vector_breg_per_lane: true,
             private_suffix_on_values: true,
+            vector_register_per_lane: true,
             entry_values_unknown: true,
         }
     }
@@ -478,7 +489,11 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
     /// The fast path when it applies (no initial stack, an expression of generic values).
     #[inline(always)]
     fn fast_path(&mut self, expr: &Expr, kind: ResultKind, initial: &[Entry]) -> Option<Outcome> {
-        if initial.is_empty() && self.opts.fast_path && expr.is_fast() {
+        if initial.is_empty()
+            && self.opts.fast_path
+            && expr.is_fast()
+            && !(self.opts.compat.vector_register_per_lane && clang19::has_bare_vector(expr))
+        {
             self.fast_inline::<false>(expr, kind, 0)
         } else {
             None

@@ -340,6 +340,33 @@ impl<'d> Program<'d> {
         Some(String::from_utf8_lossy(s.slice()).into_owned())
     }
 
+    /// A DIE's name, or its abstract origin's or specification's (an inlined
+    /// subroutine, its parameters and variables, a member function defined out of its
+    /// class), following up to four such links within the unit.
+    fn origin_name(
+        &self,
+        u: &UnitData<'d>,
+        die: &gimli::DebuggingInformationEntry<Rd<'d>>,
+    ) -> Option<String> {
+        if let Some(n) = self.die_name(u, die) {
+            return Some(n);
+        }
+        let mut cur = die.clone();
+        for _ in 0..4 {
+            let next = [gimli::DW_AT_abstract_origin, gimli::DW_AT_specification]
+                .into_iter()
+                .find_map(|a| match cur.attr_value(a) {
+                    Some(AttributeValue::UnitRef(off)) => u.unit.entry(off).ok(),
+                    _ => None,
+                })?;
+            if let Some(n) = self.die_name(u, &next) {
+                return Some(n);
+            }
+            cur = next;
+        }
+        None
+    }
+
     /// Type name and byte size of a DIE's DW_AT_type (following typedefs and qualifiers for
     /// the size).
     fn type_of(
@@ -508,30 +535,47 @@ impl<'d> Program<'d> {
                     tag,
                     gimli::DW_TAG_subprogram | gimli::DW_TAG_inlined_subroutine
                 ) {
-                    self.die_name(u, die).unwrap_or_else(|| parent_fn.clone())
+                    self.origin_name(u, die)
+                        .unwrap_or_else(|| parent_fn.clone())
                 } else {
                     parent_fn.clone()
                 };
+                // Locals and parameters only: a variable declared in a namespace
+                // or a class (a static member) has no function around it.
                 if matches!(tag, gimli::DW_TAG_variable | gimli::DW_TAG_formal_parameter)
                     && parent_in
                     && depth > 1
+                    && !parent_fn.is_empty()
                 {
-                    let (type_name, byte_size) = self.type_of(u, die);
+                    // An inlined subroutine's variables and parameters (and a
+                    // concrete out-of-line instance's) name, type and constant value
+                    // are on their abstract origin.
+                    let origin = match die.attr_value(gimli::DW_AT_abstract_origin) {
+                        Some(AttributeValue::UnitRef(off)) => u.unit.entry(off).ok(),
+                        _ => None,
+                    };
+                    let typed = match &origin {
+                        Some(o) if die.attr(gimli::DW_AT_type).is_none() => o,
+                        _ => die,
+                    };
+                    let (type_name, byte_size) = self.type_of(u, typed);
                     let location = match die.attr_value(gimli::DW_AT_location) {
                         Some(v) => self.location_value(u, v, pc)?,
                         None => None,
                     };
+                    let name = self.origin_name(u, die);
                     out.push(Variable {
-                        name: self.die_name(u, die).unwrap_or_default(),
+                        name: name.unwrap_or_default(),
                         die: Self::die_offset(u, die.offset()),
                         parameter: tag == gimli::DW_TAG_formal_parameter,
                         type_name,
-                        type_die: die
+                        type_die: typed
                             .attr_value(gimli::DW_AT_type)
                             .and_then(|v| self.ref_offset(u, v)),
                         byte_size,
                         location,
-                        const_value: const_value(die),
+                        const_value: const_value(die)
+                            .or_else(|| origin.as_ref().and_then(const_value)),
                         function: parent_fn.clone(),
                     });
                 }

@@ -309,3 +309,48 @@ fn the_normative_reading_is_unchanged() {
     let r = Evaluator::new(&t, &NoContext, EvalOptions::default()).location(&expr(text, 64));
     assert!(!not_known(r));
 }
+
+/// HIP variables promoted to VGPRs at `-O2` (hipcc's clang-15 and clang-19 alike): a bare
+/// `DW_OP_regx VGPRn` with no suffix and no lane operation is the focused lane's element
+/// (the text's reading, the register's leading bytes, would be lane 0's value for every
+/// lane), a 64-bit variable is two such 4-byte pieces, the normative reading is kept
+/// without the compatibility choice, and an SGPR stays the register.
+#[test]
+fn a_bare_vgpr_location_is_the_focused_lanes_element() {
+    for (ws, v0, v1) in [(32u32, "0x600", "0x601"), (64, "0xa00", "0xa01")] {
+        for lane in [0, 1, 5, ws - 1] {
+            let t = registers(ws, lane);
+            let c = MapContext::default();
+            let want = (0x1000 + lane * 4).to_le_bytes();
+            let l = location(&t, &c, &format!("DW_OP_regx {v0}"), clang19()).unwrap();
+            assert_eq!(read(&t, &l, 4), want, "lane {lane}");
+            assert!(
+                read_through(&t, &l, 8).is_err(),
+                "past the element, lane {lane}"
+            );
+            // Writable: the focused lane's element only.
+            let mut tw = t.clone();
+            write_object(&mut tw, &l, &[1, 2, 3, 4]).unwrap();
+            assert_eq!(read(&tw, &l, 4), [1, 2, 3, 4]);
+            let text =
+                format!("DW_OP_regx {v0}, DW_OP_piece 0x4, DW_OP_regx {v1}, DW_OP_piece 0x4");
+            let l = location(&t, &c, &text, clang19()).unwrap();
+            let want64 = u64::from(0x1000 + lane * 4) | u64::from(0xbeef_0000 + lane) << 32;
+            assert_eq!(read(&t, &l, 8), want64.to_le_bytes(), "lane {lane}");
+            // The normative reading: the register's leading bytes (lane 0's element).
+            let plain = EvalOptions {
+                compat: Compat {
+                    vector_register_per_lane: false,
+                    ..Compat::clang19(true)
+                },
+                ..EvalOptions::default()
+            };
+            let l = location(&t, &c, &format!("DW_OP_regx {v0}"), plain).unwrap();
+            assert_eq!(read(&t, &l, 4), 0x1000u32.to_le_bytes(), "lane {lane}");
+        }
+    }
+    // A scalar register is the register.
+    let t = registers(64, 9);
+    let l = location(&t, &MapContext::default(), "DW_OP_regx 0x24", clang19()).unwrap();
+    assert_eq!(read(&t, &l, 4), 0x0abc_def0u32.to_le_bytes());
+}

@@ -245,7 +245,7 @@ pub(crate) fn rewrite(
     }
     let ops = &expr.ops;
     let Some(first) = (0..ops.len()).find(|&i| suffix_at(ops, i)) else {
-        return Ok(None);
+        return Ok(bare_vector_registers(expr, compat));
     };
     // Only the -O0 form (DW_OP_fbreg N + suffix, once, as the whole expression): nothing
     // to do, and the common case stays free.
@@ -277,4 +277,75 @@ pub(crate) fn rewrite(
         rewrite_piece(&ops[start..], None, frame_register, &mut out)?;
     }
     Ok(Some(Expr::from_ops(out.ops, expr.len)))
+}
+
+/// Whether `expr` names a vector register with `DW_OP_reg*`/`DW_OP_regx` (which
+/// [`Compat::vector_register_per_lane`] may read as a lane element: the general
+/// evaluator decides).
+pub(crate) fn has_bare_vector(expr: &Expr) -> bool {
+    expr.ops.iter().any(|d| bare_vector(d).is_some())
+}
+
+/// Whether `d` is a bare `DW_OP_reg*`/`DW_OP_regx` of a vector register.
+fn bare_vector(d: &Decoded) -> Option<u64> {
+    match d.op {
+        Op::Reg { reg, .. } if is_vector(reg) => Some(reg),
+        _ => None,
+    }
+}
+
+/// The expression clang means by register locations of vector registers written with
+/// no suffix and no lane operation (HIP variables, of the generic address space, at
+/// `-O2`): each piece that is exactly `DW_OP_regx VGPRn` (or an AGPR) is the focused
+/// lane's 4-byte element, bounded to it. `None` when no piece is such a register (the
+/// expression is evaluated as written). See [`Compat::vector_register_per_lane`].
+fn bare_vector_registers(expr: &Expr, compat: &Compat) -> Option<Expr> {
+    if !compat.vector_register_per_lane {
+        return None;
+    }
+    let ops = &expr.ops;
+    let is_piece = |d: &Decoded| matches!(d.op, Op::Piece(_) | Op::BitPiece { .. });
+    // The pieces: (operations, the piece operation after them, if any).
+    let mut pieces: Vec<(&[Decoded], Option<&Decoded>)> = Vec::new();
+    let mut start = 0;
+    for (i, d) in ops.iter().enumerate() {
+        if is_piece(d) {
+            pieces.push((&ops[start..i], Some(d)));
+            start = i + 1;
+        }
+    }
+    if start < ops.len() || pieces.is_empty() {
+        pieces.push((&ops[start..], None));
+    }
+    let single = |p: &[Decoded]| match p {
+        [d] => bare_vector(d),
+        _ => None,
+    };
+    if !pieces.iter().any(|(p, _)| single(p).is_some()) {
+        return None;
+    }
+    let mut out = Out {
+        ops: Vec::with_capacity(ops.len() + 8),
+    };
+    for (p, piece) in pieces {
+        match single(p) {
+            Some(reg) => {
+                let at = p[0].offset;
+                out.lane_element(at, reg);
+                match piece {
+                    // A piece wider than the element reads past it: an access error
+                    // when read, never the next lane's bytes.
+                    Some(d) => out.ops.push(d.clone()),
+                    None => out.std(at, Op::Piece(4)),
+                }
+            }
+            None => {
+                out.ops.extend_from_slice(p);
+                if let Some(d) = piece {
+                    out.ops.push(d.clone());
+                }
+            }
+        }
+    }
+    Some(Expr::from_ops(out.ops, expr.len))
 }
