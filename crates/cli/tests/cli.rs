@@ -1686,11 +1686,115 @@ fn debug_backtrace_walks_every_call_level() {
             frames[k + 1].starts_with(&format!("#{}  0x", k + 1)),
             "{bt}"
         );
+        assert!(frames[k + 1].contains(&format!(" in {f} (")), "{bt}");
         assert!(
-            frames[k + 1].ends_with(&format!(
-                " in {f} (...) at kernels/src/call_chain.cl:{line}"
-            )),
+            frames[k + 1].ends_with(&format!(") at kernels/src/call_chain.cl:{line}")),
             "{bt}"
         );
     }
+    // The callers' arguments, read in their frames (lane 0: in[0] = 0, so f0 calls
+    // f1(a, ~0, 1), f2 gets ~0 + 0, f3 gets ~0 * 3 + 1 = 0xfffffffe, whose bit 2 sends
+    // f4 v >> 1 = 0x7fffffff).
+    assert!(frames[1].contains("f4 (a=0x"), "{bt}");
+    assert!(frames[1].contains(", v=2147483647)"), "{bt}");
+    assert!(frames[2].contains(", v=4294967294)"), "{bt}");
+    assert!(frames[4].contains(", v=4294967295, depth=1)"), "{bt}");
+    assert!(frames[5].contains(", v=0)"), "{bt}");
+    assert!(frames[6].contains("call_chain (in=0x"), "{bt}");
+    assert!(frames[6].contains(", n=64)"), "{bt}");
+}
+
+/// `up`, `down` and `frame N` select a caller's frame and its variables are read there
+/// (at -O0, in private memory below the frame pointer the callee saved), read-only;
+/// gdb's messages at the ends of the stack. Values from kernels/src/call_chain.cl for
+/// lane 0 (in = iota: v = 0, a[j] = j ^ 0x5a).
+#[test]
+fn debug_frames_of_callers_show_their_variables() {
+    let out = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break f5",
+        "-ex",
+        "run",
+        "-ex",
+        "down",
+        "-ex",
+        "up",
+        "-ex",
+        "p v",
+        "-ex",
+        "frame 6",
+        "-ex",
+        "p v",
+        "-ex",
+        "p a[3]",
+        "-ex",
+        "p i",
+        "-ex",
+        "up",
+        "-ex",
+        "down 2",
+        "-ex",
+        "info args",
+        "-ex",
+        "set var v = 3",
+        "-ex",
+        "frame 7",
+        "-ex",
+        "frame 0",
+        "-ex",
+        "p v",
+        "kernels/bin/gfx900/call_chain.O0g.co",
+        "call_chain",
+        "u32[64]:iota",
+        "u32[64]",
+        "u32:64",
+    ]);
+    let t = text(&out.stdout);
+    // Four commands fail (down, up, set var, frame 7): exit 1 in batch mode.
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    let after = |cmd: &str| {
+        t.split(&format!("(amdsim) {cmd}\n"))
+            .nth(1)
+            .and_then(|r| r.split("(amdsim)").next())
+            .unwrap_or_else(|| panic!("no `{cmd}` in {t}"))
+            .to_string()
+    };
+    assert!(
+        t.contains("Bottom (innermost) frame selected; you cannot go down."),
+        "{t}"
+    );
+    let up = after("up");
+    assert!(up.starts_with("#1  0x"), "{up}");
+    assert!(up.contains(" in f4 (a=0x"), "{up}");
+    assert!(up.contains("call_chain.cl:21\n21\t"), "{up}");
+    // f4's v: f3's 0xfffffffe shifted right once.
+    let pv: Vec<String> = t
+        .split("(amdsim) p v\n")
+        .skip(1)
+        .map(|r| r.lines().next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(pv, ["$1 = 2147483647", "$2 = 0", "$5 = 2147483647"], "{t}");
+    let f6 = after("frame 6");
+    assert!(f6.starts_with("#6  0x"), "{f6}");
+    assert!(f6.contains(" in call_chain (in=0x"), "{f6}");
+    assert!(f6.contains("56\t  uint r = f0(a, v);"), "{f6}");
+    assert!(after("p a[3]").starts_with("$3 = 89"), "{t}"); // 3 ^ 0x5a
+    assert!(after("p i").starts_with("$4 = 0"), "{t}");
+    assert!(
+        t.contains("Initial frame selected; you cannot go up."),
+        "{t}"
+    );
+    let d2 = after("down 2");
+    assert!(d2.starts_with("#4  0x"), "{d2}");
+    assert!(d2.contains(" in f1 ("), "{d2}");
+    let args = after("info args");
+    assert!(args.contains("v = 4294967295\ndepth = 1"), "{args}");
+    assert!(
+        t.contains("variables of a caller's frame (frame 4) are read-only"),
+        "{t}"
+    );
+    assert!(t.contains("No frame at level 7."), "{t}");
+    assert!(after("frame 0").starts_with("#0  f5 (a=0x"), "{t}");
 }

@@ -145,6 +145,9 @@ pub(crate) fn unreadable(e: &StepError) -> String {
         StepError::Debugger(Error::NotAtPc { .. } | Error::NoLocation(_)) => {
             "<optimized out>".into()
         }
+        // A caller's register that a function it called may have written (gdb's
+        // word for a register the unwinder cannot recover).
+        e if e.to_string().contains("<not saved>") => "<not saved>".into(),
         e => format!("<error: {e}>"),
     }
 }

@@ -121,7 +121,7 @@ const COMMANDS: &[(&[&str], &str)] = &[
     ),
     (
         &["frame", "f", "up", "down"],
-        "frame [N] | up | down\nSelect a frame of the focused lane.",
+        "frame [N] | up [N] | down [N]\nSelect a frame of the focused lane: the innermost (0) or a caller's, whose\nvariables are then read as that caller sees them (read-only). Without N, frame\nshows the selected frame.",
     ),
     (
         &["quit", "q"],

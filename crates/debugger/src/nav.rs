@@ -244,36 +244,37 @@ impl Frontend {
         Ok(())
     }
 
-    /// `info frame`.
+    /// `info frame`: the selected frame's level, PC, function and line, and where it
+    /// returns to (gdb's first lines; amdsim has no frame addresses to show).
     pub(crate) fn info_frame(&mut self, a: &mut Active) -> Result<(), String> {
-        let view = a.stepper.view().map_err(|e| e.to_string())?;
-        let pc = view.pc.ok_or("No stack.")?;
-        let func = view
-            .source
-            .function
-            .as_deref()
-            .map(frame_function)
-            .unwrap_or("??");
-        let line = view
-            .source
+        let stack = self.stack(a)?;
+        let level = a.stepper.debugger().selected_frame() as usize;
+        let pc = *stack.get(level).ok_or("No stack.")?;
+        let src = a.stepper.service().source(
+            if level == 0 { pc } else { pc.wrapping_sub(1) },
+            PcKind::Current,
+        );
+        let func = src.function.as_deref().map(frame_function).unwrap_or("??");
+        let line = src
             .line
             .as_ref()
             .map(|(f, l)| format!(" ({f}:{l})"))
             .unwrap_or_default();
-        println!("Stack level 0, frame at <unknown>:");
-        let kernel = a.stepper.service().in_kernel(pc);
-        let saved = if kernel {
-            "<not saved>".to_string()
-        } else {
-            let (_, wave) = a.stepper.focus();
-            let bias = a.stepper.debugger().load_bias();
-            let w = a.stepper.debugger().session_ref().wave(wave).cloned();
-            w.and_then(|w| a.stepper.service().return_address(&w, bias, pc, &[]))
-                .map_or("<unknown>".into(), |r| format!("{r:#x}"))
+        println!("Stack level {level}, frame at <unknown>:");
+        let outermost = level + 1 == stack.len();
+        let saved = match stack.get(level + 1) {
+            Some(r) => format!("{r:#x}"),
+            None if a.stepper.service().in_kernel(pc) => "<not saved>".into(),
+            None => "<unknown>".into(),
         };
         println!(" pc = {pc:#x} in {func}{line}; saved pc = {saved}");
-        if kernel {
+        if level > 0 {
+            println!(" caller of frame at level {}", level - 1);
+        }
+        if outermost && a.stepper.service().in_kernel(pc) {
             println!(" Outermost frame: the kernel's entry");
+        } else if !outermost {
+            println!(" called by frame at level {}", level + 1);
         }
         println!(
             " Arglist at unknown address.\n Locals at unknown address, Previous frame's sp is <unknown>"
@@ -281,45 +282,120 @@ impl Frontend {
         Ok(())
     }
 
-    /// `frame [N]`, `up [N]`, `down [N]`: the focused lane has one frame here.
+    /// Selects frame `level` of the focused wave, its callers unwound by the
+    /// reconstruction.
+    pub(crate) fn select(&self, a: &mut Active, level: u32) -> Result<(), String> {
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let pc = view.pc.ok_or("No stack.")?;
+        let (_, wave) = a.stepper.focus();
+        let bias = a.stepper.debugger().load_bias();
+        let callers = match a.stepper.debugger().session_ref().wave(wave).cloned() {
+            Some(w) => a.stepper.service().call_frames(&w, bias, pc),
+            None => Vec::new(),
+        };
+        a.stepper
+            .debugger()
+            .select_frame_in(level, callers)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    /// The focused wave's frames' PCs, innermost first: the wave's PC, then the return
+    /// addresses the reconstruction follows into each caller.
+    pub(crate) fn stack(&self, a: &mut Active) -> Result<Vec<u64>, String> {
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let pc = view.pc.ok_or("No stack.")?;
+        let (_, wave) = a.stepper.focus();
+        let bias = a.stepper.debugger().load_bias();
+        let mut out = vec![pc];
+        if let Some(w) = a.stepper.debugger().session_ref().wave(wave).cloned() {
+            out.extend(a.stepper.service().call_stack(&w, bias, pc));
+        }
+        Ok(out)
+    }
+
+    /// `frame [N]`, `up [N]`, `down [N]`: selects a frame of the focused wave (its
+    /// variables are read through the call frame information) and shows it.
     pub(crate) fn frame_cmd(
         &mut self,
         cmd: &str,
         rest: &str,
         a: &mut Active,
     ) -> Result<(), String> {
-        let callers = {
-            let (_, wave) = a.stepper.focus();
-            let bias = a.stepper.debugger().load_bias();
-            let pc = a.stepper.view().ok().and_then(|v| v.pc).unwrap_or(0);
-            match a.stepper.debugger().session_ref().wave(wave).cloned() {
-                Some(w) => a.stepper.service().call_stack(&w, bias, pc).len(),
-                None => 0,
+        let stack = self.stack(a)?;
+        let top = stack.len() - 1;
+        let cur = a.stepper.debugger().selected_frame() as usize;
+        let arg = rest.trim();
+        let count = || -> Result<usize, String> {
+            if arg.is_empty() {
+                Ok(1)
+            } else {
+                arg.parse()
+                    .map_err(|_| format!("Invalid number \"{arg}\"."))
             }
         };
-        let outer = || {
-            Err(
-                "amdsim lists the callers' frames (bt) but cannot select them: their \
-                 variables are not read yet"
-                    .to_string(),
-            )
-        };
-        match (cmd, rest.trim()) {
-            ("up", _) if callers > 0 => return outer(),
-            ("up", _) => return Err("Initial frame selected; you cannot go up.".into()),
-            ("down", _) => {
-                return Err("Bottom (innermost) frame selected; you cannot go down.".into());
+        let level = match cmd {
+            "up" => {
+                if cur == top {
+                    return Err("Initial frame selected; you cannot go up.".into());
+                }
+                (cur + count()?).min(top)
             }
-            (_, "" | "0") => {}
-            (_, n) if n.parse::<usize>().is_ok_and(|n| n <= callers) => return outer(),
-            (_, n) => return Err(format!("No frame at level {n}.")),
-        }
-        let view = a.stepper.view().map_err(|e| e.to_string())?;
-        println!("#0  {}", self.frame(a, view.pc, &view.source, self.lane));
-        if let Some((file, line)) = &view.source.line {
-            println!("{}", self.sources.show(file, *line));
+            "down" => {
+                if cur == 0 {
+                    return Err("Bottom (innermost) frame selected; you cannot go down.".into());
+                }
+                cur.saturating_sub(count()?)
+            }
+            _ if arg.is_empty() => cur,
+            _ => match arg.parse::<usize>() {
+                Ok(n) if n <= top => n,
+                _ => return Err(format!("No frame at level {arg}.")),
+            },
+        };
+        self.select(a, level as u32)?;
+        println!("#{level}  {}", self.frame_line(a, &stack, level));
+        let pc = stack[level];
+        let at = if level == 0 { pc } else { pc.wrapping_sub(1) };
+        if let Some((file, line)) = a.stepper.service().source(at, PcKind::Current).line {
+            println!("{}", self.sources.show(&file, line));
         }
         Ok(())
+    }
+
+    /// gdb's summary of frame `level` of `stack` (with the arguments of a caller's frame
+    /// read through the call frame information, or `...` when it cannot be unwound).
+    pub(crate) fn frame_line(&mut self, a: &mut Active, stack: &[u64], level: usize) -> String {
+        if level == 0 {
+            let view = a.stepper.view().ok();
+            let (pc, src) = match view {
+                Some(v) => (v.pc, v.source),
+                None => return "??".into(),
+            };
+            let saved = a.stepper.debugger().selected_frame();
+            let _ = self.select(a, 0);
+            let line = self.frame(a, pc, &src, self.lane);
+            let _ = self.select(a, saved);
+            return line;
+        }
+        let ret = stack[level];
+        // The call's line: the instruction before the return address.
+        let src = a
+            .stepper
+            .service()
+            .source(ret.saturating_sub(1), PcKind::Current);
+        let func = src.function.as_deref().map(frame_function).unwrap_or("??");
+        let at = src
+            .line
+            .map(|(f, l)| format!(" at {f}:{l}"))
+            .unwrap_or_default();
+        let saved = a.stepper.debugger().selected_frame();
+        let args = match self.select(a, level as u32) {
+            Ok(()) => self.args(a, self.lane),
+            Err(_) => "...".into(),
+        };
+        let _ = self.select(a, saved);
+        format!("{ret:#018x} in {func} ({args}){at}")
     }
 
     /// `finish`: runs until the focused wave returns from the function it is in.

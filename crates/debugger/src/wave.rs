@@ -55,7 +55,7 @@ impl Frontend {
     }
 
     /// The arguments of the function a lane is in, as gdb lists them in a frame.
-    fn args(&mut self, a: &mut Active, lane: u32) -> String {
+    pub(crate) fn args(&mut self, a: &mut Active, lane: u32) -> String {
         let vars = a.stepper.debugger().variables().unwrap_or_default();
         let mut out = Vec::new();
         for v in vars.iter().filter(|v| v.parameter && !v.name.is_empty()) {
@@ -432,7 +432,8 @@ impl Frontend {
         let view = a.stepper.view().map_err(|e| e.to_string())?;
         match view.lanes.iter().find(|f| f.lane == self.lane) {
             Some(f) if f.state == LaneState::Active => {
-                println!("#0  {}", self.frame(a, view.pc, &view.source, self.lane))
+                let stack = self.stack(a)?;
+                println!("#0  {}", self.frame_line(a, &stack, 0))
             }
             Some(f) => {
                 println!("#0  (inactive) {}", whereabouts(f));
@@ -444,31 +445,10 @@ impl Frontend {
             }
         }
         // The callers' frames, through the return addresses the reconstruction follows
-        // (their arguments are not read: `(...)`).
-        let (_, wave) = a.stepper.focus();
-        let bias = a.stepper.debugger().load_bias();
-        let Some(w) = a.stepper.debugger().session_ref().wave(wave).cloned() else {
-            return Ok(());
-        };
-        let pc = view.pc.unwrap_or(0);
-        for (k, ret) in a
-            .stepper
-            .service()
-            .call_stack(&w, bias, pc)
-            .iter()
-            .enumerate()
-        {
-            // the call's line: the instruction before the return address
-            let src = a
-                .stepper
-                .service()
-                .source(ret.saturating_sub(1), PcKind::Current);
-            let func = src.function.as_deref().map(frame_function).unwrap_or("??");
-            let at = src
-                .line
-                .map(|(f, l)| format!(" at {f}:{l}"))
-                .unwrap_or_default();
-            println!("#{}  {ret:#018x} in {func} (...){at}", k + 1);
+        // (their arguments read through the call frame information).
+        let stack = self.stack(a)?;
+        for level in 1..stack.len() {
+            println!("#{level}  {}", self.frame_line(a, &stack, level));
         }
         Ok(())
     }

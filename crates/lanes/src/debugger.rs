@@ -5,6 +5,7 @@
 //! symbol table); the debugger adds the module's load bias when it talks to the simulator.
 
 use crate::Error;
+use crate::frames::{CallerTarget, ReconstructedCaller};
 use crate::image::Image;
 use crate::target::WaveTarget;
 use amdgpu_dwarf::eval::{Compat, read_through};
@@ -93,6 +94,12 @@ pub struct Debugger<'a, 'd> {
     load_bias: u64,
     wave_scaled: bool,
     stopped: Option<u32>,
+    /// The selected frame (0: the innermost), for variables; every stop selects 0.
+    frame: u32,
+    /// The callers' frames as the reconstruction unwound them at the stop, when given
+    /// ([`Debugger::select_frame_in`]); without them, callers are found through the
+    /// call frame information.
+    callers: Vec<crate::service::CallerFrame>,
 }
 
 impl<'a, 'd> Debugger<'a, 'd> {
@@ -116,6 +123,8 @@ impl<'a, 'd> Debugger<'a, 'd> {
             load_bias: module.load_bias,
             wave_scaled,
             stopped: None,
+            frame: 0,
+            callers: Vec::new(),
         }
     }
 
@@ -210,6 +219,8 @@ impl<'a, 'd> Debugger<'a, 'd> {
             Stop::Finished => (Event::Finished, None),
         };
         self.stopped = stopped;
+        self.frame = 0;
+        self.callers.clear();
         ev
     }
 
@@ -264,6 +275,73 @@ impl<'a, 'd> Debugger<'a, 'd> {
         )?)
     }
 
+    /// The stopped wave's frame `frame` (0: the wave itself; a caller's through the call
+    /// frame information, [`CallerTarget`]), focused on `lane`.
+    pub fn frame_target(&self, frame: u32, lane: u32) -> Result<Box<dyn Target + '_>, Error> {
+        let mut t: Box<dyn Target + '_> = Box::new(self.target(lane)?);
+        let program = self.image.program();
+        for level in 1..=frame {
+            if let Some(c) = self.callers.get(level as usize - 1) {
+                t = Box::new(ReconstructedCaller::new(t, c.clone()));
+                continue;
+            }
+            let c = CallerTarget::unwind(program, t).map_err(|e| Error::Frame {
+                frame: level,
+                why: e.to_string(),
+            })?;
+            t = Box::new(c);
+        }
+        Ok(t)
+    }
+
+    /// [`Debugger::select_frame`] with the callers' frames the reconstruction unwound
+    /// for the stopped wave ([`crate::service::LaneService::call_frames`]), which are
+    /// used instead of the call frame information.
+    pub fn select_frame_in(
+        &mut self,
+        frame: u32,
+        callers: Vec<crate::service::CallerFrame>,
+    ) -> Result<u64, Error> {
+        let old = std::mem::replace(&mut self.callers, callers);
+        match self.select_frame(frame) {
+            Ok(pc) => Ok(pc),
+            Err(e) => {
+                self.callers = old;
+                Err(e)
+            }
+        }
+    }
+
+    /// Selects frame `frame` for [`Debugger::variables`] and the reads after it (0: the
+    /// innermost; every stop selects 0). Returns the frame's PC: the wave's for frame 0,
+    /// the return address into the caller otherwise.
+    pub fn select_frame(&mut self, frame: u32) -> Result<u64, Error> {
+        let pc = self.frame_pc_of(frame)?;
+        self.frame = frame;
+        Ok(pc)
+    }
+
+    /// The selected frame.
+    pub fn selected_frame(&self) -> u32 {
+        self.frame
+    }
+
+    /// The PC of frame `frame`: the wave's, or the return address into the caller.
+    fn frame_pc_of(&self, frame: u32) -> Result<u64, Error> {
+        let pc = self.pc()?;
+        if frame == 0 {
+            return Ok(pc);
+        }
+        // A caller's target reads its lookup address (the return address minus one).
+        Ok(self.frame_target(frame, 0)?.pc().wrapping_add(1))
+    }
+
+    /// The address variables are looked up at in the selected frame: the PC, or a
+    /// caller's return address minus one.
+    fn lookup_pc(&self) -> Result<u64, Error> {
+        Ok(self.frame_target(self.frame, 0)?.pc())
+    }
+
     /// The stopped wave's link-time PC.
     pub fn pc(&self) -> Result<u64, Error> {
         Ok(self.target(0)?.pc())
@@ -284,14 +362,16 @@ impl<'a, 'd> Debugger<'a, 'd> {
         Ok(self.image.program().line_at(self.pc()?)?)
     }
 
-    /// The variables and parameters in scope at the stopped PC (innermost scopes last).
+    /// The variables and parameters in scope at the stopped PC, or in the selected
+    /// caller's frame (innermost scopes last).
     pub fn variables(&self) -> Result<Vec<Variable>, Error> {
-        Ok(self.image.program().variables_at(self.pc()?)?)
+        Ok(self.image.program().variables_at(self.lookup_pc()?)?)
     }
 
-    /// The innermost variable named `name` in scope at the stopped PC.
+    /// The innermost variable named `name` in scope at the stopped PC (or the selected
+    /// frame's).
     pub fn variable(&self, name: &str) -> Result<Variable, Error> {
-        let pc = self.pc()?;
+        let pc = self.lookup_pc()?;
         self.variables()?
             .into_iter()
             .rev()
@@ -306,11 +386,11 @@ impl<'a, 'd> Debugger<'a, 'd> {
     /// location-list entries covering the PC are all places of the object (DWARF 5
     /// §2.6.2), so their single locations are combined.
     pub fn location(&self, var: &Variable, lane: u32) -> Result<Loc, Error> {
-        let t = self.target(lane)?;
-        self.location_in(&t, var)
+        let t = self.frame_target(self.frame, lane)?;
+        self.location_in(&*t, var)
     }
 
-    fn location_in(&self, t: &WaveTarget<'_, '_>, var: &Variable) -> Result<Loc, Error> {
+    fn location_in(&self, t: &dyn Target, var: &Variable) -> Result<Loc, Error> {
         let pc = t.pc();
         let exprs = match &var.location {
             Some(LocationValue::Exprs(e)) => e,
@@ -365,9 +445,9 @@ impl<'a, 'd> Debugger<'a, 'd> {
             return Ok(c.clone());
         }
         let size = Self::size_of(var)?;
-        let t = self.target(lane)?;
-        let loc = self.location_in(&t, var)?;
-        let bits = read_through(&t, &loc, size).map_err(|error| Error::Dwarf {
+        let t = self.frame_target(self.frame, lane)?;
+        let loc = self.location_in(&*t, var)?;
+        let bits = read_through(&*t, &loc, size).map_err(|error| Error::Dwarf {
             name: var.name.clone(),
             error,
         })?;
@@ -386,8 +466,8 @@ impl<'a, 'd> Debugger<'a, 'd> {
     /// the stopped wave sees it: for objects whose DWARF type has no size (arrays without
     /// DW_AT_byte_size), or parts of objects. Undefined bytes are an error.
     pub fn read_location(&self, loc: &Loc, lane: u32, nbytes: usize) -> Result<Vec<u8>, Error> {
-        let t = self.target(lane)?;
-        let bits = read_through(&t, loc, nbytes).map_err(|error| Error::Dwarf {
+        let t = self.frame_target(self.frame, lane)?;
+        let bits = read_through(&*t, loc, nbytes).map_err(|error| Error::Dwarf {
             name: String::from("<location>"),
             error,
         })?;
@@ -419,6 +499,9 @@ impl<'a, 'd> Debugger<'a, 'd> {
                 given: data.len(),
             });
         }
+        if self.frame != 0 {
+            return Err(Error::CallerFrameWrite(self.frame));
+        }
         let loc = {
             let t = self.target(lane)?;
             self.location_in(&t, var)?
@@ -433,6 +516,9 @@ impl<'a, 'd> Debugger<'a, 'd> {
     /// Writes `data` through a location (from [`Debugger::location`]) as lane `lane` of the
     /// stopped wave sees it: for objects whose DWARF type has no size, or parts of objects.
     pub fn write_location(&mut self, loc: &Loc, lane: u32, data: &[u8]) -> Result<(), Error> {
+        if self.frame != 0 {
+            return Err(Error::CallerFrameWrite(self.frame));
+        }
         let mut t = self.target_mut(lane)?;
         write_object(&mut t, loc, data).map_err(|error| Error::Access {
             name: String::from("<location>"),

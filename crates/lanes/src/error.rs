@@ -95,4 +95,15 @@ pub enum Error {
     /// The code object's functions could not be analysed for lane positions.
     #[error("lane reconstruction: {0}")]
     Reconstruction(String),
+    /// A caller's frame could not be reached through the call frame information.
+    #[error("frame {frame}: {why}")]
+    Frame {
+        /// The frame asked for (0: the innermost).
+        frame: u32,
+        /// Why not.
+        why: String,
+    },
+    /// A write in a caller's frame (its registers are where the callee saved them).
+    #[error("variables of a caller's frame (frame {0}) are read-only; select frame 0 to write")]
+    CallerFrameWrite(u32),
 }

@@ -71,6 +71,7 @@
 pub mod annotate;
 pub mod debugger;
 pub mod error;
+pub mod frames;
 pub mod image;
 pub mod lane_pc;
 pub mod regions;

@@ -27,6 +27,7 @@ use crate::regions::{
 };
 use amdgpu_codeobj::CodeObject;
 use amdgpu_sim::Wave;
+use std::collections::BTreeSet;
 
 /// The state of one lane.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +110,19 @@ pub struct SourcePos {
 
 /// The most call frames walked up from a stopped wave.
 const MAX_FRAMES: usize = 64;
+
+/// A caller's frame as the reconstruction unwinds it ([`LaneService::call_frames`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallerFrame {
+    /// The caller's PC: the return address (link-time).
+    pub ret: u64,
+    /// The caller's stack and frame pointers ([`crate::regions::CALLER_SGPRS`]) where
+    /// the functions below moved them: (SGPR, value).
+    pub sgprs: Vec<(u8, u32)>,
+    /// The registers the functions below this caller may have written (VGPRs and AGPRs
+    /// as lane 0 of the register): their caller values are not known.
+    pub clobbered: BTreeSet<Loc>,
+}
 
 /// Lane positions for the waves of one code object.
 pub struct LaneService<'i, 'd> {
@@ -421,15 +435,36 @@ impl<'i, 'd> LaneService<'i, 'd> {
     /// The return addresses of the frames of `wave` stopped at link-time `pc`, innermost
     /// first, as far as the reconstruction can follow them (the kernel's frame ends it).
     pub fn call_stack(&self, wave: &Wave, load_bias: u64, pc: u64) -> Vec<u64> {
+        self.call_frames(wave, load_bias, pc)
+            .into_iter()
+            .map(|f| f.ret)
+            .collect()
+    }
+
+    /// The callers' frames of `wave` stopped at link-time `pc`, innermost first, as far
+    /// as the reconstruction can follow them: each caller's PC (the return address), its
+    /// stack and frame pointers where the calls below moved them, and the registers the
+    /// functions below it may have written (whose caller values are not known).
+    pub fn call_frames(&self, wave: &Wave, load_bias: u64, pc: u64) -> Vec<CallerFrame> {
         let mut out = Vec::new();
         let mut frame = pc;
         let mut frame_sgprs: Vec<(u8, u32)> = Vec::new();
+        let mut clobbered = BTreeSet::new();
         while out.len() < MAX_FRAMES && !self.in_kernel(frame) {
             let Some((ret, caller_sgprs)) = self.caller_of(wave, load_bias, frame, &frame_sgprs)
             else {
                 break;
             };
-            out.push(ret);
+            if let Some(f) = self.function_at(frame) {
+                clobbered.extend(f.writes.iter().copied());
+            }
+            // The call instruction writes the return address.
+            clobbered.extend([Loc::Sgpr(30), Loc::Sgpr(31)]);
+            out.push(CallerFrame {
+                ret,
+                sgprs: caller_sgprs.clone(),
+                clobbered: clobbered.clone(),
+            });
             frame = ret;
             frame_sgprs = caller_sgprs;
         }
