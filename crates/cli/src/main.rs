@@ -4,6 +4,7 @@
 //! `Subcommand` type) and a `run` function. A new subcommand is a new file,
 //! a variant of [`Command`] and an arm in [`Command::run`].
 
+mod dap_cmd;
 mod debug_cmd;
 mod demo_cmd;
 mod disasm_cmd;
@@ -53,6 +54,8 @@ enum Command {
     Step(lanes_cmd::StepArgs),
     /// Debug a dispatch interactively (break, run, step, lane, info lanes, print, ...).
     Debug(debug_cmd::DebugArgs),
+    /// Serve the debugger over the Debug Adapter Protocol (stdin/stdout), for editors.
+    Dap(dap_cmd::DapArgs),
     /// Write the lane reconstruction into a code object as DW_AT_LLVM_lane_pc DWARF.
     AnnotateLanes(lanes_cmd::AnnotateArgs),
     /// Run a HIP program on the simulated GPU (its real HIP runtime over amdsim's HSA library).
@@ -73,6 +76,7 @@ impl Command {
             Command::Lanes(a) => lanes_cmd::run(a),
             Command::Step(a) => lanes_cmd::run_step(a),
             Command::Debug(a) => debug_cmd::run(a),
+            Command::Dap(a) => dap_cmd::run(a),
             Command::AnnotateLanes(a) => lanes_cmd::run_annotate(a),
             Command::Isa(c) => isa_cmd::run(c),
             Command::Exec(a) => exec_cmd::run(a),

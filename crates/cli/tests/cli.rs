@@ -81,6 +81,7 @@ fn version_and_help() {
         "lanes",
         "step",
         "debug",
+        "dap",
         "annotate-lanes",
         "isa",
         "isa coverage",
@@ -1797,4 +1798,104 @@ fn debug_frames_of_callers_show_their_variables() {
     );
     assert!(t.contains("No frame at level 7."), "{t}");
     assert!(after("frame 0").starts_with("#0  f5 (a=0x"), "{t}");
+}
+
+/// The DAP server's framing and a launch that fails, without a client library: the
+/// `initialize` response's capabilities, a failed `launch` (its message names the
+/// missing file) followed by `terminated`, and `disconnect` answered.
+#[test]
+fn dap_answers_initialize_and_a_failed_launch() {
+    use std::io::{Read, Write};
+    let msg = |seq: u32, cmd: &str, args: &str| {
+        let body =
+            format!(r#"{{"seq":{seq},"type":"request","command":"{cmd}","arguments":{args}}}"#);
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_amdsim"))
+        .arg("dap")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = [
+        msg(1, "initialize", r#"{"adapterID":"amdsim"}"#),
+        msg(2, "launch", r#"{"program":"nosuch.co","kernel":"k"}"#),
+        msg(3, "disconnect", "{}"),
+    ]
+    .concat();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let bodies: Vec<&str> = out.split("Content-Length: ").skip(1).collect();
+    let find = |what: &str| {
+        bodies
+            .iter()
+            .find(|b| b.contains(what))
+            .unwrap_or_else(|| panic!("no {what} in {out}"))
+            .to_string()
+    };
+    let init = find(r#""command":"initialize""#);
+    assert!(init.contains(r#""success":true"#), "{init}");
+    assert!(
+        init.contains(r#""supportsConfigurationDoneRequest":true"#),
+        "{init}"
+    );
+    let launch = find(r#""command":"launch""#);
+    assert!(launch.contains(r#""success":false"#), "{launch}");
+    assert!(launch.contains("nosuch.co"), "{launch}");
+    assert!(out.contains(r#""event":"terminated""#), "{out}");
+    assert!(find(r#""command":"disconnect""#).contains(r#""success":true"#));
+}
+
+/// `amdsim dap` driven by Microsoft's DAP test client (`@vscode/debugadapter-testsupport`
+/// from npm, in `$AMDSIM_DAP_TESTSUPPORT`, a `node_modules` folder): a breakpoint hit,
+/// threads, the stack, scopes and variables of both frames, the lanes, expressions,
+/// `next`, an unverified breakpoint and the dispatch's end
+/// (`crates/cli/tests/dap/client.js` says what each value is).
+#[test]
+fn dap_serves_an_editor_client() {
+    let modules = std::env::var_os("AMDSIM_DAP_TESTSUPPORT").map(std::path::PathBuf::from);
+    let found = modules
+        .as_ref()
+        .is_some_and(|m| m.join("@vscode/debugadapter-testsupport").is_dir());
+    let node = Command::new("node").arg("--version").output().is_ok();
+    if !(found && node) {
+        if std::env::var_os("AMDSIM_REQUIRE_DAP").is_some() {
+            panic!(
+                "node or @vscode/debugadapter-testsupport (AMDSIM_DAP_TESTSUPPORT) is missing and AMDSIM_REQUIRE_DAP is set"
+            );
+        }
+        eprintln!(
+            "SKIPPED dap_serves_an_editor_client: needs node and AMDSIM_DAP_TESTSUPPORT=<dir>/node_modules \
+             (npm install --prefix <dir> @vscode/debugadapter-testsupport@1.68.0)"
+        );
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let out = Command::new("node")
+        .arg(root.join("crates/cli/tests/dap/client.js"))
+        .arg(env!("CARGO_BIN_EXE_amdsim"))
+        .arg(&root)
+        .env("NODE_PATH", modules.unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).contains("dap client: all checks passed"));
 }

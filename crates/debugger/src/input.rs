@@ -73,7 +73,17 @@ enum Source {
     },
     /// Lines from a file, a pipe or a list, each echoed after the prompt.
     Lines(Box<dyn Iterator<Item = std::io::Result<String>> + Send>),
+    /// Lines from another thread (the DAP server): before each, standard output is
+    /// flushed, [`READY`] written on a line of its own, and `ready` told.
+    Channel {
+        rx: std::sync::mpsc::Receiver<String>,
+        ready: std::sync::mpsc::Sender<()>,
+    },
 }
+
+/// What a [`Input::channel`] writes to standard output when the previous command's
+/// output is complete.
+pub const READY: &str = "\u{1e}amdsim-ready\u{1e}";
 
 /// A source of commands, one per line: `-ex` commands first, then a script or
 /// standard input.
@@ -149,6 +159,19 @@ impl Input {
         }
     }
 
+    /// Commands sent by another thread, which is told (`ready`) each time the
+    /// debugger waits for the next one; the session ends when the sender is dropped.
+    pub fn channel(
+        rx: std::sync::mpsc::Receiver<String>,
+        ready: std::sync::mpsc::Sender<()>,
+    ) -> Input {
+        Input {
+            first: Default::default(),
+            source: Source::Channel { rx, ready },
+            last: None,
+        }
+    }
+
     /// Runs `commands` (gdb's `-ex`) before the others.
     pub fn with_first(mut self, commands: Vec<String>) -> Input {
         self.first = commands.into();
@@ -208,6 +231,13 @@ impl Input {
                         Err(_) => return None,
                     }
                 }
+            }
+            Source::Channel { rx, ready } => {
+                let mut out = std::io::stdout();
+                let _ = writeln!(out, "{READY}");
+                let _ = out.flush();
+                ready.send(()).ok()?;
+                rx.recv().ok()
             }
             Source::Lines(lines) => {
                 let line = match lines.next()? {

@@ -13,6 +13,8 @@
 //!   speed, the host part of the program runs freely, and the prompt comes back when a
 //!   wave reaches a breakpoint.
 //!
+//! [`dap`] serves the same front end over the Debug Adapter Protocol (`amdsim dap`).
+//!
 //! Commands come from an [`Input`]: a terminal (with a prompt), a script or standard
 //! input (each command echoed after the prompt, so a transcript reads like a session).
 //!
@@ -21,6 +23,7 @@
 #![deny(missing_docs)]
 
 mod breakpoints;
+pub mod dap;
 mod expr;
 mod frontend;
 mod help;

@@ -1,0 +1,609 @@
+//! The debugger over the Debug Adapter Protocol (`amdsim dap`), for editors' debugger
+//! UIs (VS Code, nvim-dap): the same [`crate::Frontend`] and engine as `amdsim debug`,
+//! driven by a protocol thread.
+//!
+//! The front end runs on the caller's thread with an [`Input::channel`]; the protocol
+//! thread turns each request into gdb commands (`break FILE:LINE`, `continue`, `next`,
+//! `bt`, `info locals`, `print EXPR`, ...) and reads their answers from the front
+//! end's standard output, which the caller has pointed at a pipe (`captured`): each
+//! command's output ends where the front end writes [`crate::input::READY`] before
+//! reading the next one. The protocol itself goes through `proto_in` / `proto_out`.
+//!
+//! What maps to what: waves are threads (ROCgdb's target ids as names), the focused
+//! lane's frames are the stack (frame ids are levels + 1), each frame has the scopes
+//! Locals and Arguments, and the wave a scope Lanes listing every lane with ROCgdb's
+//! state and amdsim's position of the inactive ones. `evaluate` prints an expression for
+//! the focused lane (`hover`, `watch`), or runs any debugger command (`repl`).
+//! Breakpoints are verified when the code object has code for them. A request that
+//! runs the dispatch (`continue`, `next`, `stepIn`, `stepOut`) is answered at once and
+//! followed by a `stopped` event, or `terminated` when the dispatch ends.
+
+use crate::Input;
+use crate::input::READY;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// Variables references: scope kind * SCOPE + frame level.
+const SCOPE: i64 = 1_000_000;
+const LOCALS: i64 = 1;
+const ARGS: i64 = 2;
+const LANES: i64 = 3;
+
+/// Output the front end wrote that the protocol thread has not taken yet.
+#[derive(Default)]
+struct Captured {
+    text: Mutex<(String, bool)>,
+    more: Condvar,
+}
+
+impl Captured {
+    /// Reads `from` into the buffer until it ends.
+    fn fill(self: Arc<Self>, mut from: impl Read) {
+        let mut buf = [0u8; 4096];
+        loop {
+            let n = from.read(&mut buf).unwrap_or(0);
+            let mut g = self.text.lock().unwrap_or_else(|e| e.into_inner());
+            if n == 0 {
+                g.1 = true;
+                self.more.notify_all();
+                return;
+            }
+            g.0.push_str(&String::from_utf8_lossy(&buf[..n]));
+            self.more.notify_all();
+        }
+    }
+
+    /// The text up to the next ready marker (all of it if the output ended first).
+    fn until_ready(&self) -> String {
+        let mut g = self.text.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(i) = g.0.find(READY) {
+                let out = g.0[..i].to_string();
+                let rest = g.0[i + READY.len()..].trim_start_matches('\n').to_string();
+                g.0 = rest;
+                return out;
+            }
+            if g.1 {
+                return std::mem::take(&mut g.0);
+            }
+            g = self.more.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// Reads one protocol message (`Content-Length` framing); `None` at the end.
+fn read_message(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length:") {
+            len = v.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0u8; len?.min(64 << 20)];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+/// The protocol side of a session.
+struct Server<W: Write> {
+    out: W,
+    seq: i64,
+    commands: Sender<String>,
+    ready: Receiver<()>,
+    captured: Arc<Captured>,
+    /// The front end has ended (the dispatch is over or the launch failed).
+    ended: bool,
+    /// Whether the dispatch has been started (`run`).
+    started: bool,
+    /// The thread of the last stop.
+    thread: i64,
+    /// Breakpoint numbers by source path, as the client set them.
+    breakpoints: HashMap<String, Vec<u32>>,
+    functions: Vec<u32>,
+}
+
+impl<W: Write> Server<W> {
+    fn send(&mut self, mut v: Value) {
+        self.seq += 1;
+        v["seq"] = json!(self.seq);
+        let body = v.to_string();
+        let _ = write!(self.out, "Content-Length: {}\r\n\r\n{body}", body.len());
+        let _ = self.out.flush();
+    }
+
+    fn event(&mut self, event: &str, body: Value) {
+        self.send(json!({"type": "event", "event": event, "body": body}));
+    }
+
+    fn respond(&mut self, req: &Value, result: Result<Value, String>) {
+        let command = req["command"].clone();
+        let request_seq = req["seq"].clone();
+        let v = match result {
+            Ok(body) => json!({"type": "response", "request_seq": request_seq,
+                "success": true, "command": command, "body": body}),
+            Err(message) => json!({"type": "response", "request_seq": request_seq,
+                "success": false, "command": command, "message": message,
+                "body": {"error": {"id": 1, "format": message}}}),
+        };
+        self.send(v);
+    }
+
+    fn console(&mut self, text: &str) {
+        if !text.trim().is_empty() {
+            self.event("output", json!({"category": "console", "output": text}));
+        }
+    }
+
+    /// Waits until the front end reads its next command; false when it has ended.
+    fn wait_ready(&mut self) -> bool {
+        if self.ended {
+            return false;
+        }
+        if self.ready.recv().is_err() {
+            self.ended = true;
+        }
+        !self.ended
+    }
+
+    /// Runs one debugger command and returns what it printed (`None`: the session
+    /// has ended).
+    fn exec(&mut self, cmd: &str) -> Option<String> {
+        if self.ended || self.commands.send(cmd.to_string()).is_err() {
+            self.ended = true;
+            return None;
+        }
+        let alive = self.wait_ready();
+        let text = self.captured.until_ready();
+        if alive { Some(text) } else { None }
+    }
+
+    /// Runs a command whose output is an answer: an `error: ...` line is the error.
+    fn query(&mut self, cmd: &str) -> Result<String, String> {
+        let text = self.exec(cmd).ok_or("the dispatch has ended")?;
+        match text.lines().find_map(|l| l.strip_prefix("error: ")) {
+            Some(e) => Err(e.to_string()),
+            None => Ok(text),
+        }
+    }
+}
+
+/// A path as the client knows it: absolute when the file exists from here.
+fn client_path(file: &str) -> String {
+    let p = std::path::Path::new(file);
+    match p.canonicalize() {
+        Ok(abs) if p.is_relative() => abs.to_string_lossy().into_owned(),
+        _ => file.to_string(),
+    }
+}
+
+/// A client path as a breakpoint location: relative to the working directory when it
+/// is under it (the line table names files as the compiler was given them), else as
+/// given.
+fn break_path(path: &str) -> String {
+    let p = std::path::Path::new(path);
+    if let Ok(cwd) = std::env::current_dir()
+        && let Ok(rel) = p.strip_prefix(&cwd)
+    {
+        return rel.to_string_lossy().into_owned();
+    }
+    path.to_string()
+}
+
+/// One `bt` line: `#N  [0xADDR in ]FUNC (ARGS)[ at FILE:LINE]`.
+fn stack_frame(line: &str) -> Option<Value> {
+    let rest = line.strip_prefix('#')?;
+    let (level, rest) = rest.split_once(char::is_whitespace)?;
+    let level: i64 = level.parse().ok()?;
+    let rest = rest.trim_start();
+    let rest = match rest.split_once(" in ") {
+        Some((addr, r)) if addr.starts_with("0x") => r,
+        _ => rest,
+    };
+    let name = rest.split(" (").next().unwrap_or(rest).to_string();
+    let mut frame = json!({"id": level + 1, "name": name, "line": 0, "column": 0});
+    if let Some((_, at)) = rest.rsplit_once(") at ")
+        && let Some((file, line)) = at.rsplit_once(':')
+        && let Ok(line) = line.trim().parse::<i64>()
+    {
+        frame["line"] = json!(line);
+        frame["column"] = json!(1);
+        frame["source"] = json!({"name": file.rsplit('/').next().unwrap_or(file),
+            "path": client_path(file)});
+    }
+    Some(frame)
+}
+
+/// `NAME = VALUE` lines (a line that is not one continues the previous value).
+fn name_values(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for l in text.lines() {
+        match l.split_once(" = ") {
+            Some((n, v)) if !n.contains(' ') && !n.is_empty() => {
+                out.push((n.to_string(), v.to_string()))
+            }
+            _ => {
+                if let Some(last) = out.last_mut() {
+                    last.1.push('\n');
+                    last.1.push_str(l);
+                }
+            }
+        }
+    }
+    out
+}
+
+impl<W: Write> Server<W> {
+    /// After a command that runs the dispatch: `stopped` (with the reason the output
+    /// gives) or `terminated`.
+    fn after_run(&mut self, text: Option<String>, reason: &str) {
+        let Some(text) = text else {
+            self.terminate();
+            return;
+        };
+        self.console(&text);
+        if text.contains("exited normally") || text.contains("The program is not being run.") {
+            self.terminate();
+            return;
+        }
+        for l in text.lines() {
+            if let Some(r) = l.strip_prefix("[Switching to thread ")
+                && let Some(n) = r.split([',', ']']).next().and_then(|n| n.parse().ok())
+            {
+                self.thread = n;
+            }
+        }
+        let mut body = json!({"reason": reason, "threadId": self.thread,
+            "allThreadsStopped": true});
+        if let Some(hit) = text.lines().find_map(|l| {
+            let (t, rest) = l.strip_prefix("Thread ")?.split_once(' ')?;
+            let n = rest.split("hit Breakpoint ").nth(1)?;
+            let n: u32 = n.split([',', ' ']).next()?.parse().ok()?;
+            Some((t.parse::<i64>().ok()?, n))
+        }) {
+            self.thread = hit.0;
+            body["threadId"] = json!(hit.0);
+            body["reason"] = json!("breakpoint");
+            body["hitBreakpointIds"] = json!([hit.1]);
+        } else if text.contains("received signal SIGINT") {
+            body["reason"] = json!("pause");
+        } else if let Some(e) = text.lines().find_map(|l| l.strip_prefix("error: ")) {
+            body["reason"] = json!("exception");
+            body["description"] = json!(e);
+        }
+        self.event("stopped", body);
+    }
+
+    fn terminate(&mut self) {
+        if !self.ended {
+            // the front end stays until it is told to quit
+            let _ = self.exec("quit");
+        }
+        self.ended = true;
+        self.event("exited", json!({"exitCode": 0}));
+        self.event("terminated", json!({}));
+    }
+
+    fn set_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
+        let path = args["source"]["path"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let old = self.breakpoints.remove(&path).unwrap_or_default();
+        if !old.is_empty() {
+            let list: Vec<String> = old.iter().map(u32::to_string).collect();
+            let _ = self.exec(&format!("delete {}", list.join(" ")));
+        }
+        let file = break_path(&path);
+        let mut numbers = Vec::new();
+        let mut out = Vec::new();
+        for bp in args["breakpoints"].as_array().cloned().unwrap_or_default() {
+            let line = bp["line"].as_i64().unwrap_or(0);
+            let cond = bp["condition"]
+                .as_str()
+                .map(|c| format!(" if {c}"))
+                .unwrap_or_default();
+            let mut v = self.add_breakpoint(&format!("{file}:{line}{cond}"));
+            v["line"] = json!(line);
+            v["source"] = json!({"path": path});
+            if let Some(n) = v["id"].as_u64() {
+                numbers.push(n as u32);
+            }
+            out.push(v);
+        }
+        self.breakpoints.insert(path, numbers);
+        Ok(json!({"breakpoints": out}))
+    }
+
+    /// `break LOCATION`: the breakpoint as the protocol describes it.
+    fn add_breakpoint(&mut self, location: &str) -> Value {
+        match self.query(&format!("break {location}")) {
+            Ok(text) => {
+                let n = text.lines().find_map(|l| {
+                    l.strip_prefix("Breakpoint ")?
+                        .split([' ', ':'])
+                        .next()?
+                        .parse::<u32>()
+                        .ok()
+                });
+                let pending = text.contains("pending");
+                match n {
+                    Some(n) => json!({"id": n, "verified": !pending,
+                        "message": if pending { "pending: no code for it is loaded" } else { "" }}),
+                    None => json!({"verified": false, "message": text.trim()}),
+                }
+            }
+            Err(e) => json!({"verified": false, "message": e}),
+        }
+    }
+
+    fn set_function_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
+        let old = std::mem::take(&mut self.functions);
+        if !old.is_empty() {
+            let list: Vec<String> = old.iter().map(u32::to_string).collect();
+            let _ = self.exec(&format!("delete {}", list.join(" ")));
+        }
+        let mut out = Vec::new();
+        for bp in args["breakpoints"].as_array().cloned().unwrap_or_default() {
+            let name = bp["name"].as_str().unwrap_or_default();
+            let v = self.add_breakpoint(name);
+            if let Some(n) = v["id"].as_u64() {
+                self.functions.push(n as u32);
+            }
+            out.push(v);
+        }
+        Ok(json!({"breakpoints": out}))
+    }
+
+    fn threads(&mut self) -> Result<Value, String> {
+        let text = if self.started {
+            self.query("info threads").unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let mut threads = Vec::new();
+        for l in text.lines().skip(1) {
+            let l = l.trim_start_matches('*').trim_start();
+            let Some((id, rest)) = l.split_once(char::is_whitespace) else {
+                continue;
+            };
+            let Ok(id) = id.parse::<i64>() else { continue };
+            let name = rest.trim().split(" \"").next().unwrap_or(rest).to_string();
+            threads.push(json!({"id": id, "name": name}));
+        }
+        if threads.is_empty() {
+            threads.push(json!({"id": self.thread, "name": "dispatch"}));
+        }
+        Ok(json!({"threads": threads}))
+    }
+
+    fn stack_trace(&mut self, args: &Value) -> Result<Value, String> {
+        let t = args["threadId"].as_i64().unwrap_or(self.thread);
+        if t != self.thread {
+            self.query(&format!("thread {t}"))?;
+            self.thread = t;
+        }
+        let text = self.query("bt")?;
+        let frames: Vec<Value> = text.lines().filter_map(stack_frame).collect();
+        let n = frames.len();
+        Ok(json!({"stackFrames": frames, "totalFrames": n}))
+    }
+
+    fn variables(&mut self, args: &Value) -> Result<Value, String> {
+        let r = args["variablesReference"].as_i64().unwrap_or(0);
+        let (kind, level) = (r / SCOPE, r % SCOPE - 1);
+        let vars: Vec<Value> = match kind {
+            LOCALS | ARGS => {
+                self.query(&format!("frame {level}"))?;
+                let cmd = if kind == LOCALS {
+                    "info locals"
+                } else {
+                    "info args"
+                };
+                let text = self.query(cmd)?;
+                name_values(&text)
+                    .into_iter()
+                    .map(|(n, v)| json!({"name": n, "value": v, "variablesReference": 0}))
+                    .collect()
+            }
+            LANES => {
+                let text = self.query("info lanes -all")?;
+                text.lines()
+                    .skip(1)
+                    .filter(|l| !l.starts_with('['))
+                    .filter_map(|l| {
+                        let l = l.trim_start_matches('*').trim();
+                        let (id, rest) = l.split_once(char::is_whitespace)?;
+                        id.parse::<u32>().ok()?;
+                        Some(json!({"name": format!("lane {id}"), "value": rest.trim(),
+                            "variablesReference": 0}))
+                    })
+                    .collect()
+            }
+            _ => return Err(format!("no variables reference {r}")),
+        };
+        Ok(json!({"variables": vars}))
+    }
+
+    fn evaluate(&mut self, args: &Value) -> Result<Value, String> {
+        let expr = args["expression"].as_str().unwrap_or_default().to_string();
+        if args["context"].as_str() == Some("repl") {
+            let text = self.exec(&expr).ok_or("the dispatch has ended")?;
+            return Ok(json!({"result": text.trim_end(), "variablesReference": 0}));
+        }
+        if let Some(f) = args["frameId"].as_i64() {
+            self.query(&format!("frame {}", f - 1))?;
+        }
+        let text = self.query(&format!("print {expr}"))?;
+        let value = text
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix('$')?
+                    .split_once(" = ")
+                    .map(|(_, v)| v.to_string())
+            })
+            .ok_or_else(|| text.trim().to_string())?;
+        Ok(json!({"result": value, "variablesReference": 0}))
+    }
+
+    /// Handles one request; false when the session is over.
+    fn handle(&mut self, req: &Value, launch: &mut Option<Sender<Value>>) -> bool {
+        let args = &req["arguments"];
+        let cmd = req["command"].as_str().unwrap_or_default();
+        let r = match cmd {
+            "initialize" => Ok(json!({
+                "supportsConfigurationDoneRequest": true,
+                "supportsFunctionBreakpoints": true,
+                "supportsConditionalBreakpoints": true,
+                "supportsEvaluateForHovers": true,
+                "supportsTerminateRequest": true,
+            })),
+            "launch" => return self.launch(req, launch),
+            "setBreakpoints" => self.set_breakpoints(args),
+            "setFunctionBreakpoints" => self.set_function_breakpoints(args),
+            "setExceptionBreakpoints" => Ok(json!({"breakpoints": []})),
+            "configurationDone" => {
+                self.respond(req, Ok(json!({})));
+                self.started = true;
+                let text = self.exec("run");
+                self.after_run(text, "entry");
+                return true;
+            }
+            "threads" => self.threads(),
+            "stackTrace" => self.stack_trace(args),
+            "scopes" => {
+                let f = args["frameId"].as_i64().unwrap_or(1);
+                Ok(json!({"scopes": [
+                    {"name": "Locals", "variablesReference": LOCALS * SCOPE + f, "expensive": false},
+                    {"name": "Arguments", "variablesReference": ARGS * SCOPE + f, "expensive": false},
+                    {"name": "Lanes", "variablesReference": LANES * SCOPE + f, "expensive": false},
+                ]}))
+            }
+            "variables" => self.variables(args),
+            "evaluate" => self.evaluate(args),
+            "continue" | "next" | "stepIn" | "stepOut" => {
+                let (gdb, reason) = match cmd {
+                    "continue" => ("continue", "breakpoint"),
+                    "next" => ("next", "step"),
+                    "stepIn" => ("step", "step"),
+                    _ => ("finish", "step"),
+                };
+                self.respond(req, Ok(json!({"allThreadsContinued": true})));
+                let text = self.exec(gdb);
+                self.after_run(text, reason);
+                return true;
+            }
+            "disconnect" | "terminate" => {
+                if !self.ended {
+                    let _ = self.exec("quit");
+                    self.ended = true;
+                }
+                self.respond(req, Ok(json!({})));
+                if cmd == "terminate" {
+                    self.event("terminated", json!({}));
+                }
+                return cmd == "terminate";
+            }
+            other => Err(format!("amdsim does not answer `{other}`")),
+        };
+        self.respond(req, r);
+        true
+    }
+
+    /// `launch`: hands the arguments to the caller, which prepares the dispatch; the
+    /// answer comes when the front end is ready (or failed).
+    fn launch(&mut self, req: &Value, launch: &mut Option<Sender<Value>>) -> bool {
+        let Some(tx) = launch.take() else {
+            self.respond(req, Err("already launched".into()));
+            return true;
+        };
+        if tx.send(req["arguments"].clone()).is_err() {
+            self.respond(req, Err("the debugger has ended".into()));
+            return true;
+        }
+        let alive = self.wait_ready();
+        let text = self.captured.until_ready();
+        if !alive {
+            let why = text.trim();
+            self.respond(req, Err(format!("launch failed: {why}")));
+            self.event("terminated", json!({}));
+            return true;
+        }
+        self.respond(req, Ok(json!({})));
+        self.console(&text);
+        self.event("initialized", json!({}));
+        true
+    }
+}
+
+/// Serves one DAP session. `debug` runs on this thread once the client has sent
+/// `launch`: it gets the launch arguments and the [`Input`] to give a
+/// [`crate::Frontend`], debugs the dispatch, and returns when the session ends (an
+/// error, printed to standard output, fails the launch). `captured` is the read end of
+/// the pipe the front end's standard output goes to.
+pub fn serve(
+    proto_in: impl Read + Send + 'static,
+    proto_out: impl Write + Send + 'static,
+    captured: impl Read + Send + 'static,
+    debug: impl FnOnce(&Value, Input) -> Result<(), String>,
+) -> Result<(), String> {
+    let cap = Arc::new(Captured::default());
+    {
+        let c = cap.clone();
+        std::thread::spawn(move || c.fill(captured));
+    }
+    let (cmd_tx, cmd_rx) = channel::<String>();
+    let (ready_tx, ready_rx) = channel::<()>();
+    let (launch_tx, launch_rx) = channel::<Value>();
+    let protocol = std::thread::spawn(move || {
+        let mut server = Server {
+            out: proto_out,
+            seq: 0,
+            commands: cmd_tx,
+            ready: ready_rx,
+            captured: cap,
+            ended: false,
+            started: false,
+            thread: 1,
+            breakpoints: HashMap::new(),
+            functions: Vec::new(),
+        };
+        let mut launch = Some(launch_tx);
+        let mut input = BufReader::new(proto_in);
+        while let Some(req) = read_message(&mut input) {
+            if req["type"] == "request" && !server.handle(&req, &mut launch) {
+                break;
+            }
+            if req["command"] == "disconnect" {
+                break;
+            }
+        }
+        if !server.ended {
+            let _ = server.exec("quit");
+        }
+    });
+    if let Ok(args) = launch_rx.recv() {
+        let input = Input::channel(cmd_rx, ready_tx);
+        if let Err(e) = debug(&args, input) {
+            println!("{e}");
+        }
+        // The end of the front end's output (a command it did not come back from).
+        println!("{READY}");
+        let _ = std::io::stdout().flush();
+    } else {
+        drop((cmd_rx, ready_tx));
+    }
+    protocol
+        .join()
+        .map_err(|_| "the protocol thread failed".to_string())
+}
