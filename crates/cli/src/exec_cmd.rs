@@ -70,10 +70,44 @@ fn find_library() -> Result<PathBuf, String> {
     if let Some((_, p)) = newest {
         return Ok(p);
     }
+    #[cfg(feature = "bundled-hsa")]
+    return bundled_library();
+    #[cfg(not(feature = "bundled-hsa"))]
     Err(format!(
-        "amdsim's HSA library ({BUILT_NAME}) is not beside {}: build it with `cargo build --release -p amdsim-hsa` (or set AMDSIM_HSA_LIBRARY)",
+        "amdsim's HSA library ({BUILT_NAME}) is not beside {}: build it with `cargo build --release -p amdsim-hsa`, set AMDSIM_HSA_LIBRARY, or install amdsim with `--features bundled-hsa`",
         exe.display()
     ))
+}
+
+/// The HSA library built with this amdsim (`--features bundled-hsa`, for `cargo
+/// install`), embedded in the executable.
+#[cfg(feature = "bundled-hsa")]
+static BUNDLED: &[u8] = include_bytes!(env!("AMDSIM_BUNDLED_HSA"));
+
+/// Writes the embedded HSA library to the user's cache (once per build of it:
+/// `$XDG_CACHE_HOME/amdsim/<hash>/`, or `~/.cache/...`, or the temporary folder) and
+/// returns its path.
+#[cfg(feature = "bundled-hsa")]
+fn bundled_library() -> Result<PathBuf, String> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in BUNDLED {
+        h = (h ^ *b as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|p| Path::new(&p).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = cache.join("amdsim").join(format!("{h:016x}"));
+    let lib = dir.join(BUILT_NAME);
+    if std::fs::metadata(&lib).is_ok_and(|m| m.len() == BUNDLED.len() as u64) {
+        return Ok(lib);
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let tmp = dir.join(format!("{BUILT_NAME}.{}", std::process::id()));
+    std::fs::write(&tmp, BUNDLED).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, &lib).map_err(|e| format!("{}: {e}", lib.display()))?;
+    Ok(lib)
 }
 
 /// A folder holding `libhsa-runtime64.so.1` as a link to `lib`.
