@@ -765,11 +765,13 @@ fn isa_coverage_lists_operations_and_counts() {
     };
     let add = line("v_add_f32");
     assert!(add.contains("VOP2") && add.contains("executed"), "{add}");
-    let sample = line("image_sample");
+    let sample = line("image_sample_b");
     assert!(
         sample.contains("MIMG") && sample.contains("graphics-only") && sample.contains("sampling"),
         "{sample}"
     );
+    // Point sampling executes.
+    assert!(line("image_sample_lz").contains("executed"));
     assert!(line("exp").contains("graphics-only"));
     // The summary counts the lines.
     let ops = t.lines().skip(2).count() - 1;

@@ -603,6 +603,98 @@ fn array_dim_on_a_2d_resource() {
     assert!(e.to_string().contains("image dim"), "{e}");
 }
 
+/// An S# (ROCr's `PopulateSamplerSrd` fields): clamp mode on x, y and z, unnormalized
+/// coordinates or not, XY filters (0 point, 1 bilinear).
+fn ssharp(clamp: u32, unnormalized: bool, filter: u32) -> [u32; 4] {
+    [
+        clamp | clamp << 3 | clamp << 6 | u32::from(unnormalized) << 15,
+        4095 << 12,
+        filter << 20 | filter << 22,
+        0,
+    ]
+}
+
+/// `image_sample_lz` with point filtering on a 5 x 3 R32 UINT image (texel (x, y) holds
+/// 10 * y + x): normalized coordinates at texel centres, wrap and clamp outside [0, 1),
+/// the border (0), FORCE_UNNORMALIZED, a coordinate an ulp below a texel edge selecting
+/// the texel that starts there (the hardware's fixed-point rounding, which HIP's `tex2D`
+/// relies on), and the refusals: between 1/1024 and 1/512 texel from an edge, bilinear
+/// filtering.
+#[test]
+fn point_sampling() {
+    for (gpu, prog) in [(Gpu::Gfx900, SAMPLE_GFX9), (Gpu::Gfx1030, SAMPLE_GFX10)] {
+        let mem = GlobalMemory::new();
+        let pitch = if gpu == Gpu::Gfx1030 {
+            aligned_pitch(5, 4)
+        } else {
+            5
+        };
+        let base = mem.allocate((pitch * 3 * 4) as u64).unwrap();
+        for y in 0..3u32 {
+            for x in 0..5u32 {
+                mem.write(
+                    base + ((y * pitch + x) * 4) as u64,
+                    &(10 * y + x).to_le_bytes(),
+                )
+                .unwrap();
+            }
+        }
+        let img = Img::new(base, (4, 4), 20, 5, 3, pitch);
+        let sample = |s: [u32; 4], coords: &[(f32, f32)]| {
+            run(gpu, prog, &mem, |w| {
+                set_tsharp(w, 0, img.tsharp(gpu));
+                w.sgpr[8..12].copy_from_slice(&s);
+                for (l, (u, v)) in coords.iter().enumerate() {
+                    w.vgpr[0][l] = u.to_bits();
+                    w.vgpr[1][l] = v.to_bits();
+                }
+                w.exec = amdgpu_sim::Mask((1u64 << coords.len()) - 1);
+            })
+            .map(|w| {
+                (0..coords.len())
+                    .map(|l| w.vgpr[3][l])
+                    .collect::<Vec<u32>>()
+            })
+        };
+        let at = |x: f32, y: f32| ((x + 0.5) / 5.0, (y + 0.5) / 3.0);
+        // Wrap (clamp mode 0): centres, one period right, one period down.
+        let wrap = sample(
+            ssharp(0, false, 0),
+            &[at(0.0, 0.0), at(4.0, 2.0), at(6.0, 1.0), at(1.0, -2.0)],
+        )
+        .unwrap();
+        assert_eq!(wrap, [0, 24, 11, 11], "{gpu} wrap");
+        // Clamp to the last texel (2) and the border (6).
+        let far = [at(-3.0, 1.0), at(9.0, 5.0), at(2.0, 1.0)];
+        assert_eq!(
+            sample(ssharp(2, false, 0), &far).unwrap(),
+            [10, 24, 12],
+            "{gpu}"
+        );
+        assert_eq!(
+            sample(ssharp(6, false, 0), &far).unwrap(),
+            [0, 0, 12],
+            "{gpu}"
+        );
+        // Unnormalized: texel units.
+        let unnorm = sample(ssharp(2, true, 0), &[(3.5, 2.5), (0.25, 1.75)]).unwrap();
+        assert_eq!(unnorm, [23, 10], "{gpu} unnormalized");
+        // An ulp below the edge of texel 2 (x = 2 * (1/5) in floats): texel 2.
+        let edge = (2.0f32 * (1.0f32 / 5.0), 0.5f32 / 3.0);
+        assert!(edge.0 * 5.0 < 2.0 + 1e-6);
+        assert_eq!(
+            sample(ssharp(2, false, 0), &[edge]).unwrap(),
+            [2],
+            "{gpu} edge"
+        );
+        let below = (2.0f32 - 0.0015) / 5.0;
+        let e = sample(ssharp(2, false, 0), &[(below, 0.5)]).unwrap_err();
+        assert!(e.to_string().contains("1/1024"), "{gpu}: {e}");
+        let e = sample(ssharp(2, false, 1), &[at(1.0, 1.0)]).unwrap_err();
+        assert!(e.to_string().contains("XY_MAG_FILTER 1"), "{gpu}: {e}");
+    }
+}
+
 /// A GFX10 NSA form: the y coordinate from a register apart from x.
 #[test]
 fn nsa_addresses() {
@@ -704,7 +796,9 @@ fn unsupported_descriptors_and_faults() {
 /// when llvm-mc-19 is not installed).
 #[test]
 fn encodings_are_llvm_mc_s() {
-    let progs: [(&str, Prog); 19] = [
+    let progs: [(&str, Prog); 21] = [
+        ("gfx900", SAMPLE_GFX9),
+        ("gfx1030", SAMPLE_GFX10),
         ("gfx1030", ARRAY_DIM_GFX10),
         ("gfx1030", WRONG_DIM_GFX10),
         ("gfx900", ATOMIC64_GFX9),

@@ -69,11 +69,17 @@
 //! the number of array slices (`DEPTH - BASE_ARRAY + 1`) or 1, and the
 //! number of mip levels `LAST_LEVEL - BASE_LEVEL + 1`, as `dmask` picks.
 //!
+//! `image_sample`, `image_sample_lz` and `image_sample_l` read through a sampler
+//! with point filtering ([`sample`] has the rules); other sampling operations are
+//! graphics-only.
+//!
 //! Not modelled, reported as unsupported: other swizzle modes (tiled
 //! images), other formats, MSAA resources, `tfe`/`lwe`, a buffer resource,
 //! a GFX10 `dim` that disagrees with the resource type (except an array
 //! `dim` on a 1-D or 2-D resource, whose slice coordinate is then ignored:
 //! ROCclr's blit kernels rely on it).
+
+mod sample;
 
 use super::mem::{At, atomic_op};
 use super::{Ctx, E, MemKind, R, unsupported};
@@ -98,6 +104,8 @@ enum Class {
     Atomic(At, bool),
     /// `image_get_resinfo`.
     Resinfo,
+    /// A point-sampled read through a sampler ([`sample`]).
+    Sample(sample::Lod),
 }
 
 fn op_class(k: MemKind) -> Option<Class> {
@@ -117,6 +125,9 @@ fn op_class(k: MemKind) -> Option<Class> {
         ImgStorePck => store(false, true),
         ImgStoreMipPck => store(true, true),
         ImgResinfo => Some(Class::Resinfo),
+        ImgSample => Some(Class::Sample(sample::Lod::Implicit)),
+        ImgSampleLz => Some(Class::Sample(sample::Lod::Zero)),
+        ImgSampleL => Some(Class::Sample(sample::Lod::Explicit)),
         ImgAtSwap => at(At::Swap),
         ImgAtCmpswap => at(At::Cmpswap),
         ImgAtAdd => at(At::Add),
@@ -687,6 +698,23 @@ fn store_component(f: Format, v: u32, d16: bool, pck: bool) -> u32 {
     }
 }
 
+/// The `dmask` components of `regs`, in order, packed two to a register with `d16`.
+fn dmask_components(regs: &[u32; 4], dmask: u32, d16: bool) -> [u32; 4] {
+    let mut out = [0u32; 4];
+    let mut j = 0;
+    for (c, &v) in regs.iter().enumerate() {
+        if (dmask >> c) & 1 != 0 {
+            if d16 {
+                out[j / 2] |= (v & 0xffff) << (16 * (j % 2));
+            } else {
+                out[j] = v;
+            }
+            j += 1;
+        }
+    }
+    out
+}
+
 /// Executes image operation `k` (one of [`handles`]).
 pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
     let Some(class) = op_class(k) else {
@@ -702,6 +730,7 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
     let dmask = i.mem.dmask as u32 & 0xf;
     match class {
         Class::Resinfo => resinfo(&r, w, i, exec, dmask, d16),
+        Class::Sample(lod) => sample::exec(&r, lod, w, i, ctx, dmask, d16),
         Class::Load { mip, pck } => {
             if dmask == 0 {
                 return unsupported("image load with dmask 0");
@@ -723,20 +752,7 @@ pub(crate) fn exec(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
                         .map_err(|f| E::Fault(f, l as u32))?;
                 }
                 let regs = texel_regs(&r, &unpack(r.fmt, &b), d16, pck)?;
-                // The dmask components, in order.
-                let mut out = [0u32; 4];
-                let mut j = 0;
-                for (c, &v) in regs.iter().enumerate() {
-                    if (dmask >> c) & 1 != 0 {
-                        if d16 {
-                            out[j / 2] |= (v & 0xffff) << (16 * (j % 2));
-                        } else {
-                            out[j] = v;
-                        }
-                        j += 1;
-                    }
-                }
-                vals[l] = out;
+                vals[l] = dmask_components(&regs, dmask, d16);
             }
             let count = dmask.count_ones() as usize;
             let regs = if d16 { count.div_ceil(2) } else { count };
