@@ -1901,3 +1901,82 @@ fn dap_serves_an_editor_client() {
     );
     assert!(text(&out.stdout).contains("dap client: all checks passed"));
 }
+
+/// ROCgdb's address spaces and gdb's type names: `&x` of a private variable is `private_lane#ADDR`, the `#`
+/// operator names an address in a space (`p *(unsigned int *)private_lane#ADDR` reads
+/// the variable back, `x/2xw private_lane#ADDR` shows it with the prefix), a pointer
+/// into global memory has none, and `#` starting a word is still a comment. In cf_call
+/// at classify's breakpoint lane 4 has x = (300 + 4) >> 6 = 4.
+#[test]
+fn debug_shows_and_takes_rocgdb_address_spaces() {
+    let out = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break classify",
+        "-ex",
+        "run",
+        "-ex",
+        "p &x",
+        "-ex",
+        "p *(unsigned int *)&x",
+        "-ex",
+        "x/1dw &x",
+        "-ex",
+        "p in # the input",
+        "-ex",
+        "p local#16",
+        "-ex",
+        "whatis in",
+        "-ex",
+        "whatis x",
+        "-ex",
+        "ptype x",
+        "kernels/bin/gfx900/cf_call.O0g.co",
+        "cf_call",
+        "u32[64]:iota=300",
+        "u32[64]",
+        "u32:64",
+    ]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    let addr = t
+        .split("$1 = (unsigned int *) private_lane#")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{t}"))
+        .to_string();
+    assert!(t.contains("$2 = 4\n"), "{t}");
+    assert!(t.contains(&format!("private_lane#{addr}:\t4\n")), "{t}");
+    // `__global const uint *in`: the qualifier and the typedef as the source has them.
+    assert!(t.contains("$3 = (const uint *) 0x1"), "{t}");
+    assert!(t.contains("$4 = (void *) local#0x10"), "{t}");
+    // whatis names the declared types (`uint x`), ptype resolves the typedef.
+    assert!(
+        t.contains("(amdsim) whatis in\ntype = const uint *\n"),
+        "{t}"
+    );
+    assert!(t.contains("(amdsim) whatis x\ntype = uint\n"), "{t}");
+    assert!(t.contains("(amdsim) ptype x\ntype = unsigned int\n"), "{t}");
+    // The address read back through the operator.
+    let again = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break classify",
+        "-ex",
+        "run",
+        "-ex",
+        &format!("p *(unsigned int *)private_lane#{addr}"),
+        "kernels/bin/gfx900/cf_call.O0g.co",
+        "cf_call",
+        "u32[64]:iota=300",
+        "u32[64]",
+        "u32:64",
+    ]);
+    assert!(
+        text(&again.stdout).contains("$1 = 4\n"),
+        "{}",
+        text(&again.stdout)
+    );
+}

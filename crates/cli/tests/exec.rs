@@ -399,8 +399,9 @@ fn debug_stops_in_a_hip_programs_kernel() {
         "$2 = {x = 15, y = 0, z = 0}\n",
         "$3 = 1016\n",
         "$4 = 256\n",
-        "type = int *\n",
-        "in = (int *) 0x",
+        // `const int *in` in the source: gdb keeps the qualifier
+        "type = const int *\n",
+        "in = (const int *) 0x",
         "n = 200\n",
         // lane 15 wrote 3 * 7 + 1 instead of 3 * 1015 + 1
         "MISMATCH diverge[15]: got 22",

@@ -430,7 +430,13 @@ impl Frontend {
     }
 
     fn command(&mut self, line: &str, mut a: Option<&mut Active>) -> Result<Flow, String> {
-        let line = line.split('#').next().unwrap_or("").trim();
+        // A comment runs from a `#` that starts a word (ROCgdb's address spaces,
+        // `private_lane#0x44`, have one inside a word).
+        let cut = line
+            .char_indices()
+            .find(|&(i, c)| c == '#' && (i == 0 || line[..i].ends_with(char::is_whitespace)))
+            .map_or(line.len(), |(i, _)| i);
+        let line = line[..cut].trim();
         if line.is_empty() {
             return Ok(Flow::Stay);
         }

@@ -95,14 +95,24 @@ impl Frontend {
         if n > 4096 {
             return Err(format!("x/{n}: at most 4096 units"));
         }
-        let addr = self.address_of(rest, a)?;
+        let (addr, space) = self.address_of(rest, a)?;
         if fmt == 'i' {
             return self.instructions(addr, n as usize, a);
         }
-        let bytes = a
-            .dev
-            .read(addr, (n * unit) as usize)
-            .map_err(|e| format!("Cannot access memory at address {addr:#x}: {e}"))?;
+        let prefix = crate::expr::parse::aspace_prefix(space);
+        let len = (n * unit) as usize;
+        let bytes = if prefix.is_empty() {
+            a.dev
+                .read(addr, len)
+                .map_err(|e| format!("Cannot access memory at address {addr:#x}: {e}"))?
+        } else {
+            // LDS and private memory as the focused lane sees them.
+            let loc = amdgpu_dwarf::Loc::One(amdgpu_dwarf::Single::memory(space, addr));
+            a.stepper
+                .debugger()
+                .read_location(&loc, self.lane, len)
+                .map_err(|e| format!("Cannot access memory at address {prefix}{addr:#x}: {e}"))?
+        };
         let per_line = (16 / unit).max(1) as usize;
         for (k, chunk) in bytes
             .chunks(unit as usize)
@@ -130,7 +140,7 @@ impl Frontend {
                 })
                 .collect();
             println!(
-                "{:#x}:\t{}",
+                "{prefix}{:#x}:\t{}",
                 addr + (k * per_line) as u64 * unit,
                 vals.join("\t")
             );
@@ -138,15 +148,24 @@ impl Frontend {
         Ok(())
     }
 
-    /// An address given as an expression (`$pc`, `in`, `&x`, `0x1000`).
-    fn address_of(&mut self, expr: &str, a: &mut Active) -> Result<u64, String> {
+    /// An address given as an expression (`$pc`, `in`, `&x`, `0x1000`,
+    /// `private_lane#0x44`), with the address space a pointer value points into.
+    fn address_of(
+        &mut self,
+        expr: &str,
+        a: &mut Active,
+    ) -> Result<(u64, amdgpu_dwarf::AddressSpace), String> {
         if expr.trim().is_empty() {
             return Err("Argument required (starting display address).".into());
         }
         let ast = crate::expr::parse::parse(expr)?;
         let v = self.eval(&ast, a)?;
+        let space = match &v.ty {
+            crate::expr::types::Ty::Pointer { space, .. } => *space,
+            _ => amdgpu_dwarf::AddressSpace::Generic,
+        };
         match self.num(&v, a)? {
-            crate::expr::eval::Num::Int(i) => Ok(i as u64),
+            crate::expr::eval::Num::Int(i) => Ok((i as u64, space)),
             crate::expr::eval::Num::Float(_) => Err("Invalid address.".into()),
         }
     }
@@ -200,7 +219,7 @@ impl Frontend {
             .pc
             .ok_or("No frame selected.")?;
         let at = match target {
-            Some(t) => self.address_of(&t, a)?,
+            Some(t) => self.address_of(&t, a)?.0,
             None => pc,
         };
         let f = a

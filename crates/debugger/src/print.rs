@@ -68,10 +68,22 @@ impl Frontend {
         let ast = crate::expr::parse::parse(expr)?;
         let v = self.eval(&ast, a)?;
         let program = a.stepper.debugger().image().program();
-        let text = if expand {
-            v.ty.expanded(program)
-        } else {
-            v.ty.name(program)
+        // `whatis VARIABLE` names its declared type as the source does (a typedef by
+        // its name, qualifiers kept).
+        let declared = match (&ast, expand) {
+            (crate::expr::parse::Ast::Name(n), false) => a
+                .stepper
+                .debugger()
+                .variable(n)
+                .ok()
+                .and_then(|var| var.type_die)
+                .and_then(|d| crate::expr::types::declared_name(program, d)),
+            _ => None,
+        };
+        let text = match declared {
+            Some(t) => t,
+            None if expand => v.ty.expanded(program),
+            None => v.ty.name(program),
         };
         println!("type = {text}");
         Ok(())

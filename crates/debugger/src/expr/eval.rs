@@ -232,6 +232,22 @@ impl Frontend {
                 Ok(self.ulong(ty.size()))
             }
             Ast::Assign(l, r) => self.assign(l, r, a),
+            Ast::Aspace(space, e) => {
+                let v = self.eval(e, a)?;
+                let addr = match self.num(&v, a)? {
+                    Num::Int(i) => i as u64,
+                    Num::Float(_) => return Err("Invalid address space address.".into()),
+                };
+                Ok(Val {
+                    ty: Ty::Pointer {
+                        target: Target::Void,
+                        size: 8,
+                        space: *space,
+                        name: None,
+                    },
+                    repr: Repr::Bytes(addr.to_le_bytes().to_vec()),
+                })
+            }
         }
     }
 
@@ -755,8 +771,27 @@ impl Frontend {
         }
         let n = self.num(&v, a)?;
         let bytes = encode(ty, n).ok_or("Invalid cast.")?;
+        // A pointer cast keeps the address space of a pointer into a named one
+        // (`(int *) private_lane#0x44` points into the lane's private memory).
+        let ty = match (ty, &v.ty) {
+            (
+                Ty::Pointer {
+                    target,
+                    size,
+                    space: AddressSpace::Generic,
+                    name,
+                },
+                Ty::Pointer { space, .. },
+            ) if *space != AddressSpace::Generic => Ty::Pointer {
+                target: target.clone(),
+                size: *size,
+                space: *space,
+                name: name.clone(),
+            },
+            _ => ty.clone(),
+        };
         Ok(Val {
-            ty: ty.clone(),
+            ty,
             repr: Repr::Bytes(bytes),
         })
     }

@@ -1,6 +1,7 @@
 //! The C/C++/OpenCL expression subset `print` and conditions take: a tokenizer and a
 //! precedence-climbing parser producing [`Ast`].
 
+use amdgpu_dwarf::AddressSpace;
 /// A parsed expression.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Ast {
@@ -36,6 +37,33 @@ pub(crate) enum Ast {
     SizeofType(TypeName),
     /// `a = b`
     Assign(Box<Ast>, Box<Ast>),
+    /// ROCgdb's address space operator: `private_lane#0x44`, `local#16`.
+    Aspace(AddressSpace, Box<Ast>),
+}
+
+/// The address space ROCgdb's `NAME#ADDR` names.
+pub(crate) fn aspace_named(name: &str) -> Option<AddressSpace> {
+    Some(match name {
+        "global" => AddressSpace::Global,
+        "generic" => AddressSpace::Generic,
+        "region" => AddressSpace::Region,
+        "local" => AddressSpace::Local,
+        "private_lane" => AddressSpace::PrivateLane,
+        "private_wave" => AddressSpace::PrivateWave,
+        _ => return None,
+    })
+}
+
+/// The prefix ROCgdb shows before an address in `space` (none for global and generic
+/// addresses, which are the process's).
+pub(crate) fn aspace_prefix(space: AddressSpace) -> &'static str {
+    match space {
+        AddressSpace::Global | AddressSpace::Generic => "",
+        AddressSpace::Region => "region#",
+        AddressSpace::Local => "local#",
+        AddressSpace::PrivateLane | AddressSpace::PrivateLaneN(_) => "private_lane#",
+        AddressSpace::PrivateWave => "private_wave#",
+    }
 }
 
 /// Unary operators.
@@ -394,6 +422,10 @@ impl Parser {
             Tok::Float(v) => Ast::Float(v),
             Tok::Char(c) => Ast::Char(c),
             Tok::Dollar(s) => Ast::Dollar(s),
+            Tok::Ident(s) if aspace_named(&s).is_some() && self.eat("#") => {
+                let space = aspace_named(&s).unwrap_or(AddressSpace::Generic);
+                Ast::Aspace(space, Box::new(self.unary()?))
+            }
             Tok::Ident(s) => {
                 let mut name = s;
                 while self.eat("::") {

@@ -177,8 +177,8 @@ impl Frontend {
                 .find(|(_, v)| i128::from(*v) == i)
                 .map(|(name, _)| name.clone())
                 .unwrap_or_else(|| i.to_string()),
-            (Ty::Pointer { .. }, Num::Int(i)) => {
-                let addr = format!("{:#x}", i as u64);
+            (Ty::Pointer { space, .. }, Num::Int(i)) => {
+                let addr = format!("{}{:#x}", super::parse::aspace_prefix(*space), i as u64);
                 if top {
                     let name = ty.name(a.stepper.debugger().image().program());
                     format!("({name}) {addr}")

@@ -70,6 +70,43 @@ pub(crate) enum Ty {
     Function,
 }
 
+/// The name of the declared type at `die` as the source writes it (a typedef by its
+/// name, qualifiers kept), where that differs from the resolved type's name.
+pub(crate) fn declared_name(program: &Program, die: u64) -> Option<String> {
+    die_type_name(program, die, 0)
+}
+
+/// The name of the DWARF type at `die` as gdb writes it: qualifiers kept (`const
+/// uint`), typedefs by their names; `None` for types named from their resolved form.
+fn die_type_name(program: &Program, die: u64, depth: u32) -> Option<String> {
+    use amdgpu_dwarf::program::{Qualifier, TypeDie};
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match program.type_die(die).ok()? {
+        TypeDie::Qualified { qualifier, target } => {
+            let q = match qualifier {
+                Qualifier::Const => "const",
+                Qualifier::Volatile => "volatile",
+                Qualifier::Restrict => "restrict",
+                Qualifier::Atomic => "_Atomic",
+            };
+            let inner = match target {
+                Some(t) => die_type_name(program, t, depth + 1)
+                    .or_else(|| Ty::of_die(program, t).ok().map(|ty| ty.name(program)))?,
+                None => "void".into(),
+            };
+            Some(if q == "restrict" {
+                inner
+            } else {
+                format!("{q} {inner}")
+            })
+        }
+        TypeDie::Typedef { name, .. } => Some(name),
+        _ => None,
+    }
+}
+
 /// The deepest chain of typedefs, qualifiers and nested arrays followed.
 const MAX_DEPTH: u32 = 32;
 
@@ -305,7 +342,12 @@ impl Ty {
             Ty::Bool => "bool".into(),
             Ty::Pointer { name: Some(n), .. } => n.clone(),
             Ty::Pointer { target, .. } => {
-                let inner = Ty::target(program, target).map(|t| t.name(program));
+                let inner = match target {
+                    Target::Die(d) => die_type_name(program, *d, 0),
+                    _ => None,
+                }
+                .map(Ok)
+                .unwrap_or_else(|| Ty::target(program, target).map(|t| t.name(program)));
                 let inner = inner.unwrap_or_else(|_| "?".into());
                 if inner.ends_with('*') {
                     format!("{inner}*")
