@@ -1,7 +1,7 @@
 //! `amdsim disasm`: listings in the layout of `llvm-objdump-19 -d`.
 
 use amdgpu_codeobj::{CodeObject, Symbol, SymbolKind};
-use amdgpu_isa::{Decoder, Encoding, Gpu, Inst, Program};
+use amdgpu_isa::{Decoder, Gpu, Inst, Program};
 use std::fmt::Write as _;
 
 /// Arguments of `amdsim disasm`.
@@ -126,29 +126,6 @@ pub fn raw_listing(dec: &Decoder, bytes: &[u8], address: u64) -> String {
     out
 }
 
-/// The target of a PC-relative branch (SOPP branches, SOPK `s_call_b64`):
-/// `pc + 4 + simm16 * 4` (ISA guides, SOPP/SOPK program control).
-pub fn branch_target(dec: &Decoder, inst: &Inst, addr: u64) -> Option<u64> {
-    let w = inst.words[0];
-    let is_branch = match inst.encoding {
-        Encoding::Sopp => matches!((w >> 16) & 0x7f, 2 | 4..=9 | 23..=26),
-        Encoding::Sopk => {
-            let call = if dec.gpu().generation() == amdgpu_isa::Gen::Gfx9 {
-                21
-            } else {
-                22
-            };
-            (w >> 23) & 0x1f == call
-        }
-        _ => false,
-    };
-    if !is_branch || inst.is_invalid() {
-        return None;
-    }
-    let simm = (w & 0xffff) as u16 as i16 as i64;
-    Some((addr as i64).wrapping_add(4).wrapping_add(simm * 4) as u64)
-}
-
 fn is_label(s: &Symbol<'_>, text_start: u64, text_end: u64) -> bool {
     !s.name.is_empty()
         && s.address >= text_start
@@ -213,7 +190,7 @@ fn listing_as(
         for (addr, inst) in program.iter() {
             let mut t = inst_text(inst);
             let mut note = None;
-            if let Some(target) = branch_target(&dec, inst, addr) {
+            if let Some(target) = inst.branch_target(addr) {
                 if let Some(exact) = labels.iter().find(|s| s.address == target) {
                     // objdump prints the symbol in place of the offset.
                     if let Some(pos) = t.rfind(' ') {

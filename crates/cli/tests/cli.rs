@@ -1980,3 +1980,71 @@ fn debug_shows_and_takes_rocgdb_address_spaces() {
         text(&again.stdout)
     );
 }
+
+/// `x/Ni` and `disassemble` name where a branch goes (`s_branch 4 <classify+224>`):
+/// every branch's `<func+M>` is the instruction at `pc + 4 + 4 * simm16` (the ISA
+/// guides' SOPP rule), `func+M` counted from the function start the listing shows.
+#[test]
+fn debug_listings_name_branch_targets() {
+    let out = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break classify",
+        "-ex",
+        "run",
+        "-ex",
+        "x/60i $pc",
+        "-ex",
+        "disassemble",
+        "kernels/bin/gfx900/cf_call.O0g.co",
+        "cf_call",
+        "u32[64]:iota=300",
+        "u32[64]",
+        "u32:64",
+    ]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+    let mut checked = 0;
+    for l in t.lines().filter(|l| l.contains("branch ")) {
+        // `   0x1c60 <classify+204>:\ts_branch 4 <classify+224>` (x/i)
+        let l = l.trim_start_matches("=> ").trim();
+        let Some((head, inst)) = l.split_once(":\t") else {
+            continue;
+        };
+        let Some((addr, at)) = head.split_once(' ') else {
+            continue;
+        };
+        let Some(off) = at
+            .strip_prefix("<classify+")
+            .and_then(|r| r.strip_suffix('>'))
+        else {
+            continue;
+        };
+        let start = hex(addr) - off.parse::<u64>().unwrap();
+        let mut w = inst.split_whitespace();
+        let _name = w.next();
+        let simm: i64 = w.next().unwrap().parse().unwrap();
+        let target: u64 = w
+            .next()
+            .and_then(|r| r.strip_prefix("<classify+"))
+            .and_then(|r| r.strip_suffix('>'))
+            .unwrap_or_else(|| panic!("no target in `{l}`"))
+            .parse()
+            .unwrap();
+        assert_eq!(
+            start + target,
+            (hex(addr) as i64 + 4 + 4 * simm) as u64,
+            "{l}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "{t}");
+    assert!(t.contains("End of assembler dump."), "{t}");
+    assert!(
+        t.lines()
+            .any(|l| l.contains("s_branch") && l.contains(" <classify+") && l.contains("<+")),
+        "disassemble names targets too:\n{t}"
+    );
+}

@@ -181,13 +181,30 @@ impl Frontend {
                 return Err(format!("Cannot access memory at address {at:#x}"));
             };
             let mark = if Some(at) == pc { "=> " } else { "   " };
-            println!("{mark}{at:#x} {}:\t{inst}", self.symbolic(at, a));
+            let target = self.target_note(inst, at, a);
+            println!("{mark}{at:#x} {}:\t{inst}{target}", self.symbolic(at, a));
             at += inst.size_bytes() as u64;
         }
         Ok(())
     }
 
     /// `<func+off>` for a link-time address.
+    /// ` <func+off>` after a branch or call, naming where it goes (as gdb shows a
+    /// branch's target).
+    fn target_note(&self, inst: &amdgpu_isa::Inst, at: u64, a: &mut Active) -> String {
+        match inst.branch_target(at) {
+            Some(t) => {
+                let s = self.symbolic(t, a);
+                if s.is_empty() {
+                    format!(" <{t:#x}>")
+                } else {
+                    format!(" {s}")
+                }
+            }
+            None => String::new(),
+        }
+    }
+
     fn symbolic(&self, addr: u64, a: &mut Active) -> String {
         let src = a.stepper.service().source(addr, PcKind::Current);
         let start = a
@@ -256,7 +273,11 @@ impl Frontend {
             } else {
                 String::new()
             };
-            println!("{mark}{addr:#018x} <+{}>:\t{bytes}{inst}", addr - start);
+            let target = self.target_note(inst, addr, a);
+            println!(
+                "{mark}{addr:#018x} <+{}>:\t{bytes}{inst}{target}",
+                addr - start
+            );
             addr += inst.size_bytes().max(4) as u64;
         }
         println!("End of assembler dump.");

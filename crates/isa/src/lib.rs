@@ -14,11 +14,13 @@
 
 pub mod alu;
 mod decode;
+pub mod flow;
 pub mod inst;
 pub mod mem;
 pub mod operand;
 mod program;
 
+pub use flow::Flow;
 pub use inst::{Encoding, Inst, Op};
 pub use operand::{Operand, SpecialReg};
 pub use program::Program;

@@ -38,7 +38,7 @@
 //! cannot interpret, paths that disagree at a join, irreducible flow), the PCs it cannot
 //! classify are reported as [`LaneModel::Unknown`] with the reason, never guessed.
 
-use amdgpu_isa::{Inst, Op, Operand, Program, SpecialReg};
+use amdgpu_isa::{Flow as InstFlow, Inst, Op, Operand, Program, SpecialReg};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// A region's identity: the address of the instruction that opened it (for a loop, the
@@ -412,13 +412,6 @@ fn name(i: &Inst) -> &'static str {
     }
 }
 
-fn simm16(i: &Inst) -> i64 {
-    match i.src[0] {
-        Operand::Imm(v) => v as i16 as i64,
-        _ => (i.words[0] & 0xffff) as u16 as i16 as i64,
-    }
-}
-
 fn is_exec(op: &Operand) -> bool {
     matches!(
         op,
@@ -463,12 +456,18 @@ impl Analysis {
         leaders.insert(self.start);
         for (pc, i) in &insts {
             let next = pc + i.size as u64;
-            let n = name(i);
-            if let Some(t) = branch_target(n, i, *pc) {
-                leaders.insert(t);
-                leaders.insert(next);
-            } else if ends_flow(n) || n == "s_swappc_b64" || n == "s_call_b64" {
-                leaders.insert(next);
+            match i.flow(*pc) {
+                InstFlow::Branch { target, .. } => {
+                    leaders.insert(target);
+                    leaders.insert(next);
+                }
+                InstFlow::Call { .. }
+                | InstFlow::IndirectCall
+                | InstFlow::End
+                | InstFlow::IndirectJump { conditional: false } => {
+                    leaders.insert(next);
+                }
+                InstFlow::Next | InstFlow::IndirectJump { conditional: true } => {}
             }
         }
         let mut cur: Option<u64> = None;
@@ -495,17 +494,25 @@ impl Analysis {
             let Some(&(pc, last)) = b.insts.last() else {
                 continue;
             };
-            let n = name(&last);
             let next = pc + last.size as u64;
             let mut succs = Vec::new();
-            match branch_target(n, &last, pc) {
-                Some(t) if n == "s_branch" => succs.push(t),
-                Some(t) => {
-                    succs.push(t);
-                    succs.push(next);
+            match last.flow(pc) {
+                InstFlow::Branch {
+                    target,
+                    conditional,
+                } => {
+                    succs.push(target);
+                    if conditional {
+                        succs.push(next);
+                    }
                 }
-                None if ends_flow(n) => {}
-                None => succs.push(next),
+                // A return or tail call leaves the function; the wave's end ends it.
+                InstFlow::End | InstFlow::IndirectJump { conditional: false } => {}
+                // Calls return here; GFX9's branch-stack jumps are not followed.
+                InstFlow::Next
+                | InstFlow::Call { .. }
+                | InstFlow::IndirectCall
+                | InstFlow::IndirectJump { conditional: true } => succs.push(next),
             }
             succs.retain(|t| *t >= self.start && *t < self.end);
             if let Some(b) = self.blocks.get_mut(&s) {
@@ -1876,21 +1883,6 @@ fn kill_call_clobbered(s: &mut State) {
         Loc::AgprLane { agpr, .. } => agpr >= 32,
         Loc::Scratch { .. } => true,
     });
-}
-
-fn ends_flow(n: &str) -> bool {
-    matches!(
-        n,
-        "s_endpgm" | "s_setpc_b64" | "s_code_end" | "s_endpgm_saved"
-    )
-}
-
-fn branch_target(n: &str, i: &Inst, pc: u64) -> Option<u64> {
-    if n == "s_branch" || n.starts_with("s_cbranch_") && n != "s_cbranch_join" {
-        Some(pc.wrapping_add(4).wrapping_add_signed(simm16(i) * 4))
-    } else {
-        None
-    }
 }
 
 /// Every function of a code object (kernels and the functions they call), analysed for
