@@ -1823,6 +1823,9 @@ fn dap_answers_initialize_and_a_failed_launch() {
     let mut stdin = child.stdin.take().unwrap();
     let input = [
         msg(1, "initialize", r#"{"adapterID":"amdsim"}"#),
+        // Before a launch: answered, never waited on.
+        msg(4, "stackTrace", r#"{"threadId":1}"#),
+        msg(5, "continue", r#"{"threadId":1}"#),
         msg(2, "launch", r#"{"program":"nosuch.co","kernel":"k"}"#),
         msg(3, "disconnect", "{}"),
     ]
@@ -1851,6 +1854,13 @@ fn dap_answers_initialize_and_a_failed_launch() {
         init.contains(r#""supportsConfigurationDoneRequest":true"#),
         "{init}"
     );
+    for cmd in ["stackTrace", "continue"] {
+        let r = find(&format!(r#""command":"{cmd}""#));
+        assert!(
+            r.contains(r#""success":false"#) && r.contains("send `launch` first"),
+            "{r}"
+        );
+    }
     let launch = find(r#""command":"launch""#);
     assert!(launch.contains(r#""success":false"#), "{launch}");
     assert!(launch.contains("nosuch.co"), "{launch}");

@@ -104,6 +104,8 @@ struct Server<W: Write> {
     captured: Arc<Captured>,
     /// The front end has ended (the dispatch is over or the launch failed).
     ended: bool,
+    /// Whether the launch succeeded (the front end reads commands).
+    launched: bool,
     /// Whether the dispatch has been started (`run`).
     started: bool,
     /// The thread of the last stop.
@@ -159,7 +161,7 @@ impl<W: Write> Server<W> {
     /// Runs one debugger command and returns what it printed (`None`: the session
     /// has ended).
     fn exec(&mut self, cmd: &str) -> Option<String> {
-        if self.ended || self.commands.send(cmd.to_string()).is_err() {
+        if !self.launched || self.ended || self.commands.send(cmd.to_string()).is_err() {
             self.ended = true;
             return None;
         }
@@ -170,6 +172,9 @@ impl<W: Write> Server<W> {
 
     /// Runs a command whose output is an answer: an `error: ...` line is the error.
     fn query(&mut self, cmd: &str) -> Result<String, String> {
+        if !self.launched {
+            return Err("nothing is being debugged yet: send `launch` first".into());
+        }
         let text = self.exec(cmd).ok_or("the dispatch has ended")?;
         match text.lines().find_map(|l| l.strip_prefix("error: ")) {
             Some(e) => Err(e.to_string()),
@@ -438,6 +443,9 @@ impl<W: Write> Server<W> {
     fn evaluate(&mut self, args: &Value) -> Result<Value, String> {
         let expr = args["expression"].as_str().unwrap_or_default().to_string();
         if args["context"].as_str() == Some("repl") {
+            if !self.launched {
+                return Err("nothing is being debugged yet: send `launch` first".into());
+            }
             let text = self.exec(&expr).ok_or("the dispatch has ended")?;
             return Ok(json!({"result": text.trim_end(), "variablesReference": 0}));
         }
@@ -472,6 +480,9 @@ impl<W: Write> Server<W> {
             "setBreakpoints" => self.set_breakpoints(args),
             "setFunctionBreakpoints" => self.set_function_breakpoints(args),
             "setExceptionBreakpoints" => Ok(json!({"breakpoints": []})),
+            "configurationDone" | "continue" | "next" | "stepIn" | "stepOut" if !self.launched => {
+                Err("nothing is being debugged yet: send `launch` first".into())
+            }
             "configurationDone" => {
                 self.respond(req, Ok(json!({})));
                 self.started = true;
@@ -539,6 +550,7 @@ impl<W: Write> Server<W> {
             self.event("terminated", json!({}));
             return true;
         }
+        self.launched = true;
         self.respond(req, Ok(json!({})));
         self.console(&text);
         self.event("initialized", json!({}));
@@ -573,6 +585,7 @@ pub fn serve(
             ready: ready_rx,
             captured: cap,
             ended: false,
+            launched: false,
             started: false,
             thread: 1,
             breakpoints: HashMap::new(),
