@@ -38,7 +38,9 @@
 //! cannot interpret, paths that disagree at a join, irreducible flow), the PCs it cannot
 //! classify are reported as [`LaneModel::Unknown`] with the reason, never guessed.
 
-use amdgpu_isa::{Flow as InstFlow, Inst, Op, Operand, Program, SpecialReg};
+use amdgpu_isa::alu::{AluOp, ops};
+use amdgpu_isa::mem::ops as mem;
+use amdgpu_isa::{Encoding, Flow as InstFlow, Inst, Op, Operand, Program, SpecialReg};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// A region's identity: the address of the instruction that opened it (for a loop, the
@@ -303,19 +305,19 @@ fn call_target(before: &[(u64, &Inst)], target: &Operand) -> Option<u64> {
     };
     let mut offset: Option<i64> = None;
     for &(pc, i) in before.iter().rev().take(16) {
-        let n = name(i);
+        let op = alu_op(i);
         let writes_lo = matches!(i.dst[0], Operand::Sgpr { index: d, .. } if d == index);
-        if n == "s_add_u32" && writes_lo && offset.is_none() {
+        if op == Some(ops::S_ADD_U32) && writes_lo && offset.is_none() {
             offset = match i.src[1] {
                 Operand::Literal(k) => Some(k as i32 as i64),
                 Operand::InlineInt(k) => Some(k as i64),
                 _ => return None,
             };
-        } else if n == "s_getpc_b64" && writes_lo {
+        } else if op == Some(ops::S_GETPC_B64) && writes_lo {
             return Some((pc + 4).wrapping_add_signed(offset?));
         } else if (writes_lo
             || matches!(i.dst[0], Operand::Sgpr { index: d, count: 2 } if d == index))
-            && n != "s_addc_u32"
+            && op != Some(ops::S_ADDC_U32)
         {
             return None;
         }
@@ -409,6 +411,50 @@ fn name(i: &Inst) -> &'static str {
         Op::Alu(o) => o.name(),
         Op::Mem(o) => o.name(),
         Op::Invalid => "",
+    }
+}
+
+/// The ALU operation of an instruction.
+fn alu_op(i: &Inst) -> Option<AluOp> {
+    match i.op {
+        Op::Alu(op) => Some(op),
+        _ => None,
+    }
+}
+
+/// The mask operations the reconstruction follows (their 32- and 64-bit forms alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MaskOp {
+    Mov,
+    AndSaveexec,
+    OrSaveexec,
+    XorSaveexec,
+    Andn2Saveexec,
+    Andn1Saveexec,
+    Orn2Saveexec,
+    And,
+    Or,
+    Xor,
+    Andn2,
+    /// Any other SALU operation on a mask-wide operand (`s_cselect`, `s_not`, ...).
+    Other,
+}
+
+fn mask_op_of(op: AluOp) -> MaskOp {
+    use ops::*;
+    match op {
+        S_MOV_B32 | S_MOV_B64 => MaskOp::Mov,
+        S_AND_SAVEEXEC_B32 | S_AND_SAVEEXEC_B64 => MaskOp::AndSaveexec,
+        S_OR_SAVEEXEC_B32 | S_OR_SAVEEXEC_B64 => MaskOp::OrSaveexec,
+        S_XOR_SAVEEXEC_B32 | S_XOR_SAVEEXEC_B64 => MaskOp::XorSaveexec,
+        S_ANDN2_SAVEEXEC_B32 | S_ANDN2_SAVEEXEC_B64 => MaskOp::Andn2Saveexec,
+        S_ANDN1_SAVEEXEC_B32 | S_ANDN1_SAVEEXEC_B64 => MaskOp::Andn1Saveexec,
+        S_ORN2_SAVEEXEC_B32 | S_ORN2_SAVEEXEC_B64 => MaskOp::Orn2Saveexec,
+        S_AND_B32 | S_AND_B64 => MaskOp::And,
+        S_OR_B32 | S_OR_B64 => MaskOp::Or,
+        S_XOR_B32 | S_XOR_B64 => MaskOp::Xor,
+        S_ANDN2_B32 | S_ANDN2_B64 => MaskOp::Andn2,
+        _ => MaskOp::Other,
     }
 }
 
@@ -595,8 +641,7 @@ impl Analysis {
                 }
                 let divergent = body.iter().any(|blk| {
                     self.blocks[blk].insts.iter().any(|(_, i)| {
-                        let n = name(i);
-                        (n == "s_andn2_b64" || n == "s_andn2_b32")
+                        matches!(alu_op(i), Some(ops::S_ANDN2_B64 | ops::S_ANDN2_B32))
                             && is_exec(&i.dst[0])
                             && is_exec(&i.src[0])
                     })
@@ -986,10 +1031,11 @@ impl Analysis {
 
     fn transfer(&mut self, s: &mut State, pc: u64, i: &Inst) -> Result<(), String> {
         let n = name(i);
-        let (base, width) = match n.rsplit_once('_') {
-            Some((b, "b64")) => (b, 2),
-            Some((b, "b32")) => (b, 1),
-            _ => (n, 0),
+        // Mask-wide operations by the data size their name gives (`_b64` on wave64).
+        let width = match n.rsplit_once('_') {
+            Some((_, "b64")) => 2,
+            Some((_, "b32")) => 1,
+            _ => 0,
         };
         let mask_op = width == self.mask_dwords();
         let writes_exec = is_exec(&i.dst[0]);
@@ -1013,7 +1059,8 @@ impl Analysis {
             self.write(s, &d, Some(Sym::Cond(pc)))?;
             return Ok(());
         }
-        if n == "v_writelane_b32" {
+        let op = alu_op(i);
+        if op == Some(ops::V_WRITELANE_B32) {
             if let (Operand::Vgpr { index, .. }, Some(lane)) = (i.dst[0], lane_of(&i.src[1])) {
                 let v = match i.src[0] {
                     Operand::Sgpr { index: sg, .. } => s.locs.get(&Loc::Sgpr(sg)).copied(),
@@ -1030,7 +1077,7 @@ impl Analysis {
             }
             return Ok(());
         }
-        if n == "v_readlane_b32" {
+        if op == Some(ops::V_READLANE_B32) {
             let v = match (i.src[0], lane_of(&i.src[1])) {
                 (Operand::Vgpr { index, .. }, Some(lane)) => {
                     s.locs.get(&Loc::VgprLane { vgpr: index, lane }).copied()
@@ -1051,10 +1098,13 @@ impl Analysis {
             }
             return Ok(());
         }
-        if n == "buffer_store_dword" || n == "buffer_load_dword" {
-            return self.spill(s, n == "buffer_store_dword", i);
+        if matches!(
+            i.op,
+            Op::Mem(mem::BUFFER_STORE_DWORD | mem::BUFFER_LOAD_DWORD)
+        ) {
+            return self.spill(s, i.op == Op::Mem(mem::BUFFER_STORE_DWORD), i);
         }
-        if n == "v_accvgpr_write_b32" || n == "v_accvgpr_read_b32" {
+        if matches!(op, Some(ops::V_ACCVGPR_WRITE_B32 | ops::V_ACCVGPR_READ_B32)) {
             // A whole VGPR copied to or from an AGPR (in a whole-wave region: every lane).
             let whole = s.exec == Sym::All;
             let (from, to) = (i.src[0], i.dst[0]);
@@ -1074,17 +1124,19 @@ impl Analysis {
             return Ok(());
         }
         // The stack pointer moved by a constant (the prologue and epilogue of a frame).
-        if matches!(n, "s_add_i32" | "s_add_u32" | "s_sub_i32" | "s_sub_u32")
-            && let (
-                Operand::Sgpr {
-                    index: di,
-                    count: 1,
-                },
-                Operand::Sgpr {
-                    index: si,
-                    count: 1,
-                },
-            ) = (i.dst[0], i.src[0])
+        if matches!(
+            op,
+            Some(ops::S_ADD_I32 | ops::S_ADD_U32 | ops::S_SUB_I32 | ops::S_SUB_U32)
+        ) && let (
+            Operand::Sgpr {
+                index: di,
+                count: 1,
+            },
+            Operand::Sgpr {
+                index: si,
+                count: 1,
+            },
+        ) = (i.dst[0], i.src[0])
             && let Some(Sym::Entry(r) | Sym::EntryPlus(r, _)) =
                 s.locs.get(&Loc::Sgpr(si)).map(|v| v.0)
         {
@@ -1098,7 +1150,7 @@ impl Analysis {
                 _ => 0,
             };
             let v = k.map(|k| {
-                let off = if n.starts_with("s_sub") {
+                let off = if matches!(op, Some(ops::S_SUB_I32 | ops::S_SUB_U32)) {
                     base.wrapping_sub(k)
                 } else {
                     base.wrapping_add(k)
@@ -1113,7 +1165,7 @@ impl Analysis {
             return Ok(());
         }
         // A dword copy on wave64 (half a mask, or the frame pointer a prologue saves).
-        if n == "s_mov_b32"
+        if op == Some(ops::S_MOV_B32)
             && !mask_op
             && let (
                 Operand::Sgpr {
@@ -1130,7 +1182,7 @@ impl Analysis {
             set(s, Loc::Sgpr(di), v);
             return Ok(());
         }
-        if n == "s_mov_b64"
+        if op == Some(ops::S_MOV_B64)
             && !mask_op
             && let (
                 Operand::Sgpr {
@@ -1151,9 +1203,13 @@ impl Analysis {
         }
         // A call is a `_b64` SALU instruction but not a mask operation (before this
         // test, wave64 calls clobbered nothing).
-        let call = n == "s_swappc_b64" || n == "s_call_b64";
-        if n.starts_with("s_") && mask_op && !call {
-            return self.salu_mask(s, pc, i, base);
+        let call = matches!(op, Some(ops::S_SWAPPC_B64 | ops::S_CALL_B64));
+        let salu = matches!(
+            i.encoding,
+            Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp
+        );
+        if salu && mask_op && !call {
+            return self.salu_mask(s, pc, i, op.map_or(MaskOp::Other, mask_op_of));
         }
         if writes_exec {
             return Err("EXEC written by an instruction the analysis does not follow".into());
@@ -1242,13 +1298,13 @@ impl Analysis {
         Ok(())
     }
 
-    fn salu_mask(&mut self, s: &mut State, pc: u64, i: &Inst, base: &str) -> Result<(), String> {
+    fn salu_mask(&mut self, s: &mut State, pc: u64, i: &Inst, base: MaskOp) -> Result<(), String> {
         let a = self.read(s, &i.src[0]);
         let b = self.read(s, &i.src[1]);
         let d = i.dst[0];
         let exec = s.exec;
         match base {
-            "s_mov" => {
+            MaskOp::Mov => {
                 if is_exec(&d) {
                     let v = a.ok_or("EXEC set from a mask the analysis does not follow")?;
                     return self.set_exec(s, pc, v, false);
@@ -1261,18 +1317,22 @@ impl Analysis {
                 };
                 self.write(s, &d, v)
             }
-            "s_and_saveexec" | "s_or_saveexec" | "s_andn2_saveexec" | "s_xor_saveexec"
-            | "s_andn1_saveexec" | "s_orn2_saveexec" => {
+            MaskOp::AndSaveexec
+            | MaskOp::OrSaveexec
+            | MaskOp::Andn2Saveexec
+            | MaskOp::XorSaveexec
+            | MaskOp::Andn1Saveexec
+            | MaskOp::Orn2Saveexec => {
                 let new = match (base, a) {
-                    ("s_and_saveexec", Some(x)) => self.and(exec, x, pc),
+                    (MaskOp::AndSaveexec, Some(x)) => self.and(exec, x, pc),
                     // ANDing EXEC with any value narrows it: by an opaque condition.
-                    ("s_and_saveexec", None) => self.and(exec, Sym::Cond(pc), pc),
-                    ("s_or_saveexec", Some(Sym::All)) => Some(Sym::All),
+                    (MaskOp::AndSaveexec, None) => self.and(exec, Sym::Cond(pc), pc),
+                    (MaskOp::OrSaveexec, Some(Sym::All)) => Some(Sym::All),
                     // `s_xor_saveexec D, -1`: the inactive lanes, for saving whole VGPRs
                     // (a function's prologue and epilogue); a whole-wave region too.
-                    ("s_xor_saveexec", Some(Sym::All)) => Some(Sym::All),
-                    ("s_or_saveexec", Some(x)) => self.or(x, exec),
-                    ("s_andn2_saveexec", Some(x)) => self.andn2(x, exec),
+                    (MaskOp::XorSaveexec, Some(Sym::All)) => Some(Sym::All),
+                    (MaskOp::OrSaveexec, Some(x)) => self.or(x, exec),
+                    (MaskOp::Andn2Saveexec, Some(x)) => self.andn2(x, exec),
                     _ => None,
                 };
                 let new = new.ok_or("EXEC set from a mask the analysis does not follow")?;
@@ -1286,21 +1346,21 @@ impl Analysis {
                     s.exec = Sym::All;
                     return Ok(());
                 }
-                self.set_exec(s, pc, new, base == "s_or_saveexec")
+                self.set_exec(s, pc, new, base == MaskOp::OrSaveexec)
             }
-            "s_and" | "s_or" | "s_xor" | "s_andn2" => {
+            MaskOp::And | MaskOp::Or | MaskOp::Xor | MaskOp::Andn2 => {
                 let v = match (base, a, b) {
-                    ("s_and", Some(x), Some(y)) => self.and(x, y, pc),
+                    (MaskOp::And, Some(x), Some(y)) => self.and(x, y, pc),
                     // A set and a mask the analysis does not know (an -O0 flow predicate
                     // reloaded from a lane it did not follow): a condition on the set.
-                    ("s_and", Some(x @ Sym::Set(_)), None)
-                    | ("s_and", None, Some(x @ Sym::Set(_))) => self.and(x, Sym::Cond(pc), pc),
-                    ("s_and", Some(x), None) | ("s_and", None, Some(x)) if is_exec(&d) => {
+                    (MaskOp::And, Some(x @ Sym::Set(_)), None)
+                    | (MaskOp::And, None, Some(x @ Sym::Set(_))) => self.and(x, Sym::Cond(pc), pc),
+                    (MaskOp::And, Some(x), None) | (MaskOp::And, None, Some(x)) if is_exec(&d) => {
                         self.and(x, Sym::Cond(pc), pc)
                     }
-                    ("s_or", Some(x), Some(y)) => self.or(x, y),
-                    ("s_xor", Some(x), Some(y)) => self.xor(x, y),
-                    ("s_andn2", Some(x), Some(y)) => self.andn2(x, y),
+                    (MaskOp::Or, Some(x), Some(y)) => self.or(x, y),
+                    (MaskOp::Xor, Some(x), Some(y)) => self.xor(x, y),
+                    (MaskOp::Andn2, Some(x), Some(y)) => self.andn2(x, y),
                     _ => None,
                 };
                 // Any other combination (of conditions, of the -O0 flow masks that mix
@@ -1319,7 +1379,7 @@ impl Analysis {
                     })?;
                     // The first break of an iteration: the condition it removes from EXEC
                     // is the loop's break mask from now on.
-                    if base == "s_andn2"
+                    if base == MaskOp::Andn2
                         && let (Some(Sym::Set(LaneSet::LoopActive(l))), Some(c)) = (a, b)
                     {
                         match c {
@@ -1919,7 +1979,7 @@ pub fn analyse_code_object(
         for (j, &(pc, i)) in insts.iter().enumerate() {
             // Calls, and tail calls (`s_setpc_b64` to a computed function address: what
             // the tail-called function writes, its caller's callers see written).
-            if !matches!(name(i), "s_swappc_b64" | "s_setpc_b64") {
+            if !matches!(alu_op(i), Some(ops::S_SWAPPC_B64 | ops::S_SETPC_B64)) {
                 continue;
             }
             if let Some(t) = call_target(&insts[..j], &i.src[0])
