@@ -4,9 +4,7 @@
 //! original standard output.
 
 use crate::Failure;
-use amdgpu_lanes::Image;
-use amdgpu_sim::Device;
-use amdsim_debugger::{Ended, Frontend, Input, Mode};
+use amdsim_debugger::Input;
 use clap::Args;
 use serde_json::Value;
 use std::fs::File;
@@ -97,27 +95,7 @@ fn debug(args: &Value, input: Input) -> Result<(), String> {
             Failure::Failed(s) | Failure::Usage(s) => s,
             other => format!("{other:?}"),
         })?;
-    let co_path = df.resolve(std::path::Path::new(&df.code_object));
-    let bytes = crate::read_file(
-        &co_path.to_string_lossy(),
-        amdgpu_sim::dispatch::MAX_CODE_OBJECT,
-    )?;
-    let image = Image::parse_code(&bytes).map_err(|e| format!("{}: {e}", co_path.display()))?;
-    if !image.has_dwarf() {
-        println!(
-            "{}: no DWARF (built without -g): break at functions and addresses",
-            co_path.display()
-        );
-    }
-    let mut fe = Frontend::new(input, Mode::Dispatch).with_sources_near(&co_path);
-    loop {
-        let dev = Device::new();
-        let prepared = df.prepare(&dev).map_err(|e| e.to_string())?;
-        let ended = fe.dispatch(&image, &dev, &prepared.module, &prepared.launch)?;
-        if ended != Some(Ended::Restart) {
-            return Ok(());
-        }
-    }
+    crate::debug_cmd::debug_dispatch(&df, input).map(|_| ())
 }
 
 /// `amdsim dap`.

@@ -87,6 +87,29 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
     if let Some(n) = a.max_instructions {
         df.max_instructions = Some(n);
     }
+    let input = match (&a.script, a.batch) {
+        (Some(p), _) => Input::script(p)?,
+        (None, true) => Input::lines(Vec::new()),
+        (None, false) => Input::stdin(),
+    }
+    .with_first(a.ex.clone());
+    let fe = debug_dispatch(&df, input)?;
+    if fe.errors() > 0 && !fe.interactive() {
+        return Err(Failure::Failed(format!(
+            "{} command(s) failed",
+            fe.errors()
+        )));
+    }
+    Ok(())
+}
+
+/// Debugs the dispatch `df` describes with commands from `input` (`amdsim debug` and
+/// `amdsim dap`): `run` after the start prepares it afresh, on a fresh device. Returns
+/// the front end when the session ends.
+pub(crate) fn debug_dispatch(
+    df: &amdgpu_sim::dispatch_file::DispatchFile,
+    input: Input,
+) -> Result<Frontend, String> {
     let co_path = df.resolve(std::path::Path::new(&df.code_object));
     let bytes = crate::read_file(
         &co_path.to_string_lossy(),
@@ -100,30 +123,15 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
             co_path.display()
         );
     }
-
-    let input = match (&a.script, a.batch) {
-        (Some(p), _) => Input::script(p)?,
-        (None, true) => Input::lines(Vec::new()),
-        (None, false) => Input::stdin(),
-    }
-    .with_first(a.ex.clone());
     let mut fe = Frontend::new(input, Mode::Dispatch).with_sources_near(&co_path);
-    // `run` after the start prepares the dispatch afresh, on a fresh device.
     loop {
         let dev = Device::new();
         let prepared = df.prepare(&dev).map_err(|e| e.to_string())?;
         let ended = fe.dispatch(&image, &dev, &prepared.module, &prepared.launch)?;
         if ended != Some(Ended::Restart) {
-            break;
+            return Ok(fe);
         }
     }
-    if fe.errors() > 0 && !fe.interactive() {
-        return Err(Failure::Failed(format!(
-            "{} command(s) failed",
-            fe.errors()
-        )));
-    }
-    Ok(())
 }
 
 /// Where a debugging session's commands come from.

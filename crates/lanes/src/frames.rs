@@ -261,25 +261,18 @@ impl Target for ReconstructedCaller<'_> {
                 }
                 self.inner.read_register(reg, offset, buf)
             }
-            Some(Register::Vgpr { n, .. }) => {
-                let vgpr = u8::try_from(n).map_err(|_| TargetError::NoRegister(reg))?;
-                if self
-                    .frame
-                    .clobbered
-                    .contains(&Loc::VgprLane { vgpr, lane: 0 })
-                {
-                    return Err(self.not_saved(format!("v{n}")));
-                }
-                self.inner.read_register(reg, offset, buf)
-            }
-            Some(Register::Agpr { n, .. }) => {
-                let agpr = u8::try_from(n).map_err(|_| TargetError::NoRegister(reg))?;
-                if self
-                    .frame
-                    .clobbered
-                    .contains(&Loc::AgprLane { agpr, lane: 0 })
-                {
-                    return Err(self.not_saved(format!("a{n}")));
+            Some(Register::Vgpr { n, .. } | Register::Agpr { n, .. }) => {
+                let r = u8::try_from(n).map_err(|_| TargetError::NoRegister(reg))?;
+                let (loc, name) = if matches!(
+                    Register::from_dwarf(u64::from(reg)),
+                    Some(Register::Vgpr { .. })
+                ) {
+                    (Loc::VgprLane { vgpr: r, lane: 0 }, "v")
+                } else {
+                    (Loc::AgprLane { agpr: r, lane: 0 }, "a")
+                };
+                if self.frame.clobbered.contains(&loc) {
+                    return Err(self.not_saved(format!("{name}{n}")));
                 }
                 self.inner.read_register(reg, offset, buf)
             }
