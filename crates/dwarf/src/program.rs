@@ -91,7 +91,37 @@ pub struct ProgramOptions {
     /// The line-program standard opcode to treat as DW_LNS_set_simd_width (DWARF issue
     /// 211206.1; its code is unassigned), if any.
     pub simd_width_opcode: Option<u8>,
+    /// Link-time addresses where kernels start (the code objects' kernel entries). A
+    /// subprogram that starts at one of them and has no `DW_AT_frame_base` has its frame
+    /// at private address 0 ([`KERNEL_FRAME_BASE`]): LLVM's AMDGPU back end gives a
+    /// kernel that needs no frame pointer no frame register (its locals are at fixed
+    /// offsets from the start of the lane's private memory) and so writes no frame base,
+    /// while its variables are still `DW_OP_fbreg N` (hipcc's clang-15 does so for a
+    /// kernel built with `optnone`). Any other subprogram without a frame base keeps none.
+    pub kernel_entries: Vec<u64>,
+    /// The code object's data objects as `[start, end)` address ranges (its `STT_OBJECT`
+    /// symbols in loaded sections): what the loader moves. A `DW_OP_addr`/`DW_OP_addrx`
+    /// operand inside one is relocated by the target's code bias
+    /// ([`crate::Target::code_bias`]); any other is left as it is, because the same
+    /// operations also give addresses of other spaces (an LDS variable is
+    /// `DW_OP_addrx N, DW_OP_lit2, DW_OP_swap, DW_OP_xderef`, its operand an LDS
+    /// offset that the loader does not move).
+    pub data_objects: Vec<(u64, u64)>,
 }
+
+impl ProgramOptions {
+    /// Whether `addr` lies in one of [`ProgramOptions::data_objects`].
+    fn is_data_object(&self, addr: u64) -> bool {
+        self.data_objects
+            .iter()
+            .any(|&(a, b)| addr >= a && addr < b)
+    }
+}
+
+/// The frame base given to a kernel whose DIE has none (see
+/// [`ProgramOptions::kernel_entries`]): `DW_OP_lit0`, address 0, which the private-frame
+/// reading of `DW_OP_fbreg N` takes as the lane's private memory at offset `N`.
+pub const KERNEL_FRAME_BASE: &[u8] = &[0x30];
 
 /// A location attribute's value for one PC.
 #[derive(Debug, Clone, PartialEq)]
@@ -616,6 +646,59 @@ impl<'d> Program<'d> {
         Ok(None)
     }
 
+    /// The innermost block at `pc` (a lexical block, inlined subroutine, subprogram or
+    /// entry point) as its .debug_info offset; `None` when no DIE covers the PC. Two PCs
+    /// with the same block are in the same scope (what gdb compares to place one
+    /// breakpoint location per block).
+    pub fn block_at(&self, pc: u64) -> Result<Option<u64>, ProgramError> {
+        for u in &self.units {
+            let mut cur = u.unit.entries();
+            let mut best: Option<gimli::UnitOffset> = None;
+            while let Some(die) = cur.next_dfs()? {
+                if matches!(
+                    die.tag(),
+                    gimli::DW_TAG_subprogram
+                        | gimli::DW_TAG_inlined_subroutine
+                        | gimli::DW_TAG_lexical_block
+                        | gimli::DW_TAG_entry_point
+                ) && self.die_contains(&u.unit, die, pc)?
+                {
+                    best = Some(die.offset());
+                }
+            }
+            if let Some(off) = best {
+                return Ok(off.to_debug_info_offset(&u.unit.header).map(|o| o.0 as u64));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether `pc` is the first address of a subprogram declared after `line`
+    /// (`DW_AT_decl_line > line`): a breakpoint asked for on a line before a function
+    /// does not move into it (gdb's rule).
+    pub fn function_starts_after(&self, pc: u64, line: u64) -> Result<bool, ProgramError> {
+        for u in &self.units {
+            let mut cur = u.unit.entries();
+            while let Some(die) = cur.next_dfs()? {
+                if die.tag() != gimli::DW_TAG_subprogram {
+                    continue;
+                }
+                let Some(low) = die.attr_value(gimli::DW_AT_low_pc) else {
+                    continue;
+                };
+                if self.dwarf.attr_address(&u.unit, low)? != Some(pc) {
+                    continue;
+                }
+                let decl = match die.attr_value(gimli::DW_AT_decl_line) {
+                    Some(v) => v.udata_value(),
+                    None => None,
+                };
+                return Ok(decl.is_some_and(|d| d > line));
+            }
+        }
+        Ok(false)
+    }
+
     /// The name of the innermost function at `pc`.
     pub fn function_at(&self, pc: u64) -> Result<Option<String>, ProgramError> {
         Ok(self
@@ -660,22 +743,30 @@ impl<'d> Program<'d> {
     }
 
     fn find_frame_base(&self, pc: u64) -> Result<Option<LocationValue>, ProgramError> {
+        let mut kernel_without_one = false;
         for u in &self.units {
             let mut cur = u.unit.entries();
             let mut found = None;
             while let Some(die) = cur.next_dfs()? {
-                if die.tag() == gimli::DW_TAG_subprogram
-                    && self.die_contains(&u.unit, die, pc)?
-                    && let Some(v) = die.attr_value(gimli::DW_AT_frame_base)
-                {
-                    found = self.location_value(u, v, pc)?;
+                if die.tag() != gimli::DW_TAG_subprogram || !self.die_contains(&u.unit, die, pc)? {
+                    continue;
+                }
+                match die.attr_value(gimli::DW_AT_frame_base) {
+                    Some(v) => found = self.location_value(u, v, pc)?,
+                    None => {
+                        if let Some(v) = die.attr_value(gimli::DW_AT_low_pc)
+                            && let Some(a) = self.dwarf.attr_address(&u.unit, v)?
+                        {
+                            kernel_without_one |= self.opts.kernel_entries.contains(&a);
+                        }
+                    }
                 }
             }
             if found.is_some() {
                 return Ok(found);
             }
         }
-        Ok(None)
+        Ok(kernel_without_one.then(|| LocationValue::Exprs(vec![KERNEL_FRAME_BASE.to_vec()])))
     }
 
     /// The lane attributes of the innermost subprogram at `pc`, accepting both the current
@@ -1153,7 +1244,18 @@ impl<'p, 'd, T: Target + ?Sized> Context for ProgramContext<'p, 'd, T> {
             .ok_or(ErrorKind::Program("no units".into()))?;
         p.dwarf
             .address(&u.unit, gimli::DebugAddrIndex(index as usize))
+            .map(|a| self.relocate(a))
             .map_err(|e| ErrorKind::Program(e.to_string()))
+    }
+
+    /// An address operand inside one of the code object's data objects is where the
+    /// loader put that object (see [`ProgramOptions::data_objects`]).
+    fn relocate(&self, addr: u64) -> u64 {
+        if self.program.opts.is_data_object(addr) {
+            addr.wrapping_add(self.target.code_bias())
+        } else {
+            addr
+        }
     }
 
     fn pointer_target(&self, die: u64) -> Result<PointerTarget, ErrorKind> {

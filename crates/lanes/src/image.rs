@@ -28,6 +28,26 @@ pub struct LineRow {
     pub prologue_end: bool,
 }
 
+/// How this code object's DWARF is read: with its kernels' entry addresses (a kernel
+/// whose DIE has no frame base gets the one its code uses) and its data objects (whose
+/// addresses the loader moves).
+fn program_options(code: &CodeObject<'_>) -> ProgramOptions {
+    ProgramOptions {
+        kernel_entries: code.kernels().iter().map(|k| k.entry_address).collect(),
+        data_objects: code
+            .symbols()
+            .iter()
+            .filter(|s| {
+                s.kind == amdgpu_codeobj::SymbolKind::Object
+                    && (1..0xff00).contains(&s.section_index)
+                    && s.size > 0
+            })
+            .map(|s| (s.address, s.address + s.size))
+            .collect(),
+        ..ProgramOptions::default()
+    }
+}
+
 impl<'d> Image<'d> {
     /// Parses a code object and loads its DWARF (`.debug_*` sections). A code object
     /// without `.debug_info` is refused: nothing could be said about its variables.
@@ -36,7 +56,7 @@ impl<'d> Image<'d> {
         if code.section_data(".debug_info").is_none() {
             return Err(Error::NoDebugInfo);
         }
-        let program = Program::load(|name| code.section_data(name), ProgramOptions::default())
+        let program = Program::load(|name| code.section_data(name), program_options(&code))
             .map_err(Error::Program)?;
         Ok(Image { code, program })
     }
@@ -46,7 +66,7 @@ impl<'d> Image<'d> {
     /// alone tells (the lane reconstruction, instruction stepping, registers).
     pub fn parse_code(bytes: &'d [u8]) -> Result<Self, Error> {
         let code = CodeObject::parse(bytes).map_err(|e| Error::CodeObject(e.to_string()))?;
-        let program = Program::load(|name| code.section_data(name), ProgramOptions::default())
+        let program = Program::load(|name| code.section_data(name), program_options(&code))
             .map_err(Error::Program)?;
         Ok(Image { code, program })
     }
@@ -137,8 +157,102 @@ impl<'d> Image<'d> {
         }
         Ok(v)
     }
+
+    /// Where gdb places a breakpoint on `line` of the file whose name ends with `file`
+    /// (its linespec rules): the `is_stmt` rows of that line or, when it has none, of the
+    /// first line after it that has some (a comment or a blank line moves forward, not
+    /// into a function that starts after it); of several rows in the same block
+    /// ([`Program::block_at`]: a loop's condition split in two, a call's arguments
+    /// interleaved with other statements), only the first in address order. Returns the
+    /// line used and the link-time addresses, sorted; `None` when no line at or after
+    /// `line` has code.
+    pub fn breakpoint_addresses(
+        &self,
+        file: &str,
+        line: u64,
+    ) -> Result<Option<(u64, Vec<u64>)>, Error> {
+        let rows: Vec<LineRow> = self
+            .statement_rows()?
+            .into_iter()
+            .filter(|r| r.line != 0 && r.file.ends_with(file))
+            .collect();
+        let Some(used) = rows.iter().map(|r| r.line).filter(|&l| l >= line).min() else {
+            return Ok(None);
+        };
+        let mut addrs: Vec<u64> = rows
+            .iter()
+            .filter(|r| r.line == used)
+            .map(|r| r.address)
+            .collect();
+        addrs.sort_unstable();
+        addrs.dedup();
+        let mut blocks = Vec::new();
+        let mut kept = Vec::new();
+        for a in addrs {
+            let block = self.program.block_at(a).map_err(Error::Program)?;
+            if block.is_none() || !blocks.contains(&block) {
+                blocks.push(block);
+                kept.push(a);
+            }
+        }
+        if used != line
+            && let Some(&first) = kept.first()
+            && self
+                .program
+                .function_starts_after(first, line)
+                .map_err(Error::Program)?
+        {
+            return Ok(None);
+        }
+        Ok(Some((used, kept)))
+    }
 }
 
 fn gimli_err(e: gimli::Error) -> Error {
     Error::Line(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn divergence() -> Vec<u8> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../kernels/bin/gfx900/divergence.O2g.co"
+        );
+        std::fs::read(path).expect("committed kernel")
+    }
+
+    /// gdb's linespec rules, on clang-19's line table for `divergence.cl` at -O2 (see
+    /// `llvm-dwarfdump-19 --debug-line`): line 14 has statement rows at 0x1970 and
+    /// 0x1a24, both in the subprogram's own block (the lexical blocks are
+    /// [0x1984, 0x1a1c) and [0x1a2c, 0x1ab4)), so only the first is kept; line 27 (a
+    /// declaration with no code) moves to line 28; line 3 (a comment before the kernel,
+    /// declared on line 6) gets nothing, not the kernel's first line.
+    #[test]
+    fn breakpoint_addresses_follow_gdb() {
+        let bytes = divergence();
+        let image = Image::parse(&bytes).unwrap();
+        let all = image.line_addresses("divergence.cl", 14).unwrap();
+        assert_eq!(all, vec![0x1970, 0x1a24]);
+        assert_eq!(
+            image.breakpoint_addresses("divergence.cl", 14).unwrap(),
+            Some((14, vec![0x1970]))
+        );
+        let (line, addrs) = image
+            .breakpoint_addresses("divergence.cl", 27)
+            .unwrap()
+            .unwrap();
+        assert_eq!(line, 28);
+        assert_eq!(addrs, vec![0x1a2c]);
+        assert_eq!(
+            image.breakpoint_addresses("divergence.cl", 3).unwrap(),
+            None
+        );
+        assert_eq!(
+            image.breakpoint_addresses("divergence.cl", 1000).unwrap(),
+            None
+        );
+    }
 }

@@ -335,6 +335,22 @@ fn private_array(dev: &Device) -> Result<Setup, String> {
             "a" => one(u64::from(gathered(v?).0)),
             "b" => one(u64::from(gathered(v?).1)),
             "c" => one(u64::from(gathered(v?).2)),
+            // `buf[k]`: 0 before the first loop writes it (scratch starts zeroed), then
+            // `v * (k + 1) + lid`, then that value after each of the scatter loop's xors
+            // in order.
+            e if e.starts_with("buf[") => {
+                let k: u32 = e["buf[".len()..e.len() - 1].parse().ok()?;
+                let v = v?;
+                let mut x = v.wrapping_mul(k + 1).wrapping_add(lid);
+                let mut values = vec![0, u64::from(x)];
+                for s in 0..8u32 {
+                    if v.wrapping_add(s * 7).wrapping_add(lid) % 80 == k {
+                        x ^= s + 0x100;
+                        values.push(u64::from(x));
+                    }
+                }
+                Some(values)
+            }
             _ => None,
         }
     };
@@ -807,6 +823,18 @@ fn check_stop(
                     continue;
                 }
             };
+            if got.len() > 8 && got.len() % 4 == 0 {
+                // A private array: each 4-byte element against the values the host says
+                // it may hold (`name[k]`).
+                match check_elements(&var.name, &got, &it, &*setup.truth) {
+                    Ok(()) => {
+                        tally.checked += 1;
+                        *tally.by_storage.entry(kind).or_insert(0) += 1;
+                    }
+                    Err(e) => tally.fail(format!("{}: {e}", what())),
+                }
+                continue;
+            }
             if got.is_empty() || got.len() > 8 {
                 tally.fail(format!("{}: {} bytes, no host value", what(), got.len()));
                 continue;
@@ -834,6 +862,31 @@ fn check_stop(
                     values.iter().map(|v| v & mask).collect::<Vec<_>>()
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Each 4-byte element `k` of an array read for one work-item is one of the values the
+/// host gives for `name[k]`.
+fn check_elements(
+    name: &str,
+    bytes: &[u8],
+    it: &Item,
+    truth: &dyn Fn(&str, &Item) -> Option<Vec<u64>>,
+) -> Result<(), String> {
+    for (k, e) in bytes.chunks_exact(4).enumerate() {
+        let got = u64::from(u32::from_le_bytes([e[0], e[1], e[2], e[3]]));
+        let Some(values) = truth(&format!("{name}[{k}]"), it) else {
+            return Err(format!(
+                "{} bytes, no host value for element {k}",
+                bytes.len()
+            ));
+        };
+        if !values.contains(&got) {
+            return Err(format!(
+                "element {k} reads {got:#x}, not one of {values:x?}"
+            ));
         }
     }
     Ok(())
