@@ -1319,7 +1319,7 @@ fn debug_speaks_gdb() {
         "Breakpoint 1 at 0x1a00: file kernels/src/divergence.cl, line 20.",
         "Temporary breakpoint 2 at 0x",
         "Num     Type           Disp Enb Address            What\n",
-        "2       breakpoint     del  y   <MULTIPLE>         divergence.cl:14\n2.1 ",
+        "2       breakpoint     del  y   0x0000000000001970 in divergence at kernels/src/divergence.cl:14\n",
         "Thread 1 \"divergence\" hit Temporary breakpoint 2, with lanes [0-63], divergence (",
         "Thread 1 \"divergence\" hit Breakpoint 1, with lanes [3 11 15 19",
         "\tbreakpoint already hit 1 time\n",

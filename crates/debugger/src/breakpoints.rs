@@ -2,7 +2,20 @@
 //! dispatch's code object resolves them, with gdb's enable, ignore and temporary
 //! dispositions and hit counts.
 
+use amdgpu_lanes::service::PcKind;
 use amdgpu_lanes::stepper::{BreakAt, Stepper};
+
+/// gdb's `What` column for a breakpoint location: `in FUNCTION at FILE:LINE` (the
+/// function alone without a line table, nothing without a function).
+pub(crate) fn place(stepper: &Stepper, addr: u64) -> String {
+    let src = stepper.service().source(addr, PcKind::Current);
+    match (src.function, src.line) {
+        (Some(f), Some((file, line))) => format!("in {f} at {file}:{line}"),
+        (Some(f), None) => format!("in {f}"),
+        (None, Some((file, line))) => format!("at {file}:{line}"),
+        (None, None) => String::new(),
+    }
+}
 
 /// One breakpoint.
 #[derive(Clone, Debug)]
@@ -13,6 +26,8 @@ pub(crate) struct Breakpoint {
     pub at: BreakAt,
     /// Link-time addresses in the dispatch being debugged (empty: pending).
     pub resolved: Vec<u64>,
+    /// gdb's `What` for each resolved address: `in FUNCTION at FILE:LINE`.
+    pub places: Vec<String>,
     pub enabled: bool,
     /// `tbreak`: deleted when hit.
     pub temporary: bool,
@@ -42,13 +57,21 @@ pub(crate) enum Hit {
 
 impl Table {
     /// Adds a breakpoint; returns its number.
-    pub fn add(&mut self, text: &str, at: BreakAt, resolved: Vec<u64>, temporary: bool) -> u32 {
+    pub fn add(
+        &mut self,
+        text: &str,
+        at: BreakAt,
+        resolved: Vec<u64>,
+        places: Vec<String>,
+        temporary: bool,
+    ) -> u32 {
         self.next += 1;
         self.list.push(Breakpoint {
             number: self.next,
             text: text.to_string(),
             at,
             resolved,
+            places,
             enabled: true,
             temporary,
             hits: 0,
@@ -86,6 +109,7 @@ impl Table {
     pub fn resolve(&mut self, stepper: &mut Stepper) -> bool {
         for b in &mut self.list {
             b.resolved = stepper.break_at(&b.at).unwrap_or_default();
+            b.places = b.resolved.iter().map(|a| place(stepper, *a)).collect();
         }
         self.sync(stepper);
         self.list
@@ -149,18 +173,25 @@ impl Table {
         for b in &self.list {
             let disp = if b.temporary { "del " } else { "keep" };
             let enb = if b.enabled { 'y' } else { 'n' };
-            let address = match b.resolved.as_slice() {
-                [] => "<PENDING>".to_string(),
-                [a] => format!("{a:#018x}"),
-                _ => "<MULTIPLE>".to_string(),
+            let place = |k: usize| b.places.get(k).map_or("", String::as_str);
+            let (address, what) = match b.resolved.as_slice() {
+                [] => ("<PENDING>".to_string(), b.text.as_str()),
+                [a] => (format!("{a:#018x}"), place(0)),
+                _ => ("<MULTIPLE>".to_string(), ""),
             };
             out += &format!(
-                "{:<7} breakpoint     {disp} {enb}   {address:<18} {}\n",
-                b.number, b.text
+                "{:<7} breakpoint     {disp} {enb}   {address:<18} {what}\n",
+                b.number
             );
             if b.resolved.len() > 1 {
                 for (k, a) in b.resolved.iter().enumerate() {
-                    out += &format!("{}.{:<5} {:>24}   {a:#018x}\n", b.number, k + 1, enb);
+                    let n = format!("{}.{}", b.number, k + 1);
+                    out += &format!(
+                        "{n:<7} {:<14} {:<4} {enb}   {a:#018x} {}\n",
+                        "",
+                        "",
+                        place(k)
+                    );
                 }
             }
             if let Some(c) = &b.condition {
@@ -175,5 +206,49 @@ impl Table {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// gdb's `info breakpoints`: a location's `Enb` under the header's, `What` as
+    /// `in FUNCTION at FILE:LINE`, a breakpoint with several locations on a row of its
+    /// own followed by one row per location (`N.K`).
+    #[test]
+    fn info_lays_out_locations_as_gdb() {
+        let mut t = Table::default();
+        let at = BreakAt::Line {
+            file: None,
+            line: 14,
+        };
+        t.add(
+            "14",
+            at.clone(),
+            vec![0x1970],
+            vec!["in k at k.cl:14".into()],
+            false,
+        );
+        t.add(
+            "f",
+            at.clone(),
+            vec![0x1900, 0x1a00],
+            vec!["in f(int) at k.cl:3".into(), "in f(float) at k.cl:5".into()],
+            true,
+        );
+        t.add("99", at, vec![], vec![], false);
+        let want = "\
+Num     Type           Disp Enb Address            What
+1       breakpoint     keep y   0x0000000000001970 in k at k.cl:14
+2       breakpoint     del  y   <MULTIPLE>         \n\
+2.1                         y   0x0000000000001900 in f(int) at k.cl:3
+2.2                         y   0x0000000000001a00 in f(float) at k.cl:5
+3       breakpoint     keep y   <PENDING>          99
+";
+        assert_eq!(t.info(), want);
+        let header = want.lines().next().unwrap();
+        let location = want.lines().nth(3).unwrap();
+        assert_eq!(header.find("Enb"), location.find('y'));
     }
 }

@@ -618,7 +618,16 @@ impl Frontend {
         } else {
             "Breakpoint"
         };
-        let number = self.breakpoints.add(rest, at, resolved.clone(), temporary);
+        let places = match &a {
+            Some(a) => resolved
+                .iter()
+                .map(|addr| crate::breakpoints::place(a.stepper, *addr))
+                .collect(),
+            None => Vec::new(),
+        };
+        let number = self
+            .breakpoints
+            .add(rest, at, resolved.clone(), places, temporary);
         self.breakpoints.get_mut(number)?.condition = condition;
         match (resolved.as_slice(), &a) {
             ([], _) => println!("{kind} {number} ({rest}) pending."),

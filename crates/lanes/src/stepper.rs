@@ -573,17 +573,24 @@ impl<'a, 'd> Stepper<'a, 'd> {
                     known.dedup();
                     return Err(StepError::NoFile { file, known });
                 }
-                if !in_file.iter().any(|r| r.line == *line) {
-                    let before = in_file.iter().map(|r| r.line).filter(|l| l < line).max();
-                    let after = in_file.iter().map(|r| r.line).filter(|l| l > line).min();
-                    return Err(StepError::NoCode {
-                        file,
-                        line: *line,
-                        before,
-                        after,
-                    });
+                match self.image.breakpoint_addresses(&file, *line)? {
+                    Some((_, addrs)) => {
+                        for &a in &addrs {
+                            self.debugger.break_at_address(a);
+                        }
+                        Ok(addrs)
+                    }
+                    None => {
+                        let before = in_file.iter().map(|r| r.line).filter(|l| l < line).max();
+                        let after = in_file.iter().map(|r| r.line).filter(|l| l > line).min();
+                        Err(StepError::NoCode {
+                            file,
+                            line: *line,
+                            before,
+                            after,
+                        })
+                    }
                 }
-                Ok(self.debugger.break_at_line(&file, *line)?)
             }
             BreakAt::Function(name) => {
                 let code = self.image.code();
