@@ -377,17 +377,42 @@ impl Frontend {
                 .collect()
         };
         let kernel = self.kernel_name(a);
+        // gdb shows every thread's innermost frame, then gives the selection back.
+        let selected = a.stepper.debugger().selected_frame();
+        if selected != 0 {
+            a.stepper
+                .debugger()
+                .select_frame(0)
+                .map_err(|e| e.to_string())?;
+        }
         let mut rows = Vec::new();
         for (w, pc) in waves {
             let place = self.place(a, group, w);
             let src = a.stepper.service().source(pc, PcKind::Current);
-            let func = src.function.as_deref().unwrap_or("??");
-            let frame = match &src.line {
-                Some((file, line)) => format!("{} (...) at {file}:{line}", frame_function(func)),
-                None => format!("{pc:#018x} in {} ()", frame_function(func)),
+            // Each wave's frame with its arguments as that wave's lane sees them: the
+            // focused lane of the focused wave, another wave's first active lane.
+            let frame = if w == focus {
+                self.frame(a, Some(pc), &src, self.lane)
+            } else {
+                match a.stepper.set_focus(Some(group), w) {
+                    Ok(stop) => {
+                        let exec = stop.view.map_or(0, |v| v.exec);
+                        let lane = if exec == 0 { 0 } else { exec.trailing_zeros() };
+                        self.frame(a, Some(pc), &src, lane)
+                    }
+                    Err(e) => format!("<{e}>"),
+                }
             };
             let id = format!("{} \"{}\"", place.wave_id(), wave_name(&kernel));
             rows.push((w == focus, place.thread(), id, frame));
+        }
+        if a.stepper.focus() != (group, focus) {
+            a.stepper
+                .set_focus(Some(group), focus)
+                .map_err(|e| e.to_string())?;
+        }
+        if selected != 0 {
+            self.select(a, selected)?;
         }
         let width = rows.iter().map(|r| r.2.len()).max().unwrap_or(0).max(17);
         println!("  Id   {:<width$} Frame ", "Target Id");
@@ -420,6 +445,16 @@ impl Frontend {
             return Err(format!("Invalid thread ID: {n}"));
         }
         let w = (n - first) as u32;
+        // A wave that has ended is gone, as an exited thread is for gdb.
+        let ended = a
+            .stepper
+            .debugger()
+            .session_ref()
+            .wave(w)
+            .is_none_or(|wv| wv.status == amdgpu_sim::WaveStatus::Done);
+        if ended {
+            return Err(format!("Invalid thread ID: {n}"));
+        }
         a.stepper
             .set_focus(Some(group), w)
             .map_err(|e| e.to_string())?;

@@ -251,6 +251,22 @@ impl<'a, 'd> Debugger<'a, 'd> {
         self.stopped.ok_or(Error::NotStopped)
     }
 
+    /// Makes wave `wave` of the running work-group the one whose state variables,
+    /// registers and frames are read (a debugger's thread switch); selects its frame 0.
+    /// Every wave of a stopped work-group is stopped: the one a breakpoint stopped is
+    /// only the first focused.
+    pub fn focus_wave(&mut self, wave: u32) -> Result<(), Error> {
+        if self.session.wave(wave).is_none() {
+            return Err(Error::NotStopped);
+        }
+        if self.stopped != Some(wave) {
+            self.stopped = Some(wave);
+            self.frame = 0;
+            self.callers.clear();
+        }
+        Ok(())
+    }
+
     /// A read-only DWARF target for the stopped wave, focused on `lane`.
     pub fn target(&self, lane: u32) -> Result<WaveTarget<'_, 'a>, Error> {
         let wave = self.stopped_wave()?;

@@ -660,6 +660,15 @@ impl<'a, 'd> Stepper<'a, 'd> {
             .is_some_and(|f| f.swap(false, std::sync::atomic::Ordering::Relaxed))
     }
 
+    /// Whether `pc` is where a function of the code object starts.
+    fn is_function_entry(&self, pc: u64) -> bool {
+        self.image
+            .code()
+            .symbols()
+            .iter()
+            .any(|s| s.is_code() && s.address == pc)
+    }
+
     /// The first address after the prologue of the function starting at `start`: its
     /// line table's `prologue_end` row (`start` without one, or without DWARF).
     pub fn after_prologue(&self, start: u64) -> u64 {
@@ -845,6 +854,8 @@ impl<'a, 'd> Stepper<'a, 'd> {
             }
         };
         let mut n = 0u64;
+        // Set when the lane entered a function: where its prologue ends.
+        let mut prologue_end: Option<u64> = None;
         loop {
             if n >= self.step_limit {
                 return Err(StepError::StepLimit {
@@ -903,10 +914,25 @@ impl<'a, 'd> Stepper<'a, 'd> {
             match f.state {
                 LaneState::Active => {
                     let line = f.source.and_then(|s| s.line);
-                    if line.is_some()
-                        && line != start_line
-                        && f.pc.is_some_and(|pc| self.statements.contains(&pc))
-                    {
+                    let new_line = match prologue_end {
+                        Some(end) => f.pc == Some(end),
+                        None => {
+                            line.is_some()
+                                && line != start_line
+                                && f.pc.is_some_and(|pc| self.statements.contains(&pc))
+                        }
+                    };
+                    if new_line && prologue_end.is_none() {
+                        // Into a function: as gdb, on past its prologue.
+                        let pc = f.pc.unwrap_or_default();
+                        let end = self.after_prologue(pc);
+                        if self.functions_after_prologue && end != pc && self.is_function_entry(pc)
+                        {
+                            prologue_end = Some(end);
+                            continue;
+                        }
+                    }
+                    if new_line {
                         return Ok(Stop {
                             kind: StopKind::NewLine { instructions: n },
                             view: Some(self.view()?),
@@ -956,6 +982,8 @@ impl<'a, 'd> Stepper<'a, 'd> {
             self.run_to_group(group)?;
         }
         self.focus = (group, wave);
+        // Variables, registers and frames are read from the focused wave.
+        self.debugger.focus_wave(wave)?;
         Ok(Stop {
             kind: StopKind::Focused,
             view: Some(self.view()?),
