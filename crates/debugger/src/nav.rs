@@ -159,7 +159,13 @@ impl Frontend {
             return Err("Argument required (starting display address).".into());
         }
         let ast = crate::expr::parse::parse(expr)?;
-        let v = self.eval(&ast, a)?;
+        let mut v = self.eval(&ast, a)?;
+        if let crate::expr::types::Ty::Array { .. } = v.ty {
+            // An array stands for its first element's address, as in C.
+            let addr =
+                crate::expr::parse::Ast::Unary(crate::expr::parse::UnOp::AddrOf, Box::new(ast));
+            v = self.eval(&addr, a)?;
+        }
         let space = match &v.ty {
             crate::expr::types::Ty::Pointer { space, .. } => *space,
             _ => amdgpu_dwarf::AddressSpace::Generic,

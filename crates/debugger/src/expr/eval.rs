@@ -219,7 +219,7 @@ impl Frontend {
                 }
             }
             Ast::Cast(t, e) => {
-                let ty = self.type_named(t)?;
+                let ty = self.type_written(t, a)?;
                 let v = self.eval(e, a)?;
                 self.convert(v, &ty, a)
             }
@@ -228,8 +228,13 @@ impl Frontend {
                 Ok(self.ulong(v.ty.size()))
             }
             Ast::SizeofType(t) => {
-                let ty = self.type_named(t)?;
+                let ty = self.type_written(t, a)?;
                 Ok(self.ulong(ty.size()))
+            }
+            Ast::AlignofType(t) => {
+                let ty = self.type_written(t, a)?;
+                let align = ty.align(Self::program(a));
+                Ok(self.ulong(align))
             }
             Ast::Assign(l, r) => self.assign(l, r, a),
             Ast::Aspace(space, e) => {
@@ -256,6 +261,23 @@ impl Frontend {
             ty: int_ty(8, false),
             repr: Repr::Bytes(v.to_le_bytes().to_vec()),
         }
+    }
+
+    /// The type a cast, `sizeof` or `alignof` names: `decltype(e)` is `e`'s type.
+    fn type_written(&mut self, t: &TypeName, a: &mut Active) -> Result<Ty, String> {
+        let Some(e) = &t.decltype else {
+            return self.type_named(t);
+        };
+        let mut ty = self.eval(e, a)?.ty;
+        for _ in 0..t.pointers {
+            ty = Ty::Pointer {
+                target: Target::Ty(Box::new(ty)),
+                size: 8,
+                space: AddressSpace::Generic,
+                name: None,
+            };
+        }
+        Ok(ty)
     }
 
     fn type_named(&self, t: &TypeName) -> Result<Ty, String> {
@@ -345,7 +367,7 @@ impl Frontend {
             "gridDim" => p.groups,
             "warpSize" => {
                 return Ok(Some(Val {
-                    ty: int_ty(4, true),
+                    ty: int_ty(4, false),
                     repr: Repr::Bytes(p.wave_size.to_le_bytes().to_vec()),
                 }));
             }

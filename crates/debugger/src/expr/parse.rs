@@ -35,6 +35,8 @@ pub(crate) enum Ast {
     SizeofExpr(Box<Ast>),
     /// `sizeof (type)`
     SizeofType(TypeName),
+    /// `alignof (type)`, `_Alignof (type)`
+    AlignofType(TypeName),
     /// `a = b`
     Assign(Box<Ast>, Box<Ast>),
     /// ROCgdb's address space operator: `private_lane#0x44`, `local#16`.
@@ -102,13 +104,16 @@ pub(crate) enum BinOp {
     At,
 }
 
-/// A type written in a cast or `sizeof`: a base type name and pointer levels.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A type written in a cast, `sizeof` or `alignof`: a base type name (or C++'s
+/// `decltype(e)`) and pointer levels.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct TypeName {
     /// The base type as written, normalised (`unsigned int`, `float`, `struct S`).
     pub base: String,
     /// `*`s after it.
     pub pointers: u32,
+    /// `decltype(e)`: the type of `e` (then `base` is `decltype`).
+    pub decltype: Option<Box<Ast>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -216,11 +221,11 @@ fn number(t: &str) -> Result<Tok, String> {
 }
 
 /// Words that start a type name in a cast.
-const TYPE_WORDS: [&str; 30] = [
+const TYPE_WORDS: [&str; 31] = [
     "int", "unsigned", "signed", "char", "short", "long", "float", "double", "bool", "_Bool",
     "void", "const", "volatile", "struct", "union", "uint", "ulong", "uchar", "ushort", "half",
     "size_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
-    "uint64_t", "enum",
+    "uint64_t", "enum", "decltype",
 ];
 
 struct Parser {
@@ -313,6 +318,21 @@ impl Parser {
     }
 
     fn type_name(&mut self) -> Result<TypeName, String> {
+        if matches!(self.peek(), Some(Tok::Ident(w)) if w == "decltype") {
+            self.pos += 1;
+            self.expect("(")?;
+            let e = self.assignment()?;
+            self.expect(")")?;
+            let mut pointers = 0;
+            while self.eat("*") {
+                pointers += 1;
+            }
+            return Ok(TypeName {
+                base: "decltype".into(),
+                pointers,
+                decltype: Some(Box::new(e)),
+            });
+        }
         let mut words = Vec::new();
         while let Some(Tok::Ident(w)) = self.peek() {
             if matches!(w.as_str(), "const" | "volatile") {
@@ -332,6 +352,7 @@ impl Parser {
         Ok(TypeName {
             base: words.join(" "),
             pointers,
+            decltype: None,
         })
     }
 
@@ -364,6 +385,18 @@ impl Parser {
                 return Ok(Ast::SizeofType(t));
             }
             return Ok(Ast::SizeofExpr(Box::new(self.unary()?)));
+        }
+        if matches!(self.peek(), Some(Tok::Ident(w)) if w == "alignof" || w == "_Alignof") {
+            self.pos += 1;
+            if self.peek_punct() == Some("(") && self.is_type_start() {
+                self.pos += 1;
+                let t = self.type_name()?;
+                self.expect(")")?;
+                return Ok(Ast::AlignofType(t));
+            }
+            return Err(
+                "A syntax error in expression: alignof takes a type in parentheses.".into(),
+            );
         }
         self.postfix()
     }

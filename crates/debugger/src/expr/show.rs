@@ -151,7 +151,11 @@ impl Frontend {
                 let w = |k: usize| {
                     u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap_or_default())
                 };
-                Ok(format!("{{x = {}, y = {}, z = {}}}", w(0), w(1), w(2)))
+                let f = |k: usize| match fmt {
+                    Some(f) => formatted(Num::Int(i128::from(w(k))), 4, f),
+                    None => w(k).to_string(),
+                };
+                Ok(format!("{{x = {}, y = {}, z = {}}}", f(0), f(1), f(2)))
             }
             Ty::Void => Ok("void".into()),
             Ty::Function => Ok("{void (void)}".into()),

@@ -290,6 +290,22 @@ impl Ty {
         }
     }
 
+    /// Alignment in bytes (C's `alignof`): a scalar's size, an array's element's, a
+    /// struct's most aligned member's.
+    pub fn align(&self, program: &Program) -> u64 {
+        match self {
+            Ty::Array { element, .. } => element.align(program),
+            Ty::Struct { fields, .. } => fields
+                .iter()
+                .filter_map(|f| Ty::target(program, &f.ty).ok())
+                .map(|t| t.align(program))
+                .max()
+                .unwrap_or(1),
+            Ty::Dim3 => 4,
+            other => other.size().max(1),
+        }
+    }
+
     /// The C type a cast names (`int`, `unsigned long`, `float`, `uint`, `int32_t`, ...).
     pub fn named(name: &str) -> Option<Ty> {
         let int = |n: &str, size: u8, signed: bool| Ty::Int {
@@ -367,7 +383,7 @@ impl Ty {
                 }
             }
             Ty::Enum { name, .. } => name.clone(),
-            Ty::Dim3 => "dim3".into(),
+            Ty::Dim3 => "__gdb_hip_builtin_vec".into(),
             Ty::Void => "void".into(),
             Ty::Function => "void (void)".into(),
         }
@@ -389,10 +405,9 @@ impl Ty {
                 }
                 s + "}"
             }
-            Ty::Dim3 => {
-                "struct dim3 {\n    unsigned int x;\n    unsigned int y;\n    unsigned int z;\n}"
-                    .into()
-            }
+            // ROCgdb's own type for the built-ins (hip-builtin-variables.exp).
+            Ty::Dim3 => "struct __gdb_hip_builtin_vec {\n    uint32_t x;\n    uint32_t y;\n    uint32_t z;\n}"
+                .into(),
             Ty::Enum { name, values, .. } => {
                 let v: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
                 format!("enum {name} {{{}}}", v.join(", "))
