@@ -71,6 +71,7 @@ const NOT_YET: &[(&str, &str, &str)] = &[
     ("clang19", "device_malloc", HIDDEN_COMPLETION_ACTION),
     ("clang19", "device_assert", HIDDEN_COMPLETION_ACTION),
     ("clang19", "debug_divergence", HIDDEN_COMPLETION_ACTION),
+    ("clang19", "debug_builtins", HIDDEN_COMPLETION_ACTION),
 ];
 
 fn programs(compiler: &str) -> Vec<PathBuf> {
@@ -413,6 +414,158 @@ fn debug_stops_in_a_hip_programs_kernel() {
     let t = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{t}");
     assert!(!t.contains("PASS"), "quit should end the program:\n{t}");
+}
+
+/// Runs `amdsim debug --gpu GPU --batch -ex C1 -ex C2 ... -- PROGRAM`.
+fn debug_batch(gpu: &str, program: &Path, commands: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_amdsim"));
+    cmd.args(["debug", "--gpu", gpu, "--batch"]);
+    for c in commands {
+        cmd.args(["-ex", c]);
+    }
+    cmd.arg("--")
+        .arg(program)
+        .current_dir(program.parent().unwrap())
+        .output()
+        .unwrap()
+}
+
+/// ROCgdb's `hip-builtin-variables.exp` done on amdsim, over `debug_builtins.hip`
+/// (hipcc, -O0 -g, `optnone` kernel and callees). The breakpoint is on line 39, the
+/// first call; its condition picks work-item (7,3,1) of block (2,1,3), the last lane
+/// of its block: lane 63 of the block's only wave on gfx900, lane 31 of its second
+/// wave on gfx1030 (block 41 in x-fastest order, so thread 42, or 83 and 84). Every
+/// value comes from the source: `flat` = ((3*4+1)*3+2)*64 + (1*4+3)*8+7 = 2687;
+/// `no_builtins` returns 2*2687 = 5374; the local `blockIdx` of `hides_block_idx`
+/// is 0x5eed00 + 2687 = 0x5ef77f (it hides the built-in, which the caller's frame
+/// still shows). Formats are ROCgdb's (`ptype` of the built-ins, `sizeof`, `alignof`).
+///
+/// Before: every local of the kernel failed ("DW_OP_fbreg needs a frame base": clang-15
+/// writes no DW_AT_frame_base for a kernel without a frame pointer); `step` into a
+/// function stopped on its opening line instead of after the prologue; `p/x` of a
+/// built-in printed decimal. Also checked: after `thread N` the variables are that
+/// wave's (they were the first stopped wave's: wave 83, which has not reached the call
+/// on gfx1030, showed wave 84's values).
+#[test]
+fn debug_hip_builtin_variables_as_rocgdb() {
+    if !have_hip("debug_hip_builtin_variables_as_rocgdb") {
+        return;
+    }
+    let program = corpus("hipcc").join("debug_builtins");
+    let cond = "break debug_builtins.hip:39 if threadIdx.x == 7 && threadIdx.y == 3 && \
+                threadIdx.z == 1 && blockIdx.x == 2 && blockIdx.y == 1 && blockIdx.z == 3";
+    for (gpu, thread, lane, ws) in [("gfx900", 42, 63, 64), ("gfx1030", 84, 31, 32)] {
+        let out = debug_batch(
+            gpu,
+            &program,
+            &[
+                cond,
+                "run",
+                "info locals",
+                "p threadIdx",
+                "p/x blockDim",
+                "p gridDim",
+                "p warpSize",
+                "ptype blockIdx",
+                "ptype warpSize",
+                "p sizeof(gridDim)",
+                "p alignof(decltype(threadIdx))",
+                "step",
+                "finish",
+                "next",
+                "step",
+                "next",
+                "p blockIdx",
+                "p/x blockIdx",
+                "up",
+                "p blockIdx.z",
+                "info threads",
+                "delete",
+                "continue",
+            ],
+        );
+        let t = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{gpu}: {:?}\n{t}", out.status);
+        let wave_in_group = if ws == 64 { 0 } else { 1 };
+        let id = format!("AMDGPU Wave 1:1:2:{thread} (2,1,3)/{wave_in_group}");
+        for want in [
+            format!("[Switching to thread {thread}, lane {lane} (AMDGPU Lane 1:1:2:{thread}/{lane} (2,1,3)[7,3,1])]"),
+            "\n39\t  int twice = no_builtins(flat);\n".into(),
+            "flat = 2687\n".into(),
+            format!("ws = {ws}\ngz = 5\ngy = 4\ngx = 3\ndz = 2\ndy = 4\ndx = 8\nbz = 3\nby = 1\nbx = 2\ntz = 1\nty = 3\ntx = 7\n"),
+            "$1 = {x = 7, y = 3, z = 1}\n".into(),
+            "$2 = {x = 0x8, y = 0x4, z = 0x2}\n".into(),
+            "$3 = {x = 3, y = 4, z = 5}\n".into(),
+            format!("$4 = {ws}\n"),
+            "type = struct __gdb_hip_builtin_vec {\n    uint32_t x;\n    uint32_t y;\n    uint32_t z;\n}\n".into(),
+            "type = unsigned int\n".into(),
+            "$5 = 12\n".into(),
+            "$6 = 4\n".into(),
+            "no_builtins (x=2687) at src/debug_builtins.hip:15\n15\t  int twice = 2 * x;\n".into(),
+            "Run till exit from #0  no_builtins (x=2687) at src/debug_builtins.hip:15\n".into(),
+            "Value returned is $7 = 5374\n".into(),
+            "(amdsim) next\n40\t  int hidden = hides_block_idx(flat);\n".into(),
+            "hides_block_idx (base=2687) at src/debug_builtins.hip:20\n20\t  int blockIdx = 0x5eed00 + base;\n".into(),
+            "(amdsim) next\n21\t  return blockIdx;\n".into(),
+            "$8 = 6223743\n".into(),
+            "$9 = 0x5ef77f\n".into(),
+            " in coords (out=0x".into(),
+            ") at src/debug_builtins.hip:40\n".into(),
+            "$10 = 3\n".into(),
+            format!("* {thread:<4} {id} \"coords\" hides_block_idx (base=2687) at src/debug_builtins.hip:21\n"),
+            "PASS\n".into(),
+        ] {
+            assert!(t.contains(&want), "{gpu}: no `{want}` in\n{t}");
+        }
+    }
+    // gfx1030, two waves per block: the first wave to reach line 41 (thread 1, block
+    // (0,0,0)) stops there before its block's second wave (thread 2) has run an
+    // instruction. Each thread's variables are its own: thread 2's are still the zeros
+    // of fresh private memory (they were thread 1's: `gz = 5`, `flat = 5` in lane 5),
+    // and an ended wave is no thread (`thread 83`, block (2,1,3) has not started; a
+    // finished wave is refused the same way).
+    let out = debug_batch(
+        "gfx1030",
+        &program,
+        &[
+            "break 41",
+            "run",
+            "lane 5",
+            "p flat",
+            "p gz",
+            "thread 2",
+            "p $_lane",
+            "p flat",
+            "p gz",
+            "info threads",
+            "thread 1",
+            "p flat",
+            "p gz",
+            "thread 83",
+            "delete",
+            "continue",
+        ],
+    );
+    let t = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "`thread 83` fails\n{t}");
+    let values: Vec<&str> = t.lines().filter(|l| l.starts_with('$')).collect();
+    assert_eq!(
+        values,
+        [
+            "$1 = 5", "$2 = 5", "$3 = 5", "$4 = 0", "$5 = 0", "$6 = 5", "$7 = 5"
+        ],
+        "{t}"
+    );
+    for want in [
+        "* 2    AMDGPU Wave 1:1:2:2 (0,0,0)/1 \"coords\" coords (out=",
+        ") at src/debug_builtins.hip:24\n",
+        "  1    AMDGPU Wave 1:1:2:1 (0,0,0)/0 \"coords\" coords (out=0x",
+        ") at src/debug_builtins.hip:41\n",
+        "Invalid thread ID: 83",
+        "PASS\n",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
 }
 
 /// A wave that executes `s_sleep` ends its turn, so the waves of its group it waits for
