@@ -1272,6 +1272,52 @@ fn the_readme_picture_is_current() {
     assert!(readme.contains("](kernels/examples/divergence.svg)"));
 }
 
+/// Program-scope variables are read where the loader put them: const_tables.cl's
+/// `__constant` tables are data objects of the code object (`crc_table` at 0x9c0,
+/// `sbox` at 0xdc0 in its symbol table), loaded at the dispatch's load bias
+/// 0x7f00_0000_0000. Values from the source's macros: the reflected CRC-32 table
+/// (`crc_table[1]` = 0x77073096, `[255]` = 0x2d02ef8d) and `sbox[x]` = (x * 167 + 13)
+/// mod 256 (13, 180 = 0xb4). Before, `DW_OP_addr` was not relocated: `p crc_table[1]`
+/// failed as unmapped and `p &crc_table` printed the link-time 0x9c0.
+#[test]
+fn debug_reads_program_scope_variables_where_they_are_loaded() {
+    let mut args = vec!["debug", "-batch"];
+    let cmds = [
+        "break const_tables",
+        "run",
+        "p crc_table[1]",
+        "p/x crc_table[255]",
+        "p &crc_table",
+        "p sbox[1]",
+        "x/2xb sbox",
+        "x/4xw crc_table",
+    ];
+    for c in &cmds {
+        args.extend(["-ex", c]);
+    }
+    args.extend([
+        "kernels/bin/gfx900/const_tables.O0g.co",
+        "const_tables",
+        "u32[64]:iota=1",
+        "u32[64]",
+        "u32[16]:iota=0",
+        "u32:64",
+    ]);
+    let out = amdsim(&args);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    for want in [
+        "$1 = 1996959894\n",
+        "$2 = 0x2d02ef8d\n",
+        "$3 = (unsigned int[256] *) 0x7f00000009c0\n",
+        "$4 = 180 '\\264'\n",
+        "0x7f0000000dc0:\t0x0d\t0xb4\n",
+        "0x7f00000009c0:\t0x00000000\t0x77073096\t0xee0e612c\t0x990951ba\n",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+}
+
 /// `amdsim debug` speaks gdb's and ROCgdb's language: `-batch -ex CMD`, numbered
 /// breakpoints with hit counts, `tbreak`, counts, ROCgdb's target ids, `info lanes`
 /// state letters, `lane N` errors, convenience variables and `print/FMT` with the value
