@@ -673,6 +673,58 @@ impl<'d> Program<'d> {
         Ok(None)
     }
 
+    /// Where each inlined copy of a function starts (`DW_TAG_inlined_subroutine`:
+    /// `DW_AT_entry_pc`, else `DW_AT_low_pc`, else the start of its first range), for
+    /// the copies whose function `matches` (called with the function's `DW_AT_name`
+    /// and `DW_AT_linkage_name`, through `DW_AT_abstract_origin`). Sorted, without
+    /// repeats.
+    pub fn inlined_entries(
+        &self,
+        matches: impl Fn(&str, Option<&str>) -> bool,
+    ) -> Result<Vec<u64>, ProgramError> {
+        let mut out = Vec::new();
+        for u in &self.units {
+            let mut cur = u.unit.entries();
+            while let Some(die) = cur.next_dfs()? {
+                if die.tag() != gimli::DW_TAG_inlined_subroutine {
+                    continue;
+                }
+                let Some(AttributeValue::UnitRef(off)) =
+                    die.attr_value(gimli::DW_AT_abstract_origin)
+                else {
+                    continue;
+                };
+                let origin = u.unit.entry(off)?;
+                let Some(name) = self.origin_name(u, &origin) else {
+                    continue;
+                };
+                let linkage = origin
+                    .attr_value(gimli::DW_AT_linkage_name)
+                    .and_then(|v| self.dwarf.attr_string(&u.unit, v).ok())
+                    .map(|s| String::from_utf8_lossy(s.slice()).into_owned());
+                if !matches(&name, linkage.as_deref()) {
+                    continue;
+                }
+                let mut entry = None;
+                for attr in [gimli::DW_AT_entry_pc, gimli::DW_AT_low_pc] {
+                    if entry.is_none()
+                        && let Some(v) = die.attr_value(attr)
+                    {
+                        entry = self.dwarf.attr_address(&u.unit, v)?;
+                    }
+                }
+                if entry.is_none() {
+                    let mut ranges = self.dwarf.die_ranges(&u.unit, die)?;
+                    entry = ranges.next()?.map(|r| r.begin);
+                }
+                out.extend(entry);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
     /// Whether `pc` is the first address of a subprogram declared after `line`
     /// (`DW_AT_decl_line > line`): a breakpoint asked for on a line before a function
     /// does not move into it (gdb's rule).

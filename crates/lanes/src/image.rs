@@ -255,4 +255,22 @@ mod tests {
             None
         );
     }
+
+    /// gds_sync.cl's static functions are inlined at -O2 (`llvm-dwarfdump-19
+    /// --debug-info`): `grid_sync` twice (one copy's ranges start at 0x2a20, the
+    /// other's low_pc is 0x2a34), `ordered_add` once (0x303c); a breakpoint on either
+    /// goes to every copy's start.
+    #[test]
+    fn inlined_copies_of_a_function() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../kernels/bin/gfx900/gds_sync.O2g.co"
+        );
+        let bytes = std::fs::read(path).expect("committed kernel");
+        let image = Image::parse(&bytes).unwrap();
+        let entries = |f: &str| image.program().inlined_entries(|n, _| n == f).unwrap();
+        assert_eq!(entries("grid_sync"), vec![0x2a20, 0x2a34]);
+        assert_eq!(entries("ordered_add"), vec![0x303c]);
+        assert!(entries("gws_init").is_empty());
+    }
 }

@@ -601,7 +601,17 @@ impl<'a, 'd> Stepper<'a, 'd> {
                     .filter(|s| s.is_code() && crate::service::names_function(s.name, name))
                     .map(|s| s.address)
                     .collect();
-                if found.is_empty() {
+                // And every copy inlined into a caller (at -O2 a device function
+                // rarely keeps a body of its own), as gdb: at the copy's start.
+                let inlined = self
+                    .image
+                    .program()
+                    .inlined_entries(|n, linkage| {
+                        n == name.as_str()
+                            || linkage.is_some_and(|l| crate::service::names_function(l, name))
+                    })
+                    .unwrap_or_default();
+                if found.is_empty() && inlined.is_empty() {
                     let mut known: Vec<String> = code
                         .symbols()
                         .iter()
@@ -617,11 +627,14 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 }
                 // As gdb does, when asked: after the function's prologue (its
                 // `prologue_end` row), where the arguments are in their places.
-                let found: Vec<u64> = if self.functions_after_prologue {
+                let mut found: Vec<u64> = if self.functions_after_prologue {
                     found.into_iter().map(|f| self.after_prologue(f)).collect()
                 } else {
                     found
                 };
+                found.extend(inlined);
+                found.sort_unstable();
+                found.dedup();
                 for a in &found {
                     self.debugger.break_at_address(*a);
                 }
