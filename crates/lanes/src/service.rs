@@ -785,13 +785,91 @@ pub fn demangle(symbol: &str) -> String {
         .unwrap_or_else(|| symbol.to_string())
 }
 
-/// Whether `symbol` is the function a user names `name`: the symbol itself, its
-/// demangled name, or that name without its parameter list (`diverge`, and
-/// `ns::f` for `ns::f(int)`; every overload matches).
+/// Whether `symbol` is the function a user names `name`, as gdb matches a function
+/// name: the symbol itself, its demangled name, or that name without its parameter
+/// list (`diverge`, and `ns::f` for `ns::f(int)`; every overload matches), without
+/// the return type a template instance's name carries (`returnSized<1>` for
+/// `Custom<char, 1> returnSized<1>()`), without the template arguments
+/// (`returnSized` names every instance) and without the enclosing namespaces and
+/// classes (`f` names `ns::f`).
 pub fn names_function(symbol: &str, name: &str) -> bool {
     if symbol == name {
         return true;
     }
     let d = demangle(symbol);
-    d == name || d.split_once('(').is_some_and(|(base, _)| base == name)
+    if d == name {
+        return true;
+    }
+    let Some(base) = function_base(&d) else {
+        return false;
+    };
+    let unqualified = top_level_split(base, "::").unwrap_or(base);
+    let untemplated = |s: &str| -> String {
+        match s.find('<') {
+            Some(i) if s.ends_with('>') => s[..i].to_string(),
+            _ => s.to_string(),
+        }
+    };
+    [base, unqualified]
+        .iter()
+        .any(|b| *b == name || untemplated(b) == name)
+}
+
+/// A demangled function name without its parameter list and its return type (the
+/// part after the last space outside template arguments): `ns::f<2>` for
+/// `Custom<char, 2> ns::f<2>(int)`.
+fn function_base(demangled: &str) -> Option<&str> {
+    // The parameter list: the last top-level `(`.
+    let mut depth = 0i32;
+    let mut open = None;
+    for (i, c) in demangled.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            '(' if depth == 0 && open.is_none() => open = Some(i),
+            _ => {}
+        }
+    }
+    let head = &demangled[..open?];
+    Some(top_level_split(head, " ").unwrap_or(head))
+}
+
+/// What follows the last `sep` outside template arguments (`<...>`), if any.
+fn top_level_split<'s>(s: &'s str, sep: &str) -> Option<&'s str> {
+    let mut depth = 0i32;
+    let mut last = None;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 && s[i..].starts_with(sep) => last = Some(i + sep.len()),
+            _ => {}
+        }
+    }
+    last.map(|i| &s[i..])
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::names_function;
+
+    /// Symbols as hipcc names them (a function template instance's name carries its
+    /// return type: `Custom<char, 1> returnSized<1>()`).
+    #[test]
+    fn function_names_match_as_gdb_matches_them() {
+        let sized1 = "_Z11returnSizedILi1EE6CustomIcXT_EEv";
+        assert!(names_function(sized1, "returnSized<1>"));
+        assert!(names_function(sized1, "returnSized"));
+        assert!(names_function(sized1, sized1));
+        assert!(!names_function(sized1, "returnSized<16>"));
+        assert!(!names_function(sized1, "Custom"));
+        assert!(names_function("_Z10returnPtr2Pi", "returnPtr2"));
+        assert!(names_function("_Z10returnPtr2Pi", "returnPtr2(int*)"));
+        assert!(!names_function("_Z10returnPtr2Pi", "returnPtr"));
+        // ns::f(int): by its qualified and its plain name
+        assert!(names_function("_ZN2ns1fEi", "ns::f"));
+        assert!(names_function("_ZN2ns1fEi", "f"));
+        assert!(!names_function("_ZN2ns1fEi", "ns"));
+        assert!(names_function("diverge", "diverge"));
+    }
 }
