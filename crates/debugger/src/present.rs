@@ -105,7 +105,20 @@ pub(crate) fn wave_name(function: &str) -> String {
 
 /// A function's name as gdb shows it in a frame: without its parameter list.
 pub(crate) fn frame_function(function: &str) -> &str {
-    function.split('(').next().unwrap_or(function).trim()
+    let head = function.split('(').next().unwrap_or(function).trim();
+    // A function template instance's demangled name starts with its return type
+    // (`Chars<9> get_chars<9>`): gdb names the frame without it.
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in head.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ' ' if depth == 0 && !head[..i].ends_with("operator") => start = i + 1,
+            _ => {}
+        }
+    }
+    &head[start..]
 }
 
 /// Lane numbers as gdb writes them: runs `a-b` separated by spaces, in brackets unless
@@ -163,5 +176,83 @@ mod tests {
         assert_eq!(wave_name("ns::kern<int>(int)"), "kern");
         assert_eq!(wave_name("bit_extract_kernel").len(), 16);
         assert!(wave_name("bit_extract_kernel").starts_with("bit_extract-"));
+    }
+}
+
+/// A floating-point value as gdb prints it: C's `%.*g` with the precision gdb gives
+/// the format (2 + the mantissa's bits × log10 2: 5 for half, 9 for float, 17 for
+/// double), so `3.14f` prints `3.1400001` and `0.1` prints `0.10000000000000001`;
+/// `inf`, `-inf`, `nan(0xMANTISSA)` and `-nan(0x...)` as gdb.
+pub(crate) fn float_text(v: f64, size: usize) -> String {
+    // The value as the format holds it, and its mantissa bits (for a NaN).
+    let (v, prec, mantissa) = match size {
+        2 => {
+            let h = half::f16::from_f64(v);
+            (f64::from(h), 5, u64::from(h.to_bits() & 0x3ff))
+        }
+        4 => (
+            f64::from(v as f32),
+            9,
+            u64::from((v as f32).to_bits() & 0x7f_ffff),
+        ),
+        _ => (v, 17, v.to_bits() & 0xf_ffff_ffff_ffff),
+    };
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    if v.is_nan() {
+        return format!("{sign}nan({mantissa:#x})");
+    }
+    if v.is_infinite() {
+        return format!("{sign}inf");
+    }
+    c_g(v, prec)
+}
+
+/// C's `%.{prec}g`.
+fn c_g(v: f64, prec: usize) -> String {
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    let e = format!("{:.*e}", prec - 1, v);
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let x: i32 = exp.parse().unwrap_or(0);
+    let strip = |s: &str| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if x < -4 || x >= prec as i32 {
+        let sign = if x < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", strip(mantissa), x.abs())
+    } else {
+        let decimals = (prec as i32 - 1 - x).max(0) as usize;
+        strip(&format!("{v:.decimals$}"))
+    }
+}
+
+#[cfg(test)]
+mod float_tests {
+    use super::float_text;
+
+    /// The expected texts are C's printf("%.9g") / ("%.17g") of the same values.
+    #[test]
+    fn floats_print_as_gdb() {
+        assert_eq!(float_text(f64::from(3.14f32), 4), "3.1400001");
+        assert_eq!(float_text(0.1, 8), "0.10000000000000001");
+        assert_eq!(float_text(1.60218e-19, 8), "1.60218e-19");
+        assert_eq!(float_text(2.0, 8), "2");
+        assert_eq!(float_text(6.5, 4), "6.5");
+        assert_eq!(float_text(-0.0, 4), "-0");
+        assert_eq!(float_text(1e20, 8), "1e+20");
+        assert_eq!(float_text(123456789.0, 4), "123456792");
+        assert_eq!(float_text(1234567890.0, 4), "1.23456794e+09");
+        assert_eq!(float_text(0.0001, 8), "0.0001");
+        assert_eq!(float_text(0.00001, 8), "1.0000000000000001e-05");
+        assert_eq!(float_text(f64::INFINITY, 8), "inf");
+        assert_eq!(float_text(f64::NEG_INFINITY, 4), "-inf");
+        assert_eq!(float_text(f64::from(f32::NAN), 4), "nan(0x400000)");
+        assert_eq!(float_text(1.5, 2), "1.5");
+        assert_eq!(float_text(0.1, 2), "0.099976");
     }
 }

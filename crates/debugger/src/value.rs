@@ -41,9 +41,9 @@ pub fn typed_value(type_name: Option<&str>, bytes: &[u8]) -> String {
         v.to_string()
     };
     match (base, bytes.len()) {
-        // As gdb prints them: the shortest text that reads back (`2`, `6.5`).
-        ("float", 4) => format!("{}", f32::from_bits(raw as u32)),
-        ("double", 8) => format!("{}", f64::from_bits(raw)),
+        // As gdb prints them: C's %.9g and %.17g (`2`, `6.5`, `3.1400001`).
+        ("float", 4) => crate::present::float_text(f64::from(f32::from_bits(raw as u32)), 4),
+        ("double", 8) => crate::present::float_text(f64::from_bits(raw), 8),
         ("bool" | "_Bool", 1) => (raw != 0).to_string(),
         (
             "char" | "signed char" | "short" | "int" | "long" | "long long" | "ptrdiff_t"
@@ -66,7 +66,8 @@ mod tests {
     #[test]
     fn values_show_as_their_type() {
         let d = (-94.85216903686523f64).to_le_bytes();
-        assert_eq!(typed_value(Some("double"), &d), "-94.85216903686523");
+        // C's printf("%.17g"), as gdb prints a double
+        assert_eq!(typed_value(Some("double"), &d), "-94.852169036865234");
         assert_eq!(typed_value(Some("float"), &1.5f32.to_le_bytes()), "1.5");
         assert_eq!(typed_value(Some("int"), &(-3i32).to_le_bytes()), "-3");
         assert_eq!(typed_value(Some("char"), &[0xff]), "-1");

@@ -557,7 +557,19 @@ impl Frontend {
                     .cloned()
                     .ok_or_else(|| format!("There is no member named {m}."))?;
                 let ty = Ty::target(Self::program(a), &f.ty)?;
-                self.part(v, f.offset, ty, a)
+                match f.bits {
+                    // A value (not assignable: a write would need the neighbours' bits).
+                    Some(bits) => {
+                        let whole = self.bytes(&v, a)?;
+                        let signed = matches!(ty, Ty::Int { signed: true, .. });
+                        let bytes = bits.extract(&whole, signed, ty.size())?;
+                        Ok(Val {
+                            ty,
+                            repr: Repr::Bytes(bytes),
+                        })
+                    }
+                    None => self.part(v, f.offset, ty, a),
+                }
             }
             _ => Err(
                 "Attempt to extract a component of a value that is not a structure.".to_string(),

@@ -123,11 +123,27 @@ impl Frontend {
                 }
                 Ok(format!("{{{}}}", out.join(", ")))
             }
+            Ty::Struct { fields, .. } if fields.is_empty() => Ok("{<No data fields>}".into()),
             Ty::Struct { fields, .. } => {
                 let bytes = self.bytes(v, a)?;
                 let mut parts = Vec::new();
                 for f in fields.clone() {
                     let ty = Ty::target(a.stepper.debugger().image().program(), &f.ty)?;
+                    if let Some(bits) = f.bits {
+                        let signed = matches!(ty, Ty::Int { signed: true, .. });
+                        let b = bits.extract(&bytes, signed, ty.size())?;
+                        let text = self.show(
+                            &Val {
+                                ty,
+                                repr: Repr::Bytes(b),
+                            },
+                            fmt,
+                            false,
+                            a,
+                        )?;
+                        parts.push(format!("{} = {text}", f.name));
+                        continue;
+                    }
                     let start = f.offset as usize;
                     let end = start + ty.size() as usize;
                     let text = match bytes.get(start..end) {
@@ -190,8 +206,10 @@ impl Frontend {
                     addr
                 }
             }
-            (Ty::Float { size: 4, .. }, Num::Float(f)) => format!("{}", f as f32),
-            (_, Num::Float(f)) => format!("{f}"),
+            (Ty::Float { size, .. }, Num::Float(f)) => {
+                crate::present::float_text(f, *size as usize)
+            }
+            (_, Num::Float(f)) => crate::present::float_text(f, 8),
             (_, Num::Int(i)) => i.to_string(),
         }
     }

@@ -21,6 +21,42 @@ pub(crate) struct Field {
     pub name: String,
     pub offset: u64,
     pub ty: Target,
+    /// A bit field: where its bits are.
+    pub bits: Option<BitField>,
+}
+
+/// A bit field's place in its struct.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BitField {
+    /// `DW_AT_data_bit_offset`: bits from the start of the struct; `None` when the DWARF
+    /// places it the DWARF 4 way (`DW_AT_bit_offset`), which is not read.
+    pub offset: Option<u64>,
+    /// `DW_AT_bit_size`.
+    pub size: u64,
+}
+
+impl BitField {
+    /// The field's value from the struct's bytes: its bits, zero- or sign-extended into
+    /// the little-endian bytes of its type (`size` bytes).
+    pub fn extract(&self, whole: &[u8], signed: bool, size: u64) -> Result<Vec<u8>, String> {
+        let off = self
+            .offset
+            .ok_or("a bit field placed with DW_AT_bit_offset (DWARF 4) is not read")?;
+        if self.size == 0 || self.size > 64 || off + self.size > 8 * whole.len() as u64 {
+            return Err("the bit field lies outside its struct".into());
+        }
+        let mut v: u128 = 0;
+        for k in 0..self.size {
+            let bit = off + k;
+            if whole[(bit / 8) as usize] >> (bit % 8) & 1 != 0 {
+                v |= 1 << k;
+            }
+        }
+        if signed && v >> (self.size - 1) & 1 != 0 {
+            v |= u128::MAX << self.size;
+        }
+        Ok(v.to_le_bytes()[..size.min(16) as usize].to_vec())
+    }
 }
 
 /// A type.
@@ -203,6 +239,10 @@ impl Ty {
                         name: m.name.unwrap_or_default(),
                         offset: m.offset,
                         ty: Target::Die(m.ty),
+                        bits: m.bit_size.map(|size| BitField {
+                            offset: m.bit_offset,
+                            size,
+                        }),
                     })
                     .collect(),
             },
@@ -401,7 +441,12 @@ impl Ty {
                 let mut s = format!("{} {name} {{\n", if *union { "union" } else { "struct" });
                 for f in fields {
                     let t = Ty::target(program, &f.ty).map(|t| t.name(program));
-                    s += &format!("    {} {};\n", t.unwrap_or_else(|_| "?".into()), f.name);
+                    let bits = f.bits.map(|b| format!(" : {}", b.size)).unwrap_or_default();
+                    s += &format!(
+                        "    {} {}{bits};\n",
+                        t.unwrap_or_else(|_| "?".into()),
+                        f.name
+                    );
                 }
                 s + "}"
             }

@@ -151,7 +151,9 @@ pub struct Member {
     pub ty: u64,
     /// DW_AT_bit_size, for a bit field.
     pub bit_size: Option<u64>,
-    /// DW_AT_data_bit_offset, if present (bits from the start of the containing object).
+    /// Bits from the start of the containing object to the bit field: its
+    /// DW_AT_data_bit_offset, or what the DWARF 4 attributes say (see
+    /// [`dwarf4_bit_offset`]).
     pub bit_offset: Option<u64>,
 }
 
@@ -341,7 +343,8 @@ impl<'d> Program<'d> {
                 offset,
                 ty,
                 bit_size: udata(e, gimli::DW_AT_bit_size),
-                bit_offset: udata(e, gimli::DW_AT_data_bit_offset),
+                bit_offset: udata(e, gimli::DW_AT_data_bit_offset)
+                    .or_else(|| dwarf4_bit_offset(e, offset)),
             });
         }
         Ok(out)
@@ -583,4 +586,19 @@ mod tests {
         );
         assert_eq!(tag_name(gimli::DwTag(0x5fff)), "DW_TAG_unknown_5fff");
     }
+}
+
+/// A bit field placed the DWARF 4 way (clang-15 still writes it so in DWARF 5 units):
+/// `DW_AT_bit_offset` counts from the most significant bit of the `DW_AT_byte_size`
+/// storage unit at `DW_AT_data_member_location` (`byte_offset`). On a little-endian
+/// target the field starts `byte_offset * 8 + byte_size * 8 - bit_offset - bit_size`
+/// bits into the object (DWARF 4 §5.5.6).
+fn dwarf4_bit_offset(
+    e: &gimli::DebuggingInformationEntry<Rd<'_>>,
+    byte_offset: u64,
+) -> Option<u64> {
+    let bit_offset = udata(e, gimli::DW_AT_bit_offset)?;
+    let bit_size = udata(e, gimli::DW_AT_bit_size)?;
+    let byte_size = udata(e, gimli::DW_AT_byte_size)?;
+    (byte_offset * 8 + byte_size * 8).checked_sub(bit_offset + bit_size)
 }
