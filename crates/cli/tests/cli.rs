@@ -1277,8 +1277,9 @@ fn the_readme_picture_is_current() {
 /// `sbox` at 0xdc0 in its symbol table), loaded at the dispatch's load bias
 /// 0x7f00_0000_0000. Values from the source's macros: the reflected CRC-32 table
 /// (`crc_table[1]` = 0x77073096, `[255]` = 0x2d02ef8d) and `sbox[x]` = (x * 167 + 13)
-/// mod 256 (13, 180 = 0xb4). Before, `DW_OP_addr` was not relocated: `p crc_table[1]`
-/// failed as unmapped and `p &crc_table` printed the link-time 0x9c0.
+/// mod 256 (13, 180 = 0xb4). A pointer into a data object names it, as gdb's
+/// `<crc_table>`. Before, `DW_OP_addr` was not relocated: `p crc_table[1]` failed as
+/// unmapped and `p &crc_table` printed the link-time 0x9c0.
 #[test]
 fn debug_reads_program_scope_variables_where_they_are_loaded() {
     let mut args = vec!["debug", "-batch"];
@@ -1309,7 +1310,7 @@ fn debug_reads_program_scope_variables_where_they_are_loaded() {
     for want in [
         "$1 = 1996959894\n",
         "$2 = 0x2d02ef8d\n",
-        "$3 = (unsigned int[256] *) 0x7f00000009c0\n",
+        "$3 = (unsigned int (*)[256]) 0x7f00000009c0 <crc_table>\n",
         "$4 = 180 '\\264'\n",
         "0x7f0000000dc0:\t0x0d\t0xb4\n",
         "0x7f00000009c0:\t0x00000000\t0x77073096\t0xee0e612c\t0x990951ba\n",

@@ -4,6 +4,7 @@
 use super::eval::{Num, Repr, Val, decode};
 use super::types::Ty;
 use crate::frontend::{Active, Frontend};
+use amdgpu_dwarf::AddressSpace;
 
 /// The most elements of an array shown (gdb's `print elements`).
 const MAX_ELEMENTS: u64 = 200;
@@ -49,6 +50,27 @@ fn formatted(n: Num, size: u64, fmt: char) -> String {
             s.to_string()
         }
     }
+}
+
+/// ` <name>` or ` <name+off>` when `addr` lies in one of the code object's data objects
+/// (gdb names the symbol a pointer points into: `(int *) 0x500018db8 <someGlobal>`).
+fn data_symbol(addr: u64, a: &mut Active) -> String {
+    let bias = a.stepper.debugger().load_bias();
+    let code = a.stepper.debugger().image().code();
+    let link = addr.wrapping_sub(bias);
+    code.symbols()
+        .iter()
+        .find(|s| {
+            s.kind == amdgpu_codeobj::SymbolKind::Object && s.section_index != 0 && s.contains(link)
+        })
+        .map(|s| {
+            let name = amdgpu_lanes::service::demangle(s.name);
+            match link - s.address {
+                0 => format!(" <{name}>"),
+                off => format!(" <{name}+{off}>"),
+            }
+        })
+        .unwrap_or_default()
 }
 
 impl Frontend {
@@ -198,7 +220,10 @@ impl Frontend {
                 .map(|(name, _)| name.clone())
                 .unwrap_or_else(|| i.to_string()),
             (Ty::Pointer { space, .. }, Num::Int(i)) => {
-                let addr = format!("{}{:#x}", super::parse::aspace_prefix(*space), i as u64);
+                let mut addr = format!("{}{:#x}", super::parse::aspace_prefix(*space), i as u64);
+                if matches!(space, AddressSpace::Global | AddressSpace::Generic) {
+                    addr += &data_symbol(i as u64, a);
+                }
                 if top {
                     let name = ty.name(a.stepper.debugger().image().program());
                     format!("({name}) {addr}")

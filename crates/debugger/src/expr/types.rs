@@ -407,6 +407,9 @@ impl Ty {
                 let inner = inner.unwrap_or_else(|_| "?".into());
                 if inner.ends_with('*') {
                     format!("{inner}*")
+                } else if let Some(open) = inner.find('[').filter(|_| inner.ends_with(']')) {
+                    // A pointer to an array, as C declares it: `unsigned int (*)[256]`.
+                    format!("{} (*){}", &inner[..open], &inner[open..])
                 } else {
                     format!("{inner} *")
                 }
