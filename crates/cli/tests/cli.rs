@@ -1378,6 +1378,9 @@ fn debug_speaks_gdb() {
         "$6 = 3\n",
         "$7 = 3\n",
         "Lane 64 does not exist on this thread.",
+        // ROCgdb (lane-execution.exp): the warning, then the frame and its line
+        "(amdsim) lane 0\n[Switching to thread 1, lane 0 (AMDGPU Lane 1:1:1:1/0 (0,0,0)[0,0,0])]\nwarning: Current lane is inactive.\n[amdsim: lane 0 is divergent, waits at kernels/src/divergence.cl:14]\n#0  divergence (",
+        "divergence.cl:20\n20\t        acc = acc * 3u + k;\n(amdsim) info lanes 0-3",
         "[Switching to thread 1, lane 0 (AMDGPU Lane 1:1:1:1/0 (0,0,0)[0,0,0])]\nwarning: Current lane is inactive.",
         "  Id   State Target Id                            Frame \n",
         "  1    I     AMDGPU Lane 1:1:1:1/1 (0,0,0)[1,0,0] (inactive) divergent, waits at kernels/src/divergence.cl:19\n",

@@ -100,6 +100,10 @@ pub struct Frontend {
     restarting: bool,
     /// The breakpoint of the last stop (for `continue N`).
     last_hit: Option<u32>,
+    /// The lanes whose breakpoint condition held at the last breakpoint stop (`None`:
+    /// a breakpoint without a condition stopped the wave, every active lane counts):
+    /// ROCgdb names only those in "hit Breakpoint N, with lanes ...".
+    pub(crate) hit_lanes: Option<Vec<u32>>,
 }
 
 fn parse_u64(s: &str) -> Result<u64, String> {
@@ -200,6 +204,7 @@ impl Frontend {
             error_file: None,
             detached: false,
             last_hit: None,
+            hit_lanes: None,
             restarting: false,
             stops: 0,
         }
@@ -509,10 +514,13 @@ impl Frontend {
     fn conditions_hold(&mut self, pc: u64, active: &[u32], a: &mut Active) -> Vec<u32> {
         let saved = self.lane;
         let mut out = Vec::new();
-        let mut first: Option<u32> = None;
+        // The lanes where a condition held; None once a breakpoint without one (or
+        // whose condition failed to evaluate) is there: every active lane stops.
+        let mut lanes: Option<Vec<u32>> = Some(Vec::new());
         for (n, cond) in self.breakpoints.conditions_at(pc) {
             let Some(cond) = cond else {
                 out.push(n);
+                lanes = None;
                 continue;
             };
             let Ok(ast) = crate::expr::parse::parse(&cond) else {
@@ -526,20 +534,33 @@ impl Frontend {
                 });
                 match met {
                     Ok(true) => {
-                        out.push(n);
-                        first = Some(first.map_or(lane, |f| f.min(lane)));
-                        break;
+                        if !out.contains(&n) {
+                            out.push(n);
+                        }
+                        if let Some(l) = &mut lanes {
+                            l.push(lane);
+                        }
                     }
                     Ok(false) => {}
                     Err(e) => {
                         println!("Error in testing condition for breakpoint {n}:\n{e}");
                         out.push(n);
+                        lanes = None;
                         break;
                     }
                 }
             }
         }
-        self.lane = first.unwrap_or(saved);
+        if let Some(l) = &mut lanes {
+            l.sort_unstable();
+            l.dedup();
+        }
+        // Focus on the first lane where a condition held.
+        self.lane = lanes
+            .as_ref()
+            .and_then(|l| l.first().copied())
+            .unwrap_or(saved);
+        self.hit_lanes = lanes.filter(|l| !l.is_empty());
         out
     }
 

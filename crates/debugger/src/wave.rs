@@ -150,13 +150,15 @@ impl Frontend {
         match kind {
             StopKind::Breakpoint if !hits.is_empty() => {
                 let (n, temporary) = hits[0];
-                let lanes = if active.len() == 1 { "lane" } else { "lanes" };
+                // ROCgdb names the lanes where the condition held, or every active one.
+                let stopped = self.hit_lanes.take().unwrap_or_else(|| active.clone());
+                let lanes = if stopped.len() == 1 { "lane" } else { "lanes" };
                 println!(
                     "Thread {} \"{}\" hit {}reakpoint {n}, with {lanes} {}, {frame}",
                     place.thread(),
                     wave_name(&self.kernel_name(a)),
                     if temporary { "Temporary b" } else { "B" },
-                    lane_ranges(&active)
+                    lane_ranges(&stopped)
                 );
             }
             StopKind::NewLine { .. } | StopKind::Stepped if !new_function => {}
@@ -214,19 +216,17 @@ impl Frontend {
             place.lane_id(n)
         );
         let fact = view.lanes.iter().find(|f| f.lane == n);
-        match fact.map(|f| &f.state) {
-            Some(LaneState::Active) => {
-                println!("#0  {}", self.frame(a, view.pc, &view.source, n));
-                if let Some((file, line)) = &view.source.line {
-                    println!("{}", self.sources.show(file, *line));
-                }
+        if fact.map(|f| &f.state) != Some(&LaneState::Active) {
+            // ROCgdb warns, then shows the wave's frame all the same; amdsim adds
+            // where the lane itself is.
+            println!("warning: Current lane is inactive.");
+            if let Some(f) = fact {
+                println!("[amdsim: lane {n} is {}]", whereabouts(f));
             }
-            _ => {
-                println!("warning: Current lane is inactive.");
-                if let Some(f) = fact {
-                    println!("[amdsim: lane {n} is {}]", whereabouts(f));
-                }
-            }
+        }
+        println!("#0  {}", self.frame(a, view.pc, &view.source, n));
+        if let Some((file, line)) = &view.source.line {
+            println!("{}", self.sources.show(file, *line));
         }
         Ok(())
     }
