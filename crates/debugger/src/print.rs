@@ -65,8 +65,33 @@ impl Frontend {
         expand: bool,
         a: &mut Active,
     ) -> Result<(), String> {
-        let ast = crate::expr::parse::parse(expr)?;
-        let v = self.eval(&ast, a)?;
+        let parsed = crate::expr::parse::parse(expr);
+        let evaluated = match &parsed {
+            Ok(ast) => self.eval(ast, a),
+            Err(e) => Err(e.clone()),
+        };
+        let v = match evaluated {
+            Ok(v) => v,
+            // `ptype Bits`, `whatis struct Bits`: a type named in the program.
+            Err(e) => {
+                let name = ["struct ", "union ", "enum ", "class "]
+                    .iter()
+                    .fold(expr.trim(), |n, k| n.strip_prefix(k).unwrap_or(n));
+                let program = a.stepper.debugger().image().program();
+                let Some(die) = program.type_named(name).map_err(|e| e.to_string())? else {
+                    return Err(e);
+                };
+                let ty = crate::expr::types::Ty::of_die(program, die)?;
+                let text = if expand {
+                    ty.expanded(program)
+                } else {
+                    name.to_string()
+                };
+                println!("type = {text}");
+                return Ok(());
+            }
+        };
+        let ast = parsed?;
         let program = a.stepper.debugger().image().program();
         // `whatis VARIABLE` names its declared type as the source does (a typedef by
         // its name, qualifiers kept).

@@ -445,11 +445,13 @@ impl Ty {
                 for f in fields {
                     let t = Ty::target(program, &f.ty).map(|t| t.name(program));
                     let bits = f.bits.map(|b| format!(" : {}", b.size)).unwrap_or_default();
-                    s += &format!(
-                        "    {} {}{bits};\n",
-                        t.unwrap_or_else(|_| "?".into()),
-                        f.name
-                    );
+                    let t = t.unwrap_or_else(|_| "?".into());
+                    // An array member as C declares it: `short b[2];`.
+                    let (t, dims) = match t.find('[').filter(|_| t.ends_with(']')) {
+                        Some(i) => (t[..i].to_string(), t[i..].to_string()),
+                        None => (t, String::new()),
+                    };
+                    s += &format!("    {t} {}{dims}{bits};\n", f.name);
                 }
                 s + "}"
             }

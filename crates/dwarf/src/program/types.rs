@@ -208,6 +208,36 @@ fn member_location_expr(bytes: &[u8]) -> Option<u64> {
 }
 
 impl<'d> Program<'d> {
+    /// The first type DIE named `name` that defines a type (a struct, class, union,
+    /// enumeration, typedef or base type; not a declaration), as a .debug_info offset
+    /// for [`Program::type_die`]: what a debugger's `ptype NAME` shows.
+    pub fn type_named(&self, name: &str) -> Result<Option<u64>, ProgramError> {
+        for u in &self.units {
+            let mut cur = u.unit.entries();
+            while let Some(die) = cur.next_dfs()? {
+                let is_type = matches!(
+                    die.tag(),
+                    gimli::DW_TAG_structure_type
+                        | gimli::DW_TAG_class_type
+                        | gimli::DW_TAG_union_type
+                        | gimli::DW_TAG_enumeration_type
+                        | gimli::DW_TAG_typedef
+                        | gimli::DW_TAG_base_type
+                );
+                if !is_type || die.attr(gimli::DW_AT_declaration).is_some() {
+                    continue;
+                }
+                if self.die_name(u, die).as_deref() == Some(name) {
+                    return Ok(die
+                        .offset()
+                        .to_debug_info_offset(&u.unit.header)
+                        .map(|o| o.0 as u64));
+                }
+            }
+        }
+        Ok(None)
+    }
+
     /// The type DIE at a .debug_info offset, one level deep: the types it refers to are
     /// given as .debug_info offsets (pass them to `type_die` again to walk on).
     pub fn type_die(&self, offset: u64) -> Result<TypeDie, ProgramError> {
