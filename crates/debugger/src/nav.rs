@@ -460,21 +460,34 @@ impl Frontend {
             .wave(wave)
             .cloned()
             .ok_or("No stack.")?;
-        let ra = a
-            .stepper
-            .service()
-            .return_address(&w, bias, pc, &[])
-            .ok_or("Cannot find the caller's frame: the return address is not known here.")?;
+        let ra = a.stepper.service().return_address(&w, bias, pc, &[]);
         println!(
             "Run till exit from #0  {}",
             self.frame(a, view.pc, &view.source, self.lane)
         );
         let program = a.stepper.debugger().image().program();
         let ret = program.return_type_at(pc).ok().flatten();
-        let flow = self.run_to(ra, a)?;
-        // Back in the caller at the return address: a value of up to 8 bytes is in
-        // v0 (and v1) of the lane, as the AMDGPU calling convention returns it.
-        let back = a.stepper.view().ok().and_then(|v| v.pc) == Some(ra);
+        let (flow, back) = match ra {
+            Some(ra) => {
+                let flow = self.run_to(ra, a)?;
+                (flow, a.stepper.view().ok().and_then(|v| v.pc) == Some(ra))
+            }
+            // The return address is not known here (spilled to memory): run until the
+            // function's own return instruction has executed.
+            None => {
+                let depth = std::cell::Cell::new(0u32);
+                let returned = std::cell::Cell::new(false);
+                let flow = self.resume(a, 1, |s| {
+                    let mut d = depth.get();
+                    let stop = s.step_out(&mut d)?;
+                    depth.set(d);
+                    returned.set(stop.kind == StopKind::Stepped);
+                    Ok(stop)
+                })?;
+                (flow, returned.get())
+            }
+        };
+        // Back in the caller: the value is in v0 on (see `return_pieces`).
         if let (Some(t), true) = (ret, back) {
             self.show_returned(t, a);
         }
@@ -487,35 +500,42 @@ impl Frontend {
         let Ok(ty) = crate::expr::types::Ty::of_die(program, type_die) else {
             return;
         };
-        if !ty.scalar() || ty.size() > 8 {
+        let Some(pieces) = return_pieces(&ty, program) else {
             println!(
                 "Value returned has type: {}. Cannot determine contents",
                 ty.name(program)
             );
             return;
-        }
+        };
         let (_, wave) = a.stepper.focus();
         let lane = self.lane as usize;
         let Some(w) = a.stepper.debugger().session_ref().wave(wave).cloned() else {
             return;
         };
-        let word = |r: usize| {
-            w.vgpr
-                .get(r)
+        let mut bytes = vec![0u8; ty.size() as usize];
+        for (k, (offset, size)) in pieces.iter().enumerate() {
+            let word = w
+                .vgpr
+                .get(k)
                 .and_then(|v| v.get(lane))
                 .copied()
                 .unwrap_or(0)
-        };
-        let mut bytes = word(0).to_le_bytes().to_vec();
-        bytes.extend(word(1).to_le_bytes());
-        bytes.truncate(ty.size() as usize);
+                .to_le_bytes();
+            let (o, n) = (*offset as usize, *size as usize);
+            if let Some(dst) = bytes.get_mut(o..o + n) {
+                dst.copy_from_slice(&word[..n.min(4)]);
+            }
+        }
         let v = Val {
             ty,
             repr: Repr::Bytes(bytes),
         };
-        if let Ok(text) = self.show(&v, None, true, a) {
-            self.values.push(text.clone());
-            println!("Value returned is ${} = {text}", self.values.len());
+        match self.show(&v, None, true, a) {
+            Ok(text) => {
+                self.values.push(text.clone());
+                println!("Value returned is ${} = {text}", self.values.len());
+            }
+            Err(e) => println!("warning: the value returned cannot be shown: {e}"),
         }
     }
 
@@ -557,4 +577,107 @@ impl Frontend {
         self.breakpoints.sync(a.stepper);
         result
     }
+}
+
+/// Where a function's return value is, as LLVM's AMDGPU calling convention returns it
+/// (clang's `AMDGPUABIInfo::classifyReturnType`, the rules ROCgdb reads it by): for each
+/// VGPR from v0 on, the byte range of the value it holds. A value of at most 8 bytes is
+/// packed into v0 and v1; a larger one is split into its scalar members (arrays
+/// element by element, structs member by member, up to 4 bytes a register), in at most
+/// 32 registers. `None`: the value is returned through memory the caller gave (more
+/// than 32 registers, a flexible array member) and cannot be read back, or it has bit
+/// fields and does not fit in 8 bytes (see [`place`]).
+fn return_pieces(
+    ty: &crate::expr::types::Ty,
+    program: &amdgpu_dwarf::program::Program,
+) -> Option<Vec<(u64, u64)>> {
+    use crate::expr::types::Ty;
+    if let Ty::Struct {
+        fields,
+        union: false,
+        ..
+    } = ty
+    {
+        if fields.is_empty() {
+            return Some(Vec::new());
+        }
+        let flexible = fields
+            .last()
+            .and_then(|f| Ty::target(program, &f.ty).ok())
+            .is_some_and(|t| matches!(t, Ty::Array { count: None, .. }));
+        if flexible {
+            return None;
+        }
+    }
+    let mut out = Vec::new();
+    if ty.size() <= 8 {
+        let aggregate = matches!(ty, Ty::Struct { .. } | Ty::Array { .. });
+        place(ty, 0, aggregate, program, &mut out)?;
+        return Some(out);
+    }
+    place(ty, 0, false, program, &mut out)?;
+    (out.len() <= 32).then_some(out)
+}
+
+/// Appends the registers a value of type `ty` at byte `offset` takes (see
+/// [`return_pieces`]); `packed`: an aggregate is one block of bytes.
+fn place(
+    ty: &crate::expr::types::Ty,
+    offset: u64,
+    packed: bool,
+    program: &amdgpu_dwarf::program::Program,
+    out: &mut Vec<(u64, u64)>,
+) -> Option<()> {
+    use crate::expr::types::Ty;
+    let chunks = |out: &mut Vec<(u64, u64)>, start: u64, len: u64| {
+        let mut k = 0;
+        while k < len {
+            out.push((start + k, (len - k).min(4)));
+            k += 4;
+        }
+    };
+    if out.len() > 32 {
+        return Some(());
+    }
+    match ty {
+        Ty::Array { element, count } if !packed => {
+            let mut parts = Vec::new();
+            place(element, 0, false, program, &mut parts)?;
+            for i in 0..count.unwrap_or(0) {
+                for (o, n) in &parts {
+                    out.push((offset + i * element.size() + o, *n));
+                }
+            }
+        }
+        Ty::Struct {
+            fields,
+            union: false,
+            ..
+        } if !packed => {
+            if fields.is_empty() {
+                out.push((offset, 1));
+            }
+            let mut i = 0;
+            while i < fields.len() {
+                let f = &fields[i];
+                if f.bits.is_some() {
+                    // How clang splits a struct's bit fields into registers follows its
+                    // record layout's storage units, which the DWARF does not show (an
+                    // unnamed `char : 0` starts a new one and has no DIE): hipcc's
+                    // clang-15 returns `c3 : 8, c4 : 8, char : 0, c5 : 8, c6 : 8` in two
+                    // registers where one run of bit fields would take one. Refused
+                    // rather than guessed (ROCgdb's finish.exp expects its own reading
+                    // to fail here).
+                    return None;
+                }
+                let t = Ty::target(program, &f.ty).ok()?;
+                place(&t, offset + f.offset, false, program, out)?;
+                i += 1;
+            }
+        }
+        Ty::Int { size, .. } if !packed && *size < 4 => out.push((offset, u64::from(*size))),
+        Ty::Bool if !packed => out.push((offset, 1)),
+        other => chunks(out, offset, other.size()),
+    }
+    Some(())
 }

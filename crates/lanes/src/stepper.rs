@@ -764,6 +764,95 @@ impl<'a, 'd> Stepper<'a, 'd> {
         }
     }
 
+    /// Runs the focused wave until it returns from the function it is in: until it
+    /// executes, outside the calls it makes, the `s_setpc_b64` that returns (the
+    /// instructions' control flow, [`amdgpu_isa::Flow`], says which are calls and which
+    /// jump through registers). `finish` uses it where the caller's return address is
+    /// not known (a return address spilled to memory). Stops early at a breakpoint
+    /// (when steps stop at them), an interrupt, the step limit or the wave's end;
+    /// `depth` (0 to start with) is how many calls deep the wave is then, for going on.
+    pub fn step_out(&mut self, depth: &mut u32) -> Result<Stop, StepError> {
+        self.check_steppable()?;
+        let (group, wave) = self.focus;
+        let bias = self.debugger.load_bias();
+        let mut n = 0u64;
+        loop {
+            if n >= self.step_limit {
+                return Err(StepError::StepLimit {
+                    lane: 0,
+                    limit: self.step_limit,
+                });
+            }
+            let flow = {
+                let session = self.debugger.session_ref();
+                let pc = session.wave(wave).map(|w| w.pc);
+                pc.and_then(|pc| {
+                    session
+                        .launch()
+                        .program
+                        .at(pc)
+                        .map(|i| i.flow(pc.wrapping_sub(bias)))
+                })
+            };
+            let returns = match flow {
+                Some(amdgpu_isa::Flow::Call { .. } | amdgpu_isa::Flow::IndirectCall) => {
+                    *depth += 1;
+                    false
+                }
+                Some(amdgpu_isa::Flow::IndirectJump { conditional: false }) if *depth > 0 => {
+                    *depth -= 1;
+                    false
+                }
+                Some(amdgpu_isa::Flow::IndirectJump { conditional: false }) => true,
+                _ => false,
+            };
+            match self.step_once()? {
+                Stepped::Ran => n += 1,
+                Stepped::GroupEnded => {
+                    return Ok(Stop {
+                        kind: StopKind::WaveEnded {
+                            instructions: n + 1,
+                        },
+                        view: self.view().ok(),
+                    });
+                }
+                Stepped::NotRunnable => {
+                    self.run_others()?;
+                    if self.running_group() != Some(group)
+                        || self.step_once()? == Stepped::NotRunnable
+                    {
+                        return Err(StepError::Stuck { wave });
+                    }
+                    n += 1;
+                }
+            }
+            if self.wave_status(wave) == WaveStatus::Done {
+                return Ok(Stop {
+                    kind: StopKind::WaveEnded { instructions: n },
+                    view: self.view().ok(),
+                });
+            }
+            if returns {
+                return Ok(Stop {
+                    kind: StopKind::Stepped,
+                    view: Some(self.view()?),
+                });
+            }
+            if self.interrupted() {
+                return Ok(Stop {
+                    kind: StopKind::Interrupted,
+                    view: Some(self.view()?),
+                });
+            }
+            if self.steps_stop_at_breakpoints && self.at_breakpoint(wave) {
+                return Ok(Stop {
+                    kind: StopKind::Breakpoint,
+                    view: Some(self.view()?),
+                });
+            }
+        }
+    }
+
     /// Whether link-time address `pc` starts a statement of a source line (gdb shows a
     /// stop elsewhere with its address).
     pub fn is_statement(&self, pc: u64) -> bool {
