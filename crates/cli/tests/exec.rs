@@ -72,6 +72,7 @@ const NOT_YET: &[(&str, &str, &str)] = &[
     ("clang19", "device_assert", HIDDEN_COMPLETION_ACTION),
     ("clang19", "debug_divergence", HIDDEN_COMPLETION_ACTION),
     ("clang19", "debug_builtins", HIDDEN_COMPLETION_ACTION),
+    ("clang19", "debug_returns", HIDDEN_COMPLETION_ACTION),
 ];
 
 fn programs(compiler: &str) -> Vec<PathBuf> {
@@ -490,6 +491,8 @@ fn debug_hip_builtin_variables_as_rocgdb() {
         let id = format!("AMDGPU Wave 1:1:2:{thread} (2,1,3)/{wave_in_group}");
         for want in [
             format!("[Switching to thread {thread}, lane {lane} (AMDGPU Lane 1:1:2:{thread}/{lane} (2,1,3)[7,3,1])]"),
+            // ROCgdb names only the lanes where the condition held
+            format!("\"coords\" hit Breakpoint 1, with lane {lane}, coords (out=0x"),
             "\n39\t  int twice = no_builtins(flat);\n".into(),
             "flat = 2687\n".into(),
             format!("ws = {ws}\ngz = 5\ngy = 4\ngx = 3\ndz = 2\ndy = 4\ndx = 8\nbz = 3\nby = 1\nbx = 2\ntz = 1\nty = 3\ntx = 7\n"),
@@ -565,6 +568,76 @@ fn debug_hip_builtin_variables_as_rocgdb() {
         "PASS\n",
     ] {
         assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+}
+
+/// `finish` reads what a function returns as LLVM's AMDGPU calling convention returns
+/// it (the values ROCgdb's finish.exp expects, in its formats), over
+/// `debug_returns.hip` (hipcc, -O0 -g), lane 5 (t = 5): an empty struct; 8 bytes packed
+/// into v0-v1 (`{a = 0.25 * 5, b = {4 + 5, -7 - 5}}`) and 7-bit signed bit fields in v0
+/// (`{5, -5, 7}`); larger aggregates one register per member: `Chars<9>` ('a' + (5 + i)
+/// % 26, "fghijklmn"), a struct with a double; a union ((0x61616161 + 5 = 1633771878,
+/// bytes "faaa"); a 64-bit integer (-(2^40) - 5); `Chars<40>` needs 40 registers, more
+/// than 32, so the caller's memory holds it: not readable. Floats print as C's %.9g /
+/// %.17g (gdb's). The function template's frame is named `get_chars<9>`, without the
+/// return type its demangled name starts with. Before: every aggregate was "Cannot
+/// determine contents", and `break get_chars<9>` found no function; where the return
+/// address is not known (spilled), `finish` failed instead of running to the return.
+#[test]
+fn debug_finish_reads_returned_aggregates() {
+    if !have_hip("debug_finish_reads_returned_aggregates") {
+        return;
+    }
+    let program = corpus("hipcc").join("debug_returns");
+    let mut cmds = vec!["break get_empty".to_string()];
+    for f in [
+        "get_mixed",
+        "get_bits",
+        "get_chars<9>",
+        "get_chars<40>",
+        "get_word",
+        "get_wide",
+        "get_long",
+    ] {
+        cmds.push(format!("break {f} if $_lane == 5"));
+    }
+    cmds.extend(["run".into(), "finish".into()]);
+    for _ in 0..7 {
+        cmds.extend(["continue".into(), "finish".into()]);
+    }
+    cmds.extend(["p b", "ptype b", "ptype Mixed", "delete", "continue"].map(String::from));
+    let cmds: Vec<&str> = cmds.iter().map(String::as_str).collect();
+    for gpu in ["gfx900", "gfx1030"] {
+        let out = debug_batch(gpu, &program, &cmds);
+        let t = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{gpu}: {:?}\n{t}", out.status);
+        let returned: Vec<&str> = t
+            .lines()
+            .filter(|l| l.starts_with("Value returned"))
+            .collect();
+        assert_eq!(
+            returned,
+            [
+                "Value returned is $1 = {<No data fields>}",
+                "Value returned is $2 = {a = 1.25, b = {9, -12}}",
+                "Value returned is $3 = {x = 5, y = -5, z = 7}",
+                "Value returned is $4 = {data = \"fghijklmn\"}",
+                "Value returned has type: Chars<40>. Cannot determine contents",
+                "Value returned is $5 = {as_int = 1633771878, as_chars = \"faaa\"}",
+                "Value returned is $6 = {a = {40, 80}, b = 3.5, d = -0.03125}",
+                "Value returned is $7 = -1099511627781",
+            ],
+            "{gpu}:\n{t}"
+        );
+        for want in [
+            "Run till exit from #0  get_chars<9> (t=5) at src/debug_returns.hip:",
+            "$8 = {x = 5, y = -5, z = 7}\n",
+            "type = struct Bits {\n    int x : 7;\n    int y : 7;\n    int z : 7;\n}\n",
+            "type = struct Mixed {\n    float a;\n    short b[2];\n}\n",
+            "PASS\n",
+        ] {
+            assert!(t.contains(want), "{gpu}: no `{want}` in\n{t}");
+        }
     }
 }
 
