@@ -238,7 +238,8 @@ mod float_tests {
     /// The expected texts are C's printf("%.9g") / ("%.17g") of the same values.
     #[test]
     fn floats_print_as_gdb() {
-        assert_eq!(float_text(f64::from(3.14f32), 4), "3.1400001");
+        assert_eq!(float_text(f64::from(2.71f32), 4), "2.71000004");
+        assert_eq!(float_text(f64::from(3.25f32), 4), "3.25");
         assert_eq!(float_text(0.1, 8), "0.10000000000000001");
         assert_eq!(float_text(1.60218e-19, 8), "1.60218e-19");
         assert_eq!(float_text(2.0, 8), "2");

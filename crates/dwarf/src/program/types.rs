@@ -569,6 +569,21 @@ fn subrange_count(e: &gimli::DebuggingInformationEntry<Rd<'_>>) -> Option<u64> {
     u64::try_from(upper.checked_sub(lower)?.checked_add(1)?).ok()
 }
 
+/// A bit field placed the DWARF 4 way (clang-15 still writes it so in DWARF 5 units):
+/// `DW_AT_bit_offset` counts from the most significant bit of the `DW_AT_byte_size`
+/// storage unit at `DW_AT_data_member_location` (`byte_offset`). On a little-endian
+/// target the field starts `byte_offset * 8 + byte_size * 8 - bit_offset - bit_size`
+/// bits into the object (DWARF 4 §5.5.6).
+fn dwarf4_bit_offset(
+    e: &gimli::DebuggingInformationEntry<Rd<'_>>,
+    byte_offset: u64,
+) -> Option<u64> {
+    let bit_offset = udata(e, gimli::DW_AT_bit_offset)?;
+    let bit_size = udata(e, gimli::DW_AT_bit_size)?;
+    let byte_size = udata(e, gimli::DW_AT_byte_size)?;
+    (byte_offset * 8 + byte_size * 8).checked_sub(bit_offset + bit_size)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -616,19 +631,4 @@ mod tests {
         );
         assert_eq!(tag_name(gimli::DwTag(0x5fff)), "DW_TAG_unknown_5fff");
     }
-}
-
-/// A bit field placed the DWARF 4 way (clang-15 still writes it so in DWARF 5 units):
-/// `DW_AT_bit_offset` counts from the most significant bit of the `DW_AT_byte_size`
-/// storage unit at `DW_AT_data_member_location` (`byte_offset`). On a little-endian
-/// target the field starts `byte_offset * 8 + byte_size * 8 - bit_offset - bit_size`
-/// bits into the object (DWARF 4 §5.5.6).
-fn dwarf4_bit_offset(
-    e: &gimli::DebuggingInformationEntry<Rd<'_>>,
-    byte_offset: u64,
-) -> Option<u64> {
-    let bit_offset = udata(e, gimli::DW_AT_bit_offset)?;
-    let bit_size = udata(e, gimli::DW_AT_bit_size)?;
-    let byte_size = udata(e, gimli::DW_AT_byte_size)?;
-    (byte_offset * 8 + byte_size * 8).checked_sub(bit_offset + bit_size)
 }
