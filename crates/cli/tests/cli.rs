@@ -1319,6 +1319,41 @@ fn debug_reads_program_scope_variables_where_they_are_loaded() {
     }
 }
 
+/// gdb's string literals and convenience functions `$_streq`/`$_strlen` in conditions,
+/// as ROCgdb's shared-memory.exp picks a wave by `$_streq($_dispatch_pos, ...)`: lane 11
+/// (work-item [11,0,0]) is among the odd lanes that reach line 20 first, and the only
+/// lane whose position string is "[11,0,0]", so it is the one lane named.
+#[test]
+fn debug_conditions_compare_strings() {
+    let mut args = vec!["debug", "-batch"];
+    let cmds = [
+        "break divergence.cl:20 if $_streq($_lane_workgroup_pos, \"[11,0,0]\")",
+        "run",
+        "p $_lane",
+        "p $_streq($_dispatch_pos, \"(0,0,0)/0\")",
+        "p $_streq(\"a\", \"b\")",
+        "p $_strlen(\"abc\")",
+        "p $_streq(1, 2)",
+    ];
+    for c in &cmds {
+        args.extend(["-ex", c]);
+    }
+    args.push("kernels/examples/divergence.ron");
+    let out = amdsim(&args);
+    let t = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "the last command fails\n{t}");
+    for want in [
+        "hit Breakpoint 1, with lane 11, divergence (",
+        "$1 = 11\n",
+        "(0,0,0)/0\")\n$2 = 1\n",
+        "$3 = 0\n",
+        "$4 = 3\n",
+        "You must provide an argument of type string to $_streq.",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+}
+
 /// `amdsim debug` speaks gdb's and ROCgdb's language: `-batch -ex CMD`, numbered
 /// breakpoints with hit counts, `tbreak`, counts, ROCgdb's target ids, `info lanes`
 /// state letters, `lane N` errors, convenience variables and `print/FMT` with the value

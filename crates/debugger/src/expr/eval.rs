@@ -170,6 +170,17 @@ impl Frontend {
                 ty: Ty::named("char").unwrap_or(Ty::Void),
                 repr: Repr::Bytes(vec![*c]),
             }),
+            Ast::Str(text) => {
+                let mut bytes = text.clone();
+                bytes.push(0);
+                Ok(Val {
+                    ty: Ty::Array {
+                        element: Box::new(Ty::named("char").unwrap_or(Ty::Void)),
+                        count: Some(bytes.len() as u64),
+                    },
+                    repr: Repr::Bytes(bytes),
+                })
+            }
             Ast::Name(n) => self.name(n, a),
             Ast::Dollar(n) => self.dollar(n, a),
             Ast::Member(e, m) => {
@@ -381,7 +392,51 @@ impl Frontend {
     }
 
     /// OpenCL's work-item functions.
+    /// gdb's `$_streq(A, B)` (1 when the strings are equal) and `$_strlen(S)`.
+    fn convenience_function(
+        &mut self,
+        f: &str,
+        args: &[Ast],
+        a: &mut Active,
+    ) -> Result<Val, String> {
+        let mut strings = Vec::new();
+        for arg in args {
+            let v = self.eval(arg, a)?;
+            let bytes = match &v.ty {
+                Ty::Array { element, .. } if element.size() == 1 => self.bytes(&v, a)?,
+                _ => {
+                    return Err(format!(
+                        "You must provide an argument of type string to {f}."
+                    ));
+                }
+            };
+            let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+            strings.push(bytes[..end].to_vec());
+        }
+        let n = match (f, strings.as_slice()) {
+            ("$_streq", [x, y]) => u64::from(x == y),
+            ("$_strlen", [x]) => x.len() as u64,
+            ("$_streq" | "$_strlen", _) => {
+                return Err(format!(
+                    "You must provide the right number of arguments to {f}."
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "You can't do that without a process to debug ({f} is not a function amdsim knows)."
+                ));
+            }
+        };
+        Ok(Val {
+            ty: int_ty(4, true),
+            repr: Repr::Bytes((n as u32).to_le_bytes().to_vec()),
+        })
+    }
+
     fn call(&mut self, f: &str, args: &[Ast], a: &mut Active) -> Result<Val, String> {
+        if f.starts_with('$') {
+            return self.convenience_function(f, args, a);
+        }
         let [arg] = args else {
             return Err(format!(
                 "Cannot call function \"{f}\": the debugger evaluates only OpenCL's work-item functions"

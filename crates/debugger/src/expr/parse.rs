@@ -11,6 +11,8 @@ pub(crate) enum Ast {
     Float(f64),
     /// A character literal.
     Char(u8),
+    /// A string literal (`"(23,0,0)/1"`): a char array with its NUL.
+    Str(Vec<u8>),
     /// A name (`x`, `ns::x`).
     Name(String),
     /// A register or convenience variable (`$pc`, `$_lane`).
@@ -121,6 +123,7 @@ enum Tok {
     Int(u64),
     Float(f64),
     Char(u8),
+    Str(Vec<u8>),
     Ident(String),
     Dollar(String),
     Punct(&'static str),
@@ -166,6 +169,11 @@ fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
                 i += 1;
             }
             out.push(Tok::Dollar(s[start..i].to_string()));
+        } else if c == b'"' {
+            let (text, len) =
+                string_literal(&b[i..]).ok_or("Unterminated string in expression.")?;
+            out.push(Tok::Str(text));
+            i += len;
         } else if c == b'\'' {
             let (ch, len) = char_literal(&b[i..]).ok_or("Unmatched single quote.")?;
             out.push(Tok::Char(ch));
@@ -178,6 +186,31 @@ fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
         }
     }
     Ok(out)
+}
+
+/// A string literal at the start of `b` (`"..."` with `\\`, `\"`, `\n`, `\t`
+/// escapes): its bytes and the literal's length.
+fn string_literal(b: &[u8]) -> Option<(Vec<u8>, usize)> {
+    let mut out = Vec::new();
+    let mut i = 1;
+    loop {
+        match *b.get(i)? {
+            b'"' => return Some((out, i + 1)),
+            b'\\' => {
+                out.push(match *b.get(i + 1)? {
+                    b'n' => b'\n',
+                    b't' => b'\t',
+                    b'0' => 0,
+                    other => other,
+                });
+                i += 2;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
 }
 
 fn char_literal(b: &[u8]) -> Option<(u8, usize)> {
@@ -272,6 +305,7 @@ impl Parser {
                 Tok::Int(v) => v.to_string(),
                 Tok::Float(v) => v.to_string(),
                 Tok::Char(c) => format!("'{}'", *c as char),
+                Tok::Str(s) => format!("\"{}\"", String::from_utf8_lossy(s)),
                 Tok::Ident(s) => s.clone(),
                 Tok::Dollar(s) => format!("${s}"),
                 Tok::Punct(p) => p.to_string(),
@@ -454,6 +488,22 @@ impl Parser {
             Tok::Int(v) => Ast::Int(v),
             Tok::Float(v) => Ast::Float(v),
             Tok::Char(c) => Ast::Char(c),
+            Tok::Str(s) => Ast::Str(s),
+            // gdb's convenience functions: `$_streq(a, b)`, `$_strlen(s)`
+            Tok::Dollar(s) if self.peek_punct() == Some("(") => {
+                self.pos += 1;
+                let mut args = Vec::new();
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assignment()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect(",")?;
+                    }
+                }
+                Ast::Call(format!("${s}"), args)
+            }
             Tok::Dollar(s) => Ast::Dollar(s),
             Tok::Ident(s) if aspace_named(&s).is_some() && self.eat("#") => {
                 let space = aspace_named(&s).unwrap_or(AddressSpace::Generic);
