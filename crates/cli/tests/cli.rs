@@ -1354,6 +1354,71 @@ fn debug_conditions_compare_strings() {
     }
 }
 
+/// Registers of a caller's frame are the caller's, or `<not saved>`: in call_chain (-O0)
+/// stopped in f5, frame 1 is f4 at the return address `bt` shows; its stack pointer is
+/// what f5's prologue copied into f5's frame pointer (`s_mov_b32 s33, s32`), and s4,
+/// v0, EXEC, VCC, which f5 may write, are not saved. Before, `p $s4` in frame 1 printed
+/// f5's value.
+#[test]
+fn debug_registers_of_a_callers_frame() {
+    let mut args = vec!["debug", "-batch"];
+    let cmds = [
+        "break f5",
+        "run",
+        "bt 2",
+        "p $fp",
+        "info registers s4",
+        "up",
+        "p $pc",
+        "p $sp",
+        "p $s4",
+        "info registers s4 v0 exec sp",
+        "info registers",
+    ];
+    for c in &cmds {
+        args.extend(["-ex", c]);
+    }
+    args.extend([
+        "kernels/bin/gfx900/call_chain.O0g.co",
+        "call_chain",
+        "u32[64]:iota",
+        "u32[64]",
+        "u32:64",
+    ]);
+    let out = amdsim(&args);
+    let t = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "`p $s4` in frame 1 fails\n{t}");
+    let value = |k: usize| -> String {
+        let key = format!("${k} = ");
+        let line = t
+            .lines()
+            .find(|l| l.starts_with(&key))
+            .unwrap_or_else(|| panic!("no ${k} in\n{t}"));
+        line[key.len()..].to_string()
+    };
+    let ret = t
+        .lines()
+        .find_map(|l| l.strip_prefix("#1  0x"))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .unwrap_or_else(|| panic!("no frame #1 in\n{t}"));
+    let fp_f5 = value(1);
+    assert_eq!(value(2), format!("(void (*)()) {ret:#x}"), "{t}");
+    assert_eq!(value(3), fp_f5, "f4's $sp is f5's $fp\n{t}");
+    for want in [
+        "s4 <not saved>: a function called from",
+        "s4             <not saved>\nv0             <not saved>\nexec           <not saved>\nsp             0x",
+        "scc            <not saved>\nm0             <not saved>\n",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+    // frame 0's s4 has a value (a row with its hex)
+    assert!(
+        t.contains("(amdsim) info registers s4\ns4             0x"),
+        "{t}"
+    );
+}
+
 /// `amdsim debug` speaks gdb's and ROCgdb's language: `-batch -ex CMD`, numbered
 /// breakpoints with hit counts, `tbreak`, counts, ROCgdb's target ids, `info lanes`
 /// state letters, `lane N` errors, convenience variables and `print/FMT` with the value

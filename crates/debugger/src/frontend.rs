@@ -788,49 +788,55 @@ impl Frontend {
     }
 
     /// `info registers REG...`, as gdb lays them out: name, hex, natural value.
+    /// `info registers REG...`: gdb's rows (name, raw hex, natural value) of the
+    /// selected frame; a register a call below may have written shows `<not saved>`.
     fn named_registers(&mut self, args: &str, a: &mut Active) -> Result<(), String> {
         for name in args.split_whitespace() {
             let n = name.trim_start_matches('$');
-            let (raw, _, text) = self.convenience(n, a)?;
+            let (raw, _, text) = match self.convenience(n, a) {
+                Ok(r) => r,
+                Err(e) if e.contains("<not saved>") => {
+                    println!("{n:<15}<not saved>");
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let Some(raw) = raw else {
                 return Err(format!("Invalid register `{n}'"));
             };
-            let natural = if n == "pc" { text } else { raw.to_string() };
+            let natural = text.strip_prefix("(void (*)()) ").unwrap_or(&text);
             println!("{n:<15}{:<19}{natural}", format!("{raw:#x}"));
         }
         Ok(())
     }
 
-    fn registers(&self, a: &mut Active) -> Result<(), String> {
+    /// `info registers`: gdb's rows for the program counter, EXEC, VCC, SCC, M0, the
+    /// wave's SGPRs and its first 32 VGPRs (the focused lane's element of each).
+    fn registers(&mut self, a: &mut Active) -> Result<(), String> {
         let (_, wave) = a.stepper.focus();
-        let dbg = a.stepper.debugger();
-        let w = dbg
-            .session()
-            .wave(wave)
-            .ok_or("no wave is running")?
-            .clone();
+        let (sgprs, vgprs) = {
+            let w = a
+                .stepper
+                .debugger()
+                .session_ref()
+                .wave(wave)
+                .ok_or("no wave is running")?;
+            (w.sgpr.len().min(106), w.vgpr.len().min(32))
+        };
+        let mut names = vec![
+            "pc".to_string(),
+            "exec".into(),
+            "vcc".into(),
+            "scc".into(),
+            "m0".into(),
+        ];
+        names.extend((0..sgprs).map(|k| format!("s{k}")));
+        names.extend((0..vgprs).map(|k| format!("v{k}")));
         println!(
-            "pc {:#x}  exec {:#x}  vcc {:#x}  scc {}",
-            w.pc.wrapping_sub(dbg.load_bias()),
-            w.exec.0,
-            w.vcc.0,
-            w.scc as u8
+            "[amdsim: vector registers show lane {}'s element]",
+            self.lane
         );
-        for (k, chunk) in w.sgpr.chunks(8).enumerate().take(14) {
-            let vals: Vec<String> = chunk.iter().map(|v| format!("{v:08x}")).collect();
-            println!("s{:<3} {}", k * 8, vals.join(" "));
-        }
-        let lane = self.lane as usize;
-        let vals: Vec<String> = w
-            .vgpr
-            .iter()
-            .take(32)
-            .map(|r| format!("{:08x}", r.get(lane).copied().unwrap_or(0)))
-            .collect();
-        for (k, chunk) in vals.chunks(8).enumerate() {
-            println!("v{:<3} {} (lane {lane})", k * 8, chunk.join(" "));
-        }
-        Ok(())
+        self.named_registers(&names.join(" "), a)
     }
 }
 

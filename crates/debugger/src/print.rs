@@ -143,6 +143,10 @@ impl Frontend {
             }
             _ => {}
         }
+        let frame = a.stepper.debugger().selected_frame();
+        if frame > 0 {
+            return self.caller_register(name, frame, place.wave_size, a);
+        }
         let bias = a.stepper.debugger().load_bias();
         let lane = self.lane as usize;
         let w = a
@@ -191,6 +195,68 @@ impl Frontend {
             }
             _ => Ok((None, 0, "void".into())),
         }
+    }
+
+    /// A register of the selected caller's frame (`frame` > 0), as the frame's DWARF
+    /// target gives it: `$pc` the return address into it, `$sp`/`$fp` and the other
+    /// registers as the calls below left them, an error that says `<not saved>` where
+    /// a call below may have written the register (never the callee's value).
+    fn caller_register(
+        &mut self,
+        name: &str,
+        frame: u32,
+        wave_size: u32,
+        a: &mut Active,
+    ) -> Result<(Option<u64>, usize, String), String> {
+        use amdgpu_dwarf::target::Register;
+        let number = |n: &str| n.parse::<u16>().ok();
+        let reg = match name {
+            "pc" => Register::Pc64,
+            // What EXEC was at the call is not kept: a divergent branch below narrows
+            // it and restores it only on the way back.
+            "exec" => {
+                return Err(format!(
+                    "$exec of frame {frame} <not saved>: the functions below may have narrowed it"
+                ));
+            }
+            // Call-clobbered in the AMDGPU ABI, and not in the DWARF register set.
+            "vcc" | "scc" | "m0" => {
+                return Err(format!("${name} of frame {frame} <not saved>"));
+            }
+            "sp" => Register::Sgpr(32),
+            "fp" => Register::Sgpr(33),
+            n if n.starts_with('s') && number(&n[1..]).is_some() => {
+                Register::Sgpr(number(&n[1..]).unwrap_or(0))
+            }
+            n if n.starts_with('v') && number(&n[1..]).is_some() => Register::Vgpr {
+                n: number(&n[1..]).unwrap_or(0),
+                wave: wave_size as u8,
+            },
+            _ => {
+                return Err(format!(
+                    "${name} is not read in a caller's frame (frame {frame}): select frame 0"
+                ));
+            }
+        };
+        let t = a
+            .stepper
+            .debugger()
+            .frame_target(frame, self.lane)
+            .map_err(|e| e.to_string())?;
+        let size = if reg == Register::Pc64 { 8 } else { 4 };
+        // A vector register's element of the focused lane.
+        let offset = match reg {
+            Register::Vgpr { .. } => 4 * u64::from(self.lane),
+            _ => 0,
+        };
+        let mut b = [0u8; 8];
+        t.read_register(reg.dwarf(), offset, &mut b[..size])
+            .map_err(|e| e.to_string())?;
+        let v = u64::from_le_bytes(b);
+        Ok(match reg {
+            Register::Pc64 => (Some(v), 8, format!("(void (*)()) {v:#x}")),
+            _ => (Some(v), 4, (v as u32 as i32).to_string()),
+        })
     }
 
     /// `display[/F] [EXPR]`: shows `EXPR` now and after every stop (all displays
