@@ -1607,7 +1607,7 @@ fn debug_evaluates_c_expressions_over_dwarf_types() {
         "$3 = 7\n",
         "type = params\n",
         "type = struct params {\n    unsigned char tag;\n",
-        "    unsigned int[4] bias;\n}\n",
+        "    unsigned int bias[4];\n}\n",
         "$4 = {0, 1, 2}\n",
         "$5 = 5\n",
         "$6 = 58\n",
