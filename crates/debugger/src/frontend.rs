@@ -287,6 +287,7 @@ impl Frontend {
         let mut stepper = Stepper::new(image, dev, module, launch.clone()).map_err(text)?;
         stepper.steps_stop_at_breakpoints = true;
         stepper.functions_after_prologue = true;
+        stepper.lines_as_gdb = true;
         let flag = interrupt_flag();
         if let Some(f) = &flag {
             stepper.set_interrupt(f.clone());

@@ -94,6 +94,9 @@ pub struct Debugger<'a, 'd> {
     load_bias: u64,
     wave_scaled: bool,
     stopped: Option<u32>,
+    /// The wave of the last event (a breakpoint hit, a step), which
+    /// [`Debugger::focus_wave`] does not change.
+    event_wave: Option<u32>,
     /// The selected frame (0: the innermost), for variables; every stop selects 0.
     frame: u32,
     /// The callers' frames as the reconstruction unwound them at the stop, when given
@@ -123,6 +126,7 @@ impl<'a, 'd> Debugger<'a, 'd> {
             load_bias: module.load_bias,
             wave_scaled,
             stopped: None,
+            event_wave: None,
             frame: 0,
             callers: Vec::new(),
         }
@@ -219,6 +223,7 @@ impl<'a, 'd> Debugger<'a, 'd> {
             Stop::Finished => (Event::Finished, None),
         };
         self.stopped = stopped;
+        self.event_wave = stopped;
         self.frame = 0;
         self.callers.clear();
         ev
@@ -249,6 +254,12 @@ impl<'a, 'd> Debugger<'a, 'd> {
     /// The stopped wave's number.
     pub fn stopped_wave(&self) -> Result<u32, Error> {
         self.stopped.ok_or(Error::NotStopped)
+    }
+
+    /// The wave the last event (breakpoint, step) was about, whichever wave is
+    /// inspected since ([`Debugger::focus_wave`]).
+    pub fn event_wave(&self) -> Result<u32, Error> {
+        self.event_wave.ok_or(Error::NotStopped)
     }
 
     /// Makes wave `wave` of the running work-group the one whose state variables,

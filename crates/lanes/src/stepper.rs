@@ -413,6 +413,11 @@ pub struct Stepper<'a, 'd> {
     /// Whether a breakpoint on a function goes after its prologue (gdb's place, where
     /// the arguments can be read) instead of on its first instruction.
     pub functions_after_prologue: bool,
+    /// Whether a breakpoint on a line is placed as gdb places it
+    /// ([`crate::Image::breakpoint_addresses`]: a line without code moves to the next
+    /// one, one location per block) instead of on every statement row of exactly that
+    /// line (a line without code is an error, which scenarios want).
+    pub lines_as_gdb: bool,
     interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
@@ -469,6 +474,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
             step_limit: DEFAULT_STEP_LIMIT,
             steps_stop_at_breakpoints: false,
             functions_after_prologue: false,
+            lines_as_gdb: false,
             interrupt: None,
         })
     }
@@ -572,6 +578,19 @@ impl<'a, 'd> Stepper<'a, 'd> {
                     known.sort();
                     known.dedup();
                     return Err(StepError::NoFile { file, known });
+                }
+                if !self.lines_as_gdb {
+                    if !in_file.iter().any(|r| r.line == *line) {
+                        let before = in_file.iter().map(|r| r.line).filter(|l| l < line).max();
+                        let after = in_file.iter().map(|r| r.line).filter(|l| l > line).min();
+                        return Err(StepError::NoCode {
+                            file,
+                            line: *line,
+                            before,
+                            after,
+                        });
+                    }
+                    return Ok(self.debugger.break_at_line(&file, *line)?);
                 }
                 match self.image.breakpoint_addresses(&file, *line)? {
                     Some((_, addrs)) => {
@@ -1261,7 +1280,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 wave_size: self.wave_size,
             });
         }
-        let stopped = self.debugger.stopped_wave()?;
+        // Scenarios read the variables of the wave an event stopped, never of one only
+        // focused (which may not have run to where the scenario expects it).
+        let stopped = self.debugger.event_wave()?;
         if stopped != wave {
             return Err(StepError::NotTheStoppedWave {
                 focus: wave,
