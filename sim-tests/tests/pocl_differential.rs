@@ -188,13 +188,13 @@ fn every_kernel_has_a_reference() {
         .collect();
     kernels.sort();
     // Kernels without a PoCL reference, checked against an exact host
-    // computation in `crates/sim/tests/host_checked.rs` instead: PoCL 3.1
+    // computation in `sim-tests/tests/host_checked.rs` instead: PoCL 3.1
     // cannot build the first four (it has neither `cl_khr_subgroups`, nor
     // the OpenCL C 2.0 work-group functions, nor `cl_khr_fp16`), and
     // `printf_fmt`'s result is its printf output, which the references
     // (buffers only) do not record; `image_rw` (image arguments, which the
     // PoCL harness does not create) is checked in
-    // `crates/sim/tests/image_kernels.rs`, and `gds_sync` (AMD's GWS and
+    // `crates/host/tests/image_kernels.rs`, and `gds_sync` (AMD's GWS and
     // ordered-count built-ins) in `crates/sim/tests/gds_kernels.rs`. Keep in step with `NO_POCL` in
     // `kernels/pocl/gen.py`.
     let no_pocl = [

@@ -3,6 +3,9 @@
 //! One file per subcommand; each defines its arguments (a clap `Args` or
 //! `Subcommand` type) and a `run` function. A new subcommand is a new file,
 //! a variant of [`Command`] and an arm in [`Command::run`].
+//!
+//! The tool is a thin layer over the library crates (the device, the host, the lane
+//! service, the debugger, the DWARF evaluator); nothing depends on it.
 
 mod dap_cmd;
 mod debug_cmd;
@@ -173,7 +176,7 @@ pub(crate) fn parse_u64(s: &str) -> Result<u64, String> {
 /// Reads a file of at most `max` bytes (a FIFO or `/dev/zero` cannot make
 /// it read more).
 pub(crate) fn read_file(path: &str, max: u64) -> Result<Vec<u8>, String> {
-    amdgpu_sim::dispatch_file::read_bounded(std::path::Path::new(path), max)
+    amdsim_host::dispatch_file::read_bounded(std::path::Path::new(path), max)
         .map_err(|e| e.to_string())
 }
 

@@ -3,6 +3,7 @@
 //! feeds mutated files and random bytes to the parser.
 
 use crate::*;
+use amdgpu_isa::Processor;
 use proptest::prelude::*;
 use rmpv::Value;
 
@@ -51,7 +52,7 @@ fn note(desc: &[u8]) -> Vec<u8> {
 }
 
 impl ElfBuilder {
-    fn new(gpu: Gpu, abi_version: u8) -> Self {
+    fn new(gpu: Processor, abi_version: u8) -> Self {
         ElfBuilder {
             abi_version,
             e_flags: gpu as u32,
@@ -231,7 +232,7 @@ fn kd_bytes(entry_offset: i64) -> [u8; 64] {
 /// A gfx1030 code object with kernel `k` (metadata + `k.kd` + code) and a
 /// helper function `f`; `tweak` may alter the builder before writing.
 fn sample_with(tweak: impl FnOnce(&mut ElfBuilder, u16, u16)) -> Vec<u8> {
-    let mut b = ElfBuilder::new(Gpu::Gfx1030, 3);
+    let mut b = ElfBuilder::new(Processor::Gfx1030, 3);
     b.section(
         ".note",
         7,
@@ -268,7 +269,7 @@ fn sample() -> Vec<u8> {
 fn synthesized_object_decodes() {
     let bytes = sample();
     let co = CodeObject::parse(&bytes).unwrap();
-    assert_eq!(co.target().gpu, Gpu::Gfx1030);
+    assert_eq!(co.target().gpu, Processor::Gfx1030);
     assert_eq!(co.code_object_version(), 5);
     assert_eq!(co.target().target_id(), "amdgcn-amd-amdhsa--gfx1030");
     assert_eq!(co.text().address, 0x1f80);
@@ -538,8 +539,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
-    fn any_descriptor_round_trips(bytes in proptest::collection::vec(any::<u8>(), 64), g in 0usize..Gpu::ALL.len()) {
-        let gpu = Gpu::ALL[g];
+    fn any_descriptor_round_trips(bytes in proptest::collection::vec(any::<u8>(), 64), g in 0usize..Processor::ALL.len()) {
+        let gpu = Processor::ALL[g];
         let kd = KernelDescriptor::parse(&bytes, gpu).unwrap();
         prop_assert_eq!(&kd.to_bytes()[..], &bytes[..]);
         let _ = (kd.vgpr_count(), kd.sgpr_count(), kd.initial_sgprs(), kd.workitem_id_layout());
@@ -668,4 +669,49 @@ fn dynamic_relocations_of_a_hip_code_object() {
             .unwrap()
             .is_empty()
     );
+}
+
+/// Rewriting a section that relocations apply to is refused: they would be stale.
+#[test]
+fn sections_with_relocations_are_not_rewritten() {
+    use crate::write::{Rewrite, SectionData, rewrite_sections};
+    let mut b = ElfBuilder::new(Processor::Gfx900, 2);
+    let info = b.section(".debug_info", 1, 0, 0, vec![1, 2, 3, 4]);
+    let rela = b.section(".rela.debug_info", 4, 0, 0, vec![0; 24]);
+    b.sections[rela as usize - 1].info = u32::from(info);
+    let bytes = b.build();
+    let new = |name| SectionData {
+        name,
+        data: &[9, 9],
+        strings: false,
+    };
+    let e = rewrite_sections(
+        &bytes,
+        &Rewrite {
+            sections: &[new(".debug_info")],
+            empty: &[],
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains(".debug_info has relocations"), "{e}");
+    let e = rewrite_sections(
+        &bytes,
+        &Rewrite {
+            sections: &[],
+            empty: &[".debug_info"],
+        },
+    );
+    assert!(e.is_err(), "emptying it is rewriting it");
+    let ok = rewrite_sections(
+        &bytes,
+        &Rewrite {
+            sections: &[new(".debug_other")],
+            empty: &[],
+        },
+    )
+    .unwrap();
+    let f = object::read::elf::ElfFile64::<object::LittleEndian>::parse(&*ok).unwrap();
+    use object::{Object, ObjectSection};
+    let s = f.section_by_name(".debug_other").unwrap();
+    assert_eq!(s.data().unwrap(), &[9, 9]);
 }

@@ -9,11 +9,23 @@
 //! - [`exec`]: the executor over the pre-decoded program;
 //! - [`dispatch`]: code object loading, kernarg/AQL set-up, initial register
 //!   state, work-groups on rayon;
-//! - [`dispatch_file`]: a dispatch described in RON (the format of `amdsim run`);
 //! - [`debug`]: breakpoints, single-stepping and state inspection;
-//! - [`gds`]: the global data share (GDS memory, GWS resources, the ordered
+//! - [`memory::gds`]: the global data share (GDS memory, GWS resources, the ordered
 //!   count);
 //! - [`coverage`]: which operations of a GPU's instruction set execute.
+//!
+//! # What the crate owns
+//!
+//! The device: wave state, memory (global, LDS, GDS, scratch), the executor, the
+//! dispatch ABI (kernarg segment, AQL packet, initial registers), the work-group
+//! scheduler and the stepping hooks. What a runtime does around it (dispatch files, the
+//! printf buffer's text, image objects, capture and replay, the HSA API) is the host's
+//! (`amdsim-host`), which builds on this crate. The crate depends on the instruction
+//! model (`amdgpu-isa`) and the code object reader (`amdgpu-codeobj`) only; it knows
+//! nothing of DWARF, lanes, the host or any front end. Inside, types come before the
+//! code that uses them: no module imports one that imports it back (memory, with the
+//! GDS, below the wave; the wave below the executor; the executor below the dispatch;
+//! the dispatch below the stepping session).
 //!
 //! # Conventions the simulator chooses
 //!
@@ -57,7 +69,7 @@
 //!   their own atomics while waves run. A page is locked for each access;
 //!   freeing it waits for accesses in progress, and later accesses fault as
 //!   unmapped.
-//! - **Global data share.** [`gds`]: 64 KiB of GDS memory per device (the
+//! - **Global data share.** [`memory::gds`]: 64 KiB of GDS memory per device (the
 //!   `gds` forms of the DS instructions address all of it; `ds_append`,
 //!   `ds_consume` and `ds_ordered_count` at `M0[15:0] + offset`), the 64 GWS
 //!   resources, and the ordered count in wave-creation order. A kernel that
@@ -79,13 +91,9 @@ pub mod alu;
 pub mod coverage;
 pub mod debug;
 pub mod dispatch;
-pub mod dispatch_file;
 pub mod error;
 pub mod exec;
-pub mod gds;
-pub mod image;
 pub mod memory;
-pub mod printf;
 pub mod wave;
 
 pub use dispatch::{
@@ -93,5 +101,6 @@ pub use dispatch::{
     Stats, Stopped, WaveAt, Workgroup,
 };
 pub use error::{DispatchError, FaultKind, Location, MemFault, SimError, Space};
+pub use memory::gds::Wait;
 pub use memory::{FlatTarget, GlobalMemory};
-pub use wave::{Mask, OrderedTurn, Wait, Wave, WaveStatus};
+pub use wave::{Mask, OrderedTurn, Wave, WaveStatus};

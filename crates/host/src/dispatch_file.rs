@@ -31,7 +31,7 @@
 //! - `Image(width: w, height: h, order: Rgba, channel_type: UnsignedInt8)`,
 //!   an OpenCL image argument (`image2d_t`; `geometry: D1`, `D3`,
 //!   `D1Array`, `D2Array` with `depth` / `array_size` for the others): a
-//!   LINEAR image and its image object ([`crate::image`]), zeroed or filled
+//!   LINEAR image and its image object ([`crate::image_object`]), zeroed or filled
 //!   from `file:` (the texels packed row after row, slice after slice).
 //!   An output naming an image writes its texels packed the same way.
 //!
@@ -50,12 +50,14 @@
 //! [`Launch`]; after the run, [`DispatchFile::write_outputs`] writes the
 //! outputs.
 
-use crate::alu::f64_to_f16;
-use crate::dispatch::{ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, RunOptions};
-use crate::error::SimError;
-use crate::gds::GWS_RESOURCES;
-use crate::memory::MAX_MAPPED;
 use amdgpu_codeobj::ValueKind;
+use amdgpu_sim::SimError;
+use amdgpu_sim::alu::f64_to_f16;
+use amdgpu_sim::dispatch::{
+    ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, RunOptions,
+};
+use amdgpu_sim::memory::MAX_MAPPED;
+use amdgpu_sim::memory::gds::GWS_RESOURCES;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -398,7 +400,7 @@ impl Elem {
             Elem::I32 => (v as u32 as i32).to_string(),
             Elem::U64 => v.to_string(),
             Elem::I64 => (v as i64).to_string(),
-            Elem::F16 => f32_text(crate::alu::f16_to_f32(v as u16)),
+            Elem::F16 => f32_text(amdgpu_sim::alu::f16_to_f32(v as u16)),
             Elem::F32 => f32_text(f32::from_bits(v as u32)),
             Elem::F64 => f64_text(f64::from_bits(v)),
         }
@@ -538,7 +540,7 @@ pub enum Arg {
 pub struct ImageArg {
     /// The shape (default `D2`).
     #[serde(default = "ImageArg::default_geometry")]
-    pub geometry: crate::image::Geometry,
+    pub geometry: crate::image_object::Geometry,
     /// Width in texels.
     pub width: u32,
     /// Height (default 1).
@@ -551,24 +553,24 @@ pub struct ImageArg {
     #[serde(default = "ImageArg::one")]
     pub array_size: u32,
     /// Channel order.
-    pub order: crate::image::ChannelOrder,
+    pub order: crate::image_object::ChannelOrder,
     /// Channel data type.
-    pub channel_type: crate::image::ChannelType,
+    pub channel_type: crate::image_object::ChannelType,
     /// The texels, packed, from this file (default zeros).
     #[serde(default)]
     pub file: Option<PathBuf>,
 }
 
 impl ImageArg {
-    fn default_geometry() -> crate::image::Geometry {
-        crate::image::Geometry::D2
+    fn default_geometry() -> crate::image_object::Geometry {
+        crate::image_object::Geometry::D2
     }
     fn one() -> u32 {
         1
     }
-    /// The description [`Device::create_image`] takes.
-    pub fn desc(&self) -> crate::image::ImageDesc {
-        crate::image::ImageDesc {
+    /// The description [`crate::image_object::create_image`] takes.
+    pub fn desc(&self) -> crate::image_object::ImageDesc {
+        crate::image_object::ImageDesc {
             geometry: self.geometry,
             width: self.width,
             height: self.height,
@@ -859,9 +861,9 @@ pub enum PreparedArg {
     /// An image.
     Image {
         /// Where it is.
-        image: crate::image::Image,
+        image: crate::image_object::Image,
         /// What it is.
-        desc: crate::image::ImageDesc,
+        desc: crate::image_object::ImageDesc,
     },
 }
 
@@ -1085,7 +1087,7 @@ impl DispatchFile {
     pub fn prepare(&self, dev: &Device) -> Result<Prepared, DispatchFileError> {
         self.validate()?;
         let co_path = self.resolve(&self.code_object);
-        let bytes = read_bounded(&co_path, crate::dispatch::MAX_CODE_OBJECT)?;
+        let bytes = read_bounded(&co_path, amdgpu_sim::dispatch::MAX_CODE_OBJECT)?;
         if let Some(b) = self.load_bias {
             dev.set_code_base(b);
         }
@@ -1105,7 +1107,7 @@ impl DispatchFile {
         let kernel = module
             .kernel(&self.kernel)
             .ok_or_else(|| {
-                SimError::from(crate::error::DispatchError::NoKernel {
+                SimError::from(amdgpu_sim::DispatchError::NoKernel {
                     name: self.kernel.clone(),
                     available: module.kernels.iter().map(|k| k.name.clone()).collect(),
                 })
@@ -1124,7 +1126,7 @@ impl DispatchFile {
         if let Some(k) = &self.kernarg {
             config.raw_kernarg = Some(read_bounded(
                 &self.resolve(k),
-                crate::dispatch::MAX_KERNARG,
+                amdgpu_sim::dispatch::MAX_KERNARG,
             )?);
         }
         config.dynamic_lds += self.dynamic_lds.unwrap_or(0);
@@ -1298,9 +1300,13 @@ impl DispatchFile {
                         }));
                     }
                     let desc = ia.desc();
-                    let image = dev
-                        .create_image(gpu, &desc)
-                        .map_err(|e| err(ArgProblem::Image(e.to_string())))?;
+                    let image =
+                        crate::image_object::create_image(dev, gpu, &desc).map_err(|e| {
+                            err(ArgProblem::Image(match e {
+                                crate::image_object::CreateImageError::Bad(why) => why,
+                                e => e.to_string(),
+                            }))
+                        })?;
                     if let Some(f) = &ia.file {
                         let path = self.resolve(f);
                         let data = read_bounded(&path, MAX_MAPPED)?;
