@@ -1,7 +1,7 @@
 //! The RON dispatch file parser and its checks on arbitrary text.
 #![no_main]
 
-use amdgpu_sim::dispatch_file::DispatchFile;
+use amdsim_host::dispatch_file::DispatchFile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -651,7 +651,7 @@ pub fn run_case_with(
     }
     // `__local` pointer arguments: dynamic LDS after the kernel's own, each aligned as
     // its argument's `pointee_align` (16 without one), as a runtime places them
-    // (`amdgpu_sim::dispatch_file` does the same for `Local` arguments).
+    // (`amdsim_host::dispatch_file` does the same for `Local` arguments).
     let info = m.kernel(kernel);
     let fixed = info.map_or(0, |k| k.descriptor.group_segment_fixed_size as u64);
     let declared: Vec<_> = info

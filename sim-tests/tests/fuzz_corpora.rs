@@ -9,7 +9,7 @@ use amdgpu_dwarf::op::{DecodeOptions, Expr, Extensions};
 use amdgpu_dwarf::state::State;
 use amdgpu_isa::{Decoder, Gpu};
 use amdgpu_sim::Device;
-use amdgpu_sim::dispatch_file::DispatchFile;
+use amdsim_host::dispatch_file::DispatchFile;
 use std::path::{Path, PathBuf};
 
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {

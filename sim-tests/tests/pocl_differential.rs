@@ -188,7 +188,7 @@ fn every_kernel_has_a_reference() {
         .collect();
     kernels.sort();
     // Kernels without a PoCL reference, checked against an exact host
-    // computation in `crates/sim/tests/host_checked.rs` instead: PoCL 3.1
+    // computation in `sim-tests/tests/host_checked.rs` instead: PoCL 3.1
     // cannot build the first four (it has neither `cl_khr_subgroups`, nor
     // the OpenCL C 2.0 work-group functions, nor `cl_khr_fp16`), and
     // `printf_fmt`'s result is its printf output, which the references

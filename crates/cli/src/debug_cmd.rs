@@ -107,7 +107,7 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
 /// `amdsim dap`): `run` after the start prepares it afresh, on a fresh device. Returns
 /// the front end when the session ends.
 pub(crate) fn debug_dispatch(
-    df: &amdgpu_sim::dispatch_file::DispatchFile,
+    df: &amdsim_host::dispatch_file::DispatchFile,
     input: Input,
 ) -> Result<Frontend, String> {
     let co_path = df.resolve(std::path::Path::new(&df.code_object));

@@ -5,7 +5,7 @@
 //! element by element.
 
 use crate::Failure;
-use amdgpu_sim::dispatch_file::{Arg, Buffer, DispatchFile, Elem, Number};
+use amdsim_host::dispatch_file::{Arg, Buffer, DispatchFile, Elem, Number};
 use clap::Args;
 
 /// The built-in default kernel of `amdsim demo` (the committed

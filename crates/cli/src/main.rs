@@ -173,7 +173,7 @@ pub(crate) fn parse_u64(s: &str) -> Result<u64, String> {
 /// Reads a file of at most `max` bytes (a FIFO or `/dev/zero` cannot make
 /// it read more).
 pub(crate) fn read_file(path: &str, max: u64) -> Result<Vec<u8>, String> {
-    amdgpu_sim::dispatch_file::read_bounded(std::path::Path::new(path), max)
+    amdsim_host::dispatch_file::read_bounded(std::path::Path::new(path), max)
         .map_err(|e| e.to_string())
 }
 

@@ -1,5 +1,5 @@
 //! `amdsim run`: run a kernel on the simulator, described by a dispatch file
-//! (`amdsim run DISPATCH.ron`, the format of [`amdgpu_sim::dispatch_file`])
+//! (`amdsim run DISPATCH.ron`, the format of [`amdsim_host::dispatch_file`])
 //! or on the command line (`amdsim run FILE.co KERNEL ARG...`, which builds
 //! the same dispatch).
 //!
@@ -19,10 +19,10 @@
 //! | `ptr:0x1000` | a raw pointer value |
 
 use crate::Failure;
-use amdgpu_sim::dispatch_file::{
+use amdgpu_sim::{Device, RunOptions, RunReport, Stopped};
+use amdsim_host::dispatch_file::{
     Arg, Buffer, Dims, DispatchFile, Elem, GwsInit, Number, Offset, Output, PreparedArg,
 };
-use amdgpu_sim::{Device, RunOptions, RunReport, Stopped};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -324,7 +324,7 @@ pub struct Executed {
     /// The device, with the buffers as the kernel left them.
     pub device: Device,
     /// Where the arguments are.
-    pub prepared: amdgpu_sim::dispatch_file::Prepared,
+    pub prepared: amdsim_host::dispatch_file::Prepared,
     /// What happened.
     pub report: RunReport,
     /// Wall-clock time of the run.
@@ -631,7 +631,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
         s.lane_ops as f64 / secs / 1e6,
     );
     let mut printf_failed = false;
-    if let Some(out) = run.prepared.launch.printf_output(&run.device.mem) {
+    if let Some(out) = amdsim_host::printf::launch_output(&run.prepared.launch, &run.device.mem) {
         match out {
             Ok(text) => print!("{text}"),
             Err(e) => {

@@ -107,6 +107,9 @@ pub enum Error {
     /// The `NT_AMDGPU_METADATA` note is not valid MessagePack.
     #[error("corrupt MessagePack in NT_AMDGPU_METADATA note: {0}")]
     CorruptMetadata(String),
+    /// An `amdhsa.printf` string is not `ID:N:S1:...:SN:FORMAT`.
+    #[error("amdhsa.printf entry `{0}` is not ID:N:SIZES...:FORMAT")]
+    BadPrintf(String),
     /// The metadata decodes but does not have the documented shape.
     #[error("metadata of wrong shape at {path}: {reason}")]
     MetadataShape {

@@ -42,7 +42,7 @@ pub use descriptor::{
     KernargPreload, KernelCodeProperties, KernelDescriptor, SgprAssignment, WorkitemIdLayout,
 };
 pub use error::Error;
-pub use metadata::{AddressSpace, KernelArg, KernelMetadata, Metadata, ValueKind};
+pub use metadata::{AddressSpace, KernelArg, KernelMetadata, Metadata, PrintfFormat, ValueKind};
 pub use rmpv;
 pub use target::{Family, FeatureSetting, Gpu, Target};
 

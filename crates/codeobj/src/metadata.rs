@@ -461,6 +461,11 @@ impl Metadata {
             .collect()
     }
 
+    /// The `amdhsa.printf` entries decoded ([`parse_printf_formats`]).
+    pub fn printf(&self) -> Result<Vec<PrintfFormat>, Error> {
+        parse_printf_formats(&self.printf_formats())
+    }
+
     /// Decodes the descriptor bytes of an `NT_AMDGPU_METADATA` note.
     pub fn parse(bytes: &[u8]) -> Result<Metadata, Error> {
         let mut rd = bytes;
@@ -494,9 +499,103 @@ impl Metadata {
     }
 }
 
+/// One `amdhsa.printf` entry: a format string of the code object's `printf` calls and the
+/// sizes of the arguments its records carry (AMDGPU usage guide, "Code Object V3 Metadata",
+/// `amdhsa.printf`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrintfFormat {
+    /// The id the records carry.
+    pub id: u32,
+    /// The size in bytes of each argument, in order.
+    pub arg_sizes: Vec<u32>,
+    /// The format string, unescaped.
+    pub format: String,
+}
+
+/// Undoes the C escapes of an `amdhsa.printf` format (`\72` is `:`, `\n` a newline).
+fn unescape(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || i + 1 == b.len() {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let c = b[i + 1];
+        i += 2;
+        match c {
+            b'0'..=b'7' => {
+                let mut v = u32::from(c - b'0');
+                for _ in 0..2 {
+                    match b.get(i) {
+                        Some(&d @ b'0'..=b'7') => {
+                            v = v * 8 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                out.push(v as u8);
+            }
+            b'n' => out.push(b'\n'),
+            b't' => out.push(b'\t'),
+            b'r' => out.push(b'\r'),
+            b'a' => out.push(7),
+            b'b' => out.push(8),
+            b'f' => out.push(12),
+            b'v' => out.push(11),
+            other => out.push(other),
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Parses `amdhsa.printf` strings, `ID:N:S1:...:SN:FORMAT` each, with the format's `:`
+/// and control characters escaped as in C (`\72`, `\n`).
+pub fn parse_printf_formats(entries: &[String]) -> Result<Vec<PrintfFormat>, Error> {
+    entries
+        .iter()
+        .map(|e| {
+            let bad = || Error::BadPrintf(e.clone());
+            let mut parts = e.splitn(3, ':');
+            let id = parts.next().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
+            let n: usize = parts.next().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
+            let mut rest = parts.next().ok_or_else(bad)?;
+            let mut arg_sizes = Vec::with_capacity(n.min(64));
+            for _ in 0..n {
+                let (size, tail) = rest.split_once(':').ok_or_else(bad)?;
+                arg_sizes.push(size.parse().map_err(|_| bad())?);
+                rest = tail;
+            }
+            Ok(PrintfFormat {
+                id,
+                arg_sizes,
+                format: unescape(rest),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printf_strings_parse_and_unescape() {
+        let f = parse_printf_formats(&[
+            "1:4:4:4:4:4:item %u\\72 %u %f %s\\n".into(),
+            "2:0:hi".into(),
+        ])
+        .unwrap();
+        assert_eq!(f[0].id, 1);
+        assert_eq!(f[0].arg_sizes, vec![4, 4, 4, 4]);
+        assert_eq!(f[0].format, "item %u: %u %f %s\n");
+        assert_eq!(f[1].format, "hi");
+        assert!(parse_printf_formats(&["x:1:4:%d".into()]).is_err());
+        assert!(parse_printf_formats(&["1:2:4:%d".into()]).is_err());
+    }
 
     fn s(x: &str) -> Value {
         Value::from(x)

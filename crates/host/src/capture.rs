@@ -11,8 +11,8 @@
 //! region to `NNNN/ADDR.replay.bin`, which must equal the `.after.bin`. Code
 //! objects are written once each, as `co-BIAS.co`.
 
+use crate::dispatch_file::{Dims, DispatchFile, Region};
 use amdgpu_sim::Device;
-use amdgpu_sim::dispatch_file::{Dims, DispatchFile, Region};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -14,7 +14,8 @@ use crate::memory::{
 };
 use crate::wave::{Mask, Wave, WaveStatus};
 use amdgpu_codeobj::{
-    CodeObject, InitialSgpr, KernelDescriptor, KernelMetadata, ValueKind, WorkitemIdLayout,
+    CodeObject, InitialSgpr, KernelDescriptor, KernelMetadata, PrintfFormat, ValueKind,
+    WorkitemIdLayout,
 };
 use amdgpu_isa::{Decoder, Gpu, Program};
 use rayon::prelude::*;
@@ -41,6 +42,19 @@ pub const MAX_LDS: u64 = 64 << 10;
 
 /// The most private memory per work-item the simulator provides.
 pub const MAX_PRIVATE: u64 = 1 << 20;
+
+/// Bytes of the printf buffer a dispatch of a kernel that takes `hidden_printf_buffer`
+/// gets (header included), as ROCm's runtime gives by default.
+pub const PRINTF_BUFFER_SIZE: u32 = 1 << 20;
+
+/// The initial contents of a printf buffer of `size` bytes: two 32-bit words, the bytes
+/// used so far (none) and the buffer's size, header included (what the device library's
+/// `__printf_alloc` reads and advances).
+pub fn printf_buffer_header(size: u32) -> [u8; 8] {
+    let mut h = [0u8; 8];
+    h[4..].copy_from_slice(&size.to_le_bytes());
+    h
+}
 
 /// The most work-groups one dispatch may have (2^40: far more than a
 /// simulated dispatch can run, and small enough to count in a `u64`).
@@ -91,8 +105,9 @@ pub struct Module {
     pub prepared: Arc<Prepared>,
     /// The kernels.
     pub kernels: Vec<KernelInfo>,
-    /// The printf formats of the code object (`amdhsa.printf`).
-    pub printf: Arc<Vec<crate::printf::PrintfFormat>>,
+    /// The printf formats of the code object (`amdhsa.printf`), for the host to
+    /// format the records of a printf buffer with.
+    pub printf: Arc<Vec<PrintfFormat>>,
     /// The guest addresses the code object's image occupies.
     pub image: std::ops::Range<u64>,
 }
@@ -363,7 +378,7 @@ pub struct Launch {
     /// Guest address of the printf buffer, when the kernel takes one.
     pub printf_buffer: Option<u64>,
     /// The code object's printf formats.
-    pub printf_formats: Arc<Vec<crate::printf::PrintfFormat>>,
+    pub printf_formats: Arc<Vec<PrintfFormat>>,
     /// The guest addresses the code object's image occupies.
     pub image: std::ops::Range<u64>,
 }
@@ -524,7 +539,7 @@ impl Device {
             .collect();
         let prepared = Arc::new(Prepared::new(&program));
         let printf = match co.metadata() {
-            Some(md) => crate::printf::parse_formats(&md.printf_formats())?,
+            Some(md) => md.printf()?,
             None => Vec::new(),
         };
         Ok(Module {
@@ -656,10 +671,9 @@ impl Device {
                     .hidden_args()
                     .any(|a| a.value_kind == ValueKind::HiddenPrintfBuffer) =>
             {
-                let size = crate::printf::PRINTF_BUFFER_SIZE;
-                let b = self.alloc(u64::from(size))?;
+                let b = self.alloc(u64::from(PRINTF_BUFFER_SIZE))?;
                 self.mem
-                    .write(b, &crate::printf::buffer_header(size))
+                    .write(b, &printf_buffer_header(PRINTF_BUFFER_SIZE))
                     .map_err(SimError::Host)?;
                 Some(b)
             }
@@ -1089,25 +1103,8 @@ pub const HIDDEN_FILLED: &[&str] = &[
     "hidden_shared_base",
     "hidden_queue_ptr (a zeroed 256-byte block)",
     "hidden_dynamic_lds_size",
-    "hidden_printf_buffer (a 1 MiB printf buffer; Launch::printf_output formats it)",
+    "hidden_printf_buffer (a 1 MiB printf buffer; the host formats its records)",
 ];
-
-impl Launch {
-    /// The text of the kernel's `printf` calls, read from its printf buffer after the
-    /// dispatch (`None`: the kernel takes no printf buffer).
-    pub fn printf_output(
-        &self,
-        mem: &GlobalMemory,
-    ) -> Option<Result<String, crate::printf::PrintfError>> {
-        let b = self.printf_buffer?;
-        Some(crate::printf::output(
-            mem,
-            b,
-            &self.printf_formats,
-            self.image.clone(),
-        ))
-    }
-}
 
 impl Launch {
     /// Whether the kernel's code uses GWS or the ordered count, whose waves

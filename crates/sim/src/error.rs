@@ -208,9 +208,6 @@ pub enum SimError {
     /// The code object targets a GPU the decoder does not support.
     #[error("code object: {0}")]
     UnsupportedGpu(#[from] amdgpu_isa::UnknownGpu),
-    /// The code object's printf metadata is ill-formed.
-    #[error("code object: {0}")]
-    Printf(#[from] crate::printf::PrintfError),
     /// The code object's loadable image is larger than the simulator maps.
     #[error("code object: its loadable image spans {size} bytes (at most {max})")]
     ImageTooLarge {
@@ -405,9 +402,6 @@ pub enum DispatchError {
         /// The most that run together ([`crate::dispatch::MAX_CORESIDENT_WAVES`]).
         max: u64,
     },
-    /// An image description [`crate::Device::create_image`] cannot create.
-    #[error("image: {0}")]
-    BadImage(String),
     /// A wave number that the work-group does not have.
     #[error("no wave {wave} in work-group {group:?}")]
     NoWave {

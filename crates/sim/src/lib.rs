@@ -9,7 +9,6 @@
 //! - [`exec`]: the executor over the pre-decoded program;
 //! - [`dispatch`]: code object loading, kernarg/AQL set-up, initial register
 //!   state, work-groups on rayon;
-//! - [`dispatch_file`]: a dispatch described in RON (the format of `amdsim run`);
 //! - [`debug`]: breakpoints, single-stepping and state inspection;
 //! - [`gds`]: the global data share (GDS memory, GWS resources, the ordered
 //!   count);
@@ -79,13 +78,10 @@ pub mod alu;
 pub mod coverage;
 pub mod debug;
 pub mod dispatch;
-pub mod dispatch_file;
 pub mod error;
 pub mod exec;
 pub mod gds;
-pub mod image;
 pub mod memory;
-pub mod printf;
 pub mod wave;
 
 pub use dispatch::{

@@ -1,4 +1,6 @@
-//! Image objects for OpenCL image kernel arguments.
+//! Image objects for OpenCL image kernel arguments: what a runtime allocates and
+//! writes for an `image*_t` argument (the device executes the image instructions over
+//! them: `amdgpu_sim::exec`'s image module).
 //!
 //! clang-19 passes an `image1d_t` / `image2d_t` / ... argument
 //! (`.value_kind: image`, 8 bytes) as a pointer to the image's descriptor in
@@ -8,20 +10,30 @@
 //! channel order (both as `hsa_ext_image_channel_type_t` /
 //! `hsa_ext_image_channel_order_t` codes) and dword 10 the width, which
 //! `get_image_width` returns (`get_image_height` reads the T#'s HEIGHT).
-//! [`Device::create_image`] allocates the texels and such a 48-byte object
+//! [`create_image`] allocates the texels and such a 48-byte object
 //! and returns both addresses: pass [`Image::object`] as the argument
-//! ([`crate::ArgValue::Ptr`]), read and write the texels at [`Image::data`]
+//! ([`amdgpu_sim::ArgValue::Ptr`]), read and write the texels at [`Image::data`]
 //! with [`Image::row_pitch`] and [`Image::slice_pitch`].
 //!
 //! The images are LINEAR (swizzle mode 0), one mip level, with the row pitch
 //! of a linear surface: the width rounded up to 256 bytes (what gfx1010,
 //! which has no pitch field, assumes; the GFX9 and gfx1030 descriptors state
-//! it). The T# layout and the format codes are those of
+//! it). The T# layout and the format codes are those of the simulator's
 //! `exec/image.rs`, which executes the instructions.
 
-use crate::dispatch::Device;
-use crate::error::{DispatchError, SimError};
 use amdgpu_isa::{Gen, Gpu};
+use amdgpu_sim::{Device, SimError};
+
+/// Why [`create_image`] made no image.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateImageError {
+    /// The description has a size the shape cannot have ([`ImageDesc::check`]).
+    #[error("image: {0}")]
+    Bad(String),
+    /// The device could not allocate or write it.
+    #[error(transparent)]
+    Sim(#[from] SimError),
+}
 
 /// The shape of an image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
@@ -365,7 +377,7 @@ impl ImageDesc {
     }
 }
 
-/// An image created by [`Device::create_image`].
+/// An image created by [`create_image`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Image {
     /// The image object: the kernel argument's value.
@@ -390,25 +402,23 @@ impl Image {
     }
 }
 
-impl Device {
-    /// Allocates a zeroed LINEAR image described by `desc` for `gpu` (the
-    /// GPU of the module that will read it, [`crate::Module::gpu`]) and its
-    /// image object.
-    pub fn create_image(&self, gpu: Gpu, desc: &ImageDesc) -> Result<Image, SimError> {
-        desc.check().map_err(DispatchError::BadImage)?;
-        let row_pitch = desc.pitch_texels() as u64 * desc.texel_bytes() as u64;
-        let slice_pitch = row_pitch * desc.rows() as u64;
-        let size = slice_pitch * desc.slices() as u64;
-        let data = self.alloc(size)?;
-        let words = desc.object_words(gpu, data);
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let object = self.alloc_bytes(&bytes)?;
-        Ok(Image {
-            object,
-            data,
-            row_pitch,
-            slice_pitch,
-            size,
-        })
-    }
+/// Allocates on `dev` a zeroed LINEAR image described by `desc` for `gpu` (the
+/// GPU of the module that will read it, [`amdgpu_sim::Module::gpu`]) and its
+/// image object.
+pub fn create_image(dev: &Device, gpu: Gpu, desc: &ImageDesc) -> Result<Image, CreateImageError> {
+    desc.check().map_err(CreateImageError::Bad)?;
+    let row_pitch = desc.pitch_texels() as u64 * desc.texel_bytes() as u64;
+    let slice_pitch = row_pitch * desc.rows() as u64;
+    let size = slice_pitch * desc.slices() as u64;
+    let data = dev.alloc(size)?;
+    let words = desc.object_words(gpu, data);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let object = dev.alloc_bytes(&bytes)?;
+    Ok(Image {
+        object,
+        data,
+        row_pitch,
+        slice_pitch,
+        size,
+    })
 }

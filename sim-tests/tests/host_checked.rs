@@ -1072,8 +1072,7 @@ fn printf_fmt() {
         );
         let l = dev.launch(&m, "printf_fmt", cfg).map_err(e)?;
         dev.run(&l).map_err(e)?;
-        let text = l
-            .printf_output(&dev.mem)
+        let text = amdsim_host::printf::launch_output(&l, &dev.mem)
             .ok_or("no printf buffer")?
             .map_err(|e| e.to_string())?;
         let ret = read_words::<4>(&dev, pout, n as usize + 1)?;

@@ -2,7 +2,7 @@
 //! hold what the kernels compute.
 
 use amdgpu_sim::Device;
-use amdgpu_sim::dispatch_file::{DispatchFile, DispatchFileError, PreparedArg};
+use amdsim_host::dispatch_file::{DispatchFile, DispatchFileError, PreparedArg};
 use std::path::{Path, PathBuf};
 
 fn example(name: &str) -> PathBuf {
@@ -166,7 +166,7 @@ fn local_arguments_get_their_own_lds() {
         assert_eq!(b[g as usize], 3 * want, "out_b[{g}]");
     }
     // Too little LDS for the group: the kernel faults in LDS.
-    d.args[4] = amdgpu_sim::dispatch_file::Arg::Local { bytes: 4 };
+    d.args[4] = amdsim_host::dispatch_file::Arg::Local { bytes: 4 };
     let dev = Device::new();
     let p = d.prepare(&dev).unwrap();
     let err = dev.run(&p.launch).unwrap_err();

@@ -1,5 +1,5 @@
 //! The `image_rw` corpus kernel (`kernels/src/image_rw.cl`): OpenCL image
-//! kernel arguments created with `Device::create_image`, read with
+//! kernel arguments created with `create_image`, read with
 //! `read_imageui` / `read_imagef`, written with `write_imageui`, sized with
 //! `get_image_width` / `get_image_height`, on every target and build,
 //! checked against the host's computation of the OpenCL definitions:
@@ -7,8 +7,8 @@
 //! `read_imagef` of `CL_UNORM_INT8` is `x / 255` correctly rounded, and a
 //! `CL_RG` image reads as `(r, g, 0, 1)`.
 
-use amdgpu_sim::image::{ChannelOrder, ChannelType, ImageDesc};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig};
+use amdsim_host::image::{ChannelOrder, ChannelType, ImageDesc, create_image};
 use amdsim_sim_tests::{TARGETS, read_kernel};
 
 /// The builds of a kernel for a target (`.O0g` exists for all of them here).
@@ -23,9 +23,10 @@ fn run(t: &str, file: &str) -> Result<(), String> {
     let (w, h) = (13u32, 5u32);
     let u8x4 = ImageDesc::d2(w, h, ChannelOrder::Rgba, ChannelType::UnsignedInt8);
     let rg = ImageDesc::d2(w, h, ChannelOrder::Rg, ChannelType::UnormInt8);
-    let src = dev.create_image(m.gpu, &u8x4).map_err(e)?;
-    let dst = dev.create_image(m.gpu, &u8x4).map_err(e)?;
-    let fsrc = dev.create_image(m.gpu, &rg).map_err(e)?;
+    let ie = |e: amdsim_host::image::CreateImageError| e.to_string();
+    let src = create_image(&dev, m.gpu, &u8x4).map_err(ie)?;
+    let dst = create_image(&dev, m.gpu, &u8x4).map_err(ie)?;
+    let fsrc = create_image(&dev, m.gpu, &rg).map_err(ie)?;
     let texel = |x: u32, y: u32| -> [u8; 4] {
         let k = y * w + x;
         [
@@ -127,15 +128,13 @@ fn image_rw_matches_the_host() {
 fn bad_image_descriptions_are_errors() {
     let dev = Device::new();
     let mut d = ImageDesc::d2(0, 4, ChannelOrder::R, ChannelType::Float);
-    let e = dev
-        .create_image(amdgpu_isa::Gpu::Gfx900, &d)
+    let e = create_image(&dev, amdgpu_isa::Gpu::Gfx900, &d)
         .unwrap_err()
         .to_string();
     assert!(e.contains("width 0"), "{e}");
     d.width = 4;
     d.depth = 2;
-    let e = dev
-        .create_image(amdgpu_isa::Gpu::Gfx1030, &d)
+    let e = create_image(&dev, amdgpu_isa::Gpu::Gfx1030, &d)
         .unwrap_err()
         .to_string();
     assert!(e.contains("depth 2"), "{e}");
@@ -145,7 +144,7 @@ fn bad_image_descriptions_are_errors() {
 /// file of packed texels, and an output of the written image, packed.
 #[test]
 fn image_arguments_in_a_dispatch_file() {
-    use amdgpu_sim::dispatch_file::{DispatchFile, PreparedArg};
+    use amdsim_host::dispatch_file::{DispatchFile, PreparedArg};
     let dir = std::env::temp_dir().join(format!("amdsim-image-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (w, h) = (6u32, 3u32);

@@ -50,12 +50,14 @@
 //! [`Launch`]; after the run, [`DispatchFile::write_outputs`] writes the
 //! outputs.
 
-use crate::alu::f64_to_f16;
-use crate::dispatch::{ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, RunOptions};
-use crate::error::SimError;
-use crate::gds::GWS_RESOURCES;
-use crate::memory::MAX_MAPPED;
 use amdgpu_codeobj::ValueKind;
+use amdgpu_sim::SimError;
+use amdgpu_sim::alu::f64_to_f16;
+use amdgpu_sim::dispatch::{
+    ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, RunOptions,
+};
+use amdgpu_sim::gds::GWS_RESOURCES;
+use amdgpu_sim::memory::MAX_MAPPED;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -398,7 +400,7 @@ impl Elem {
             Elem::I32 => (v as u32 as i32).to_string(),
             Elem::U64 => v.to_string(),
             Elem::I64 => (v as i64).to_string(),
-            Elem::F16 => f32_text(crate::alu::f16_to_f32(v as u16)),
+            Elem::F16 => f32_text(amdgpu_sim::alu::f16_to_f32(v as u16)),
             Elem::F32 => f32_text(f32::from_bits(v as u32)),
             Elem::F64 => f64_text(f64::from_bits(v)),
         }
@@ -566,7 +568,7 @@ impl ImageArg {
     fn one() -> u32 {
         1
     }
-    /// The description [`Device::create_image`] takes.
+    /// The description [`crate::image::create_image`] takes.
     pub fn desc(&self) -> crate::image::ImageDesc {
         crate::image::ImageDesc {
             geometry: self.geometry,
@@ -1085,7 +1087,7 @@ impl DispatchFile {
     pub fn prepare(&self, dev: &Device) -> Result<Prepared, DispatchFileError> {
         self.validate()?;
         let co_path = self.resolve(&self.code_object);
-        let bytes = read_bounded(&co_path, crate::dispatch::MAX_CODE_OBJECT)?;
+        let bytes = read_bounded(&co_path, amdgpu_sim::dispatch::MAX_CODE_OBJECT)?;
         if let Some(b) = self.load_bias {
             dev.set_code_base(b);
         }
@@ -1105,7 +1107,7 @@ impl DispatchFile {
         let kernel = module
             .kernel(&self.kernel)
             .ok_or_else(|| {
-                SimError::from(crate::error::DispatchError::NoKernel {
+                SimError::from(amdgpu_sim::DispatchError::NoKernel {
                     name: self.kernel.clone(),
                     available: module.kernels.iter().map(|k| k.name.clone()).collect(),
                 })
@@ -1124,7 +1126,7 @@ impl DispatchFile {
         if let Some(k) = &self.kernarg {
             config.raw_kernarg = Some(read_bounded(
                 &self.resolve(k),
-                crate::dispatch::MAX_KERNARG,
+                amdgpu_sim::dispatch::MAX_KERNARG,
             )?);
         }
         config.dynamic_lds += self.dynamic_lds.unwrap_or(0);
@@ -1298,9 +1300,12 @@ impl DispatchFile {
                         }));
                     }
                     let desc = ia.desc();
-                    let image = dev
-                        .create_image(gpu, &desc)
-                        .map_err(|e| err(ArgProblem::Image(e.to_string())))?;
+                    let image = crate::image::create_image(dev, gpu, &desc).map_err(|e| {
+                        err(ArgProblem::Image(match e {
+                            crate::image::CreateImageError::Bad(why) => why,
+                            e => e.to_string(),
+                        }))
+                    })?;
                     if let Some(f) = &ia.file {
                         let path = self.resolve(f);
                         let data = read_bounded(&path, MAX_MAPPED)?;

@@ -11,6 +11,12 @@
 //! returns -1). `amdhsa.printf` holds one string per format, `ID:N:S1:...:SN:FORMAT`,
 //! with the format's `:` and control characters escaped as in C (`\72`, `\n`).
 //!
+//! The device only carries the raw pieces: the code object reader decodes the formats
+//! ([`amdgpu_codeobj::metadata::parse_printf_formats`], kept in
+//! [`amdgpu_sim::Module::printf`]), and a launch of a kernel that takes the hidden
+//! argument allocates the buffer ([`amdgpu_sim::Launch::printf_buffer`],
+//! [`PRINTF_BUFFER_SIZE`] bytes). This module reads it.
+//!
 //! After a dispatch, [`output`] reads the records in buffer order and formats each with
 //! the C99 / OpenCL C conversion rules (flags `-+ #0`, width, precision, the length
 //! modifiers `hh h hl l`, the vector specifier `vN`, conversions `d i o u x X c s f F e
@@ -18,29 +24,14 @@
 //! errors, never guessed. OpenCL leaves the order of the output of different
 //! work-items unspecified; the buffer order is that of the reservations.
 
-use crate::memory::GlobalMemory;
+use amdgpu_codeobj::PrintfFormat;
+use amdgpu_sim::{GlobalMemory, Launch};
 
-/// Bytes of the printf buffer a dispatch gets (header included), as ROCm's runtime
-/// gives by default.
-pub const PRINTF_BUFFER_SIZE: u32 = 1 << 20;
-
-/// One `amdhsa.printf` entry.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PrintfFormat {
-    /// The id the records carry.
-    pub id: u32,
-    /// The size in bytes of each argument, in order.
-    pub arg_sizes: Vec<u32>,
-    /// The format string, unescaped.
-    pub format: String,
-}
+pub use amdgpu_sim::dispatch::PRINTF_BUFFER_SIZE;
 
 /// Why the printf output could not be produced.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PrintfError {
-    /// An `amdhsa.printf` string is not `ID:N:S1:...:SN:FORMAT`.
-    #[error("amdhsa.printf entry `{0}` is not ID:N:SIZES...:FORMAT")]
-    BadMetadata(String),
     /// The buffer's header says more bytes were used than it holds.
     #[error("the printf buffer's header says {used} bytes were used of {size}")]
     BadHeader {
@@ -78,76 +69,11 @@ pub enum PrintfError {
     Memory(String),
 }
 
-/// Undoes the C escapes of an `amdhsa.printf` format (`\72` is `:`, `\n` a newline).
-fn unescape(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' || i + 1 == b.len() {
-            out.push(b[i]);
-            i += 1;
-            continue;
-        }
-        let c = b[i + 1];
-        i += 2;
-        match c {
-            b'0'..=b'7' => {
-                let mut v = u32::from(c - b'0');
-                for _ in 0..2 {
-                    match b.get(i) {
-                        Some(&d @ b'0'..=b'7') => {
-                            v = v * 8 + u32::from(d - b'0');
-                            i += 1;
-                        }
-                        _ => break,
-                    }
-                }
-                out.push(v as u8);
-            }
-            b'n' => out.push(b'\n'),
-            b't' => out.push(b'\t'),
-            b'r' => out.push(b'\r'),
-            b'a' => out.push(7),
-            b'b' => out.push(8),
-            b'f' => out.push(12),
-            b'v' => out.push(11),
-            other => out.push(other),
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Parses the `amdhsa.printf` strings of a code object.
-pub fn parse_formats(entries: &[String]) -> Result<Vec<PrintfFormat>, PrintfError> {
-    entries
-        .iter()
-        .map(|e| {
-            let bad = || PrintfError::BadMetadata(e.clone());
-            let mut parts = e.splitn(3, ':');
-            let id = parts.next().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
-            let n: usize = parts.next().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
-            let mut rest = parts.next().ok_or_else(bad)?;
-            let mut arg_sizes = Vec::with_capacity(n.min(64));
-            for _ in 0..n {
-                let (size, tail) = rest.split_once(':').ok_or_else(bad)?;
-                arg_sizes.push(size.parse().map_err(|_| bad())?);
-                rest = tail;
-            }
-            Ok(PrintfFormat {
-                id,
-                arg_sizes,
-                format: unescape(rest),
-            })
-        })
-        .collect()
-}
-
-/// The initial contents of a printf buffer of `size` bytes: nothing used yet.
-pub fn buffer_header(size: u32) -> [u8; 8] {
-    let mut h = [0u8; 8];
-    h[4..].copy_from_slice(&size.to_le_bytes());
-    h
+/// The text of the `printf` calls of a dispatch, read from its printf buffer after the
+/// run (`None`: the kernel takes no printf buffer).
+pub fn launch_output(launch: &Launch, mem: &GlobalMemory) -> Option<Result<String, PrintfError>> {
+    let b = launch.printf_buffer?;
+    Some(output(mem, b, &launch.printf_formats, launch.image.clone()))
 }
 
 /// The text the records of the printf buffer at `buffer` produce, in buffer order;
@@ -588,7 +514,7 @@ fn format(f: &PrintfFormat, args: &[&[u8]], read_str: ReadStr) -> Result<String,
                 }
                 _ if float_conv => {
                     let x = match elem {
-                        2 => f64::from(crate::alu::f16_to_f32(le_u64(bytes) as u16)),
+                        2 => f64::from(amdgpu_sim::alu::f16_to_f32(le_u64(bytes) as u16)),
                         4 => f64::from(f32::from_bits(le_u64(bytes) as u32)),
                         8 => f64::from_bits(le_u64(bytes)),
                         n => return Err(err(format!("a {n}-byte floating-point value"))),
@@ -654,21 +580,6 @@ mod tests {
             format: format.into(),
         };
         super::format(&f, args, &|_| None).unwrap()
-    }
-
-    #[test]
-    fn metadata_strings_parse_and_unescape() {
-        let f = parse_formats(&[
-            "1:4:4:4:4:4:item %u\\72 %u %f %s\\n".into(),
-            "2:0:hi".into(),
-        ])
-        .unwrap();
-        assert_eq!(f[0].id, 1);
-        assert_eq!(f[0].arg_sizes, vec![4, 4, 4, 4]);
-        assert_eq!(f[0].format, "item %u: %u %f %s\n");
-        assert_eq!(f[1].format, "hi");
-        assert!(parse_formats(&["x:1:4:%d".into()]).is_err());
-        assert!(parse_formats(&["1:2:4:%d".into()]).is_err());
     }
 
     /// Expected texts are those of C99 printf (glibc) for the same conversions.
