@@ -56,8 +56,8 @@ use amdgpu_sim::alu::f64_to_f16;
 use amdgpu_sim::dispatch::{
     ArgValue, Device, KernelInfo, Launch, LaunchConfig, Module, RunOptions,
 };
-use amdgpu_sim::gds::GWS_RESOURCES;
 use amdgpu_sim::memory::MAX_MAPPED;
+use amdgpu_sim::memory::gds::GWS_RESOURCES;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;

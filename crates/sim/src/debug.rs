@@ -222,7 +222,7 @@ impl<'d> Session<'d> {
         // A barrier that every unfinished wave has reached opens now, and so
         // do the GDS waits that are over.
         wg.release_barrier();
-        crate::gds::wake(self.device.mem.gds(), &mut wg.waves);
+        crate::dispatch::wake(self.device.mem.gds(), &mut wg.waves);
         let ctx = Ctx {
             program: &self.launch.program,
             mem: &self.device.mem,

@@ -10,7 +10,7 @@
 //! - [`dispatch`]: code object loading, kernarg/AQL set-up, initial register
 //!   state, work-groups on rayon;
 //! - [`debug`]: breakpoints, single-stepping and state inspection;
-//! - [`gds`]: the global data share (GDS memory, GWS resources, the ordered
+//! - [`memory::gds`]: the global data share (GDS memory, GWS resources, the ordered
 //!   count);
 //! - [`coverage`]: which operations of a GPU's instruction set execute.
 //!
@@ -56,7 +56,7 @@
 //!   their own atomics while waves run. A page is locked for each access;
 //!   freeing it waits for accesses in progress, and later accesses fault as
 //!   unmapped.
-//! - **Global data share.** [`gds`]: 64 KiB of GDS memory per device (the
+//! - **Global data share.** [`memory::gds`]: 64 KiB of GDS memory per device (the
 //!   `gds` forms of the DS instructions address all of it; `ds_append`,
 //!   `ds_consume` and `ds_ordered_count` at `M0[15:0] + offset`), the 64 GWS
 //!   resources, and the ordered count in wave-creation order. A kernel that
@@ -80,7 +80,6 @@ pub mod debug;
 pub mod dispatch;
 pub mod error;
 pub mod exec;
-pub mod gds;
 pub mod memory;
 pub mod wave;
 
@@ -89,5 +88,6 @@ pub use dispatch::{
     Stats, Stopped, WaveAt, Workgroup,
 };
 pub use error::{DispatchError, FaultKind, Location, MemFault, SimError, Space};
+pub use memory::gds::Wait;
 pub use memory::{FlatTarget, GlobalMemory};
-pub use wave::{Mask, OrderedTurn, Wait, Wave, WaveStatus};
+pub use wave::{Mask, OrderedTurn, Wave, WaveStatus};

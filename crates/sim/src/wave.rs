@@ -1,6 +1,7 @@
 //! The architectural state of one wave: SGPRs, VGPRs (register-major), EXEC,
 //! VCC, SCC, M0, the PC and the wave's scratch.
 
+use crate::memory::gds::Wait;
 use crate::memory::{PRIVATE_BASE, SHARED_BASE, Scratch};
 use amdgpu_isa::{Operand, SpecialReg};
 
@@ -44,38 +45,8 @@ pub enum WaveStatus {
     Done,
     /// Waiting on the global data share: a GWS semaphore or barrier, or its
     /// turn of the ordered count ([`Wave::wait`] says which; see
-    /// [`crate::gds`]).
+    /// [`crate::memory::gds`]).
     Waiting,
-}
-
-/// What a [`WaveStatus::Waiting`] wave waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wait {
-    /// `ds_gws_sema_p`: the resource's counter to be positive.
-    Semaphore {
-        /// The GWS resource.
-        resource: u8,
-    },
-    /// `ds_gws_barrier`: the resource's flag to differ from `flag`.
-    Barrier {
-        /// The GWS resource.
-        resource: u8,
-        /// The flag when the wave arrived.
-        flag: bool,
-    },
-    /// `ds_ordered_count`: every wave created before it to have released
-    /// the ordered count or ended.
-    Ordered,
-}
-
-impl std::fmt::Display for Wait {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Wait::Semaphore { resource } => write!(f, "GWS semaphore {resource}"),
-            Wait::Barrier { resource, .. } => write!(f, "GWS barrier {resource}"),
-            Wait::Ordered => f.write_str("its turn of the ordered count"),
-        }
-    }
 }
 
 /// Where a wave stands in its dispatch's ordered count.

@@ -329,11 +329,14 @@ fn gws_waits_leave_the_wave_waiting() {
         );
         let mem = GlobalMemory::new();
         let mut lds = Bytes::new(0, Space::Lds);
-        let mut w = run_in(gpu, size, &code, &mem, &mut lds, 0, gds_setup).expect("runs");
+        let w = run_in(gpu, size, &code, &mem, &mut lds, 0, gds_setup).expect("runs");
         assert_eq!(w.status, WaveStatus::Waiting, "{gpu}");
         assert_eq!(w.wait, Some(Wait::Semaphore { resource: 20 }), "{gpu}");
         assert_eq!(w.pc, BASE + 12, "{gpu}");
-        assert!(!mem.gds().poll(&mut w), "{gpu}: nothing released it");
+        assert!(
+            !mem.gds().poll(Wait::Semaphore { resource: 20 }),
+            "{gpu}: nothing released it"
+        );
         assert_eq!(mem.gds().lock().gws[20].queued, 1);
         // A barrier of two waves (initialised with 1): the first arrival waits.
         let code = gds_code(

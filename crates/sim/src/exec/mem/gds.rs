@@ -1,10 +1,10 @@
 //! DS instructions on the global data share (`gds`): GWS operations, the
 //! ordered count, and the ordinary DS operations on GDS memory (see
-//! [`crate::gds`] for the model).
+//! [`crate::memory::gds`] for the model).
 
 use super::*;
-use crate::gds::GwsOp;
-use crate::wave::{OrderedTurn, Wait, WaveStatus};
+use crate::memory::gds::{GwsOp, Wait};
+use crate::wave::{OrderedTurn, WaveStatus};
 
 /// The value a GWS or ordered-count operation takes: the operand of the first
 /// active lane (lane 0 when EXEC is zero; RDNA3 guide §13.4.2).
@@ -37,7 +37,10 @@ pub(super) fn exec_gds(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
         // (M0[21:16] + offset0[5:0]) % 64.
         let rid = (((w.m0 >> 16) & 0x3f) + (i.mem.offset0 as u32 & 0x3f)) % 64;
         let value = first_lane(w, &i.src[0])?;
-        ctx.mem.gds().gws(op, rid as u8, value, w);
+        if let Some(wait) = ctx.mem.gds().gws(op, rid as u8, value) {
+            w.wait = Some(wait);
+            w.status = WaveStatus::Waiting;
+        }
         return Ok(());
     }
     if k == DsOrderedCount {

@@ -25,12 +25,13 @@
 //!   initialised, and called, with N − 1 (as ROCm's device library does:
 //!   `ockl/src/cg.cl`).
 //!
-//! A wave that waits has status [`crate::WaveStatus::Waiting`] with its PC
-//! after the instruction; the work-group scheduler releases it when the
-//! condition holds ([`Gds::poll`]). Waves of different work-groups can wait on
-//! each other only when the work-groups run together: [`crate::Device::run`]
-//! runs a kernel that uses GWS or the ordered count with all its work-groups
-//! resident (see [`crate::dispatch::MAX_CORESIDENT_WAVES`]).
+//! The GDS keeps the resources and answers for them; it does not touch waves. An
+//! operation that must wait returns the [`Wait`]; the executor then gives the wave
+//! status [`crate::WaveStatus::Waiting`] with its PC after the instruction, and the
+//! work-group scheduler releases it when the condition holds ([`Gds::poll`]). Waves of
+//! different work-groups can wait on each other only when the work-groups run together:
+//! [`crate::Device::run`] runs a kernel that uses GWS or the ordered count with all its
+//! work-groups resident (see [`crate::dispatch::MAX_CORESIDENT_WAVES`]).
 //!
 //! # Ordered count
 //!
@@ -44,9 +45,8 @@
 //! address VGPR of the first active lane; every active lane receives the
 //! value before the operation. GFX10's dword count (offset1[7:6]) must be 1.
 
+use super::bytes::Bytes;
 use crate::error::Space;
-use crate::memory::Bytes;
-use crate::wave::{OrderedTurn, Wait, Wave, WaveStatus};
 use std::sync::{Mutex, MutexGuard};
 
 /// Bytes of GDS memory.
@@ -54,6 +54,37 @@ pub const GDS_SIZE: usize = 64 * 1024;
 
 /// Number of GWS resources.
 pub const GWS_RESOURCES: usize = 64;
+
+/// What a wave waiting on the global data share waits for
+/// ([`crate::WaveStatus::Waiting`], [`crate::Wave::wait`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// `ds_gws_sema_p`: the resource's counter to be positive.
+    Semaphore {
+        /// The GWS resource.
+        resource: u8,
+    },
+    /// `ds_gws_barrier`: the resource's flag to differ from `flag`.
+    Barrier {
+        /// The GWS resource.
+        resource: u8,
+        /// The flag when the wave arrived.
+        flag: bool,
+    },
+    /// `ds_ordered_count`: every wave created before it to have released
+    /// the ordered count or ended.
+    Ordered,
+}
+
+impl std::fmt::Display for Wait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Wait::Semaphore { resource } => write!(f, "GWS semaphore {resource}"),
+            Wait::Barrier { resource, .. } => write!(f, "GWS barrier {resource}"),
+            Wait::Ordered => f.write_str("its turn of the ordered count"),
+        }
+    }
+}
 
 /// One GWS resource: a counter, the barrier's flag, and how many waves wait
 /// on it.
@@ -164,9 +195,11 @@ impl Gds {
         self.lock().gws[rid as usize % GWS_RESOURCES].init(value);
     }
 
-    /// Applies GWS operation `op` with `value` to resource `rid` for wave
-    /// `w`: the wave goes on running, or waits ([`WaveStatus::Waiting`]).
-    pub fn gws(&self, op: GwsOp, rid: u8, value: u32, w: &mut Wave) {
+    /// Applies GWS operation `op` with `value` to resource `rid` for a wave:
+    /// `None` when the wave goes on running, else what it must wait for (the
+    /// resource counts it as queued until [`Gds::poll`] releases it).
+    #[must_use]
+    pub fn gws(&self, op: GwsOp, rid: u8, value: u32) -> Option<Wait> {
         let mut st = self.lock();
         let r = &mut st.gws[rid as usize % GWS_RESOURCES];
         let wait = match op {
@@ -211,19 +244,17 @@ impl Gds {
                 }
             }
         };
-        if let Some(wait) = wait {
+        if wait.is_some() {
             r.queued += 1;
-            w.wait = Some(wait);
-            w.status = WaveStatus::Waiting;
         }
+        wait
     }
 
-    /// Whether wave `w`, waiting on a GWS resource, may go on; if so it is
-    /// running again (and, after `ds_gws_sema_p`, has taken the semaphore).
-    pub fn poll(&self, w: &mut Wave) -> bool {
-        let Some(wait) = w.wait else {
-            return false;
-        };
+    /// Whether a wave waiting for `wait` on a GWS resource may go on; if so the
+    /// resource no longer counts it as queued (and, after `ds_gws_sema_p`, it has
+    /// taken the semaphore). The ordered count's turn is not the GDS's to give:
+    /// always `false` for [`Wait::Ordered`].
+    pub fn poll(&self, wait: Wait) -> bool {
         let rid = match wait {
             Wait::Semaphore { resource } | Wait::Barrier { resource, .. } => resource,
             Wait::Ordered => return false,
@@ -243,121 +274,7 @@ impl Gds {
         };
         if go {
             r.queued = r.queued.saturating_sub(1);
-            w.wait = None;
-            w.status = WaveStatus::Running;
         }
         go
-    }
-}
-
-/// Gives the ordered count's turn to the first wave of `waves` (in creation
-/// order) that has neither released it nor ended, if that wave is waiting
-/// for it. Returns whether a wave was released.
-pub fn grant_ordered<'a>(waves: impl IntoIterator<Item = &'a mut Wave>) -> bool {
-    for w in waves {
-        if w.status == WaveStatus::Done || w.ordered == OrderedTurn::Released {
-            continue;
-        }
-        if w.status == WaveStatus::Waiting && w.wait == Some(Wait::Ordered) {
-            w.wait = None;
-            w.ordered = OrderedTurn::Granted;
-            w.status = WaveStatus::Running;
-            return true;
-        }
-        return false;
-    }
-    false
-}
-
-/// Releases the waves of `waves` whose GWS wait is over ([`Gds::poll`]) and
-/// gives the ordered count's turn ([`grant_ordered`]). Returns whether any
-/// wave was released.
-pub fn wake(gds: &Gds, waves: &mut [Wave]) -> bool {
-    if !waves.iter().any(|w| w.status == WaveStatus::Waiting) {
-        return false;
-    }
-    let mut any = false;
-    for w in waves.iter_mut() {
-        if w.status == WaveStatus::Waiting {
-            any |= gds.poll(w);
-        }
-    }
-    any | grant_ordered(waves.iter_mut())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::memory::Scratch;
-
-    fn waves(n: u32) -> Vec<Wave> {
-        (0..n)
-            .map(|i| Wave::new(64, 0, Scratch::new(0, 64), i, 4))
-            .collect()
-    }
-
-    #[test]
-    fn a_barrier_of_three_waves_opens_on_the_third_and_rearms() {
-        let g = Gds::default();
-        let mut w = waves(3);
-        g.gws(GwsOp::Init, 4, 2, &mut w[0]);
-        for round in 0..2 {
-            g.gws(GwsOp::Barrier, 4, 2, &mut w[0]);
-            g.gws(GwsOp::Barrier, 4, 2, &mut w[1]);
-            assert!(!wake(&g, &mut w), "round {round}: two of three arrived");
-            assert_eq!(w[0].status, WaveStatus::Waiting);
-            g.gws(GwsOp::Barrier, 4, 2, &mut w[2]);
-            assert_eq!(w[2].status, WaveStatus::Running, "the last arrival goes on");
-            assert!(wake(&g, &mut w));
-            assert!(w.iter().all(|w| w.status == WaveStatus::Running));
-            let r = g.lock().gws[4];
-            assert_eq!((r.counter, r.queued), (2, 0), "re-armed with 2");
-        }
-    }
-
-    #[test]
-    fn semaphores_count_and_release_all_frees_every_waiter() {
-        let g = Gds::default();
-        let mut w = waves(4);
-        g.gws(GwsOp::Init, 9, 1, &mut w[0]);
-        // One permit: the first P takes it, the next three wait.
-        for x in w.iter_mut() {
-            g.gws(GwsOp::SemaP, 9, 0, x);
-        }
-        assert_eq!(w[0].status, WaveStatus::Running);
-        assert!(w[1..].iter().all(|w| w.status == WaveStatus::Waiting));
-        // V releases exactly one (the first polled).
-        g.gws(GwsOp::SemaV, 9, 0, &mut w[0]);
-        assert!(wake(&g, &mut w));
-        let running: Vec<_> = w.iter().map(|w| w.status == WaveStatus::Running).collect();
-        assert_eq!(running, [true, true, false, false]);
-        // release_all: the counter becomes the two waiting, and both go.
-        g.gws(GwsOp::SemaReleaseAll, 9, 0, &mut w[0]);
-        assert_eq!(g.lock().gws[9].counter, 2);
-        assert!(wake(&g, &mut w));
-        assert!(w.iter().all(|w| w.status == WaveStatus::Running));
-        assert_eq!(g.lock().gws[9], Resource::default());
-        // BR adds its value.
-        g.gws(GwsOp::SemaBr, 9, 5, &mut w[0]);
-        assert_eq!(g.lock().gws[9].counter, 5);
-    }
-
-    #[test]
-    fn the_ordered_turn_passes_in_creation_order_over_ended_waves() {
-        let mut w = waves(3);
-        for x in w.iter_mut() {
-            x.status = WaveStatus::Waiting;
-            x.wait = Some(Wait::Ordered);
-        }
-        w[0].status = WaveStatus::Done;
-        w[0].wait = None;
-        // Wave 1 is first; wave 2 must wait for it.
-        assert!(grant_ordered(w.iter_mut()));
-        assert_eq!(w[1].ordered, OrderedTurn::Granted);
-        assert_eq!(w[2].status, WaveStatus::Waiting);
-        assert!(!grant_ordered(w.iter_mut()), "wave 1 has not released");
-        w[1].ordered = OrderedTurn::Released;
-        assert!(grant_ordered(w.iter_mut()));
-        assert_eq!(w[2].status, WaveStatus::Running);
     }
 }

@@ -1,0 +1,342 @@
+//! The work-group scheduler: the waves of a work-group run cooperatively, each until it
+//! ends, reaches a barrier, sleeps or uses its quantum; barriers open when every
+//! unfinished wave has reached them; waves that wait on the global data share are
+//! released here when the GDS says their wait is over (the GDS itself does not touch
+//! waves).
+
+use super::launch::{Launch, Workgroup};
+use crate::error::SimError;
+use crate::exec::{self, Ctx};
+use crate::memory::GlobalMemory;
+use crate::memory::gds::{Gds, Wait};
+use crate::wave::{OrderedTurn, Wave, WaveStatus};
+
+/// Instructions a wave runs before the next wave of its work-group gets a
+/// turn: waves of a work-group run side by side as on hardware, so a wave
+/// that spins on a flag another wave of its group sets (with no barrier
+/// between them) sees it set. Large enough that waves which do not wait on
+/// each other run in the same order as before.
+pub const WAVE_QUANTUM: u64 = 1 << 16;
+
+/// How a round of a work-group's schedule ended.
+pub(super) enum Round {
+    /// `stop` said so, before an instruction of this wave.
+    Stopped(u32),
+    /// Every wave has ended.
+    Done,
+    /// Waves wait (at the barrier or on the GDS); `progressed` says whether
+    /// anything executed or opened.
+    Blocked { progressed: bool },
+}
+
+/// The most waves a kernel that uses GWS or the ordered count may have: they
+/// all run together (a cooperative launch; MI100's 120 CUs hold 4,800 waves).
+pub const MAX_CORESIDENT_WAVES: u64 = 4096;
+
+impl Launch {
+    /// Whether the kernel's code uses GWS or the ordered count, whose waves
+    /// wait on waves of other work-groups (such a dispatch runs with every
+    /// work-group resident: see [`crate::memory::gds`]).
+    pub fn uses_gds_sync(&self) -> bool {
+        use amdgpu_isa::mem::ops as m;
+        self.program.insts().any(|i| {
+            matches!(i.op, amdgpu_isa::Op::Mem(op) if [
+                m::DS_GWS_INIT,
+                m::DS_GWS_SEMA_V,
+                m::DS_GWS_SEMA_BR,
+                m::DS_GWS_SEMA_P,
+                m::DS_GWS_SEMA_RELEASE_ALL,
+                m::DS_GWS_BARRIER,
+                m::DS_ORDERED_COUNT,
+            ]
+            .contains(&op))
+        })
+    }
+}
+
+impl Workgroup {
+    /// Runs every wave of the group to completion: each wave runs until it
+    /// ends or reaches a barrier, in wave order; when every unfinished wave
+    /// waits at the barrier, all are released.
+    pub fn run(&mut self, launch: &Launch, mem: &GlobalMemory) -> Result<(), SimError> {
+        self.run_until(launch, mem, |_| false).map(|_| ())
+    }
+
+    /// The work-group scheduler, shared by [`Device::run`] and the stepping
+    /// [`crate::debug::Session`]: runs the waves as [`Workgroup::run`] does,
+    /// but asks `stop` before each instruction of a running wave; when it
+    /// answers true the run stops there, before that instruction, and the
+    /// wave's number is returned (`None`: every wave has ended). Calling it
+    /// again continues with the same schedule (waves in order, each until it
+    /// ends or reaches a barrier), so a run that is stopped and resumed any
+    /// number of times computes exactly what an uninterrupted run computes.
+    pub fn run_until(
+        &mut self,
+        launch: &Launch,
+        mem: &GlobalMemory,
+        mut stop: impl FnMut(&Wave) -> bool,
+    ) -> Result<Option<u32>, SimError> {
+        loop {
+            match self.round(launch, mem, &mut stop)? {
+                Round::Stopped(wave) => return Ok(Some(wave)),
+                Round::Done => return Ok(None),
+                Round::Blocked { progressed } => {
+                    let woken = wake(mem.gds(), &mut self.waves);
+                    if !progressed && !woken {
+                        return Err(SimError::Deadlock {
+                            group: self.id,
+                            what: self.stuck(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// One round of the schedule: each running wave, in order, runs until it
+    /// ends or waits; then the barrier opens if every unfinished wave has
+    /// reached it.
+    pub(super) fn round(
+        &mut self,
+        launch: &Launch,
+        mem: &GlobalMemory,
+        stop: &mut impl FnMut(&Wave) -> bool,
+    ) -> Result<Round, SimError> {
+        let ctx = Ctx {
+            program: &launch.program,
+            mem,
+            gpu: launch.gpu,
+            group: self.id,
+            max_instructions: launch.config.max_instructions,
+        };
+        let mut progressed = false;
+        let mut yielded = false;
+        let (mut slept, mut ran) = (0usize, 0usize);
+        for w in self.waves.iter_mut() {
+            let start = w.executed;
+            ran += usize::from(w.status == WaveStatus::Running);
+            while w.status == WaveStatus::Running {
+                if stop(w) {
+                    return Ok(Round::Stopped(w.id));
+                }
+                exec::step_with(w, &mut self.lds, &ctx, Some(&launch.prepared))?;
+                progressed = true;
+                if w.slept {
+                    // s_sleep: the wave waits; the others take their turns.
+                    w.slept = false;
+                    slept += 1;
+                    yielded = true;
+                    break;
+                }
+                if w.executed - start >= WAVE_QUANTUM {
+                    yielded = true;
+                    break;
+                }
+            }
+        }
+        if self.waves.iter().all(|w| w.status == WaveStatus::Done) {
+            return Ok(Round::Done);
+        }
+        if yielded {
+            if slept > 0 && slept == ran {
+                // Every wave sleeps, waiting for memory the group may not write (the
+                // host, another work-group): let other threads have the core first.
+                std::thread::yield_now();
+            }
+            // A wave used its quantum or slept: another round, before any barrier opens.
+            return Ok(Round::Blocked { progressed: true });
+        }
+        progressed |= self.release_barrier();
+        Ok(Round::Blocked { progressed })
+    }
+
+    /// What the unfinished waves of a group that can make no progress wait
+    /// for.
+    pub fn stuck(&self) -> String {
+        let gws: Vec<String> = self
+            .waves
+            .iter()
+            .filter_map(|w| w.wait.map(|x| format!("wave {} waits on {x}", w.id)))
+            .collect();
+        if gws.is_empty() {
+            return "waves wait at a barrier that cannot complete".into();
+        }
+        format!(
+            "{} that no wave left running can release{}",
+            gws.join(", "),
+            if self.waves.iter().any(|w| w.status == WaveStatus::Barrier) {
+                " (the others wait at s_barrier)"
+            } else {
+                ""
+            }
+        )
+    }
+
+    /// Releases the barrier when every unfinished wave waits at it. Returns
+    /// whether it did. (Waves that have ended do not hold a barrier back, as
+    /// on hardware.)
+    pub fn release_barrier(&mut self) -> bool {
+        let waiting = self
+            .waves
+            .iter()
+            .filter(|w| w.status == WaveStatus::Barrier)
+            .count();
+        // A wave that waits on the GDS has not reached the barrier.
+        let running = self
+            .waves
+            .iter()
+            .filter(|w| matches!(w.status, WaveStatus::Running | WaveStatus::Waiting))
+            .count();
+        if waiting > 0 && running == 0 {
+            for w in self.waves.iter_mut() {
+                if w.status == WaveStatus::Barrier {
+                    w.status = WaveStatus::Running;
+                }
+            }
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Releases the waves of `waves` that wait on a GWS resource whose condition now
+/// holds ([`Gds::poll`]): they run again (after `ds_gws_sema_p`, holding the
+/// semaphore). Returns whether any wave was released.
+fn release_gws<'a>(gds: &Gds, waves: impl IntoIterator<Item = &'a mut Wave>) -> bool {
+    let mut any = false;
+    for w in waves {
+        if w.status != WaveStatus::Waiting {
+            continue;
+        }
+        if let Some(wait) = w.wait
+            && gds.poll(wait)
+        {
+            w.wait = None;
+            w.status = WaveStatus::Running;
+            any = true;
+        }
+    }
+    any
+}
+
+/// Gives the ordered count's turn to the first wave of `waves` (in creation
+/// order) that has neither released it nor ended, if that wave is waiting
+/// for it. Returns whether a wave was released.
+pub fn grant_ordered<'a>(waves: impl IntoIterator<Item = &'a mut Wave>) -> bool {
+    for w in waves {
+        if w.status == WaveStatus::Done || w.ordered == OrderedTurn::Released {
+            continue;
+        }
+        if w.status == WaveStatus::Waiting && w.wait == Some(Wait::Ordered) {
+            w.wait = None;
+            w.ordered = OrderedTurn::Granted;
+            w.status = WaveStatus::Running;
+            return true;
+        }
+        return false;
+    }
+    false
+}
+
+/// Releases the waves of `waves` whose GWS wait is over ([`Gds::poll`]) and
+/// gives the ordered count's turn ([`grant_ordered`]). Returns whether any
+/// wave was released.
+pub fn wake(gds: &Gds, waves: &mut [Wave]) -> bool {
+    if !waves.iter().any(|w| w.status == WaveStatus::Waiting) {
+        return false;
+    }
+    release_gws(gds, waves.iter_mut()) | grant_ordered(waves.iter_mut())
+}
+
+/// [`wake`] over the waves of every resident work-group, in creation order.
+pub(super) fn wake_all(gds: &Gds, groups: &mut [(u64, Workgroup)]) -> bool {
+    let released = release_gws(gds, groups.iter_mut().flat_map(|(_, g)| g.waves.iter_mut()));
+    released | grant_ordered(groups.iter_mut().flat_map(|(_, g)| g.waves.iter_mut()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Scratch;
+    use crate::memory::gds::{GwsOp, Resource};
+
+    /// What the executor does with a GWS operation's answer.
+    fn gws(g: &Gds, op: GwsOp, rid: u8, value: u32, w: &mut Wave) {
+        if let Some(wait) = g.gws(op, rid, value) {
+            w.wait = Some(wait);
+            w.status = WaveStatus::Waiting;
+        }
+    }
+
+    fn waves(n: u32) -> Vec<Wave> {
+        (0..n)
+            .map(|i| Wave::new(64, 0, Scratch::new(0, 64), i, 4))
+            .collect()
+    }
+
+    #[test]
+    fn a_barrier_of_three_waves_opens_on_the_third_and_rearms() {
+        let g = Gds::default();
+        let mut w = waves(3);
+        gws(&g, GwsOp::Init, 4, 2, &mut w[0]);
+        for round in 0..2 {
+            gws(&g, GwsOp::Barrier, 4, 2, &mut w[0]);
+            gws(&g, GwsOp::Barrier, 4, 2, &mut w[1]);
+            assert!(!wake(&g, &mut w), "round {round}: two of three arrived");
+            assert_eq!(w[0].status, WaveStatus::Waiting);
+            gws(&g, GwsOp::Barrier, 4, 2, &mut w[2]);
+            assert_eq!(w[2].status, WaveStatus::Running, "the last arrival goes on");
+            assert!(wake(&g, &mut w));
+            assert!(w.iter().all(|w| w.status == WaveStatus::Running));
+            let r = g.lock().gws[4];
+            assert_eq!((r.counter, r.queued), (2, 0), "re-armed with 2");
+        }
+    }
+
+    #[test]
+    fn semaphores_count_and_release_all_frees_every_waiter() {
+        let g = Gds::default();
+        let mut w = waves(4);
+        gws(&g, GwsOp::Init, 9, 1, &mut w[0]);
+        // One permit: the first P takes it, the next three wait.
+        for x in w.iter_mut() {
+            gws(&g, GwsOp::SemaP, 9, 0, x);
+        }
+        assert_eq!(w[0].status, WaveStatus::Running);
+        assert!(w[1..].iter().all(|w| w.status == WaveStatus::Waiting));
+        // V releases exactly one (the first polled).
+        gws(&g, GwsOp::SemaV, 9, 0, &mut w[0]);
+        assert!(wake(&g, &mut w));
+        let running: Vec<_> = w.iter().map(|w| w.status == WaveStatus::Running).collect();
+        assert_eq!(running, [true, true, false, false]);
+        // release_all: the counter becomes the two waiting, and both go.
+        gws(&g, GwsOp::SemaReleaseAll, 9, 0, &mut w[0]);
+        assert_eq!(g.lock().gws[9].counter, 2);
+        assert!(wake(&g, &mut w));
+        assert!(w.iter().all(|w| w.status == WaveStatus::Running));
+        assert_eq!(g.lock().gws[9], Resource::default());
+        // BR adds its value.
+        gws(&g, GwsOp::SemaBr, 9, 5, &mut w[0]);
+        assert_eq!(g.lock().gws[9].counter, 5);
+    }
+
+    #[test]
+    fn the_ordered_turn_passes_in_creation_order_over_ended_waves() {
+        let mut w = waves(3);
+        for x in w.iter_mut() {
+            x.status = WaveStatus::Waiting;
+            x.wait = Some(Wait::Ordered);
+        }
+        w[0].status = WaveStatus::Done;
+        w[0].wait = None;
+        // Wave 1 is first; wave 2 must wait for it.
+        assert!(grant_ordered(w.iter_mut()));
+        assert_eq!(w[1].ordered, OrderedTurn::Granted);
+        assert_eq!(w[2].status, WaveStatus::Waiting);
+        assert!(!grant_ordered(w.iter_mut()), "wave 1 has not released");
+        w[1].ordered = OrderedTurn::Released;
+        assert!(grant_ordered(w.iter_mut()));
+        assert_eq!(w[2].status, WaveStatus::Running);
+    }
+}
