@@ -13,7 +13,6 @@ mod mem;
 mod mfma;
 mod operand;
 mod salu;
-mod smem_store;
 mod special_control;
 mod tbuffer;
 mod valu;
@@ -27,6 +26,7 @@ use crate::wave::{Wave, WaveStatus};
 use amdgpu_isa::alu::AluOp;
 use amdgpu_isa::mem::MemOp;
 use amdgpu_isa::{Encoding, Gen, Gpu, Inst, Op, Program};
+use mem::smem_store;
 use std::sync::OnceLock;
 
 /// An error inside an instruction, before it is attributed to a wave and PC.

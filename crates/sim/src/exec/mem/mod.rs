@@ -17,6 +17,7 @@ mod global;
 mod lds;
 mod shape;
 mod smem;
+pub(super) mod smem_store;
 
 pub(crate) use atomic::atomic_op;
 pub(crate) use buffer::buffer_access;

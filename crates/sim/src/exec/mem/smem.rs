@@ -7,12 +7,12 @@ pub(super) fn smem(k: MemKind, w: &mut Wave, i: &Inst, ctx: &Ctx) -> R {
         return unsupported(format!("{k:?} is not a scalar load"));
     };
     let dwords = dwords as usize;
-    let addr = super::super::smem_store::scalar_address(w, i, buffer)?;
+    let addr = super::smem_store::scalar_address(w, i, buffer)?;
     let mut b = vec![0u8; dwords * 4];
     if buffer {
         // Dwords outside the buffer read 0 (range checking, see
         // `smem_store::buffer_dwords`).
-        let inside = super::super::smem_store::buffer_dwords(w, i, dwords)?;
+        let inside = super::smem_store::buffer_dwords(w, i, dwords)?;
         for (k2, c) in b.chunks_exact_mut(4).enumerate() {
             if (inside >> k2) & 1 != 0 {
                 ctx.mem

@@ -15,9 +15,8 @@
 //! (`sdata[0:1]`) and the compared value from the next dword (pair). With
 //! `glc` the value before the operation is returned to `sdata`.
 
-use super::mem::{At, Shape, atomic_op, shape};
-use super::operand::{s32, s64};
-use super::{Ctx, E, MemKind, R, unsupported};
+use super::super::operand::{s32, s64};
+use super::{At, Ctx, E, MemKind, R, Shape, atomic_op, shape, unsupported};
 use crate::wave::Wave;
 use amdgpu_isa::mem::{MemOp, flags};
 use amdgpu_isa::{Encoding, Inst, Op};
