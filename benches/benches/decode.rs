@@ -38,7 +38,7 @@ fn corpus() -> Vec<(Decoder, Vec<u8>, u64)> {
     for f in files {
         let data = std::fs::read(&f).expect("read kernel");
         let co = CodeObject::parse(&data).expect("parse kernel");
-        let gpu: Gpu = co.target().gpu.name().parse().expect("supported gpu");
+        let gpu = Gpu::try_from(co.target().gpu).expect("supported gpu");
         let wave64 = f.to_string_lossy().contains("-w64");
         let text = co.text();
         out.push((Decoder::new(gpu, wave64), text.bytes.to_vec(), text.address));

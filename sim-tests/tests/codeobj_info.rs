@@ -16,7 +16,8 @@
 //! `AMDSIM_KERNELS_DIR` may point at another corpus root with the same
 //! `bin/` and `ref/` layout (e.g. a fresh `kernels/tools/build.py` output).
 
-use amdgpu_codeobj::{CodeObject, Family, Gpu, Kernel, KernelArg, KernelMetadata, rmpv};
+use amdgpu_codeobj::{CodeObject, Kernel, KernelArg, KernelMetadata, rmpv};
+use amdgpu_isa::{Gen, Processor};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -375,7 +376,7 @@ fn compare_kernel(ctx: &str, km: &KernelMetadata, y: &Yaml, errs: &mut Vec<Strin
 /// Descriptor facts that must agree with the metadata (AMDGPU usage guide,
 /// "Kernel Descriptor"; LLVM 19 encodes register counts as
 /// `ceil(max(1, n) / granule) - 1`).
-fn check_descriptor_vs_metadata(ctx: &str, gpu: Gpu, k: &Kernel, errs: &mut Vec<String>) {
+fn check_descriptor_vs_metadata(ctx: &str, gpu: Processor, k: &Kernel, errs: &mut Vec<String>) {
     let d = &k.descriptor;
     let Some(md) = &k.metadata else { return };
     let mut eq = |what: &str, kd: u64, m: Option<u64>| {
@@ -437,7 +438,7 @@ fn check_descriptor_vs_metadata(ctx: &str, gpu: Gpu, k: &Kernel, errs: &mut Vec<
             eq("accum_offset", acc.into(), Some(arch));
         }
     }
-    if gpu.family() == Family::Gfx9
+    if gpu.generation() == Gen::Gfx9
         && let Some(s) = md.sgpr_count
     {
         eq("allocated SGPRs", d.sgpr_count().into(), Some(blocks(s, 8)));

@@ -86,9 +86,7 @@ pub fn run(a: DisasmArgs) -> Result<(), crate::Failure> {
 
 /// The decoder for a code object's target.
 pub fn decoder_for(co: &CodeObject<'_>, wave64: bool) -> Result<Decoder, String> {
-    let name = co.target().gpu.name();
-    let gpu: Gpu = name
-        .parse()
+    let gpu = Gpu::try_from(co.target().gpu)
         .map_err(|e| format!("the decoder does not support this target: {e}"))?;
     Ok(Decoder::new(gpu, wave64))
 }

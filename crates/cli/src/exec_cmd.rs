@@ -215,10 +215,10 @@ fn bundle_targets(bytes: &[u8]) -> Option<Vec<String>> {
 /// Whether a bundle entry's target (`gfx900`, `gfx900:xnack-`) runs on the card.
 fn runs_on(entry: &str, card: &Card) -> bool {
     let mut parts = entry.split(':');
-    if parts.next() != Some(card.name) {
+    if parts.next() != Some(card.name()) {
         return false;
     }
-    parts.all(|f| card.features.split(':').any(|c| c == f))
+    parts.all(|f| card.features().split(':').any(|c| c == f))
 }
 
 /// Says which targets a HIP program carries when none runs on the card (HIP

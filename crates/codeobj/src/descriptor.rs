@@ -13,7 +13,7 @@
 //! [`KernelDescriptor::to_bytes`] reproduces the original bytes exactly.
 
 use crate::Error;
-use crate::target::{Family, Gpu};
+use amdgpu_isa::{Gen, Processor};
 
 /// Size of a kernel descriptor in bytes.
 pub const KERNEL_DESCRIPTOR_SIZE: usize = 64;
@@ -254,7 +254,7 @@ pub enum ComputePgmRsrc3 {
 
 impl ComputePgmRsrc3 {
     /// Decodes the register value with the layout of `gpu`.
-    pub fn from_bits(v: u32, gpu: Gpu) -> Self {
+    pub fn from_bits(v: u32, gpu: Processor) -> Self {
         if gpu.has_gfx90a_insts() {
             ComputePgmRsrc3::Gfx90a {
                 accum_offset: bits(v, 0, 6) as u8,
@@ -263,9 +263,9 @@ impl ComputePgmRsrc3 {
                 reserved1: bits(v, 17, 15) as u16,
             }
         } else {
-            match gpu.family() {
-                Family::Gfx9 => ComputePgmRsrc3::Gfx9 { reserved: v },
-                Family::Gfx10 => ComputePgmRsrc3::Gfx10 {
+            match gpu.generation() {
+                Gen::Gfx9 => ComputePgmRsrc3::Gfx9 { reserved: v },
+                Gen::Gfx10 => ComputePgmRsrc3::Gfx10 {
                     shared_vgpr_count: bits(v, 0, 4) as u8,
                     reserved: bits(v, 4, 28),
                 },
@@ -471,7 +471,7 @@ impl WorkitemIdLayout {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KernelDescriptor {
     /// The processor whose layout was used to decode RSRC3 and the granules.
-    pub gpu: Gpu,
+    pub gpu: Processor,
     /// Bytes 0..4, `GROUP_SEGMENT_FIXED_SIZE`: LDS bytes per work-group
     /// (without dynamically allocated LDS).
     pub group_segment_fixed_size: u32,
@@ -516,7 +516,7 @@ impl KernelDescriptor {
     ///
     /// Fails only when `bytes` is not exactly 64 bytes long; every bit
     /// pattern is a decodable descriptor (reserved bits are kept).
-    pub fn parse(bytes: &[u8], gpu: Gpu) -> Result<KernelDescriptor, Error> {
+    pub fn parse(bytes: &[u8], gpu: Processor) -> Result<KernelDescriptor, Error> {
         let b: &[u8; 64] = bytes
             .try_into()
             .map_err(|_| Error::DescriptorLength(bytes.len()))?;
@@ -566,7 +566,8 @@ impl KernelDescriptor {
     /// The wavefront size the kernel runs with: 32 when
     /// `ENABLE_WAVEFRONT_SIZE32` is set on GFX10, otherwise 64.
     pub fn wavefront_size(&self) -> u32 {
-        if self.gpu.family() == Family::Gfx10 && self.kernel_code_properties.enable_wavefront_size32
+        if self.gpu.generation() == Gen::Gfx10
+            && self.kernel_code_properties.enable_wavefront_size32
         {
             32
         } else {
@@ -605,11 +606,11 @@ impl KernelDescriptor {
     /// what the toolchain writes); on GFX10 always 128, as the guide says the
     /// field is reserved there (LLVM still fills it in, the hardware ignores it).
     pub fn sgpr_count(&self) -> u32 {
-        match self.gpu.family() {
-            Family::Gfx9 => {
+        match self.gpu.generation() {
+            Gen::Gfx9 => {
                 (u32::from(self.compute_pgm_rsrc1.granulated_wavefront_sgpr_count) + 1) * 8
             }
-            Family::Gfx10 => 128,
+            Gen::Gfx10 => 128,
         }
     }
 
@@ -772,7 +773,7 @@ mod tests {
 
     #[test]
     fn decodes_gfx90a_fields() {
-        let kd = KernelDescriptor::parse(&gfx90a_sample(), Gpu::Gfx90a).unwrap();
+        let kd = KernelDescriptor::parse(&gfx90a_sample(), Processor::Gfx90a).unwrap();
         assert_eq!(kd.group_segment_fixed_size, 256);
         assert_eq!(kd.private_segment_fixed_size, 108);
         assert_eq!(kd.kernarg_size, 288);
@@ -824,7 +825,7 @@ mod tests {
         //   v_writelane_b32 v1, s14, 0 ; v_writelane_b32 v1, s13, 1
         // i.e. flat scratch init in s[10:11], the wave's scratch offset in
         // s15 and the work-group ids in s12..s14.
-        let kd = KernelDescriptor::parse(&gfx90a_sample(), Gpu::Gfx90a).unwrap();
+        let kd = KernelDescriptor::parse(&gfx90a_sample(), Processor::Gfx90a).unwrap();
         let layout: Vec<(InitialSgpr, u32, u32)> = kd
             .initial_sgprs()
             .iter()
@@ -851,7 +852,7 @@ mod tests {
             WorkitemIdLayout::Packed { dims: 3 }
         );
         assert_eq!(kd.workitem_id_layout().vgprs(), 1);
-        let kd = KernelDescriptor::parse(&gfx1030_w64_sample(), Gpu::Gfx1030).unwrap();
+        let kd = KernelDescriptor::parse(&gfx1030_w64_sample(), Processor::Gfx1030).unwrap();
         assert_eq!(
             kd.workitem_id_layout(),
             WorkitemIdLayout::Separate { dims: 2 }
@@ -863,7 +864,7 @@ mod tests {
 
     #[test]
     fn decodes_gfx10_wave64_fields() {
-        let kd = KernelDescriptor::parse(&gfx1030_w64_sample(), Gpu::Gfx1030).unwrap();
+        let kd = KernelDescriptor::parse(&gfx1030_w64_sample(), Processor::Gfx1030).unwrap();
         assert_eq!(kd.group_segment_fixed_size, 1088);
         assert_eq!(kd.kernarg_size, 24);
         assert_eq!(kd.wavefront_size(), 64);
@@ -888,11 +889,11 @@ mod tests {
     fn wave32_only_on_gfx10() {
         let mut b = [0u8; 64];
         b[57] = 0x04; // bit 10 of the properties
-        let kd10 = KernelDescriptor::parse(&b, Gpu::Gfx1030).unwrap();
+        let kd10 = KernelDescriptor::parse(&b, Processor::Gfx1030).unwrap();
         assert_eq!(kd10.wavefront_size(), 32);
         assert_eq!(kd10.vgpr_granule(), 8);
         assert_eq!(kd10.sgpr_count(), 128);
-        let kd9 = KernelDescriptor::parse(&b, Gpu::Gfx900).unwrap();
+        let kd9 = KernelDescriptor::parse(&b, Processor::Gfx900).unwrap();
         assert_eq!(kd9.wavefront_size(), 64);
         assert_eq!(kd9.vgpr_granule(), 4);
     }
@@ -900,7 +901,7 @@ mod tests {
     #[test]
     fn round_trips_every_bit() {
         // Each single bit, on each layout, must survive decode + encode.
-        for gpu in [Gpu::Gfx900, Gpu::Gfx90a, Gpu::Gfx1010] {
+        for gpu in [Processor::Gfx900, Processor::Gfx90a, Processor::Gfx1010] {
             for i in 0..64 * 8 {
                 let mut b = [0u8; 64];
                 b[i / 8] = 1 << (i % 8);
@@ -911,8 +912,8 @@ mod tests {
             assert_eq!(kd.to_bytes(), [0xff; 64]);
         }
         for (gpu, b) in [
-            (Gpu::Gfx90a, gfx90a_sample()),
-            (Gpu::Gfx1030, gfx1030_w64_sample()),
+            (Processor::Gfx90a, gfx90a_sample()),
+            (Processor::Gfx1030, gfx1030_w64_sample()),
         ] {
             assert_eq!(KernelDescriptor::parse(&b, gpu).unwrap().to_bytes(), b);
         }
@@ -921,11 +922,11 @@ mod tests {
     #[test]
     fn wrong_length_is_an_error() {
         assert_eq!(
-            KernelDescriptor::parse(&[0; 63], Gpu::Gfx900),
+            KernelDescriptor::parse(&[0; 63], Processor::Gfx900),
             Err(Error::DescriptorLength(63))
         );
         assert_eq!(
-            KernelDescriptor::parse(&[0; 65], Gpu::Gfx900),
+            KernelDescriptor::parse(&[0; 65], Processor::Gfx900),
             Err(Error::DescriptorLength(65))
         );
     }

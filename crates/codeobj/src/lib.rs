@@ -44,7 +44,7 @@ pub use descriptor::{
 pub use error::Error;
 pub use metadata::{AddressSpace, KernelArg, KernelMetadata, Metadata, PrintfFormat, ValueKind};
 pub use rmpv;
-pub use target::{Family, FeatureSetting, Gpu, Target};
+pub use target::{FeatureSetting, Target};
 
 use object::LittleEndian as LE;
 use object::elf;

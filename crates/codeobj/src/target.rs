@@ -1,11 +1,14 @@
 //! The target a code object was built for: processor, target features and
-//! code object version, decoded from the ELF header.
+//! code object version, decoded from the ELF header. The processors themselves
+//! (names, `EF_AMDGPU_MACH` numbers, generations, features) are
+//! [`amdgpu_isa::Processor`]'s table.
 //!
 //! Source: AMDGPU usage guide, "ELF Code Object" → "Header" (tables
 //! "AMDGPU ELF Header", "AMDGPU ELF Header Enumeration Values",
 //! "AMDGPU EF_AMDGPU_MACH Values") and "Target ID".
 
 use crate::Error;
+use amdgpu_isa::{Gen, Processor};
 use std::fmt;
 
 /// `e_ident[EI_OSABI]` of an HSA code object.
@@ -22,167 +25,6 @@ pub const EF_AMDGPU_FEATURE_SRAMECC_V3: u32 = 0x200;
 pub const EF_AMDGPU_FEATURE_XNACK_V4: u32 = 0x300;
 /// Code object v4+: mask of the two-bit `sramecc` setting.
 pub const EF_AMDGPU_FEATURE_SRAMECC_V4: u32 = 0xc00;
-
-/// Register generation of a processor: which instruction encodings, kernel
-/// descriptor layout (COMPUTE_PGM_RSRC3) and register granularities apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// GFX9 ("Vega", CDNA1/CDNA2): wave64 only.
-    Gfx9,
-    /// GFX10 (RDNA1/RDNA2): wave32 or wave64 per kernel.
-    Gfx10,
-}
-
-macro_rules! gpus {
-    ($($variant:ident = $mach:literal, $name:literal, $family:ident, $xnack:literal, $sramecc:literal;)*) => {
-        /// A processor this loader understands, named as LLVM names it.
-        ///
-        /// The discriminants are the `EF_AMDGPU_MACH_AMDGCN_*` values of
-        /// `e_flags` (AMDGPU usage guide, "AMDGPU EF_AMDGPU_MACH Values").
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)]
-        pub enum Gpu {
-            $($variant = $mach,)*
-        }
-
-        impl Gpu {
-            /// Every supported processor.
-            pub const ALL: &'static [Gpu] = &[$(Gpu::$variant,)*];
-
-            /// The processor of an `EF_AMDGPU_MACH` value, if supported.
-            pub fn from_mach(mach: u32) -> Option<Gpu> {
-                match mach {
-                    $($mach => Some(Gpu::$variant),)*
-                    _ => None,
-                }
-            }
-
-            /// The processor with LLVM's name (`gfx90a`), if supported.
-            pub fn from_name(name: &str) -> Option<Gpu> {
-                match name {
-                    $($name => Some(Gpu::$variant),)*
-                    _ => None,
-                }
-            }
-
-            /// LLVM's name of the processor, e.g. `gfx90a`.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(Gpu::$variant => $name,)*
-                }
-            }
-
-            /// The register generation.
-            pub fn family(self) -> Family {
-                match self {
-                    $(Gpu::$variant => Family::$family,)*
-                }
-            }
-
-            /// Whether the processor has the `xnack` target feature at all
-            /// (AMDGPU usage guide, "AMDGPU Processors", column "Target Features Supported").
-            pub fn supports_xnack(self) -> bool {
-                match self {
-                    $(Gpu::$variant => $xnack,)*
-                }
-            }
-
-            /// Whether the processor has the `sramecc` target feature at all.
-            pub fn supports_sramecc(self) -> bool {
-                match self {
-                    $(Gpu::$variant => $sramecc,)*
-                }
-            }
-        }
-    };
-}
-
-gpus! {
-    Gfx900 = 0x02c, "gfx900", Gfx9, true, false;
-    Gfx902 = 0x02d, "gfx902", Gfx9, true, false;
-    Gfx904 = 0x02e, "gfx904", Gfx9, true, false;
-    Gfx906 = 0x02f, "gfx906", Gfx9, true, true;
-    Gfx908 = 0x030, "gfx908", Gfx9, true, true;
-    Gfx909 = 0x031, "gfx909", Gfx9, true, false;
-    Gfx90c = 0x032, "gfx90c", Gfx9, true, false;
-    Gfx90a = 0x03f, "gfx90a", Gfx9, true, true;
-    Gfx1010 = 0x033, "gfx1010", Gfx10, true, false;
-    Gfx1011 = 0x034, "gfx1011", Gfx10, true, false;
-    Gfx1012 = 0x035, "gfx1012", Gfx10, true, false;
-    Gfx1013 = 0x042, "gfx1013", Gfx10, true, false;
-    Gfx1030 = 0x036, "gfx1030", Gfx10, false, false;
-    Gfx1031 = 0x037, "gfx1031", Gfx10, false, false;
-    Gfx1032 = 0x038, "gfx1032", Gfx10, false, false;
-    Gfx1033 = 0x039, "gfx1033", Gfx10, false, false;
-    Gfx1034 = 0x03e, "gfx1034", Gfx10, false, false;
-    Gfx1035 = 0x03d, "gfx1035", Gfx10, false, false;
-    Gfx1036 = 0x045, "gfx1036", Gfx10, false, false;
-}
-
-impl Gpu {
-    /// Whether the processor has the gfx90a extensions relevant to code
-    /// objects: a unified VGPR/AGPR file (VGPR granule 8) and the
-    /// COMPUTE_PGM_RSRC3 `ACCUM_OFFSET` / `TG_SPLIT` fields.
-    pub fn has_gfx90a_insts(self) -> bool {
-        self == Gpu::Gfx90a
-    }
-
-    /// Whether the hardware packs the work-item ids of a lane into v0 at
-    /// wave launch (X bits 9:0, Y 19:10, Z 29:20) instead of v0, v1, v2:
-    /// gfx90a (LLVM's `FeaturePackedTID`; the seed guide predates it). The
-    /// code clang-19 emits for gfx90a unpacks v0 accordingly.
-    pub fn has_packed_workitem_ids(self) -> bool {
-        self == Gpu::Gfx90a
-    }
-
-    /// Whether the processor has accumulation registers (AGPRs): gfx908, gfx90a.
-    pub fn has_agprs(self) -> bool {
-        matches!(self, Gpu::Gfx908 | Gpu::Gfx90a)
-    }
-}
-
-impl fmt::Display for Gpu {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Names of `EF_AMDGPU_MACH` values that are assigned but not supported, for
-/// error messages.
-pub(crate) fn unsupported_mach_name(mach: u32) -> Option<&'static str> {
-    Some(match mach {
-        0x020 => "gfx600",
-        0x021 => "gfx601",
-        0x022 => "gfx700",
-        0x023 => "gfx701",
-        0x024 => "gfx702",
-        0x025 => "gfx703",
-        0x026 => "gfx704",
-        0x028 => "gfx801",
-        0x029 => "gfx802",
-        0x02a => "gfx803",
-        0x02b => "gfx810",
-        0x03a => "gfx602",
-        0x03b => "gfx705",
-        0x03c => "gfx805",
-        0x040 => "gfx940",
-        0x041 => "gfx1100",
-        0x043 => "gfx1150",
-        0x044 => "gfx1103",
-        0x046 => "gfx1101",
-        0x047 => "gfx1102",
-        0x048 => "gfx1200",
-        0x04a => "gfx1151",
-        0x04b => "gfx941",
-        0x04c => "gfx942",
-        0x04e => "gfx1201",
-        0x051 => "gfx9-generic",
-        0x052 => "gfx10-1-generic",
-        0x053 => "gfx10-3-generic",
-        0x054 => "gfx11-generic",
-        _ => return None,
-    })
-}
 
 /// The setting of an on/off target feature (`xnack`, `sramecc`).
 ///
@@ -237,7 +79,7 @@ impl fmt::Display for FeatureSetting {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Target {
     /// The processor (`EF_AMDGPU_MACH`).
-    pub gpu: Gpu,
+    pub gpu: Processor,
     /// The `xnack` setting.
     pub xnack: FeatureSetting,
     /// The `sramecc` setting.
@@ -257,9 +99,9 @@ impl Target {
             _ => return Err(Error::UnsupportedVersion { abi_version }),
         };
         let mach = e_flags & EF_AMDGPU_MACH;
-        let gpu = Gpu::from_mach(mach).ok_or(Error::UnknownGpu {
+        let gpu = Processor::from_mach(mach).ok_or(Error::UnknownGpu {
             mach,
-            name: unsupported_mach_name(mach),
+            name: Processor::unsupported_name(mach),
         })?;
         let (xnack, sramecc) = if code_object_version == 3 {
             // v3 has one bit per feature: set means on; clear means the
@@ -293,8 +135,8 @@ impl Target {
     }
 
     /// The register generation of the processor.
-    pub fn family(&self) -> Family {
-        self.gpu.family()
+    pub fn family(&self) -> Gen {
+        self.gpu.generation()
     }
 
     /// The target id as LLVM prints it (AMDGPU usage guide, "Target ID"):
@@ -324,19 +166,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mach_names_round_trip() {
-        for &g in Gpu::ALL {
-            assert_eq!(Gpu::from_mach(g as u32), Some(g));
-            assert_eq!(Gpu::from_name(g.name()), Some(g));
-            assert!(unsupported_mach_name(g as u32).is_none(), "{g}");
-        }
-    }
-
-    #[test]
     fn v4_feature_bits() {
         // 0xB2F is what clang-19 writes for gfx906:sramecc-:xnack+.
         let t = Target::from_header(2, 0xb2f).unwrap();
-        assert_eq!(t.gpu, Gpu::Gfx906);
+        assert_eq!(t.gpu, Processor::Gfx906);
         assert_eq!(t.xnack, FeatureSetting::On);
         assert_eq!(t.sramecc, FeatureSetting::Off);
         assert_eq!(t.code_object_version, 4);

@@ -3,6 +3,7 @@
 //! feeds mutated files and random bytes to the parser.
 
 use crate::*;
+use amdgpu_isa::Processor;
 use proptest::prelude::*;
 use rmpv::Value;
 
@@ -51,7 +52,7 @@ fn note(desc: &[u8]) -> Vec<u8> {
 }
 
 impl ElfBuilder {
-    fn new(gpu: Gpu, abi_version: u8) -> Self {
+    fn new(gpu: Processor, abi_version: u8) -> Self {
         ElfBuilder {
             abi_version,
             e_flags: gpu as u32,
@@ -231,7 +232,7 @@ fn kd_bytes(entry_offset: i64) -> [u8; 64] {
 /// A gfx1030 code object with kernel `k` (metadata + `k.kd` + code) and a
 /// helper function `f`; `tweak` may alter the builder before writing.
 fn sample_with(tweak: impl FnOnce(&mut ElfBuilder, u16, u16)) -> Vec<u8> {
-    let mut b = ElfBuilder::new(Gpu::Gfx1030, 3);
+    let mut b = ElfBuilder::new(Processor::Gfx1030, 3);
     b.section(
         ".note",
         7,
@@ -268,7 +269,7 @@ fn sample() -> Vec<u8> {
 fn synthesized_object_decodes() {
     let bytes = sample();
     let co = CodeObject::parse(&bytes).unwrap();
-    assert_eq!(co.target().gpu, Gpu::Gfx1030);
+    assert_eq!(co.target().gpu, Processor::Gfx1030);
     assert_eq!(co.code_object_version(), 5);
     assert_eq!(co.target().target_id(), "amdgcn-amd-amdhsa--gfx1030");
     assert_eq!(co.text().address, 0x1f80);
@@ -538,8 +539,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
-    fn any_descriptor_round_trips(bytes in proptest::collection::vec(any::<u8>(), 64), g in 0usize..Gpu::ALL.len()) {
-        let gpu = Gpu::ALL[g];
+    fn any_descriptor_round_trips(bytes in proptest::collection::vec(any::<u8>(), 64), g in 0usize..Processor::ALL.len()) {
+        let gpu = Processor::ALL[g];
         let kd = KernelDescriptor::parse(&bytes, gpu).unwrap();
         prop_assert_eq!(&kd.to_bytes()[..], &bytes[..]);
         let _ = (kd.vgpr_count(), kd.sgpr_count(), kd.initial_sgprs(), kd.workitem_id_layout());

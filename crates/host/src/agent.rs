@@ -12,13 +12,10 @@ use amdgpu_isa::Gpu;
 /// A card the simulated GPU agent impersonates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Card {
-    /// The processor the simulator executes.
+    /// The processor the simulator executes (its name, features and default wave
+    /// size are the processor table's: [`Card::name`], [`Card::features`],
+    /// [`Card::wavefront_size`]).
     pub gpu: Gpu,
-    /// The processor name (`gfx900`), as `HSA_AGENT_INFO_NAME` reports it.
-    pub name: &'static str,
-    /// The target ID's feature suffix with XNACK off (`:xnack-`,
-    /// `:sramecc+:xnack-`, or empty for targets without either feature).
-    pub features: &'static str,
     /// The marketing name (`HSA_AMD_AGENT_INFO_PRODUCT_NAME`).
     pub product: &'static str,
     /// PCI device id (`HSA_AMD_AGENT_INFO_CHIP_ID`).
@@ -29,8 +26,6 @@ pub struct Card {
     pub simds_per_cu: u32,
     /// Waves a compute unit holds at once.
     pub max_waves_per_cu: u32,
-    /// The wave size kernels run with by default.
-    pub wavefront_size: u32,
     /// Shader engines.
     pub shader_engines: u32,
     /// Shader arrays per shader engine.
@@ -53,14 +48,11 @@ const GIB: u64 = 1 << 30;
 pub const CARDS: [Card; 6] = [
     Card {
         gpu: Gpu::Gfx900,
-        name: "gfx900",
-        features: ":xnack-",
         product: "AMD Radeon Instinct MI25",
         chip_id: 0x6860,
         compute_units: 64,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
-        wavefront_size: 64,
         shader_engines: 4,
         shader_arrays_per_se: 1,
         max_clock_mhz: 1500,
@@ -71,14 +63,11 @@ pub const CARDS: [Card; 6] = [
     },
     Card {
         gpu: Gpu::Gfx906,
-        name: "gfx906",
-        features: ":sramecc+:xnack-",
         product: "AMD Instinct MI50",
         chip_id: 0x66a1,
         compute_units: 60,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
-        wavefront_size: 64,
         shader_engines: 4,
         shader_arrays_per_se: 1,
         max_clock_mhz: 1725,
@@ -89,14 +78,11 @@ pub const CARDS: [Card; 6] = [
     },
     Card {
         gpu: Gpu::Gfx908,
-        name: "gfx908",
-        features: ":sramecc+:xnack-",
         product: "AMD Instinct MI100",
         chip_id: 0x738c,
         compute_units: 120,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
-        wavefront_size: 64,
         shader_engines: 8,
         shader_arrays_per_se: 1,
         max_clock_mhz: 1502,
@@ -107,14 +93,11 @@ pub const CARDS: [Card; 6] = [
     },
     Card {
         gpu: Gpu::Gfx90a,
-        name: "gfx90a",
-        features: ":sramecc+:xnack-",
         product: "AMD Instinct MI210",
         chip_id: 0x740f,
         compute_units: 104,
         simds_per_cu: 4,
         max_waves_per_cu: 32,
-        wavefront_size: 64,
         shader_engines: 8,
         shader_arrays_per_se: 1,
         max_clock_mhz: 1700,
@@ -125,14 +108,11 @@ pub const CARDS: [Card; 6] = [
     },
     Card {
         gpu: Gpu::Gfx1010,
-        name: "gfx1010",
-        features: ":xnack-",
         product: "AMD Radeon RX 5700 XT",
         chip_id: 0x731f,
         compute_units: 40,
         simds_per_cu: 2,
         max_waves_per_cu: 40,
-        wavefront_size: 32,
         shader_engines: 2,
         shader_arrays_per_se: 2,
         max_clock_mhz: 2100,
@@ -143,14 +123,11 @@ pub const CARDS: [Card; 6] = [
     },
     Card {
         gpu: Gpu::Gfx1030,
-        name: "gfx1030",
-        features: "",
         product: "AMD Radeon RX 6800 XT",
         chip_id: 0x73bf,
         compute_units: 72,
         simds_per_cu: 2,
         max_waves_per_cu: 32,
-        wavefront_size: 32,
         shader_engines: 4,
         shader_arrays_per_se: 2,
         max_clock_mhz: 2250,
@@ -162,6 +139,22 @@ pub const CARDS: [Card; 6] = [
 ];
 
 impl Card {
+    /// The processor name (`gfx900`), as `HSA_AGENT_INFO_NAME` reports it.
+    pub fn name(&self) -> &'static str {
+        self.gpu.name()
+    }
+
+    /// The target ID's feature suffix with XNACK off (`:xnack-`,
+    /// `:sramecc+:xnack-`, or empty for targets without either feature).
+    pub fn features(&self) -> &'static str {
+        self.gpu.processor().features_xnack_off()
+    }
+
+    /// The wave size kernels run with by default.
+    pub fn wavefront_size(&self) -> u32 {
+        self.gpu.processor().default_wave_size()
+    }
+
     /// The card for a target: a processor name (`gfx90a`) or a full target
     /// ID (`gfx90a:sramecc+:xnack-`, `amdgcn-amd-amdhsa--gfx900:xnack-`).
     /// A target ID whose features differ from what the card reports with
@@ -170,19 +163,30 @@ impl Card {
     pub fn for_target(target: &str) -> Result<&'static Card, String> {
         let t = target.strip_prefix("amdgcn-amd-amdhsa--").unwrap_or(target);
         let (proc_name, feats) = t.split_once(':').map_or((t, ""), |(p, f)| (p, f));
-        let card = CARDS.iter().find(|c| c.name == proc_name).ok_or_else(|| {
-            format!(
-                "unknown GPU '{target}': amdsim simulates {}",
-                CARDS.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
-            )
-        })?;
+        let card = CARDS
+            .iter()
+            .find(|c| c.name() == proc_name)
+            .ok_or_else(|| {
+                format!(
+                    "unknown GPU '{target}': amdsim simulates {}",
+                    CARDS
+                        .iter()
+                        .map(|c| c.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
         if !feats.is_empty() {
-            let want: Vec<&str> = card.features.split(':').filter(|s| !s.is_empty()).collect();
+            let want: Vec<&str> = card
+                .features()
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .collect();
             for f in feats.split(':') {
                 if !want.contains(&f) {
                     return Err(format!(
                         "target '{target}': amdsim's {} is {} (feature '{f}' is not offered)",
-                        card.name,
+                        card.name(),
                         card.target_id()
                     ));
                 }
@@ -193,7 +197,7 @@ impl Card {
 
     /// The target ID (`gfx906:sramecc+:xnack-`).
     pub fn target_id(&self) -> String {
-        format!("{}{}", self.name, self.features)
+        format!("{}{}", self.name(), self.features())
     }
 
     /// The ISA name ROCr reports (`amdgcn-amd-amdhsa--gfx900:xnack-`).
@@ -219,7 +223,7 @@ mod tests {
         assert_eq!(
             Card::for_target("amdgcn-amd-amdhsa--gfx1030")
                 .unwrap()
-                .wavefront_size,
+                .wavefront_size(),
             32
         );
         assert!(Card::for_target("gfx900:xnack+").is_err());

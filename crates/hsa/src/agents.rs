@@ -271,14 +271,14 @@ unsafe fn gpu_info(c: &Card, attr: u32, out: *mut c_void) -> Status {
     // SAFETY: HSA's contract makes `out` writable for the attribute's type.
     unsafe {
         match attr {
-            0 => write_str(out, c.name, 64),
+            0 => write_str(out, c.name(), 64),
             1 => write_str(out, "AMD", 64),
             2 => put(out, 1u32),
             3 => put(out, 1u32),
             4 => put(out, 0u32),
             5 => put(out, 2u32),
             23 => put(out, 3u32),
-            6 => put(out, c.wavefront_size),
+            6 => put(out, c.wavefront_size()),
             7 => put(out, [1024u16; 3]),
             8 => put(out, 1024u32),
             9 => put(out, [u32::MAX; 3]),
@@ -295,7 +295,7 @@ unsafe fn gpu_info(c: &Card, attr: u32, out: *mut c_void) -> Status {
             20 => extension_mask(out),
             21 | 22 => put(out, 1u16),
             0xA000 => put(out, c.chip_id),
-            0xA001 => put(out, if c.wavefront_size == 32 { 128u32 } else { 64 }),
+            0xA001 => put(out, if c.wavefront_size() == 32 { 128u32 } else { 64 }),
             0xA002 => put(out, c.compute_units),
             0xA003 => put(out, c.max_clock_mhz),
             0xA004 => put(out, 1u32),
@@ -375,7 +375,7 @@ unsafe fn isa_info(c: &Card, attr: u32, out: *mut c_void) -> Status {
             0 => put(out, name.len() as u32 + 1),
             1 => write_str(out, &name, name.len() + 1),
             2 => put(out, 1u32),
-            3 => put(out, c.wavefront_size),
+            3 => put(out, c.wavefront_size()),
             4 => put(out, c.max_waves_per_cu),
             5 => put(out, [false, true]),
             6 => put(out, [true, false]),
@@ -419,7 +419,7 @@ hsa! {
         // SAFETY: a NUL-terminated string per HSA's contract.
         let n = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
         with_rt(|rt| match Card::for_target(&n) {
-            Ok(c) if c.name == rt.card.name => {
+            Ok(c) if c.name() == rt.card.name() => {
                 // SAFETY: checked non-null.
                 unsafe { *isa = ISA };
                 SUCCESS

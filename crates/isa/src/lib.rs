@@ -18,119 +18,16 @@ pub mod flow;
 pub mod inst;
 pub mod mem;
 pub mod operand;
+pub mod processor;
 mod program;
 
 pub use flow::Flow;
 pub use inst::{Encoding, Inst, Op};
 pub use operand::{Operand, SpecialReg};
+pub use processor::{Gen, Gpu, Processor, UnknownGpu};
 pub use program::Program;
 
 use std::fmt;
-use std::str::FromStr;
-
-/// A GPU the decoder knows. Each selects an instruction-set generation and its
-/// feature additions (dot products on gfx906, MFMA and AGPRs on gfx908/gfx90a,
-/// packed FP32 on gfx90a, the RDNA2 additions on gfx1030).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Gpu {
-    /// Vega 10 (GFX9).
-    Gfx900,
-    /// Vega 20 (GFX9 with dot-product and mixed-precision additions).
-    Gfx906,
-    /// MI100, CDNA1 (GFX9 with MFMA and AGPRs).
-    Gfx908,
-    /// MI200, CDNA2 (GFX9 with MFMA, unified VGPR/AGPR file, packed FP32, FP64 MFMA).
-    Gfx90a,
-    /// Navi 10, RDNA1 (GFX10).
-    Gfx1010,
-    /// Navi 21, RDNA2 (GFX10.3).
-    Gfx1030,
-}
-
-/// An instruction-set generation: the opcode maps and encodings differ per generation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Gen {
-    /// GFX9 ("Vega" ISA, and its CDNA descendants).
-    Gfx9,
-    /// GFX10 ("RDNA" ISA, 1.0 and 2.0).
-    Gfx10,
-}
-
-impl Gpu {
-    /// Every GPU the decoder supports.
-    pub const ALL: [Gpu; 6] = [
-        Gpu::Gfx900,
-        Gpu::Gfx906,
-        Gpu::Gfx908,
-        Gpu::Gfx90a,
-        Gpu::Gfx1010,
-        Gpu::Gfx1030,
-    ];
-
-    /// The processor name as LLVM spells it (`gfx900`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            Gpu::Gfx900 => "gfx900",
-            Gpu::Gfx906 => "gfx906",
-            Gpu::Gfx908 => "gfx908",
-            Gpu::Gfx90a => "gfx90a",
-            Gpu::Gfx1010 => "gfx1010",
-            Gpu::Gfx1030 => "gfx1030",
-        }
-    }
-
-    /// The instruction-set generation of this GPU.
-    #[inline(always)]
-    pub const fn generation(self) -> Gen {
-        // The GFX10 GPUs are declared last: one comparison of the discriminant
-        // (this sits on the decoder's hot path).
-        if (self as u8) >= (Gpu::Gfx1010 as u8) {
-            Gen::Gfx10
-        } else {
-            Gen::Gfx9
-        }
-    }
-
-    /// Whether this GPU has the accumulation registers (AGPRs) and MFMA instructions.
-    pub fn has_mfma(self) -> bool {
-        matches!(self, Gpu::Gfx908 | Gpu::Gfx90a)
-    }
-
-    /// Whether the GPU can run wave32 (GFX10 only); wave64 is available everywhere.
-    pub fn supports_wave32(self) -> bool {
-        self.generation() == Gen::Gfx10
-    }
-
-    /// The highest SGPR index an instruction can name (`s101` on GFX9, `s105` on GFX10).
-    #[inline]
-    pub fn max_sgpr(self) -> u8 {
-        match self.generation() {
-            Gen::Gfx9 => 101,
-            Gen::Gfx10 => 105,
-        }
-    }
-}
-
-impl fmt::Display for Gpu {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The error of parsing a GPU name that the decoder does not support.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unsupported GPU `{0}` (supported: gfx900, gfx906, gfx908, gfx90a, gfx1010, gfx1030)")]
-pub struct UnknownGpu(pub String);
-
-impl FromStr for Gpu {
-    type Err = UnknownGpu;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Gpu::ALL
-            .into_iter()
-            .find(|g| g.name() == s)
-            .ok_or_else(|| UnknownGpu(s.to_string()))
-    }
-}
 
 /// Why bytes could not be decoded at all. An invalid *word* is not an error (it
 /// decodes to [`Op::Invalid`]); only input that ends too early is.
@@ -246,27 +143,6 @@ impl Decoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gpu_names_round_trip() {
-        for g in Gpu::ALL {
-            assert_eq!(g.name().parse::<Gpu>(), Ok(g));
-        }
-        assert!("gfx1100".parse::<Gpu>().is_err());
-    }
-
-    #[test]
-    fn generations() {
-        let gfx10 = [Gpu::Gfx1010, Gpu::Gfx1030];
-        for g in Gpu::ALL {
-            let want = if gfx10.contains(&g) {
-                Gen::Gfx10
-            } else {
-                Gen::Gfx9
-            };
-            assert_eq!(g.generation(), want, "{g}");
-        }
-    }
 
     /// The family decoders write only what differs from `Inst::DEFAULT`:
     /// `decode_into` must give the same result whatever `out` held before

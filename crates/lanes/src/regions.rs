@@ -1950,7 +1950,7 @@ fn kill_call_clobbered(s: &mut State) {
 pub fn analyse_code_object(
     co: &amdgpu_codeobj::CodeObject,
 ) -> Result<Vec<FunctionRegions>, String> {
-    let gpu: amdgpu_isa::Gpu = co.target().gpu.name().parse().map_err(|e| format!("{e}"))?;
+    let gpu = amdgpu_isa::Gpu::try_from(co.target().gpu).map_err(|e| format!("{e}"))?;
     let wave_size = co.kernels().first().map_or(64, |k| k.wavefront_size());
     let text = co.text();
     let program =

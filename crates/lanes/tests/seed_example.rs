@@ -79,7 +79,7 @@ impl Labels {
 
     fn find(bytes: &[u8]) -> Labels {
         let co = CodeObject::parse(bytes).expect("parses");
-        let gpu: amdgpu_isa::Gpu = co.target().gpu.name().parse().expect("gpu");
+        let gpu = amdgpu_isa::Gpu::try_from(co.target().gpu).expect("gpu");
         let k = &co.kernels()[0];
         let wave64 = k.wavefront_size() == 64;
         let text = co.text();

@@ -52,21 +52,13 @@ impl Module {
     }
 }
 
-fn gpu_of(co: &CodeObject) -> Result<Gpu, SimError> {
-    co.target()
-        .gpu
-        .name()
-        .parse::<Gpu>()
-        .map_err(SimError::from)
-}
-
 impl Device {
     /// Loads a code object: maps its loadable segments at a fresh load bias
     /// (so `s_getpc`-relative data such as `.rodata` is readable) and decodes
     /// `.text` once.
     pub fn load(&self, bytes: &[u8]) -> Result<Module, SimError> {
         let co = CodeObject::parse(bytes)?;
-        let gpu = gpu_of(&co)?;
+        let gpu = Gpu::try_from(co.target().gpu)?;
         let mut top = 0u64;
         for seg in co.load_segments() {
             top = top.max(seg.address.saturating_add(seg.mem_size));
