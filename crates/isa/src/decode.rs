@@ -1,183 +1,113 @@
-//! Top-level decoding: classify the first dword into an encoding family by its
-//! fixed prefix bits, then hand over to the family's decoder.
-//!
-//! Prefixes (ISA guides, "Microcode Formats"; GFX9 = Vega, GFX10 = RDNA):
-//!
-//! | family | GFX9 prefix            | GFX10 prefix           | size |
-//! |--------|------------------------|------------------------|------|
-//! | SOP1   | `[31:23] = 0x17d`      | same                   | 4    |
-//! | SOPC   | `[31:23] = 0x17e`      | same                   | 4    |
-//! | SOPP   | `[31:23] = 0x17f`      | same                   | 4    |
-//! | SOPK   | `[31:28] = 0xb`        | same                   | 4    |
-//! | SOP2   | `[31:30] = 0b10`       | same                   | 4    |
-//! | SMEM   | `[31:26] = 0x30`       | `[31:26] = 0x3d`       | 8    |
-//! | VOP2   | `[31] = 0` (not VOP1/C) | same                   | 4    |
-//! | VOP1   | `[31:25] = 0x3f`       | same                   | 4    |
-//! | VOPC   | `[31:25] = 0x3e`       | same                   | 4    |
-//! | VOP3   | `[31:26] = 0x34`       | `[31:26] = 0x35`       | 8    |
-//! | VOP3P  | `[31:23] = 0x1a7`      | `[31:26] = 0x33`       | 8    |
-//! | VINTRP | `[31:26] = 0x35`       | `[31:26] = 0x32`       | 4    |
-//! | DS     | `[31:26] = 0x36`       | same                   | 8    |
-//! | FLAT   | `[31:26] = 0x37`       | same                   | 8    |
-//! | MUBUF  | `[31:26] = 0x38`       | same                   | 8    |
-//! | MTBUF  | `[31:26] = 0x3a`       | same                   | 8    |
-//! | MIMG   | `[31:26] = 0x3c`       | same                   | 8+   |
-//! | EXP    | `[31:26] = 0x31`       | `[31:26] = 0x3e`       | 8    |
-//!
-//! Any 4-byte source field equal to 255 adds a 4-byte literal; VOP1/VOP2/VOPC
-//! with src0 = 0xf9 are SDWA, 0xfa DPP (and on GFX10 0xe9/0xea DPP8); those are
-//! handled by the ALU decoder.
+//! Top-level decoding: the [`Decoder`] of a GPU and wave size classifies the first
+//! dword of an instruction into its encoding family (see `family` for the prefixes)
+//! with one lookup, then hands over to the family's decoder (`alu`, `mem`).
 
-use crate::alu::GpuInfo;
-use crate::{DecodeError, Decoder, Gen, Inst};
+use crate::family::{Decoded, Family, GpuInfo, classify_slow};
+use crate::inst::Inst;
+use crate::processor::Gpu;
+use std::fmt;
 
-/// An encoding family recognised from the prefix of the first dword.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Family {
-    Sop1,
-    Sopc,
-    Sopp,
-    Sopk,
-    Sop2,
-    Smem,
-    Vop2,
-    Vop1,
-    Vopc,
-    Vop3,
-    Vop3p,
-    Vintrp,
-    Ds,
-    Flat,
-    Mubuf,
-    Mtbuf,
-    Mimg,
-    Exp,
+/// Why bytes could not be decoded at all. An invalid *word* is not an error (it
+/// decodes to [`Op::Invalid`](crate::Op::Invalid)); only input that ends too early is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// The input ends inside an instruction: `needed` bytes are required, `available` remain.
+    #[error("truncated instruction: {needed} bytes needed, {available} available")]
+    Truncated {
+        /// Bytes the instruction needs (including any literal constant).
+        needed: usize,
+        /// Bytes that were left in the input.
+        available: usize,
+    },
 }
 
-impl Family {
-    /// Every family, by number (`Family as u8`).
-    const ALL: [Family; 18] = {
-        use Family::*;
-        let t = [
-            Sop1, Sopc, Sopp, Sopk, Sop2, Smem, Vop2, Vop1, Vopc, Vop3, Vop3p, Vintrp, Ds, Flat,
-            Mubuf, Mtbuf, Mimg, Exp,
-        ];
-        let mut i = 0;
-        while i < t.len() {
-            assert!(t[i] as usize == i, "Family::ALL is indexed by number");
-            i += 1;
+/// Decodes instructions for one GPU and wave size.
+#[derive(Clone, Copy)]
+pub struct Decoder {
+    gpu: Gpu,
+    wave64: bool,
+    /// What the family decoders read of the GPU and wave size (found once,
+    /// here, rather than for every instruction).
+    info: &'static GpuInfo,
+    /// The family decoders of the GPU, by the top nine bits of the first
+    /// dword.
+    dispatch: &'static Dispatch,
+}
+
+impl fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decoder")
+            .field("gpu", &self.gpu)
+            .field("wave64", &self.wave64)
+            .finish()
+    }
+}
+
+impl PartialEq for Decoder {
+    fn eq(&self, other: &Decoder) -> bool {
+        // `info` follows from the other two.
+        (self.gpu, self.wave64) == (other.gpu, other.wave64)
+    }
+}
+
+impl Eq for Decoder {}
+
+impl Decoder {
+    /// A decoder for `gpu` in wave64 (`true`) or wave32 (`false`) mode. GFX9 is
+    /// always wave64, so `wave64` is forced on there. The wave size changes how
+    /// wave-mask operands are named (`vcc` in wave64, `vcc_lo` in wave32).
+    pub fn new(gpu: Gpu, wave64: bool) -> Self {
+        let wave64 = wave64 || !gpu.supports_wave32();
+        Decoder {
+            gpu,
+            wave64,
+            info: GpuInfo::of(gpu, wave64),
+            dispatch: dispatch(gpu),
         }
-        t
-    };
+    }
 
-    /// The family numbered `n` (`Family as u8`); numbers are checked when the
-    /// per-family decoders are compiled, so this never sees another value.
-    pub(crate) const fn from_number(n: u8) -> Family {
-        Family::ALL[n as usize % 18]
+    /// The GPU this decoder decodes for.
+    pub fn gpu(&self) -> Gpu {
+        self.gpu
     }
-}
 
-/// Classifies `word` for `gen`; `None` for a prefix no family uses. Every
-/// prefix in the table above lies within the top nine bits, so this is one
-/// lookup in a table built at compile time by [`classify_slow`].
-#[cfg(test)]
-pub(crate) fn classify(generation: Gen, word: u32) -> Option<Family> {
-    let table = match generation {
-        Gen::Gfx9 => &CLASSIFY[0],
-        Gen::Gfx10 => &CLASSIFY[1],
-    };
-    // `word >> 23` is below 512: the lookup cannot miss.
-    table.get((word >> 23) as usize).copied().flatten()
-}
+    /// Whether the decoder names operands for wave64.
+    pub fn wave64(&self) -> bool {
+        self.wave64
+    }
 
-/// [`classify`]'s table: the family of each 9-bit prefix, per generation.
-#[cfg(test)]
-static CLASSIFY: [[Option<Family>; 512]; 2] = {
-    let mut t = [[None; 512]; 2];
-    let mut p = 0;
-    while p < 512 {
-        t[0][p] = classify_slow(Gen::Gfx9, (p as u32) << 23);
-        t[1][p] = classify_slow(Gen::Gfx10, (p as u32) << 23);
-        p += 1;
+    /// What the family decoders read of the GPU and wave size.
+    pub(crate) fn info(&self) -> &'static GpuInfo {
+        self.info
     }
-    t
-};
 
-/// Classifies `word` by testing the prefixes one after another (the
-/// definition the lookup table is built from).
-const fn classify_slow(generation: Gen, word: u32) -> Option<Family> {
-    use Family::*;
-    match word >> 25 {
-        0x3f => return Some(Vop1),
-        0x3e => return Some(Vopc),
-        _ if word >> 31 == 0 => return Some(Vop2),
-        _ => {}
+    /// The family decoders of the GPU.
+    pub(crate) fn dispatch(&self) -> &'static Dispatch {
+        self.dispatch
     }
-    match word >> 23 {
-        0x17d => return Some(Sop1),
-        0x17e => return Some(Sopc),
-        0x17f => return Some(Sopp),
-        _ => {}
-    }
-    if word >> 28 == 0xb {
-        return Some(Sopk);
-    }
-    if word >> 30 == 0b10 {
-        return Some(Sop2);
-    }
-    let p6 = word >> 26;
-    match generation {
-        Gen::Gfx9 => {
-            if word >> 23 == 0x1a7 {
-                return Some(Vop3p);
-            }
-            match p6 {
-                0x30 => Some(Smem),
-                0x31 => Some(Exp),
-                0x34 => Some(Vop3),
-                0x35 => Some(Vintrp),
-                0x36 => Some(Ds),
-                0x37 => Some(Flat),
-                0x38 => Some(Mubuf),
-                0x3a => Some(Mtbuf),
-                0x3c => Some(Mimg),
-                _ => None,
-            }
-        }
-        Gen::Gfx10 => match p6 {
-            0x3d => Some(Smem),
-            0x3e => Some(Exp),
-            0x35 => Some(Vop3),
-            0x33 => Some(Vop3p),
-            0x32 => Some(Vintrp),
-            0x36 => Some(Ds),
-            0x37 => Some(Flat),
-            0x38 => Some(Mubuf),
-            0x3a => Some(Mtbuf),
-            0x3c => Some(Mimg),
-            _ => None,
-        },
-    }
-}
 
-/// What the decoders of the families return: `Ok(size)`, the size in bytes
-/// of the instruction written (the same as its [`Inst::size`], handed back
-/// in a register so that a caller stepping to the next instruction need not
-/// read it back from memory), or `Err(needed)` when the input ends inside
-/// the instruction, `needed` being the bytes it takes. [`decode_into`]
-/// makes that a [`DecodeError::Truncated`] (whose `available` is always the
-/// length of the input): registers rather than a 24-byte result in memory,
-/// so a decoder that ends by calling another one jumps to it.
-pub(crate) type Decoded = Result<u32, u32>;
+    /// Decodes the instruction at the start of `bytes`. Returns an [`Inst`] whose
+    /// [`Inst::size_bytes`] says how many bytes it took (4, 8 or 12 for a literal
+    /// constant or an NSA image address). Invalid encodings give an invalid `Inst`
+    /// of 4 bytes; only too-short input is an error.
+    #[inline]
+    pub fn decode(&self, bytes: &[u8]) -> Result<Inst, DecodeError> {
+        let mut inst = Inst::DEFAULT;
+        let size = decode_into(self, bytes, &mut inst)?;
+        // The size the decoder wrote, stored again from the register it came
+        // back in: a caller stepping on by `size_bytes()` then need not wait
+        // for the decoder's store to reach its load.
+        inst.size = size as u8;
+        Ok(inst)
+    }
 
-/// [`dword`] for the family decoders: the error is the bytes needed (see
-/// [`Decoded`]).
-#[inline(always)]
-pub(crate) fn word(bytes: &[u8], index: usize) -> Result<u32, u32> {
-    let start = index * 4;
-    match bytes.get(start..).and_then(|b| b.first_chunk::<4>()) {
-        Some(b) => Ok(u32::from_le_bytes(*b)),
-        None => Err((start + 4) as u32),
+    /// Like [`Decoder::decode`], but writes the instruction into `out` (which is
+    /// overwritten whole on success and left unspecified on error) instead of
+    /// returning it, for decoding into existing storage.
+    #[inline]
+    pub fn decode_into(&self, bytes: &[u8], out: &mut Inst) -> Result<(), DecodeError> {
+        *out = Inst::DEFAULT;
+        decode_into(self, bytes, out).map(|_| ())
     }
 }
 
@@ -266,7 +196,7 @@ static DISPATCH: [[Handler; 512]; 6] = {
     let mut t: [[Handler; 512]; 6] = [[decode_invalid as Handler; 512]; 6];
     let mut g = 0;
     while g < 6 {
-        let gpu = crate::Gpu::ALL[g];
+        let gpu = Gpu::ALL[g];
         assert!(gpu as usize == g, "Gpu::ALL is indexed by number");
         let mut p = 0;
         while p < 512 {
@@ -282,7 +212,7 @@ static DISPATCH: [[Handler; 512]; 6] = {
 pub(crate) type Dispatch = [Handler; 512];
 
 /// The family decoders of `gpu`.
-pub(crate) fn dispatch(gpu: crate::Gpu) -> &'static Dispatch {
+pub(crate) fn dispatch(gpu: Gpu) -> &'static Dispatch {
     &DISPATCH[gpu as usize % 6]
 }
 
@@ -330,39 +260,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn classifies_known_prefixes() {
-        // v_mov_b32_e32 v1, s0
-        assert_eq!(classify(Gen::Gfx9, 0x7e02_0200), Some(Family::Vop1));
-        // s_mov_b32 s10, s1
-        assert_eq!(classify(Gen::Gfx9, 0xbe8a_0001), Some(Family::Sop1));
-        // s_endpgm
-        assert_eq!(classify(Gen::Gfx10, 0xbf81_0000), Some(Family::Sopp));
-        assert_eq!(classify(Gen::Gfx9, 0xc002_0000), Some(Family::Smem));
-        assert_eq!(classify(Gen::Gfx10, 0xf400_0000), Some(Family::Smem));
-        assert_eq!(classify(Gen::Gfx9, 0xd1fe_0000), Some(Family::Vop3));
-        assert_eq!(classify(Gen::Gfx10, 0xd700_0000), Some(Family::Vop3));
-        assert_eq!(classify(Gen::Gfx9, 0xd380_0000), Some(Family::Vop3p));
-        assert_eq!(classify(Gen::Gfx10, 0xcc00_0000), Some(Family::Vop3p));
-    }
-
-    #[test]
-    fn table_agrees_with_the_prefix_tests() {
-        // Low bits vary too: the prefixes must not depend on them.
-        for generation in [Gen::Gfx9, Gen::Gfx10] {
-            for p in 0..512u32 {
-                for low in [0, 0x1ff, 0x7f_ffff, 0x55_aa55] {
-                    let w = p << 23 | low;
-                    assert_eq!(
-                        classify(generation, w),
-                        classify_slow(generation, w),
-                        "{w:#x}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
     fn truncated_dword_is_an_error() {
         assert_eq!(
             dword(&[1, 2, 3], 0),
@@ -371,5 +268,51 @@ mod tests {
                 available: 3
             })
         );
+    }
+
+    /// The family decoders write only what differs from `Inst::DEFAULT`:
+    /// `decode_into` must give the same result whatever `out` held before
+    /// (here another instruction with operands, modifiers, memory fields and
+    /// a literal in every slot that could leak).
+    #[test]
+    fn decode_into_overwrites_what_out_held() {
+        let words: [&[u32]; 8] = [
+            &[0xbf81_0000],              // s_endpgm (SOPP)
+            &[0xbe8a_0001],              // s_mov_b32 (SOP1)
+            &[0x7e02_0200],              // v_mov_b32_e32 (VOP1)
+            &[0xe050_1000, 0x8003_0201], // buffer_load_dword (MUBUF)
+            &[0xd1fe_0000, 0x0002_0101], // VOP3
+            &[0xc002_0000, 0x0000_0010], // s_load_dword (SMEM)
+            &[0xdc50_8000, 0x017f_0002], // global_load_dword (FLAT)
+            &[0xffff_ffff, 0xffff_ffff], // invalid
+        ];
+        // Dirty destinations (GFX10): `v_fma_f32 v5, -|v1|, 0x12345678, v3
+        // clamp` and a MUBUF load with a literal soffset.
+        let dirty_words: [&[u32]; 2] = [
+            &[0xd54b_8105, 0x240d_ff01, 0x1234_5678],
+            &[0xe030_5000, 0xff01_0102, 0x0000_0040],
+        ];
+        let bytes = |w: &[u32]| w.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        for gpu in [Gpu::Gfx900, Gpu::Gfx1030] {
+            for wave64 in [false, true] {
+                let d = Decoder::new(gpu, wave64);
+                let g10 = Decoder::new(Gpu::Gfx1030, false);
+                for w in words {
+                    let want = d.decode(&bytes(w));
+                    for dw in dirty_words {
+                        let mut out = g10.decode(&bytes(dw)).expect("dirty instruction");
+                        assert!(!out.is_invalid(), "{dw:x?}");
+                        let got = d.decode_into(&bytes(w), &mut out).map(|()| out);
+                        assert_eq!(got, want, "{gpu} {w:x?} into {dw:x?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gfx9_is_always_wave64() {
+        assert!(Decoder::new(Gpu::Gfx900, false).wave64());
+        assert!(!Decoder::new(Gpu::Gfx1030, false).wave64());
     }
 }

@@ -1,6 +1,7 @@
 //! A code region decoded once into instructions indexed by address.
 
-use crate::{Decoder, Inst};
+use crate::decode::Decoder;
+use crate::inst::Inst;
 
 /// A decoded code region: every instruction, in order, with its address.
 ///
@@ -57,6 +58,15 @@ fn truncated_tail(rest: &[u8], inst: &mut Inst) -> usize {
     *inst = Inst::invalid(u32::from_le_bytes(w));
     inst.size = n as u8;
     n
+}
+
+impl Decoder {
+    /// Decodes a whole code region starting at `address` into a [`Program`].
+    /// Decoding continues past invalid words; truncated trailing bytes become a
+    /// final invalid entry, so nothing decoded before them is lost.
+    pub fn decode_program(&self, bytes: &[u8], address: u64) -> Program {
+        Program::decode(self, bytes, address)
+    }
 }
 
 impl Program {

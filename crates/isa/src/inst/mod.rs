@@ -1,9 +1,13 @@
-//! The typed instruction the decoder produces and the interpreter executes.
+//! The typed instruction the decoder produces and the interpreter executes: the
+//! types every other part of the crate is built on (the decoders fill them, the
+//! printers and the flow analysis read them). Its text is in `text`.
 
-use crate::alu::{AluMods, AluOp};
-use crate::mem::{MemFields, MemOp};
+pub(crate) mod alu;
+pub(crate) mod mem;
+
 use crate::operand::Operand;
-use std::fmt;
+use alu::{AluMods, AluOp};
+use mem::{MemFields, MemOp};
 
 /// The encoding (instruction format) an instruction was decoded from.
 /// (ISA guides, chapter "Microcode Formats".)
@@ -126,20 +130,6 @@ impl Inst {
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
         self.size as usize
-    }
-}
-
-impl fmt::Display for Inst {
-    /// The instruction in `llvm-mc-19 --disassemble` syntax (mnemonic, operands,
-    /// modifiers), without a trailing comment. Invalid words print as
-    /// `<invalid 0xXXXXXXXX>`; branch targets print as the raw signed offset in
-    /// dwords, as llvm-mc does (see [`crate::Program`] for the listing form).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.op {
-            Op::Invalid => write!(f, "<invalid 0x{:08x}>", self.words[0]),
-            Op::Alu(_) => crate::alu::fmt_inst(self, f),
-            Op::Mem(_) => crate::mem::fmt_inst(self, f),
-        }
     }
 }
 
