@@ -107,6 +107,11 @@ pub enum Error {
     /// The `NT_AMDGPU_METADATA` note is not valid MessagePack.
     #[error("corrupt MessagePack in NT_AMDGPU_METADATA note: {0}")]
     CorruptMetadata(String),
+    /// The sections cannot be rewritten ([`crate::write::rewrite_sections`]): the
+    /// section header table is not one the writer handles, or relocations apply to a
+    /// section to rewrite.
+    #[error("ELF section rewrite: {0}")]
+    Rewrite(String),
     /// An `amdhsa.printf` string is not `ID:N:S1:...:SN:FORMAT`.
     #[error("amdhsa.printf entry `{0}` is not ID:N:SIZES...:FORMAT")]
     BadPrintf(String),

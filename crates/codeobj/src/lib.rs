@@ -17,6 +17,15 @@
 //! Every offset and size read from the file is checked; malformed input
 //! yields a typed [`Error`], never a panic.
 //!
+//! [`write::rewrite_sections`] writes a code object back with sections replaced,
+//! added or emptied (the loaded bytes untouched), for tools that rewrite debug
+//! information.
+//!
+//! The crate owns the ELF container and what the AMDGPU code object puts in it; the
+//! processors themselves are `amdgpu_isa`'s table ([`amdgpu_isa::Processor`]), its
+//! only dependency in the workspace. It knows nothing of instructions' execution,
+//! DWARF semantics, the simulator or the host.
+//!
 //! ```no_run
 //! let bytes = std::fs::read("kernels/bin/gfx90a/vector_add.co").unwrap();
 //! let co = amdgpu_codeobj::CodeObject::parse(&bytes).unwrap();
@@ -36,6 +45,7 @@ pub mod reloc;
 pub mod target;
 #[cfg(test)]
 mod tests;
+pub mod write;
 
 pub use descriptor::{
     ComputePgmRsrc1, ComputePgmRsrc2, ComputePgmRsrc3, InitialSgpr, KERNEL_DESCRIPTOR_SIZE,

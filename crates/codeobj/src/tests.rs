@@ -670,3 +670,48 @@ fn dynamic_relocations_of_a_hip_code_object() {
             .is_empty()
     );
 }
+
+/// Rewriting a section that relocations apply to is refused: they would be stale.
+#[test]
+fn sections_with_relocations_are_not_rewritten() {
+    use crate::write::{Rewrite, SectionData, rewrite_sections};
+    let mut b = ElfBuilder::new(Processor::Gfx900, 2);
+    let info = b.section(".debug_info", 1, 0, 0, vec![1, 2, 3, 4]);
+    let rela = b.section(".rela.debug_info", 4, 0, 0, vec![0; 24]);
+    b.sections[rela as usize - 1].info = u32::from(info);
+    let bytes = b.build();
+    let new = |name| SectionData {
+        name,
+        data: &[9, 9],
+        strings: false,
+    };
+    let e = rewrite_sections(
+        &bytes,
+        &Rewrite {
+            sections: &[new(".debug_info")],
+            empty: &[],
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains(".debug_info has relocations"), "{e}");
+    let e = rewrite_sections(
+        &bytes,
+        &Rewrite {
+            sections: &[],
+            empty: &[".debug_info"],
+        },
+    );
+    assert!(e.is_err(), "emptying it is rewriting it");
+    let ok = rewrite_sections(
+        &bytes,
+        &Rewrite {
+            sections: &[new(".debug_other")],
+            empty: &[],
+        },
+    )
+    .unwrap();
+    let f = object::read::elf::ElfFile64::<object::LittleEndian>::parse(&*ok).unwrap();
+    use object::{Object, ObjectSection};
+    let s = f.section_by_name(".debug_other").unwrap();
+    assert_eq!(s.data().unwrap(), &[9, 9]);
+}

@@ -992,249 +992,51 @@ pub fn annotate_with_report(
         },
     )?;
     sections.insert(".debug_frame", frame);
-    let out = elf::patch(bytes, &sections)?;
+    let out = patch(bytes, &sections)?;
     Ok((out, report))
 }
 
-// ---------------------------------------------------------------------------------------
-// The ELF patcher.
+/// Sections that index `.debug_info` or `.debug_str` by offset and that the rewrite
+/// does not produce: emptied.
+const STALE: &[&str] = &[
+    ".debug_str_offsets",
+    ".debug_addr",
+    ".debug_aranges",
+    ".debug_names",
+    ".debug_pubnames",
+    ".debug_pubtypes",
+    ".debug_gnu_pubnames",
+    ".debug_gnu_pubtypes",
+    ".debug_types",
+    ".debug_cu_index",
+    ".debug_tu_index",
+];
 
-mod elf {
-    use super::AnnotateError;
-    use std::collections::HashMap;
-
-    const SHT_NOBITS: u32 = 8;
-    const SHT_RELA: u32 = 4;
-    const SHT_REL: u32 = 9;
-    const SHT_PROGBITS: u32 = 1;
-
-    /// Sections that index `.debug_info` or `.debug_str` by offset and that the rewrite
-    /// does not produce: emptied.
-    const STALE: &[&str] = &[
-        ".debug_str_offsets",
-        ".debug_addr",
-        ".debug_aranges",
-        ".debug_names",
-        ".debug_pubnames",
-        ".debug_pubtypes",
-        ".debug_gnu_pubnames",
-        ".debug_gnu_pubtypes",
-        ".debug_types",
-        ".debug_cu_index",
-        ".debug_tu_index",
-    ];
-
-    fn bad(s: &str) -> AnnotateError {
-        AnnotateError::Elf(s.to_string())
-    }
-
-    fn u16_at(b: &[u8], o: usize) -> Result<u16, AnnotateError> {
-        b.get(o..o + 2)
-            .map(|x| u16::from_le_bytes([x[0], x[1]]))
-            .ok_or_else(|| bad("truncated header"))
-    }
-    fn u32_at(b: &[u8], o: usize) -> Result<u32, AnnotateError> {
-        b.get(o..o + 4)
-            .and_then(|x| x.try_into().ok())
-            .map(u32::from_le_bytes)
-            .ok_or_else(|| bad("truncated header"))
-    }
-    fn u64_at(b: &[u8], o: usize) -> Result<u64, AnnotateError> {
-        b.get(o..o + 8)
-            .and_then(|x| x.try_into().ok())
-            .map(u64::from_le_bytes)
-            .ok_or_else(|| bad("truncated header"))
-    }
-
-    #[derive(Clone, Debug)]
-    struct Shdr {
-        name: u32,
-        typ: u32,
-        flags: u64,
-        addr: u64,
-        offset: u64,
-        size: u64,
-        link: u32,
-        info: u32,
-        align: u64,
-        entsize: u64,
-    }
-
-    impl Shdr {
-        fn parse(b: &[u8], o: usize) -> Result<Shdr, AnnotateError> {
-            Ok(Shdr {
-                name: u32_at(b, o)?,
-                typ: u32_at(b, o + 4)?,
-                flags: u64_at(b, o + 8)?,
-                addr: u64_at(b, o + 16)?,
-                offset: u64_at(b, o + 24)?,
-                size: u64_at(b, o + 32)?,
-                link: u32_at(b, o + 40)?,
-                info: u32_at(b, o + 44)?,
-                align: u64_at(b, o + 48)?,
-                entsize: u64_at(b, o + 56)?,
-            })
-        }
-        fn write(&self, out: &mut Vec<u8>) {
-            out.extend_from_slice(&self.name.to_le_bytes());
-            out.extend_from_slice(&self.typ.to_le_bytes());
-            out.extend_from_slice(&self.flags.to_le_bytes());
-            out.extend_from_slice(&self.addr.to_le_bytes());
-            out.extend_from_slice(&self.offset.to_le_bytes());
-            out.extend_from_slice(&self.size.to_le_bytes());
-            out.extend_from_slice(&self.link.to_le_bytes());
-            out.extend_from_slice(&self.info.to_le_bytes());
-            out.extend_from_slice(&self.align.to_le_bytes());
-            out.extend_from_slice(&self.entsize.to_le_bytes());
-        }
-    }
-
-    fn align(out: &mut Vec<u8>, a: usize) {
-        while out.len() % a != 0 {
-            out.push(0);
-        }
-    }
-
-    /// Replaces (or adds) the sections named in `new` with the given contents, empties
-    /// the stale index sections, and appends a new `.shstrtab` and section header table.
-    pub(super) fn patch(
-        bytes: &[u8],
-        new: &HashMap<&'static str, Vec<u8>>,
-    ) -> Result<Vec<u8>, AnnotateError> {
-        if bytes.len() < 64 || bytes[..4] != [0x7f, b'E', b'L', b'F'] {
-            return Err(bad("not an ELF file"));
-        }
-        if bytes[4] != 2 || bytes[5] != 1 {
-            return Err(bad("not a little-endian ELF64 file"));
-        }
-        let shoff = u64_at(bytes, 0x28)? as usize;
-        let shentsize = u16_at(bytes, 0x3a)? as usize;
-        let shnum = u16_at(bytes, 0x3c)? as usize;
-        let shstrndx = u16_at(bytes, 0x3e)? as usize;
-        if shentsize != 64 {
-            return Err(bad("section header entries are not 64 bytes"));
-        }
-        if shnum == 0 || shstrndx >= shnum {
-            return Err(bad(
-                "no section headers, or extended section numbering (not supported)",
-            ));
-        }
-        let end = shnum
-            .checked_mul(64)
-            .and_then(|n| n.checked_add(shoff))
-            .ok_or_else(|| bad("section header table out of range"))?;
-        if end > bytes.len() {
-            return Err(bad("section header table beyond the end of the file"));
-        }
-        let mut shdrs = (0..shnum)
-            .map(|i| Shdr::parse(bytes, shoff + i * 64))
-            .collect::<Result<Vec<_>, _>>()?;
-        let strtab = &shdrs[shstrndx];
-        let s0 = strtab.offset as usize;
-        let s1 = s0
-            .checked_add(strtab.size as usize)
-            .filter(|&e| e <= bytes.len())
-            .ok_or_else(|| bad(".shstrtab out of range"))?;
-        let mut shstr = bytes[s0..s1].to_vec();
-        let name_of = |h: &Shdr| -> Result<String, AnnotateError> {
-            let n = h.name as usize;
-            let tail = shstr_get(bytes, s0, s1, n)?;
-            Ok(tail)
-        };
-        let mut names = Vec::with_capacity(shnum);
-        for h in &shdrs {
-            if h.typ != SHT_NOBITS && h.typ != 0 {
-                let e = h.offset.checked_add(h.size);
-                if e.is_none_or(|e| e > bytes.len() as u64) {
-                    return Err(bad("a section lies beyond the end of the file"));
-                }
-            }
-            names.push(name_of(h)?);
-        }
-        // Relocations against the sections rewritten would be stale.
-        for h in &shdrs {
-            if (h.typ == SHT_RELA || h.typ == SHT_REL)
-                && let Some(target) = names.get(h.info as usize)
-                && target.starts_with(".debug_")
-            {
-                return Err(bad(
-                    "the debug sections have relocations (a relocatable object)",
-                ));
-            }
-        }
-        let mut out = bytes.to_vec();
-        // New contents in a fixed order.
-        let mut order: Vec<(&&'static str, &Vec<u8>)> = new.iter().collect();
-        order.sort_by_key(|(n, _)| **n);
-        for (name, data) in order {
-            if *name == ".eh_frame" {
-                continue; // not used by AMDGPU code objects: kept as it is
-            }
-            let existing = names.iter().position(|n| n == *name);
-            if data.is_empty() && existing.is_none() {
-                continue;
-            }
-            align(&mut out, 8);
-            let offset = out.len() as u64;
-            out.extend_from_slice(data);
-            match existing {
-                Some(i) => {
-                    shdrs[i].offset = offset;
-                    shdrs[i].size = data.len() as u64;
-                }
-                None => {
-                    let n = shstr.len() as u32;
-                    shstr.extend_from_slice(name.as_bytes());
-                    shstr.push(0);
-                    let strings = name.ends_with("_str") || *name == ".debug_line_str";
-                    shdrs.push(Shdr {
-                        name: n,
-                        typ: SHT_PROGBITS,
-                        flags: if strings { 0x30 } else { 0 }, // SHF_MERGE | SHF_STRINGS
-                        addr: 0,
-                        offset,
-                        size: data.len() as u64,
-                        link: 0,
-                        info: 0,
-                        align: 1,
-                        entsize: u64::from(strings),
-                    });
-                    names.push(name.to_string());
-                }
-            }
-        }
-        for (i, n) in names.iter().enumerate() {
-            if STALE.contains(&n.as_str()) {
-                shdrs[i].size = 0;
-            }
-        }
-        let shstr_off = out.len() as u64;
-        out.extend_from_slice(&shstr);
-        shdrs[shstrndx].offset = shstr_off;
-        shdrs[shstrndx].size = shstr.len() as u64;
-        align(&mut out, 8);
-        let table = out.len() as u64;
-        for h in &shdrs {
-            h.write(&mut out);
-        }
-        let count = u16::try_from(shdrs.len())
-            .ok()
-            .filter(|&n| n < 0xff00)
-            .ok_or_else(|| bad("too many sections"))?;
-        out[0x28..0x30].copy_from_slice(&table.to_le_bytes());
-        out[0x3c..0x3e].copy_from_slice(&count.to_le_bytes());
-        Ok(out)
-    }
-
-    fn shstr_get(bytes: &[u8], s0: usize, s1: usize, n: usize) -> Result<String, AnnotateError> {
-        let tab = &bytes[s0..s1];
-        let rest = tab
-            .get(n..)
-            .ok_or_else(|| bad("a section name lies outside .shstrtab"))?;
-        let len = rest
-            .iter()
-            .position(|&c| c == 0)
-            .ok_or_else(|| bad("an unterminated section name"))?;
-        Ok(String::from_utf8_lossy(&rest[..len]).into_owned())
-    }
+/// The code object with the DWARF sections in `new` (by name, in name order; a new
+/// string section is marked as one), the stale index sections emptied, through the
+/// code object writer ([`amdgpu_codeobj::write`]). `.eh_frame`, which AMDGPU code
+/// objects do not use, is kept as it is.
+fn patch(bytes: &[u8], new: &HashMap<&'static str, Vec<u8>>) -> Result<Vec<u8>, AnnotateError> {
+    use amdgpu_codeobj::write::{Rewrite, SectionData, rewrite_sections};
+    let mut order: Vec<(&&'static str, &Vec<u8>)> =
+        new.iter().filter(|(n, _)| **n != ".eh_frame").collect();
+    order.sort_by_key(|(n, _)| **n);
+    let sections: Vec<SectionData> = order
+        .into_iter()
+        .map(|(name, data)| SectionData {
+            name,
+            data,
+            strings: name.ends_with("_str") || *name == ".debug_line_str",
+        })
+        .collect();
+    let rewrite = Rewrite {
+        sections: &sections,
+        empty: STALE,
+    };
+    rewrite_sections(bytes, &rewrite).map_err(|e| {
+        AnnotateError::Elf(match e {
+            amdgpu_codeobj::Error::Rewrite(why) => why,
+            e => e.to_string(),
+        })
+    })
 }
