@@ -31,7 +31,7 @@
 //! - `Image(width: w, height: h, order: Rgba, channel_type: UnsignedInt8)`,
 //!   an OpenCL image argument (`image2d_t`; `geometry: D1`, `D3`,
 //!   `D1Array`, `D2Array` with `depth` / `array_size` for the others): a
-//!   LINEAR image and its image object ([`crate::image`]), zeroed or filled
+//!   LINEAR image and its image object ([`crate::image_object`]), zeroed or filled
 //!   from `file:` (the texels packed row after row, slice after slice).
 //!   An output naming an image writes its texels packed the same way.
 //!
@@ -540,7 +540,7 @@ pub enum Arg {
 pub struct ImageArg {
     /// The shape (default `D2`).
     #[serde(default = "ImageArg::default_geometry")]
-    pub geometry: crate::image::Geometry,
+    pub geometry: crate::image_object::Geometry,
     /// Width in texels.
     pub width: u32,
     /// Height (default 1).
@@ -553,24 +553,24 @@ pub struct ImageArg {
     #[serde(default = "ImageArg::one")]
     pub array_size: u32,
     /// Channel order.
-    pub order: crate::image::ChannelOrder,
+    pub order: crate::image_object::ChannelOrder,
     /// Channel data type.
-    pub channel_type: crate::image::ChannelType,
+    pub channel_type: crate::image_object::ChannelType,
     /// The texels, packed, from this file (default zeros).
     #[serde(default)]
     pub file: Option<PathBuf>,
 }
 
 impl ImageArg {
-    fn default_geometry() -> crate::image::Geometry {
-        crate::image::Geometry::D2
+    fn default_geometry() -> crate::image_object::Geometry {
+        crate::image_object::Geometry::D2
     }
     fn one() -> u32 {
         1
     }
-    /// The description [`crate::image::create_image`] takes.
-    pub fn desc(&self) -> crate::image::ImageDesc {
-        crate::image::ImageDesc {
+    /// The description [`crate::image_object::create_image`] takes.
+    pub fn desc(&self) -> crate::image_object::ImageDesc {
+        crate::image_object::ImageDesc {
             geometry: self.geometry,
             width: self.width,
             height: self.height,
@@ -861,9 +861,9 @@ pub enum PreparedArg {
     /// An image.
     Image {
         /// Where it is.
-        image: crate::image::Image,
+        image: crate::image_object::Image,
         /// What it is.
-        desc: crate::image::ImageDesc,
+        desc: crate::image_object::ImageDesc,
     },
 }
 
@@ -1300,12 +1300,13 @@ impl DispatchFile {
                         }));
                     }
                     let desc = ia.desc();
-                    let image = crate::image::create_image(dev, gpu, &desc).map_err(|e| {
-                        err(ArgProblem::Image(match e {
-                            crate::image::CreateImageError::Bad(why) => why,
-                            e => e.to_string(),
-                        }))
-                    })?;
+                    let image =
+                        crate::image_object::create_image(dev, gpu, &desc).map_err(|e| {
+                            err(ArgProblem::Image(match e {
+                                crate::image_object::CreateImageError::Bad(why) => why,
+                                e => e.to_string(),
+                            }))
+                        })?;
                     if let Some(f) = &ia.file {
                         let path = self.resolve(f);
                         let data = read_bounded(&path, MAX_MAPPED)?;

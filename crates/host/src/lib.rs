@@ -3,16 +3,16 @@
 //! What a GPU runtime does around the device is here: the agents it reports
 //! ([`agent`]), the memory it hands out in one address space shared with the
 //! device ([`memory`]), signals ([`signal`]) and AQL queues ([`queue`]) laid
-//! out as ROCr lays them out, executables ([`loader`]), images ([`image`]: the HSA image
-//! extension and the image objects of OpenCL image arguments) and the runtime that
-//! ties them together ([`runtime`]). The C ABI (`libhsa-runtime64.so.1`) that
-//! the real HIP runtime links against is a thin layer over this crate, in
-//! `crates/hsa`.
+//! out as ROCr lays them out, executables ([`loader`]), images and samplers of the HSA
+//! image extension ([`image`]) and the runtime that ties them together ([`runtime`]).
+//! The C ABI (`libhsa-runtime64.so.1`) that the real HIP runtime links against is a
+//! thin layer over this crate, in `crates/hsa`.
 //!
 //! Beside the HSA model, what a host does around a dispatch of the device:
 //! [`dispatch_file`] (a dispatch described in RON, the format of `amdsim run`),
-//! [`printf`] (the text of a kernel's printf buffer) and [`capture`] (a dispatch
-//! written down to be replayed).
+//! [`image_object`] (the image objects of OpenCL image arguments, which the HSA images
+//! are made of too), [`printf`] (the text of a kernel's printf buffer) and [`capture`]
+//! (a dispatch written down to be replayed).
 //!
 //! Depends on `amdgpu-sim` (the device), `amdgpu-codeobj` and `amdgpu-isa`;
 //! must not depend on the DWARF, lane or CLI crates.
@@ -22,6 +22,7 @@ pub mod agent;
 pub mod capture;
 pub mod dispatch_file;
 pub mod image;
+pub mod image_object;
 pub mod loader;
 pub mod memory;
 pub mod printf;

@@ -8,7 +8,7 @@
 //! `CL_RG` image reads as `(r, g, 0, 1)`.
 
 use amdgpu_sim::{ArgValue, Device, LaunchConfig};
-use amdsim_host::image::{ChannelOrder, ChannelType, ImageDesc, create_image};
+use amdsim_host::image_object::{ChannelOrder, ChannelType, ImageDesc, create_image};
 use amdsim_sim_tests::{TARGETS, read_kernel};
 
 /// The builds of a kernel for a target (`.O0g` exists for all of them here).
@@ -23,7 +23,7 @@ fn run(t: &str, file: &str) -> Result<(), String> {
     let (w, h) = (13u32, 5u32);
     let u8x4 = ImageDesc::d2(w, h, ChannelOrder::Rgba, ChannelType::UnsignedInt8);
     let rg = ImageDesc::d2(w, h, ChannelOrder::Rg, ChannelType::UnormInt8);
-    let ie = |e: amdsim_host::image::CreateImageError| e.to_string();
+    let ie = |e: amdsim_host::image_object::CreateImageError| e.to_string();
     let src = create_image(&dev, m.gpu, &u8x4).map_err(ie)?;
     let dst = create_image(&dev, m.gpu, &u8x4).map_err(ie)?;
     let fsrc = create_image(&dev, m.gpu, &rg).map_err(ie)?;

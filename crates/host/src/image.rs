@@ -3,7 +3,7 @@
 //!
 //! An image handle is the address of its image object, as ROCr's is: the
 //! 8-dword T# followed by the channel type, channel order and width that
-//! ROCm's device library reads ([`object`]), in memory the device
+//! ROCm's device library reads ([`crate::image_object`]), in memory the device
 //! reads. A sampler handle is the address of its 4-dword S#. The texels are
 //! the caller's memory (`image_data`), laid out linearly: rows
 //! [`DataInfo::row_pitch`] bytes apart, slices [`DataInfo::slice_pitch`].
@@ -15,12 +15,7 @@
 //! limits (`SIZE_UNSUPPORTED`), a row pitch the T# cannot state
 //! (`PITCH_UNSUPPORTED`).
 
-pub mod object;
-
-pub use object::{
-    ChannelOrder, ChannelType, CreateImageError, Geometry, Image, ImageDesc, create_image,
-};
-
+use crate::image_object::{ChannelOrder, ChannelType, Geometry, ImageDesc};
 use crate::runtime::Runtime;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
