@@ -102,7 +102,7 @@ pub struct Debugger<'a, 'd> {
     /// The callers' frames as the reconstruction unwound them at the stop, when given
     /// ([`Debugger::select_frame_in`]); without them, callers are found through the
     /// call frame information.
-    callers: Vec<crate::service::CallerFrame>,
+    callers: Vec<crate::frames::CallerFrame>,
 }
 
 impl<'a, 'd> Debugger<'a, 'd> {
@@ -327,7 +327,7 @@ impl<'a, 'd> Debugger<'a, 'd> {
     pub fn select_frame_in(
         &mut self,
         frame: u32,
-        callers: Vec<crate::service::CallerFrame>,
+        callers: Vec<crate::frames::CallerFrame>,
     ) -> Result<u64, Error> {
         let old = std::mem::replace(&mut self.callers, callers);
         match self.select_frame(frame) {

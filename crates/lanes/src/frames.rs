@@ -16,6 +16,19 @@ use amdgpu_dwarf::location::read_object;
 use amdgpu_dwarf::program::Program;
 use amdgpu_dwarf::{MemorySpace, Register, Target, TargetError};
 
+/// A caller's frame as the reconstruction unwinds it ([`crate::service::LaneService::call_frames`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallerFrame {
+    /// The caller's PC: the return address (link-time).
+    pub ret: u64,
+    /// The caller's stack and frame pointers ([`crate::regions::CALLER_SGPRS`]) where
+    /// the functions below moved them: (SGPR, value).
+    pub sgprs: Vec<(u8, u32)>,
+    /// The registers the functions below this caller may have written (VGPRs and AGPRs
+    /// as lane 0 of the register): their caller values are not known.
+    pub clobbered: std::collections::BTreeSet<crate::regions::Loc>,
+}
+
 /// Why a frame could not be unwound.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UnwindError {
@@ -210,12 +223,12 @@ fn fixed(v: u64, reg: u32, offset: u64, buf: &mut [u8]) -> Result<(), TargetErro
 /// the callee's value).
 pub struct ReconstructedCaller<'x> {
     inner: Box<dyn Target + 'x>,
-    frame: crate::service::CallerFrame,
+    frame: CallerFrame,
 }
 
 impl<'x> ReconstructedCaller<'x> {
     /// The caller's frame `frame` of the frame `inner` presents.
-    pub fn new(inner: Box<dyn Target + 'x>, frame: crate::service::CallerFrame) -> Self {
+    pub fn new(inner: Box<dyn Target + 'x>, frame: CallerFrame) -> Self {
         ReconstructedCaller { inner, frame }
     }
 

@@ -29,6 +29,8 @@ use amdgpu_codeobj::CodeObject;
 use amdgpu_sim::Wave;
 use std::collections::BTreeSet;
 
+pub use crate::frames::CallerFrame;
+
 /// The state of one lane.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LaneState {
@@ -110,19 +112,6 @@ pub struct SourcePos {
 
 /// The most call frames walked up from a stopped wave.
 const MAX_FRAMES: usize = 64;
-
-/// A caller's frame as the reconstruction unwinds it ([`LaneService::call_frames`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallerFrame {
-    /// The caller's PC: the return address (link-time).
-    pub ret: u64,
-    /// The caller's stack and frame pointers ([`crate::regions::CALLER_SGPRS`]) where
-    /// the functions below moved them: (SGPR, value).
-    pub sgprs: Vec<(u8, u32)>,
-    /// The registers the functions below this caller may have written (VGPRs and AGPRs
-    /// as lane 0 of the register): their caller values are not known.
-    pub clobbered: BTreeSet<Loc>,
-}
 
 /// Lane positions for the waves of one code object.
 pub struct LaneService<'i, 'd> {
