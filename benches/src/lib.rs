@@ -1,4 +1,6 @@
 //! Benchmarks of amdsim (see `benches/`), and the set-up they share with the examples.
+//!
+//! It depends on the library crates it measures; nothing depends on it.
 
 /// Stopped waves for the lane-position measurements (`benches/lanes.rs` and the
 /// `lane_rate` example): every state of every wave of work-group 0 of `cf_nested_if`,

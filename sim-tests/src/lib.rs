@@ -1,4 +1,8 @@
 //! Integration and differential tests of amdsim (see `tests/`), and what the tests share.
+//!
+//! The library part depends on the device, the decoder and the code object reader only,
+//! so that every crate's tests can use it; the tests themselves use whatever crate they
+//! test (the host, the lane service, the DWARF evaluator).
 
 use std::path::PathBuf;
 

@@ -3,6 +3,9 @@
 //! One file per subcommand; each defines its arguments (a clap `Args` or
 //! `Subcommand` type) and a `run` function. A new subcommand is a new file,
 //! a variant of [`Command`] and an arm in [`Command::run`].
+//!
+//! The tool is a thin layer over the library crates (the device, the host, the lane
+//! service, the debugger, the DWARF evaluator); nothing depends on it.
 
 mod dap_cmd;
 mod debug_cmd;

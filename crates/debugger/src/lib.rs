@@ -18,7 +18,9 @@
 //! Commands come from an [`Input`]: a terminal (with a prompt), a script or standard
 //! input (each command echoed after the prompt, so a transcript reads like a session).
 //!
-//! The crate sits on `amdgpu-lanes` and `amdgpu-sim`; it must not depend on the host
+//! The crate owns the interactive front end of the stepping engine (commands, their
+//! parsing and printing, the DAP server). It sits on `amdgpu-lanes` (the engine),
+//! `amdgpu-sim`, `amdgpu-dwarf` and `amdgpu-isa`; it must not depend on the host
 //! runtime (which calls it) or on the command-line front end.
 #![deny(missing_docs)]
 

@@ -20,6 +20,11 @@
 //!
 //! Where other consumers differ from the extension's text, the text decides and the
 //! other behaviour is an explicit option ([`eval::Compat`]).
+//!
+//! The crate owns DWARF: expressions, location descriptions, the AMDGPU target model and
+//! the reading of program data. It knows nothing of the simulator (a live wave is only a
+//! [`Target`]) and depends on no other crate of the workspace; the adapter that lets a
+//! stopped wave answer the trait lives with the lane service (`amdgpu-lanes`).
 #![deny(missing_docs)]
 
 pub mod cfi;

@@ -9,6 +9,11 @@
 //!
 //! Each export is defined as `amdsim_NAME` and bound to `NAME@@ROCR_1` with a
 //! `.symver` directive (rustc's own version script cannot carry versions).
+//!
+//! The crate depends on `amdsim-host` (what the calls mean), `amdgpu-sim`, and, for
+//! `amdsim debug -- PROGRAM` and `amdsim lanes -- PROGRAM`, on the debugger and the lane
+//! service; nothing in the workspace depends on it but the command-line tool, which
+//! puts the built library on the program's library path.
 #![deny(missing_docs)]
 #![allow(clippy::missing_safety_doc)]
 

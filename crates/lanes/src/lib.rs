@@ -19,8 +19,31 @@
 //!   a focused wave, lane views) that the interactive debugger, the scenario runner
 //!   ([`scenario`]) and `amdsim lanes` drive; [`svg`] draws what a recorded wave did.
 //!
-//! The crate depends on the device (`amdgpu-sim`), the DWARF evaluator and the code-object
-//! reader; it must not depend on the host runtime or on any front end.
+//! Every module, in the order they build on each other:
+//!
+//! - [`error`]: the typed [`Error`] of the debugger layer;
+//! - [`target`]: a stopped wave as the evaluator's target ([`target::WaveTarget`]);
+//! - [`image`]: a code object's DWARF (units, DIEs, line table, CFI) and source lines;
+//! - [`frames`]: callers' frames through the call frame information, as targets of their
+//!   own;
+//! - [`regions`]: the static reconstruction, per function, of the EXEC regions and where
+//!   each saved mask lives at every PC;
+//! - [`lane_pc`]: lane positions from `DW_AT_LLVM_lane_pc` / `DW_AT_LLVM_active_lane`,
+//!   through the callers' frames;
+//! - [`service`]: [`service::LaneService`], per lane Active, Divergent, NotEntered, Outside
+//!   or Finished, from the DWARF or the reconstruction, both compared when both exist;
+//! - [`debugger`]: breakpoints, run and step, variables ([`debugger::Debugger`]);
+//! - [`annotate`]: the reconstruction written into a code object as DWARF procedures,
+//!   location lists and CFI (`amdsim annotate-lanes`), through the code object writer;
+//! - [`stepper`]: the stepping engine;
+//! - [`scenario`]: the RON stepping harness over the engine;
+//! - [`svg`]: the divergence picture.
+//!
+//! The crate is the one place that knows both the device (`amdgpu-sim`) and the DWARF
+//! evaluator (`amdgpu-dwarf`); it also uses the instruction model (`amdgpu-isa`) and the
+//! code-object reader and writer (`amdgpu-codeobj`). It must not depend on the host
+//! (`amdsim-host`, `amdsim-hsa`), on the interactive debugger or on the command-line
+//! tool: front ends depend on it, not the reverse.
 //!
 //! # Reading clang-19 output
 //!

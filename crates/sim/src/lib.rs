@@ -14,6 +14,19 @@
 //!   count);
 //! - [`coverage`]: which operations of a GPU's instruction set execute.
 //!
+//! # What the crate owns
+//!
+//! The device: wave state, memory (global, LDS, GDS, scratch), the executor, the
+//! dispatch ABI (kernarg segment, AQL packet, initial registers), the work-group
+//! scheduler and the stepping hooks. What a runtime does around it (dispatch files, the
+//! printf buffer's text, image objects, capture and replay, the HSA API) is the host's
+//! (`amdsim-host`), which builds on this crate. The crate depends on the instruction
+//! model (`amdgpu-isa`) and the code object reader (`amdgpu-codeobj`) only; it knows
+//! nothing of DWARF, lanes, the host or any front end. Inside, types come before the
+//! code that uses them: no module imports one that imports it back (memory, with the
+//! GDS, below the wave; the wave below the executor; the executor below the dispatch;
+//! the dispatch below the stepping session).
+//!
 //! # Conventions the simulator chooses
 //!
 //! - **Address map.** Allocations start at [`memory::HEAP_BASE`], page

@@ -22,7 +22,7 @@ pub struct Stats {
     pub lane_ops: u64,
 }
 
-/// How [`Device::run_with`] runs a dispatch.
+/// How [`crate::Device::run_with`] runs a dispatch.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     /// Stop every work-group at the first fault (default: run the others on).
@@ -91,7 +91,7 @@ pub struct WaveAt {
     pub executed: u64,
 }
 
-/// What [`Device::run_with`] did.
+/// What [`crate::Device::run_with`] did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunReport {
     /// Work-groups completed, and the waves and instructions of every

@@ -62,7 +62,7 @@ impl Workgroup {
         self.run_until(launch, mem, |_| false).map(|_| ())
     }
 
-    /// The work-group scheduler, shared by [`Device::run`] and the stepping
+    /// The work-group scheduler, shared by [`crate::Device::run`] and the stepping
     /// [`crate::debug::Session`]: runs the waves as [`Workgroup::run`] does,
     /// but asks `stop` before each instruction of a running wave; when it
     /// answers true the run stops there, before that instruction, and the
