@@ -1072,7 +1072,7 @@ KERNELS = {
 # references here (buffers only) do not record. crates/sim/tests/
 # host_checked.rs checks them against an exact host computation (the C
 # library's printf for printf_fmt) instead; image_rw (image arguments, which
-# this harness does not create) is checked by crates/sim/tests/image_kernels.rs,
+# this harness does not create) is checked by crates/host/tests/image_kernels.rs,
 # and gds_sync (AMD's GWS and ordered-count built-ins, which PoCL does not
 # have) by crates/sim/tests/gds_kernels.rs.
 # Keep in step with every_kernel_has_a_reference in sim-tests/tests/pocl_differential.rs.

@@ -194,7 +194,7 @@ fn every_kernel_has_a_reference() {
     // `printf_fmt`'s result is its printf output, which the references
     // (buffers only) do not record; `image_rw` (image arguments, which the
     // PoCL harness does not create) is checked in
-    // `crates/sim/tests/image_kernels.rs`, and `gds_sync` (AMD's GWS and
+    // `crates/host/tests/image_kernels.rs`, and `gds_sync` (AMD's GWS and
     // ordered-count built-ins) in `crates/sim/tests/gds_kernels.rs`. Keep in step with `NO_POCL` in
     // `kernels/pocl/gen.py`.
     let no_pocl = [
