@@ -1069,7 +1069,7 @@ KERNELS = {
 # cl_khr_subgroups, nor the OpenCL C 2.0 work-group functions, nor
 # cl_khr_fp16, so it cannot build subgroup_ops, subgroup_ext, workgroup_ops
 # and fp16_arith; printf_fmt's result is its printf output, which the
-# references here (buffers only) do not record. crates/sim/tests/
+# references here (buffers only) do not record. sim-tests/tests/
 # host_checked.rs checks them against an exact host computation (the C
 # library's printf for printf_fmt) instead; image_rw (image arguments, which
 # this harness does not create) is checked by crates/host/tests/image_kernels.rs,
