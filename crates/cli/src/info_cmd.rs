@@ -3,7 +3,8 @@
 //! (every field), metadata and arguments.
 
 use amdgpu_codeobj::{
-    CodeObject, ComputePgmRsrc3, Kernel, KernelMetadata, SymbolKind, WorkitemIdLayout, rmpv,
+    CodeObject, ComputePgmRsrc1, ComputePgmRsrc2, ComputePgmRsrc3, Kernel, KernelDescriptor,
+    KernelMetadata, SymbolKind, WorkitemIdLayout, rmpv,
 };
 use std::fmt::Write as _;
 
@@ -109,9 +110,34 @@ fn yes(b: bool) -> u8 {
     u8::from(b)
 }
 
+/// One kernel: its descriptor's summary, every field of the descriptor, and the
+/// metadata.
 fn kernel(o: &mut String, k: &Kernel) {
     let d = &k.descriptor;
     let _ = writeln!(o, "\nkernel {}", k.name);
+    kernel_summary(o, k);
+    let _ = writeln!(o, "  descriptor fields:");
+    descriptor_fields(o, d);
+    rsrc1_fields(o, &d.compute_pgm_rsrc1);
+    rsrc2_fields(o, &d.compute_pgm_rsrc2);
+    rsrc3_fields(o, &d.compute_pgm_rsrc3);
+    code_properties_fields(o, d);
+    match &k.metadata {
+        Some(md) => metadata(o, md),
+        None => {
+            let _ = writeln!(o, "  no metadata");
+        }
+    }
+}
+
+/// A descriptor field's line: its name, then its value.
+fn field(o: &mut String, name: &str, v: impl std::fmt::Display) {
+    let _ = writeln!(o, "    {name:<48} {v}");
+}
+
+/// The kernel's descriptor and entry, register counts, and initial SGPRs and VGPRs.
+fn kernel_summary(o: &mut String, k: &Kernel) {
+    let d = &k.descriptor;
     let _ = writeln!(
         o,
         "  descriptor {} at {:#x}; entry {:#x} (kernel_code_entry_byte_offset {:+#x}){}",
@@ -163,25 +189,25 @@ fn kernel(o: &mut String, k: &Kernel) {
         ),
     };
     let _ = writeln!(o, "  initial VGPRs: {text}");
-    let _ = writeln!(o, "  descriptor fields:");
-    let mut f = |name: &str, v: String| {
-        let _ = writeln!(o, "    {name:<48} {v}");
-    };
-    f(
-        "group_segment_fixed_size",
-        d.group_segment_fixed_size.to_string(),
-    );
-    f(
+}
+
+/// The descriptor's segment sizes, entry offset and nonzero reserved bytes.
+fn descriptor_fields(o: &mut String, d: &KernelDescriptor) {
+    field(o, "group_segment_fixed_size", d.group_segment_fixed_size);
+    field(
+        o,
         "private_segment_fixed_size",
-        d.private_segment_fixed_size.to_string(),
+        d.private_segment_fixed_size,
     );
-    f("kernarg_size", d.kernarg_size.to_string());
-    f(
+    field(o, "kernarg_size", d.kernarg_size);
+    field(
+        o,
         "kernel_code_entry_byte_offset",
-        d.kernel_code_entry_byte_offset.to_string(),
+        d.kernel_code_entry_byte_offset,
     );
     if d.reserved0 != [0; 4] || d.reserved1 != [0; 20] || d.reserved3 != [0; 4] {
-        f(
+        field(
+            o,
             "reserved bytes (nonzero!)",
             format!(
                 "{:02x?} {:02x?} {:02x?}",
@@ -189,185 +215,195 @@ fn kernel(o: &mut String, k: &Kernel) {
             ),
         );
     }
-    let r1 = &d.compute_pgm_rsrc1;
-    f("compute_pgm_rsrc1", format!("{:#010x}", r1.to_bits()));
-    f(
+}
+
+/// COMPUTE_PGM_RSRC1, field by field.
+fn rsrc1_fields(o: &mut String, r1: &ComputePgmRsrc1) {
+    field(o, "compute_pgm_rsrc1", format!("{:#010x}", r1.to_bits()));
+    field(
+        o,
         "  granulated_workitem_vgpr_count",
-        r1.granulated_workitem_vgpr_count.to_string(),
+        r1.granulated_workitem_vgpr_count,
     );
-    f(
+    field(
+        o,
         "  granulated_wavefront_sgpr_count",
-        r1.granulated_wavefront_sgpr_count.to_string(),
+        r1.granulated_wavefront_sgpr_count,
     );
-    f("  priority", r1.priority.to_string());
-    f("  float_round_mode_32", r1.float_round_mode_32.to_string());
-    f(
-        "  float_round_mode_16_64",
-        r1.float_round_mode_16_64.to_string(),
-    );
-    f(
-        "  float_denorm_mode_32",
-        r1.float_denorm_mode_32.to_string(),
-    );
-    f(
-        "  float_denorm_mode_16_64",
-        r1.float_denorm_mode_16_64.to_string(),
-    );
-    f("  priv", yes(r1.priv_).to_string());
-    f("  enable_dx10_clamp", yes(r1.enable_dx10_clamp).to_string());
-    f("  debug_mode", yes(r1.debug_mode).to_string());
-    f("  enable_ieee_mode", yes(r1.enable_ieee_mode).to_string());
-    f("  bulky", yes(r1.bulky).to_string());
-    f("  cdbg_user", yes(r1.cdbg_user).to_string());
-    f("  fp16_ovfl", yes(r1.fp16_ovfl).to_string());
-    f("  reserved (bits 28:27)", r1.reserved.to_string());
-    f("  wgp_mode", yes(r1.wgp_mode).to_string());
-    f("  mem_ordered", yes(r1.mem_ordered).to_string());
-    f("  fwd_progress", yes(r1.fwd_progress).to_string());
-    let r2 = &d.compute_pgm_rsrc2;
-    f("compute_pgm_rsrc2", format!("{:#010x}", r2.to_bits()));
-    f(
+    field(o, "  priority", r1.priority);
+    field(o, "  float_round_mode_32", r1.float_round_mode_32);
+    field(o, "  float_round_mode_16_64", r1.float_round_mode_16_64);
+    field(o, "  float_denorm_mode_32", r1.float_denorm_mode_32);
+    field(o, "  float_denorm_mode_16_64", r1.float_denorm_mode_16_64);
+    field(o, "  priv", yes(r1.priv_));
+    field(o, "  enable_dx10_clamp", yes(r1.enable_dx10_clamp));
+    field(o, "  debug_mode", yes(r1.debug_mode));
+    field(o, "  enable_ieee_mode", yes(r1.enable_ieee_mode));
+    field(o, "  bulky", yes(r1.bulky));
+    field(o, "  cdbg_user", yes(r1.cdbg_user));
+    field(o, "  fp16_ovfl", yes(r1.fp16_ovfl));
+    field(o, "  reserved (bits 28:27)", r1.reserved);
+    field(o, "  wgp_mode", yes(r1.wgp_mode));
+    field(o, "  mem_ordered", yes(r1.mem_ordered));
+    field(o, "  fwd_progress", yes(r1.fwd_progress));
+}
+
+/// COMPUTE_PGM_RSRC2, field by field.
+fn rsrc2_fields(o: &mut String, r2: &ComputePgmRsrc2) {
+    field(o, "compute_pgm_rsrc2", format!("{:#010x}", r2.to_bits()));
+    field(
+        o,
         "  enable_private_segment",
-        yes(r2.enable_private_segment).to_string(),
+        yes(r2.enable_private_segment),
     );
-    f("  user_sgpr_count", r2.user_sgpr_count.to_string());
-    f(
-        "  enable_trap_handler",
-        yes(r2.enable_trap_handler).to_string(),
-    );
-    f(
+    field(o, "  user_sgpr_count", r2.user_sgpr_count);
+    field(o, "  enable_trap_handler", yes(r2.enable_trap_handler));
+    field(
+        o,
         "  enable_sgpr_workgroup_id_x",
-        yes(r2.enable_sgpr_workgroup_id_x).to_string(),
+        yes(r2.enable_sgpr_workgroup_id_x),
     );
-    f(
+    field(
+        o,
         "  enable_sgpr_workgroup_id_y",
-        yes(r2.enable_sgpr_workgroup_id_y).to_string(),
+        yes(r2.enable_sgpr_workgroup_id_y),
     );
-    f(
+    field(
+        o,
         "  enable_sgpr_workgroup_id_z",
-        yes(r2.enable_sgpr_workgroup_id_z).to_string(),
+        yes(r2.enable_sgpr_workgroup_id_z),
     );
-    f(
+    field(
+        o,
         "  enable_sgpr_workgroup_info",
-        yes(r2.enable_sgpr_workgroup_info).to_string(),
+        yes(r2.enable_sgpr_workgroup_info),
     );
-    f(
-        "  enable_vgpr_workitem_id",
-        r2.enable_vgpr_workitem_id.to_string(),
-    );
-    f(
+    field(o, "  enable_vgpr_workitem_id", r2.enable_vgpr_workitem_id);
+    field(
+        o,
         "  enable_exception_address_watch",
-        yes(r2.enable_exception_address_watch).to_string(),
+        yes(r2.enable_exception_address_watch),
     );
-    f(
+    field(
+        o,
         "  enable_exception_memory",
-        yes(r2.enable_exception_memory).to_string(),
+        yes(r2.enable_exception_memory),
     );
-    f("  granulated_lds_size", r2.granulated_lds_size.to_string());
-    f(
+    field(o, "  granulated_lds_size", r2.granulated_lds_size);
+    field(
+        o,
         "  enable_exception_ieee_754_fp_invalid_operation",
-        yes(r2.enable_exception_ieee_754_fp_invalid_operation).to_string(),
+        yes(r2.enable_exception_ieee_754_fp_invalid_operation),
     );
-    f(
+    field(
+        o,
         "  enable_exception_fp_denormal_source",
-        yes(r2.enable_exception_fp_denormal_source).to_string(),
+        yes(r2.enable_exception_fp_denormal_source),
     );
-    f(
+    field(
+        o,
         "  enable_exception_ieee_754_fp_division_by_zero",
-        yes(r2.enable_exception_ieee_754_fp_division_by_zero).to_string(),
+        yes(r2.enable_exception_ieee_754_fp_division_by_zero),
     );
-    f(
+    field(
+        o,
         "  enable_exception_ieee_754_fp_overflow",
-        yes(r2.enable_exception_ieee_754_fp_overflow).to_string(),
+        yes(r2.enable_exception_ieee_754_fp_overflow),
     );
-    f(
+    field(
+        o,
         "  enable_exception_ieee_754_fp_underflow",
-        yes(r2.enable_exception_ieee_754_fp_underflow).to_string(),
+        yes(r2.enable_exception_ieee_754_fp_underflow),
     );
-    f(
+    field(
+        o,
         "  enable_exception_ieee_754_fp_inexact",
-        yes(r2.enable_exception_ieee_754_fp_inexact).to_string(),
+        yes(r2.enable_exception_ieee_754_fp_inexact),
     );
-    f(
+    field(
+        o,
         "  enable_exception_int_divide_by_zero",
-        yes(r2.enable_exception_int_divide_by_zero).to_string(),
+        yes(r2.enable_exception_int_divide_by_zero),
     );
-    f("  reserved (bit 31)", yes(r2.reserved).to_string());
-    let r3 = &d.compute_pgm_rsrc3;
-    f("compute_pgm_rsrc3", format!("{:#010x}", r3.to_bits()));
+    field(o, "  reserved (bit 31)", yes(r2.reserved));
+}
+
+/// COMPUTE_PGM_RSRC3 (its layout depends on the processor), field by field.
+fn rsrc3_fields(o: &mut String, r3: &ComputePgmRsrc3) {
+    field(o, "compute_pgm_rsrc3", format!("{:#010x}", r3.to_bits()));
     match *r3 {
-        ComputePgmRsrc3::Gfx9 { reserved } => f("  reserved", reserved.to_string()),
+        ComputePgmRsrc3::Gfx9 { reserved } => field(o, "  reserved", reserved),
         ComputePgmRsrc3::Gfx90a {
             accum_offset,
             reserved0,
             tg_split,
             reserved1,
         } => {
-            f("  accum_offset", accum_offset.to_string());
-            f("  reserved (bits 15:6)", reserved0.to_string());
-            f("  tg_split", yes(tg_split).to_string());
-            f("  reserved (bits 31:17)", reserved1.to_string());
+            field(o, "  accum_offset", accum_offset);
+            field(o, "  reserved (bits 15:6)", reserved0);
+            field(o, "  tg_split", yes(tg_split));
+            field(o, "  reserved (bits 31:17)", reserved1);
         }
         ComputePgmRsrc3::Gfx10 {
             shared_vgpr_count,
             reserved,
         } => {
-            f("  shared_vgpr_count", shared_vgpr_count.to_string());
-            f("  reserved (bits 31:4)", reserved.to_string());
+            field(o, "  shared_vgpr_count", shared_vgpr_count);
+            field(o, "  reserved (bits 31:4)", reserved);
         }
     }
+}
+
+/// The kernel code properties and the kernel argument preload, field by field.
+fn code_properties_fields(o: &mut String, d: &KernelDescriptor) {
     let p = &d.kernel_code_properties;
-    f("kernel_code_properties", format!("{:#06x}", p.to_bits()));
-    f(
+    field(o, "kernel_code_properties", format!("{:#06x}", p.to_bits()));
+    field(
+        o,
         "  enable_sgpr_private_segment_buffer",
-        yes(p.enable_sgpr_private_segment_buffer).to_string(),
+        yes(p.enable_sgpr_private_segment_buffer),
     );
-    f(
+    field(
+        o,
         "  enable_sgpr_dispatch_ptr",
-        yes(p.enable_sgpr_dispatch_ptr).to_string(),
+        yes(p.enable_sgpr_dispatch_ptr),
     );
-    f(
-        "  enable_sgpr_queue_ptr",
-        yes(p.enable_sgpr_queue_ptr).to_string(),
-    );
-    f(
+    field(o, "  enable_sgpr_queue_ptr", yes(p.enable_sgpr_queue_ptr));
+    field(
+        o,
         "  enable_sgpr_kernarg_segment_ptr",
-        yes(p.enable_sgpr_kernarg_segment_ptr).to_string(),
+        yes(p.enable_sgpr_kernarg_segment_ptr),
     );
-    f(
+    field(
+        o,
         "  enable_sgpr_dispatch_id",
-        yes(p.enable_sgpr_dispatch_id).to_string(),
+        yes(p.enable_sgpr_dispatch_id),
     );
-    f(
+    field(
+        o,
         "  enable_sgpr_flat_scratch_init",
-        yes(p.enable_sgpr_flat_scratch_init).to_string(),
+        yes(p.enable_sgpr_flat_scratch_init),
     );
-    f(
+    field(
+        o,
         "  enable_sgpr_private_segment_size",
-        yes(p.enable_sgpr_private_segment_size).to_string(),
+        yes(p.enable_sgpr_private_segment_size),
     );
-    f("  reserved (bits 9:7)", p.reserved0.to_string());
-    f(
+    field(o, "  reserved (bits 9:7)", p.reserved0);
+    field(
+        o,
         "  enable_wavefront_size32",
-        yes(p.enable_wavefront_size32).to_string(),
+        yes(p.enable_wavefront_size32),
     );
-    f(
-        "  uses_dynamic_stack",
-        yes(p.uses_dynamic_stack).to_string(),
-    );
-    f("  reserved (bits 15:12)", p.reserved1.to_string());
-    f(
+    field(o, "  uses_dynamic_stack", yes(p.uses_dynamic_stack));
+    field(o, "  reserved (bits 15:12)", p.reserved1);
+    field(
+        o,
         "kernarg_preload",
         format!("{:#06x}", d.kernarg_preload.to_bits()),
     );
-    f("  length", d.kernarg_preload.length.to_string());
-    f("  offset", d.kernarg_preload.offset.to_string());
-    match &k.metadata {
-        Some(md) => metadata(o, md),
-        None => {
-            let _ = writeln!(o, "  no metadata");
-        }
-    }
+    field(o, "  length", d.kernarg_preload.length);
+    field(o, "  offset", d.kernarg_preload.offset);
 }
 
 fn opt<T: ToString>(v: &Option<T>) -> String {

@@ -6,11 +6,12 @@ use crate::Failure;
 use amdgpu_codeobj::CodeObject;
 use amdgpu_lanes::Image;
 use amdgpu_lanes::lane_pc::LanePcIndex;
-use amdgpu_lanes::service::{LaneService, LaneState, PositionSource, work_items};
+use amdgpu_lanes::service::{Combined, LaneService, LaneState, PositionSource, work_items};
 use amdgpu_lanes::stepper::Stepper;
 use amdgpu_lanes::svg::{SvgOptions, render};
 use amdgpu_sim::Device;
 use amdgpu_sim::debug::{Session, Stop};
+use amdsim_host::dispatch_file::DispatchFile;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -171,7 +172,9 @@ fn addresses(at: &str, co: &CodeObject, image: Option<&Image>) -> Result<Vec<u64
         })
 }
 
-/// `amdsim lanes`.
+/// `amdsim lanes`: runs the dispatch to the asked stop ([`stop_at_hit`]), prints the
+/// stopped wave's lanes ([`print_lanes`]) and, with `--svg`, draws its work-group's
+/// divergence ([`write_svg`]).
 pub fn run(a: LanesArgs) -> Result<(), Failure> {
     if !a.program.is_empty() {
         return lanes_of_program(&a);
@@ -217,31 +220,12 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
     for t in &targets {
         session.add_breakpoint(t + bias);
     }
-    let mut hits = 0;
-    let (group, wave) = loop {
-        match session.resume().map_err(|e| e.to_string())? {
-            Stop::Breakpoint { group, wave, .. } => {
-                if group_filter.is_some_and(|g| g != group) || a.wave.is_some_and(|w| w != wave) {
-                    continue;
-                }
-                hits += 1;
-                if hits == a.hit {
-                    break (group, wave);
-                }
-            }
-            Stop::Finished => {
-                return Err(Failure::Failed(format!(
-                    "the dispatch finished after {hits} matching stop(s) at {} (asked for --hit {})",
-                    a.at, a.hit
-                )));
-            }
-            other => return Err(Failure::Failed(format!("unexpected stop: {other:?}"))),
-        }
-    };
+    let (group, wave) = stop_at_hit(&mut session, group_filter, &a)?;
     let w = session
         .wave(wave)
         .ok_or_else(|| Failure::Failed(format!("wave {wave} is gone")))?;
     let stopped_at = w.executed as usize;
+    let digits = (w.size / 4) as usize;
     let items = work_items(session.launch(), group, wave);
     // The code object's own lane attributes (annotate-lanes writes them) when it has
     // DWARF; the reconstruction otherwise, and as the check of the attributes.
@@ -256,6 +240,59 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
         "work-group ({},{},{}) wave {wave} stopped at {:#x} (hit {}) of {}",
         group[0], group[1], group[2], lanes.pc, a.hit, a.at
     );
+    print_lanes(&svc, &combined, digits);
+    if let Some(out) = &a.svg {
+        let image = image.as_ref().ok_or_else(|| {
+            Failure::Failed("--svg needs the code object's line table (build it with -g)".into())
+        })?;
+        let title = format!("{} on {}", df.kernel, co.target().gpu.name());
+        write_svg(out, image, &df, title, (group, wave), stopped_at)?;
+    }
+    if !combined.disagreements.is_empty() {
+        return Err(Failure::Failed(format!(
+            "DW_AT_LLVM_lane_pc and the reconstruction disagree on {} lane(s) at {:#x}",
+            combined.disagreements.len(),
+            lanes.pc
+        )));
+    }
+    Ok(())
+}
+
+/// Resumes the session until a breakpoint stops a wave `a` selects (`--group`,
+/// `--wave`) for the `--hit`th time; that wave's work-group and number.
+fn stop_at_hit(
+    session: &mut Session<'_>,
+    group_filter: Option<[u32; 3]>,
+    a: &LanesArgs,
+) -> Result<([u32; 3], u32), Failure> {
+    let mut hits = 0;
+    loop {
+        match session.resume().map_err(|e| e.to_string())? {
+            Stop::Breakpoint { group, wave, .. } => {
+                if group_filter.is_some_and(|g| g != group) || a.wave.is_some_and(|w| w != wave) {
+                    continue;
+                }
+                hits += 1;
+                if hits == a.hit {
+                    return Ok((group, wave));
+                }
+            }
+            Stop::Finished => {
+                return Err(Failure::Failed(format!(
+                    "the dispatch finished after {hits} matching stop(s) at {} (asked for --hit {})",
+                    a.at, a.hit
+                )));
+            }
+            other => return Err(Failure::Failed(format!("unexpected stop: {other:?}"))),
+        }
+    }
+}
+
+/// Prints where the positions come from, a row per lane (state, PC, function, line),
+/// the active mask and EXEC (`digits` hex digits), the first unknown lane's reason
+/// and every disagreement between the DWARF and the reconstruction.
+fn print_lanes(svc: &LaneService<'_, '_>, combined: &Combined, digits: usize) {
+    let lanes = &combined.lanes;
     match combined.source {
         PositionSource::Dwarf if combined.disagreements.is_empty() => println!(
             "positions from DW_AT_LLVM_lane_pc (callers' frames through the CFI); \
@@ -301,7 +338,6 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
             line
         );
     }
-    let digits = (w.size / 4) as usize;
     println!("active mask 0x{:0digits$x}", lanes.active);
     println!("EXEC        0x{:0digits$x}", lanes.exec);
     if let Some((lane, why)) = unknown.first() {
@@ -313,48 +349,49 @@ pub fn run(a: LanesArgs) -> Result<(), Failure> {
             lanes.pc, d.lane, d.dwarf, d.reconstruction
         );
     }
-    if let Some(out) = &a.svg {
-        let image = image.as_ref().ok_or_else(|| {
-            Failure::Failed("--svg needs the code object's line table (build it with -g)".into())
-        })?;
-        let dev2 = Device::new();
-        let prepared2 = df.prepare(&dev2).map_err(|e| e.to_string())?;
-        let mut stepper = Stepper::new(image, &dev2, &prepared2.module, prepared2.launch)
-            .map_err(|e| e.to_string())?;
-        stepper
-            .set_focus(Some(group), wave)
-            .map_err(|e| e.to_string())?;
-        let traces = stepper.record_group().map_err(|e| e.to_string())?;
-        // The work-group is in each wave's heading: the title names the kernel.
-        let mut opts = SvgOptions {
-            title: format!("{} on {}", df.kernel, co.target().gpu.name()),
-            stop: Some((wave, stopped_at)),
-            ..SvgOptions::default()
-        };
-        for f in traces
-            .iter()
-            .flat_map(|t| {
-                t.steps
-                    .iter()
-                    .filter_map(|s| s.line.as_ref().map(|l| l.0.clone()))
-            })
-            .collect::<std::collections::BTreeSet<_>>()
-        {
-            if let Ok(text) = std::fs::read_to_string(&f) {
-                opts = opts.with_source(&f, &text);
-            }
+}
+
+/// Writes to `out` the divergence picture of the work-group of the stopped wave:
+/// the dispatch run again on its own device, every wave of the work-group recorded,
+/// the stop (the wave and its executed count `stopped_at`) marked, and the source
+/// lines quoted where the files can be read.
+fn write_svg(
+    out: &std::path::Path,
+    image: &Image<'_>,
+    df: &DispatchFile,
+    title: String,
+    (group, wave): ([u32; 3], u32),
+    stopped_at: usize,
+) -> Result<(), Failure> {
+    let dev2 = Device::new();
+    let prepared2 = df.prepare(&dev2).map_err(|e| e.to_string())?;
+    let mut stepper = Stepper::new(image, &dev2, &prepared2.module, prepared2.launch)
+        .map_err(|e| e.to_string())?;
+    stepper
+        .set_focus(Some(group), wave)
+        .map_err(|e| e.to_string())?;
+    let traces = stepper.record_group().map_err(|e| e.to_string())?;
+    // The work-group is in each wave's heading: the title names the kernel.
+    let mut opts = SvgOptions {
+        title,
+        stop: Some((wave, stopped_at)),
+        ..SvgOptions::default()
+    };
+    for f in traces
+        .iter()
+        .flat_map(|t| {
+            t.steps
+                .iter()
+                .filter_map(|s| s.line.as_ref().map(|l| l.0.clone()))
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        if let Ok(text) = std::fs::read_to_string(&f) {
+            opts = opts.with_source(&f, &text);
         }
-        std::fs::write(out, render(&traces, &opts))
-            .map_err(|e| format!("{}: {e}", out.display()))?;
-        println!("wrote {}", out.display());
     }
-    if !combined.disagreements.is_empty() {
-        return Err(Failure::Failed(format!(
-            "DW_AT_LLVM_lane_pc and the reconstruction disagree on {} lane(s) at {:#x}",
-            combined.disagreements.len(),
-            lanes.pc
-        )));
-    }
+    std::fs::write(out, render(&traces, &opts)).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
     Ok(())
 }
 

@@ -235,6 +235,9 @@ impl<'d> DebugFrame<'d> {
         }))
     }
 
+    /// Runs the CFA instructions in `range` on `st` until the location passes `pc`.
+    /// Each instruction's class has its helper: advancing the location, register rules,
+    /// CFA rules, and the remembered-state stack.
     fn execute(
         &self,
         cie: &Cie,
@@ -244,186 +247,233 @@ impl<'d> DebugFrame<'d> {
     ) -> Result<(), CfiError> {
         let bytes = self.data.get(range.0..range.1).unwrap_or(&[]);
         let mut r = Rd::new(bytes, LittleEndian);
-        let at = |r: &Rd<'_>| range.0 + bytes.len() - r.len();
         while !r.is_empty() {
-            let here = at(&r);
-            let t = |_| CfiError::Truncated(here);
-            let op = r.read_u8().map_err(t)?;
-            let (hi, lo) = (op >> 6, u64::from(op & 0x3f));
-            let fact = |v: u64| v.wrapping_mul(cie.code_align);
-            let data = |v: i64| v.wrapping_mul(cie.data_align);
-            let advance = |st: &mut State, delta: u64| -> bool {
-                st.loc = st.loc.wrapping_add(delta);
-                st.loc > pc
+            let here = range.0 + bytes.len() - r.len();
+            let op = r.read_u8().map_err(|_| CfiError::Truncated(here))?;
+            let mut o = Operands {
+                r: &mut r,
+                here,
+                cie,
             };
-            match (hi, op) {
-                (1, _) => {
-                    if advance(st, fact(lo)) {
+            match (op >> 6, op) {
+                (1, _) | (_, 0x01..=0x04) => {
+                    if advance(op, &mut o, st, pc)? {
                         return Ok(());
                     }
                 }
-                (2, _) => {
-                    let off = r.read_uleb128().map_err(t)? as i64;
-                    st.regs.insert(lo, RegisterRule::Offset(data(off)));
+                (2, _) | (3, _) | (_, 0x05..=0x09 | 0x10 | 0x11 | 0x14..=0x16) => {
+                    register_rule(op, &mut o, st)?
                 }
-                (3, _) => {
-                    let rule = st.initial.get(&lo).cloned();
-                    restore(st, lo, rule);
-                }
+                (_, 0x0c..=0x0f | 0x12 | 0x13 | 0x30 | 0x31) => cfa_rule(op, &mut o, st)?,
+                (_, 0x0a) => st.remember()?,
+                (_, 0x0b) => st.restore_remembered()?,
                 (_, 0x00) => {}
-                (_, 0x01) => {
-                    let a = if cie.address_size == 4 {
-                        u64::from(r.read_u32().map_err(t)?)
-                    } else {
-                        r.read_u64().map_err(t)?
-                    };
-                    st.loc = a;
-                    if st.loc > pc {
-                        return Ok(());
-                    }
-                }
-                (_, 0x02..=0x04) => {
-                    let d = match op {
-                        0x02 => u64::from(r.read_u8().map_err(t)?),
-                        0x03 => u64::from(r.read_u16().map_err(t)?),
-                        _ => u64::from(r.read_u32().map_err(t)?),
-                    };
-                    if advance(st, fact(d)) {
-                        return Ok(());
-                    }
-                }
-                (_, 0x05) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let off = r.read_uleb128().map_err(t)? as i64;
-                    st.regs.insert(reg, RegisterRule::Offset(data(off)));
-                }
-                (_, 0x06) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let rule = st.initial.get(&reg).cloned();
-                    restore(st, reg, rule);
-                }
-                (_, 0x07) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    st.regs.insert(reg, RegisterRule::Undefined);
-                }
-                (_, 0x08) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    st.regs.insert(reg, RegisterRule::SameValue);
-                }
-                (_, 0x09) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let other = r.read_uleb128().map_err(t)?;
-                    st.regs.insert(reg, RegisterRule::Register(other));
-                }
-                (_, 0x0a) => {
-                    // Each remembered state copies the rules: bounded, so that a hostile
-                    // program cannot make the copying quadratic.
-                    if st.stack.len() >= MAX_REMEMBERED {
-                        return Err(CfiError::IllFormed("remember_state nested too deeply"));
-                    }
-                    st.stack.push((st.cfa.clone(), st.regs.clone()));
-                }
-                (_, 0x0b) => {
-                    let (cfa, regs) = st
-                        .stack
-                        .pop()
-                        .ok_or(CfiError::IllFormed("restore_state without remember_state"))?;
-                    st.cfa = cfa;
-                    st.regs = regs;
-                }
-                (_, 0x0c) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let offset = r.read_uleb128().map_err(t)? as i64;
-                    st.cfa = Some(CfaRule::Register {
-                        reg,
-                        offset,
-                        space: 0,
-                    });
-                }
-                (_, 0x0d) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    match &mut st.cfa {
-                        Some(CfaRule::Register { reg: r0, .. }) => *r0 = reg,
-                        _ => {
-                            return Err(CfiError::IllFormed(
-                                "def_cfa_register without a register CFA",
-                            ));
-                        }
-                    }
-                }
-                (_, 0x0e) | (_, 0x13) => {
-                    let off = if op == 0x0e {
-                        r.read_uleb128().map_err(t)? as i64
-                    } else {
-                        data(r.read_sleb128().map_err(t)?)
-                    };
-                    match &mut st.cfa {
-                        Some(CfaRule::Register { offset, .. }) => *offset = off,
-                        _ => {
-                            return Err(CfiError::IllFormed(
-                                "def_cfa_offset without a register CFA",
-                            ));
-                        }
-                    }
-                }
-                (_, 0x0f) => {
-                    let n = r.read_uleb128().map_err(t)? as usize;
-                    let e = r.split(n).map_err(t)?;
-                    st.cfa = Some(CfaRule::Expression(e.slice().to_vec()));
-                }
-                (_, 0x10) | (_, 0x16) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let n = r.read_uleb128().map_err(t)? as usize;
-                    let e = r.split(n).map_err(t)?.slice().to_vec();
-                    let rule = if op == 0x10 {
-                        RegisterRule::Expression(e)
-                    } else {
-                        RegisterRule::ValExpression(e)
-                    };
-                    st.regs.insert(reg, rule);
-                }
-                (_, 0x11) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let off = r.read_sleb128().map_err(t)?;
-                    st.regs.insert(reg, RegisterRule::Offset(data(off)));
-                }
-                (_, 0x12) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let off = r.read_sleb128().map_err(t)?;
-                    st.cfa = Some(CfaRule::Register {
-                        reg,
-                        offset: data(off),
-                        space: 0,
-                    });
-                }
-                (_, 0x14) | (_, 0x15) => {
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let off = if op == 0x14 {
-                        r.read_uleb128().map_err(t)? as i64
-                    } else {
-                        r.read_sleb128().map_err(t)?
-                    };
-                    st.regs.insert(reg, RegisterRule::ValOffset(data(off)));
-                }
-                (_, 0x30) => {
-                    // DW_CFA_LLVM_def_aspace_cfa: ULEB reg, ULEB offset, ULEB aspace.
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let offset = r.read_uleb128().map_err(t)? as i64;
-                    let space = r.read_uleb128().map_err(t)?;
-                    st.cfa = Some(CfaRule::Register { reg, offset, space });
-                }
-                (_, 0x31) => {
-                    // DW_CFA_LLVM_def_aspace_cfa_sf: ULEB reg, SLEB factored offset, ULEB aspace.
-                    let reg = r.read_uleb128().map_err(t)?;
-                    let offset = data(r.read_sleb128().map_err(t)?);
-                    let space = r.read_uleb128().map_err(t)?;
-                    st.cfa = Some(CfaRule::Register { reg, offset, space });
-                }
                 _ => return Err(CfiError::UnknownInstruction { op, at: here }),
             }
         }
         Ok(())
     }
+}
+
+/// The operands of one CFA instruction: read from `r`, a truncation reported at the
+/// instruction's offset `here`.
+struct Operands<'a, 'd> {
+    r: &'a mut Rd<'d>,
+    here: usize,
+    cie: &'a Cie,
+}
+
+impl Operands<'_, '_> {
+    /// An unsigned LEB128 operand.
+    fn uleb(&mut self) -> Result<u64, CfiError> {
+        self.r
+            .read_uleb128()
+            .map_err(|_| CfiError::Truncated(self.here))
+    }
+
+    /// A signed LEB128 operand.
+    fn sleb(&mut self) -> Result<i64, CfiError> {
+        self.r
+            .read_sleb128()
+            .map_err(|_| CfiError::Truncated(self.here))
+    }
+
+    /// A block operand: its length as unsigned LEB128, then its bytes.
+    fn block(&mut self) -> Result<Vec<u8>, CfiError> {
+        let n = self.uleb()? as usize;
+        let e = self
+            .r
+            .split(n)
+            .map_err(|_| CfiError::Truncated(self.here))?;
+        Ok(e.slice().to_vec())
+    }
+
+    /// `v` times the CIE's data alignment factor.
+    fn data(&self, v: i64) -> i64 {
+        v.wrapping_mul(self.cie.data_align)
+    }
+
+    /// An unknown instruction `op` at this instruction's offset.
+    fn unknown<T>(&self, op: u8) -> Result<T, CfiError> {
+        Err(CfiError::UnknownInstruction { op, at: self.here })
+    }
+}
+
+/// DW_CFA_advance_loc, DW_CFA_set_loc and DW_CFA_advance_loc1/2/4: moves the location;
+/// whether it is now past `pc` (the row of `pc` is complete).
+fn advance(op: u8, o: &mut Operands, st: &mut State, pc: u64) -> Result<bool, CfiError> {
+    let here = o.here;
+    let t = |_| CfiError::Truncated(here);
+    let delta = match op {
+        0x01 => {
+            st.loc = if o.cie.address_size == 4 {
+                u64::from(o.r.read_u32().map_err(t)?)
+            } else {
+                o.r.read_u64().map_err(t)?
+            };
+            return Ok(st.loc > pc);
+        }
+        0x02 => u64::from(o.r.read_u8().map_err(t)?),
+        0x03 => u64::from(o.r.read_u16().map_err(t)?),
+        0x04 => u64::from(o.r.read_u32().map_err(t)?),
+        // DW_CFA_advance_loc: the delta in the low six bits.
+        _ => u64::from(op & 0x3f),
+    };
+    st.loc = st.loc.wrapping_add(delta.wrapping_mul(o.cie.code_align));
+    Ok(st.loc > pc)
+}
+
+/// The instructions that set or restore one register's rule: DW_CFA_offset, restore,
+/// offset_extended, restore_extended, undefined, same_value, register, expression,
+/// offset_extended_sf, val_offset, val_offset_sf and val_expression.
+fn register_rule(op: u8, o: &mut Operands, st: &mut State) -> Result<(), CfiError> {
+    let lo = u64::from(op & 0x3f);
+    match (op >> 6, op) {
+        (2, _) => {
+            let off = o.uleb()? as i64;
+            st.regs.insert(lo, RegisterRule::Offset(o.data(off)));
+        }
+        (3, _) => {
+            let rule = st.initial.get(&lo).cloned();
+            restore(st, lo, rule);
+        }
+        (_, 0x05) => {
+            let reg = o.uleb()?;
+            let off = o.uleb()? as i64;
+            st.regs.insert(reg, RegisterRule::Offset(o.data(off)));
+        }
+        (_, 0x06) => {
+            let reg = o.uleb()?;
+            let rule = st.initial.get(&reg).cloned();
+            restore(st, reg, rule);
+        }
+        (_, 0x07) => {
+            let reg = o.uleb()?;
+            st.regs.insert(reg, RegisterRule::Undefined);
+        }
+        (_, 0x08) => {
+            let reg = o.uleb()?;
+            st.regs.insert(reg, RegisterRule::SameValue);
+        }
+        (_, 0x09) => {
+            let reg = o.uleb()?;
+            let other = o.uleb()?;
+            st.regs.insert(reg, RegisterRule::Register(other));
+        }
+        (_, 0x10) | (_, 0x16) => {
+            let reg = o.uleb()?;
+            let e = o.block()?;
+            let rule = if op == 0x10 {
+                RegisterRule::Expression(e)
+            } else {
+                RegisterRule::ValExpression(e)
+            };
+            st.regs.insert(reg, rule);
+        }
+        (_, 0x11) => {
+            let reg = o.uleb()?;
+            let off = o.sleb()?;
+            st.regs.insert(reg, RegisterRule::Offset(o.data(off)));
+        }
+        (_, 0x14) | (_, 0x15) => {
+            let reg = o.uleb()?;
+            let off = if op == 0x14 {
+                o.uleb()? as i64
+            } else {
+                o.sleb()?
+            };
+            st.regs.insert(reg, RegisterRule::ValOffset(o.data(off)));
+        }
+        _ => return o.unknown(op),
+    }
+    Ok(())
+}
+
+/// The instructions that define the CFA: DW_CFA_def_cfa, def_cfa_register,
+/// def_cfa_offset, def_cfa_expression, def_cfa_sf, def_cfa_offset_sf, and the AMDGPU
+/// DW_CFA_LLVM_def_aspace_cfa and DW_CFA_LLVM_def_aspace_cfa_sf.
+fn cfa_rule(op: u8, o: &mut Operands, st: &mut State) -> Result<(), CfiError> {
+    match op {
+        0x0c => {
+            let reg = o.uleb()?;
+            let offset = o.uleb()? as i64;
+            st.cfa = Some(CfaRule::Register {
+                reg,
+                offset,
+                space: 0,
+            });
+        }
+        0x0d => {
+            let reg = o.uleb()?;
+            match &mut st.cfa {
+                Some(CfaRule::Register { reg: r0, .. }) => *r0 = reg,
+                _ => {
+                    return Err(CfiError::IllFormed(
+                        "def_cfa_register without a register CFA",
+                    ));
+                }
+            }
+        }
+        0x0e | 0x13 => {
+            let off = if op == 0x0e {
+                o.uleb()? as i64
+            } else {
+                let v = o.sleb()?;
+                o.data(v)
+            };
+            match &mut st.cfa {
+                Some(CfaRule::Register { offset, .. }) => *offset = off,
+                _ => {
+                    return Err(CfiError::IllFormed("def_cfa_offset without a register CFA"));
+                }
+            }
+        }
+        0x0f => st.cfa = Some(CfaRule::Expression(o.block()?)),
+        0x12 => {
+            let reg = o.uleb()?;
+            let off = o.sleb()?;
+            st.cfa = Some(CfaRule::Register {
+                reg,
+                offset: o.data(off),
+                space: 0,
+            });
+        }
+        0x30 | 0x31 => {
+            // DW_CFA_LLVM_def_aspace_cfa: ULEB reg, ULEB offset, ULEB aspace;
+            // DW_CFA_LLVM_def_aspace_cfa_sf: ULEB reg, SLEB factored offset, ULEB aspace.
+            let reg = o.uleb()?;
+            let offset = if op == 0x30 {
+                o.uleb()? as i64
+            } else {
+                let v = o.sleb()?;
+                o.data(v)
+            };
+            let space = o.uleb()?;
+            st.cfa = Some(CfaRule::Register { reg, offset, space });
+        }
+        _ => return o.unknown(op),
+    }
+    Ok(())
 }
 
 struct State {
@@ -432,6 +482,30 @@ struct State {
     initial: HashMap<u64, RegisterRule>,
     stack: Vec<(Option<CfaRule>, HashMap<u64, RegisterRule>)>,
     loc: u64,
+}
+
+impl State {
+    /// DW_CFA_remember_state: pushes the CFA and register rules.
+    fn remember(&mut self) -> Result<(), CfiError> {
+        // Each remembered state copies the rules: bounded, so that a hostile
+        // program cannot make the copying quadratic.
+        if self.stack.len() >= MAX_REMEMBERED {
+            return Err(CfiError::IllFormed("remember_state nested too deeply"));
+        }
+        self.stack.push((self.cfa.clone(), self.regs.clone()));
+        Ok(())
+    }
+
+    /// DW_CFA_restore_state: pops the rules the last DW_CFA_remember_state pushed.
+    fn restore_remembered(&mut self) -> Result<(), CfiError> {
+        let (cfa, regs) = self
+            .stack
+            .pop()
+            .ok_or(CfiError::IllFormed("restore_state without remember_state"))?;
+        self.cfa = cfa;
+        self.regs = regs;
+        Ok(())
+    }
 }
 
 fn restore(st: &mut State, reg: u64, rule: Option<RegisterRule>) {

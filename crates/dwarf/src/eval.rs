@@ -374,7 +374,7 @@ enum Pend<'e> {
     Implicit(&'e Arc<[u8]>),
 }
 
-impl Pend<'_> {
+impl<'e> Pend<'e> {
     #[inline(always)]
     fn single(self, addr_size: u8) -> Single {
         match self {
@@ -385,6 +385,158 @@ impl Pend<'_> {
             )),
             Pend::Implicit(b) => Single::implicit(b),
         }
+    }
+
+    /// The pending location of `DW_OP_reg*`, `DW_OP_stack_value` (popping the value)
+    /// or `DW_OP_implicit_value`; `None` for an unknown register or an empty stack.
+    #[inline(always)]
+    fn of(op: &'e Op, s: &mut FastStack) -> Option<Self> {
+        Some(match op {
+            Op::Reg { reg, .. } => {
+                register_size(*reg)?;
+                Pend::Reg(*reg as u32)
+            }
+            Op::StackValue => Pend::Stack(s.pop()?),
+            Op::ImplicitValue(b) => Pend::Implicit(b),
+            _ => return None,
+        })
+    }
+}
+
+/// The fast path's stack of generic values, on a fixed array. An incomplete composite
+/// sits at depth `floor`: the values below it are out of reach. Each operation gives
+/// `None` where the general evaluator must run instead (too deep, or out of reach).
+/// The array is borrowed, so that the other fields can live in registers.
+struct FastStack<'s> {
+    st: &'s mut [u64; FAST_DEPTH],
+    sp: usize,
+    floor: usize,
+}
+
+/// The deepest stack the fast path holds.
+const FAST_DEPTH: usize = 16;
+
+impl<'s> FastStack<'s> {
+    /// An empty stack on `st`.
+    #[inline(always)]
+    fn new(st: &'s mut [u64; FAST_DEPTH]) -> Self {
+        FastStack {
+            st,
+            sp: 0,
+            floor: 0,
+        }
+    }
+
+    /// Pops the top value.
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u64> {
+        if self.sp <= self.floor {
+            return None;
+        }
+        self.sp -= 1;
+        Some(self.st[self.sp])
+    }
+
+    /// Pushes `v`.
+    #[inline(always)]
+    fn push(&mut self, v: u64) -> Option<()> {
+        *self.st.get_mut(self.sp)? = v;
+        self.sp += 1;
+        Some(())
+    }
+
+    /// The value `i` entries below the top.
+    #[inline(always)]
+    fn peek(&self, i: usize) -> Option<u64> {
+        let i = self.sp.checked_sub(1 + i)?;
+        if i < self.floor {
+            return None;
+        }
+        Some(self.st[i])
+    }
+
+    /// `DW_OP_drop`.
+    #[inline(always)]
+    fn drop(&mut self) -> Option<()> {
+        self.pop().map(|_| ())
+    }
+
+    /// `DW_OP_swap`.
+    #[inline(always)]
+    fn swap(&mut self) -> Option<()> {
+        if self.sp < self.floor + 2 {
+            return None;
+        }
+        self.st.swap(self.sp - 1, self.sp - 2);
+        Some(())
+    }
+
+    /// `DW_OP_rot`.
+    #[inline(always)]
+    fn rot(&mut self) -> Option<()> {
+        if self.sp < self.floor + 3 {
+            return None;
+        }
+        self.st[self.sp - 3..self.sp].rotate_right(1);
+        Some(())
+    }
+
+    /// Replaces the top value `a` with `f(a)`.
+    #[inline(always)]
+    fn unary(&mut self, f: impl FnOnce(u64) -> u64) -> Option<()> {
+        let a = self.pop()?;
+        self.push(f(a))
+    }
+
+    /// Replaces the top two values `a`, `b` (top) with `f(a, b)`.
+    #[inline(always)]
+    fn binary(&mut self, f: impl FnOnce(u64, u64) -> u64) -> Option<()> {
+        let b = self.pop()?;
+        let a = self.pop()?;
+        self.push(f(a, b))
+    }
+
+    /// A [`Value`] operation of the top value, with the generic type's mask `m`;
+    /// `None` when it fails or does not give a generic value.
+    #[inline(always)]
+    fn value_unary(
+        &mut self,
+        m: u64,
+        f: impl FnOnce(&Value, u64) -> std::result::Result<Value, ErrorKind>,
+    ) -> Option<()> {
+        let a = Value::Generic(self.pop()?);
+        match f(&a, m).ok()? {
+            Value::Generic(v) => self.push(v),
+            _ => None,
+        }
+    }
+
+    /// A [`Value`] operation of the top two values, as [`FastStack::value_unary`].
+    #[inline(always)]
+    fn value_binary(
+        &mut self,
+        m: u64,
+        f: impl FnOnce(&Value, &Value, u64) -> std::result::Result<Value, ErrorKind>,
+    ) -> Option<()> {
+        let b = self.pop()?;
+        let a = self.pop()?;
+        match f(&Value::Generic(a), &Value::Generic(b), m).ok()? {
+            Value::Generic(v) => self.push(v),
+            _ => None,
+        }
+    }
+
+    /// A comparison of the top two values as signed generic values of the mask `m`:
+    /// 1 when `f` of their ordering holds, else 0.
+    #[inline(always)]
+    fn compare(&mut self, m: u64, f: impl FnOnce(std::cmp::Ordering) -> bool) -> Option<()> {
+        let b = self.pop()?;
+        let a = self.pop()?;
+        let sx = |x: u64| {
+            let sign = (m >> 1) + 1;
+            ((x & m) ^ sign).wrapping_sub(sign) as i64
+        };
+        self.push(u64::from(f(sx(a).cmp(&sx(b)))))
     }
 }
 
@@ -584,66 +736,18 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         depth: u32,
     ) -> Option<Outcome> {
         use Op::*;
-        const N: usize = 16;
-        let mut st = [0u64; N];
-        let mut sp = 0usize;
-        // Pieces: the incomplete composite sits at stack depth `floor` (values pushed before
-        // the first piece stay below it, out of reach: touching them is ill-formed).
+        let m = self.mask;
+        let bits = u64::from(64 - m.leading_zeros());
+        let mut st = [0u64; FAST_DEPTH];
+        let mut s = FastStack::new(&mut st);
+        // Pieces: the incomplete composite sits at stack depth `s.floor` (values pushed
+        // before the first piece stay below it, out of reach: touching them is ill-formed).
         let mut parts: Option<Vec<Part>> = None;
-        let mut floor = 0usize;
         // A location operation's result, waiting for the piece that consumes it.
         let mut pending: Option<Pend<'_>> = None;
         let mut pc = 0usize;
         let mut iters = 0u64;
-        let m = self.mask;
-        let bits = u64::from(64 - m.leading_zeros());
         let last = expr.ops.len().checked_sub(1);
-        macro_rules! pop {
-            () => {{
-                if sp <= floor {
-                    return None;
-                }
-                sp -= 1;
-                st[sp]
-            }};
-        }
-        macro_rules! push {
-            ($v:expr) => {{
-                let v = $v;
-                *st.get_mut(sp)? = v;
-                sp += 1;
-            }};
-        }
-        macro_rules! peek {
-            ($i:expr) => {{
-                let i = sp.checked_sub(1 + $i)?;
-                if i < floor {
-                    return None;
-                }
-                st[i]
-            }};
-        }
-        macro_rules! bin {
-            ($f:ident) => {{
-                let b = pop!();
-                let a = pop!();
-                match Value::Generic(a).$f(&Value::Generic(b), m).ok()? {
-                    Value::Generic(v) => push!(v),
-                    _ => return None,
-                }
-            }};
-        }
-        macro_rules! cmp {
-            ($f:expr) => {{
-                let b = pop!();
-                let a = pop!();
-                let sx = |x: u64| {
-                    let sign = (m >> 1) + 1;
-                    ((x & m) ^ sign).wrapping_sub(sign) as i64
-                };
-                push!(u64::from($f(sx(a).cmp(&sx(b)))))
-            }};
-        }
         while let Some(d) = expr.ops.get(pc) {
             iters += 1;
             if iters > self.opts.max_iterations {
@@ -652,214 +756,180 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             if pending.is_some() && !matches!(d.op, Piece(_) | BitPiece { .. }) {
                 return None;
             }
-            let mut next = pc + 1;
             match &d.op {
-                Lit(n) => push!(u64::from(*n)),
-                ConstU(_, v) | Constu(v) => push!(v & m),
-                ConstS(_, v) | Consts(v) => push!(*v as u64 & m),
-                Addr(a) => push!(self.ctx.relocate(*a) & m),
-                Breg { reg, disp, .. } => {
-                    let v = self
-                        .read_reg_uint(*reg, self.addr_size, "DW_OP_breg")
-                        .ok()?;
-                    push!(v.wrapping_add(*disp as u64) & m)
+                Lit(n) => s.push(u64::from(*n))?,
+                ConstU(_, v) | Constu(v) => s.push(v & m)?,
+                ConstS(_, v) | Consts(v) => s.push(*v as u64 & m)?,
+                Addr(a) => s.push(self.ctx.relocate(*a) & m)?,
+                Breg { reg, disp, .. } => s.push(self.fast_breg(*reg, *disp)?)?,
+                Fbreg(disp) => s.push(self.fast_fbreg(*disp, depth)?)?,
+                Dup => s.push(s.peek(0)?)?,
+                Drop => s.drop()?,
+                Over => s.push(s.peek(1)?)?,
+                Pick(i) => s.push(s.peek(usize::from(*i))?)?,
+                Swap => s.swap()?,
+                Rot => s.rot()?,
+                Deref => self.fast_deref(&mut s, self.addr_size)?,
+                DerefSize(n) if *n >= 1 && *n <= self.addr_size => self.fast_deref(&mut s, *n)?,
+                Abs => s.value_unary(m, Value::abs)?,
+                Neg => s.value_unary(m, Value::neg)?,
+                Not => s.value_unary(m, Value::not)?,
+                PlusUconst(c) => s.unary(|a| a.wrapping_add(*c) & m)?,
+                Plus => s.binary(|a, b| a.wrapping_add(b) & m)?,
+                Minus => s.binary(|a, b| a.wrapping_sub(b) & m)?,
+                Mul => s.binary(|a, b| a.wrapping_mul(b) & m)?,
+                And => s.binary(|a, b| a & b & m)?,
+                Or => s.binary(|a, b| (a | b) & m)?,
+                Xor => s.binary(|a, b| (a ^ b) & m)?,
+                Shl => s.binary(|a, b| if b >= bits { 0 } else { ((a & m) << b) & m })?,
+                Shr => s.binary(|a, b| if b >= bits { 0 } else { (a & m) >> b })?,
+                Div => s.value_binary(m, Value::div)?,
+                Mod => s.value_binary(m, Value::rem)?,
+                Shra => s.value_binary(m, Value::shra)?,
+                Eq => s.compare(m, std::cmp::Ordering::is_eq)?,
+                Ge => s.compare(m, std::cmp::Ordering::is_ge)?,
+                Gt => s.compare(m, std::cmp::Ordering::is_gt)?,
+                Le => s.compare(m, std::cmp::Ordering::is_le)?,
+                Lt => s.compare(m, std::cmp::Ordering::is_lt)?,
+                Ne => s.compare(m, std::cmp::Ordering::is_ne)?,
+                Skip { target, .. } => {
+                    pc = *target;
+                    continue;
                 }
-                Fbreg(disp) => {
-                    if depth > 0 {
-                        return None;
-                    }
-                    let ctx: &'a C = self.ctx;
-                    let owned;
-                    let fb: &Expr = match ctx.frame_base_ref() {
-                        Some(e) => e,
-                        None => {
-                            owned = self.ctx.frame_base().ok()?;
-                            &owned
-                        }
-                    };
-                    if !fb.is_fast() {
-                        return None;
-                    }
-                    let base = self.fast_frame_base(fb, depth + 1)?;
-                    // As DW_OP_LLVM_offset: no wrapping, the result must stay in the space.
-                    let a = i128::from(base) + i128::from(*disp);
-                    if a < 0 || a > i128::from(m) {
-                        return None;
-                    }
-                    push!(a as u64)
-                }
-                Dup => push!(peek!(0)),
-                Drop => {
-                    pop!();
-                }
-                Over => push!(peek!(1)),
-                Pick(i) => push!(peek!(usize::from(*i))),
-                Swap => {
-                    if sp < floor + 2 {
-                        return None;
-                    }
-                    st.swap(sp - 1, sp - 2);
-                }
-                Rot => {
-                    if sp < floor + 3 {
-                        return None;
-                    }
-                    st[sp - 3..sp].rotate_right(1);
-                }
-                Deref | DerefSize(_) => {
-                    let size = match &d.op {
-                        DerefSize(s) if *s >= 1 && *s <= self.addr_size => usize::from(*s),
-                        Deref => usize::from(self.addr_size),
-                        _ => return None,
-                    };
-                    let a = pop!();
-                    let mut b = [0u8; 8];
-                    crate::target::read_aspace(
-                        self.target,
-                        AddressSpace::Global,
-                        a,
-                        &mut b[..size],
-                    )
-                    .ok()?;
-                    push!(u64::from_le_bytes(b))
-                }
-                Abs | Neg | Not => {
-                    let a = Value::Generic(pop!());
-                    let r = match &d.op {
-                        Abs => a.abs(m),
-                        Neg => a.neg(m),
-                        _ => a.not(m),
-                    };
-                    match r.ok()? {
-                        Value::Generic(v) => push!(v),
-                        _ => return None,
-                    }
-                }
-                PlusUconst(c) => {
-                    let a = pop!();
-                    push!(a.wrapping_add(*c) & m)
-                }
-                Plus => {
-                    let b = pop!();
-                    let a = pop!();
-                    push!(a.wrapping_add(b) & m)
-                }
-                Minus => {
-                    let b = pop!();
-                    let a = pop!();
-                    push!(a.wrapping_sub(b) & m)
-                }
-                Mul => {
-                    let b = pop!();
-                    let a = pop!();
-                    push!(a.wrapping_mul(b) & m)
-                }
-                And => {
-                    let b = pop!();
-                    let a = pop!();
-                    push!(a & b & m)
-                }
-                Or => {
-                    let b = pop!();
-                    let a = pop!();
-                    push!((a | b) & m)
-                }
-                Xor => {
-                    let b = pop!();
-                    let a = pop!();
-                    push!((a ^ b) & m)
-                }
-                Shl => {
-                    let b = pop!();
-                    let a = pop!();
-                    push!(if b >= bits { 0 } else { ((a & m) << b) & m })
-                }
-                Shr => {
-                    let b = pop!();
-                    let a = pop!();
-                    push!(if b >= bits { 0 } else { (a & m) >> b })
-                }
-                Div => bin!(div),
-                Mod => bin!(rem),
-                Shra => bin!(shra),
-                Eq => cmp!(|o: std::cmp::Ordering| o.is_eq()),
-                Ge => cmp!(|o: std::cmp::Ordering| o.is_ge()),
-                Gt => cmp!(|o: std::cmp::Ordering| o.is_gt()),
-                Le => cmp!(|o: std::cmp::Ordering| o.is_le()),
-                Lt => cmp!(|o: std::cmp::Ordering| o.is_lt()),
-                Ne => cmp!(|o: std::cmp::Ordering| o.is_ne()),
-                Skip { target, .. } => next = *target,
                 Bra { target, .. } => {
-                    if pop!() != 0 {
-                        next = *target;
+                    if s.pop()? != 0 {
+                        pc = *target;
+                        continue;
                     }
                 }
                 Nop => {}
                 // Location operations: as the final operation (the result), or right before
                 // a piece.
-                Reg { reg, .. } => {
-                    register_size(*reg)?;
-                    let p = Pend::Reg(*reg as u32);
-                    if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
-                        return Some(Outcome::Location(Loc::One(p.single(self.addr_size))));
-                    }
-                    pending = Some(p);
-                }
-                StackValue => {
-                    let p = Pend::Stack(pop!());
-                    if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
-                        return Some(Outcome::Location(Loc::One(p.single(self.addr_size))));
-                    }
-                    pending = Some(p);
-                }
-                ImplicitValue(b) => {
-                    let p = Pend::Implicit(b);
+                Reg { .. } | StackValue | ImplicitValue(_) => {
+                    let p = Pend::of(&d.op, &mut s)?;
                     if Some(pc) == last && parts.is_none() && kind == ResultKind::Location {
                         return Some(Outcome::Location(Loc::One(p.single(self.addr_size))));
                     }
                     pending = Some(p);
                 }
                 Piece(_) | BitPiece { .. } => {
-                    let (nbits, off) = match &d.op {
-                        Piece(n) => (n.checked_mul(8)?, 0),
-                        BitPiece { size, offset } => (*size, *offset),
-                        _ => return None,
-                    };
-                    if off != 0 {
-                        // A bit offset into the piece's location: the general path.
-                        return None;
-                    }
-                    let pl = match pending.take() {
-                        Some(p) => p.single(self.addr_size),
-                        None if sp > floor => Single::memory(AddressSpace::Global, pop!() & m),
-                        None => Single::undefined(),
-                    };
-                    if parts.is_none() {
-                        floor = sp;
-                    } else if sp > floor {
-                        // A value lies between the incomplete composite and this piece: the
-                        // piece starts a second composite, which only the general path holds.
-                        return None;
-                    }
-                    let p = parts.get_or_insert_with(|| {
-                        if KEEP {
-                            let mut v = std::mem::take(&mut self.part_buf);
-                            v.clear();
-                            v
-                        } else {
-                            Vec::with_capacity(4)
-                        }
-                    });
-                    crate::location::push_single(p, pl, nbits).ok()?;
+                    self.fast_piece::<KEEP>(&d.op, &mut s, &mut parts, pending.take())?
                 }
                 _ => return None,
             }
-            pc = next;
+            pc += 1;
         }
         if pending.is_some() {
             return None;
         }
-        Some(match (kind, sp > floor, parts) {
+        self.fast_result::<KEEP>(kind, &s, parts)
+    }
+
+    /// `DW_OP_breg<n>`/`DW_OP_bregx` on the fast path: register `reg` plus `disp`.
+    #[inline(always)]
+    fn fast_breg(&self, reg: u64, disp: i64) -> Option<u64> {
+        let v = self.read_reg_uint(reg, self.addr_size, "DW_OP_breg").ok()?;
+        Some(v.wrapping_add(disp as u64) & self.mask)
+    }
+
+    /// `DW_OP_fbreg` on the fast path (outside DWARF procedures only): the frame base,
+    /// itself evaluated on the fast path, plus `disp`.
+    #[inline]
+    fn fast_fbreg(&mut self, disp: i64, depth: u32) -> Option<u64> {
+        if depth > 0 {
+            return None;
+        }
+        let ctx: &'a C = self.ctx;
+        let owned;
+        let fb: &Expr = match ctx.frame_base_ref() {
+            Some(e) => e,
+            None => {
+                owned = self.ctx.frame_base().ok()?;
+                &owned
+            }
+        };
+        if !fb.is_fast() {
+            return None;
+        }
+        let base = self.fast_frame_base(fb, depth + 1)?;
+        // As DW_OP_LLVM_offset: no wrapping, the result must stay in the space.
+        let a = i128::from(base) + i128::from(disp);
+        if a < 0 || a > i128::from(self.mask) {
+            return None;
+        }
+        Some(a as u64)
+    }
+
+    /// `DW_OP_deref` and `DW_OP_deref_size` on the fast path: `size` bytes read at the
+    /// popped address of the default address space, zero-extended.
+    #[inline(always)]
+    fn fast_deref(&self, s: &mut FastStack, size: u8) -> Option<()> {
+        let a = s.pop()?;
+        let mut b = [0u8; 8];
+        crate::target::read_aspace(
+            self.target,
+            AddressSpace::Global,
+            a,
+            &mut b[..usize::from(size)],
+        )
+        .ok()?;
+        s.push(u64::from_le_bytes(b))
+    }
+
+    /// `DW_OP_piece` and `DW_OP_bit_piece` (without a bit offset) on the fast path: the
+    /// pending location, the address on top, or nothing (undefined) becomes the next
+    /// part of the one composite the fast path holds.
+    #[inline(always)]
+    fn fast_piece<const KEEP: bool>(
+        &mut self,
+        op: &Op,
+        s: &mut FastStack,
+        parts: &mut Option<Vec<Part>>,
+        pending: Option<Pend<'_>>,
+    ) -> Option<()> {
+        let (nbits, off) = match op {
+            Op::Piece(n) => (n.checked_mul(8)?, 0),
+            Op::BitPiece { size, offset } => (*size, *offset),
+            _ => return None,
+        };
+        if off != 0 {
+            // A bit offset into the piece's location: the general path.
+            return None;
+        }
+        let pl = match pending {
+            Some(p) => p.single(self.addr_size),
+            None if s.sp > s.floor => Single::memory(AddressSpace::Global, s.pop()? & self.mask),
+            None => Single::undefined(),
+        };
+        if parts.is_none() {
+            s.floor = s.sp;
+        } else if s.sp > s.floor {
+            // A value lies between the incomplete composite and this piece: the
+            // piece starts a second composite, which only the general path holds.
+            return None;
+        }
+        let p = parts.get_or_insert_with(|| {
+            if KEEP {
+                let mut v = std::mem::take(&mut self.part_buf);
+                v.clear();
+                v
+            } else {
+                Vec::with_capacity(4)
+            }
+        });
+        crate::location::push_single(p, pl, nbits).ok()
+    }
+
+    /// The fast path's result of kind `kind` from its final stack and pieces (with
+    /// `KEEP`, a composite's pieces left in `part_buf`).
+    #[inline(always)]
+    fn fast_result<const KEEP: bool>(
+        &mut self,
+        kind: ResultKind,
+        s: &FastStack,
+        parts: Option<Vec<Part>>,
+    ) -> Option<Outcome> {
+        Some(match (kind, s.sp > s.floor, parts) {
             (ResultKind::Location, false, Some(p)) if KEEP => {
                 self.part_buf = p;
                 self.parts_kept = true;
@@ -869,9 +939,9 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             (ResultKind::Location, false, None) => Outcome::Location(Loc::One(Single::undefined())),
             (ResultKind::Location, true, _) => Outcome::Location(Loc::One(Single::memory(
                 AddressSpace::Global,
-                st[sp - 1] & m,
+                s.st[s.sp - 1] & self.mask,
             ))),
-            (ResultKind::Value, true, _) => Outcome::Value(Value::Generic(st[sp - 1])),
+            (ResultKind::Value, true, _) => Outcome::Value(Value::Generic(s.st[s.sp - 1])),
             (ResultKind::Value, false, _) => return None,
         })
     }
@@ -1388,214 +1458,43 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         self.push(Entry::Incomplete(parts))
     }
 
-    /// Executes one operation; returns the index of the next one.
+    /// Executes one operation; returns the index of the next one. Each arm calls its
+    /// operation's handler; the handlers follow by class: literals and addresses,
+    /// register reads, stack operations, memory reads, arithmetic, control flow,
+    /// location descriptions, and the AMDGPU extensions.
     fn step(&mut self, op: &Op, pc: usize) -> R<usize> {
         use Op::*;
-        let next = pc + 1;
         match op {
-            Addr(a) => {
-                let a = self.ctx.relocate(*a) & self.mask;
-                self.push_loc(Single::memory(AddressSpace::Global, a))?;
-            }
-            Addrx(i) => {
-                let a = self.ctx.address(*i)? & self.mask;
-                self.push_loc(Single::memory(AddressSpace::Global, a))?;
-            }
-            Constx(i) => {
-                let a = self.ctx.address(*i)?;
-                let v = self.generic(a);
-                self.push_value(v)?;
-            }
+            // Literals, constants and addresses (DWARF 5 2.5.1.1).
+            Addr(a) => self.addr(*a)?,
+            Addrx(i) => self.addrx(*i)?,
+            Constx(i) => self.constx(*i)?,
             Lit(n) => self.push_value(Value::Generic(u64::from(*n)))?,
-            ConstU(_, v) | Constu(v) => {
-                let v = self.generic(*v);
-                self.push_value(v)?;
-            }
-            ConstS(_, v) | Consts(v) => {
-                let v = self.generic(*v as u64);
-                self.push_value(v)?;
-            }
-            ConstType { die, bytes } => {
-                let bt = self.ctx.base_type(*die)?;
-                if bt.total_size() != bytes.len() as u64 {
-                    return fail(ErrorKind::OperandRange {
-                        op: "DW_OP_const_type",
-                        what: "constant size differs from the base type's size",
-                    });
-                }
-                self.push_value(Value::from_bytes(ValueType::of(&bt), bytes))?;
-            }
-            Fbreg(d) => {
-                let fb = self.frame_base()?;
-                let l = fb.map(|s| s.offset_by(i128::from(*d) * 8, "DW_OP_fbreg"))?;
-                self.push(Entry::Loc(l))?;
-            }
-            Breg { reg, disp, .. } => {
-                let v = self.read_reg_uint(*reg, self.addr_size, "DW_OP_breg")?;
-                let a = v.wrapping_add(*disp as u64) & self.mask;
-                self.push_loc(Single::memory(AddressSpace::Global, a))?;
-            }
-            RegvalType { reg, die } => {
-                let ty = self.value_type(*die)?;
-                let v = if ty == ValueType::Generic {
-                    Value::Generic(self.read_reg_uint(*reg, self.addr_size, "DW_OP_regval_type")?)
-                } else {
-                    let size = ty.size(self.addr_size);
-                    let rsize = register_size(*reg).ok_or(ErrorKind::UnknownRegister(*reg))?;
-                    if size > rsize {
-                        return fail(ErrorKind::AccessOutOfRange {
-                            offset: 0,
-                            bits: u128::from(size) * 8,
-                            size: u128::from(rsize) * 8,
-                        });
-                    }
-                    // Registers are at most 256 bytes (a wave64 vector register), and
-                    // `size` is at most the register's size: a buffer on the stack.
-                    let mut buf = [0u8; 256];
-                    let buf = buf
-                        .get_mut(..size as usize)
-                        .ok_or(ErrorKind::AccessOutOfRange {
-                            offset: 0,
-                            bits: u128::from(size) * 8,
-                            size: 256 * 8,
-                        })?;
-                    self.target
-                        .read_register(*reg as u32, 0, buf)
-                        .map_err(ErrorKind::from)?;
-                    Value::from_bytes(ty, buf)
-                };
-                self.push_value(v)?;
-            }
-            Dup => {
-                self.check_complete(1, "DW_OP_dup")?;
-                let top = self
-                    .stack
-                    .last()
-                    .cloned()
-                    .ok_or(ErrorKind::StackUnderflow("DW_OP_dup"))?;
-                self.push(top)?;
-            }
-            Drop => {
-                self.check_complete(1, "DW_OP_drop")?;
-                self.pop("DW_OP_drop")?;
-            }
+            ConstU(_, v) | Constu(v) => self.push_generic(*v)?,
+            ConstS(_, v) | Consts(v) => self.push_generic(*v as u64)?,
+            ConstType { die, bytes } => self.const_type(*die, bytes)?,
+            // Register values (2.5.1.2).
+            Fbreg(d) => self.fbreg(*d)?,
+            Breg { reg, disp, .. } => self.breg(*reg, *disp)?,
+            RegvalType { reg, die } => self.regval_type(*reg, *die)?,
+            // Stack operations (2.5.1.3).
+            Dup => self.dup()?,
+            Drop => self.drop_top()?,
             Over => self.pick(1, "DW_OP_over")?,
             Pick(i) => self.pick(usize::from(*i), "DW_OP_pick")?,
-            Swap => {
-                self.check_complete(2, "DW_OP_swap")?;
-                let n = self.stack.len();
-                if n < 2 {
-                    return fail(ErrorKind::StackUnderflow("DW_OP_swap"));
-                }
-                self.stack.swap(n - 1, n - 2);
-            }
-            Rot => {
-                self.check_complete(3, "DW_OP_rot")?;
-                let n = self.stack.len();
-                if n < 3 {
-                    return fail(ErrorKind::StackUnderflow("DW_OP_rot"));
-                }
-                // [.., c, b, a(top)] -> [.., a, c, b]
-                self.stack[n - 3..].rotate_right(1);
-            }
-            Deref => {
-                let l = self.pop_loc("DW_OP_deref")?;
-                let size = u64::from(self.addr_size);
-                self.deref(l, ValueType::Generic, size, "DW_OP_deref")?;
-            }
-            DerefSize(s) => {
-                if *s == 0 || *s > self.addr_size {
-                    return fail(ErrorKind::OperandRange {
-                        op: "DW_OP_deref_size",
-                        what: "size must be 1 to the generic type's size",
-                    });
-                }
-                let l = self.pop_loc("DW_OP_deref_size")?;
-                self.deref_zext(l, *s, "DW_OP_deref_size")?;
-            }
-            DerefType { size, die } => {
-                let ty = self.typed_size(*size, *die, "DW_OP_deref_type")?;
-                let l = self.pop_loc("DW_OP_deref_type")?;
-                self.deref(l, ty, u64::from(*size), "DW_OP_deref_type")?;
-            }
-            Xderef | XderefSize(_) | XderefType { .. } => {
-                let name = op.name(crate::op::Form::Standard);
-                // Pops A, then AS; equivalent to swap; form_aspace_address; deref*.
-                let n = self.stack.len();
-                if n < 2 {
-                    return fail(ErrorKind::StackUnderflow(name));
-                }
-                self.check_complete(2, name)?;
-                self.stack.swap(n - 1, n - 2);
-                if self.opts.compat.clang_address_spaces {
-                    let v = self.pop_integral(name)?.to_u64(self.mask, name)?;
-                    let space = match v {
-                        1 => AddressSpace::PrivateLane.dwarf(),
-                        2 => AddressSpace::Local.dwarf(),
-                        0 => 0,
-                        other => return fail(ErrorKind::UnknownAddressSpace(other)),
-                    };
-                    self.push_value(Value::Generic(space))?;
-                }
-                let s = self.form_aspace(name)?;
-                if self.opts.compat.xderef_forms_location {
-                    self.push_loc(s)?;
-                    return Ok(next);
-                }
-                let l = Loc::One(s);
-                match op {
-                    Xderef => self.deref(l, ValueType::Generic, u64::from(self.addr_size), name)?,
-                    XderefSize(sz) => {
-                        if *sz == 0 || *sz > self.addr_size {
-                            return fail(ErrorKind::OperandRange {
-                                op: name,
-                                what: "size must be 1 to the generic type's size",
-                            });
-                        }
-                        self.deref_zext(l, *sz, name)?
-                    }
-                    XderefType { size, die } => {
-                        let ty = self.typed_size(*size, *die, name)?;
-                        self.deref(l, ty, u64::from(*size), name)?
-                    }
-                    _ => {}
-                }
-            }
-            PushObjectAddress => {
-                let o = self.object.clone().ok_or(ErrorKind::Unavailable {
-                    op: "DW_OP_push_object_address",
-                    what: "an object",
-                })?;
-                self.push(Entry::Loc(o))?;
-            }
-            FormTlsAddress { .. } => {
-                let v = self.pop_integral("DW_OP_form_tls_address")?;
-                let off = v.to_u64(self.mask, "DW_OP_form_tls_address")?;
-                let a = self.target.tls_address(off).ok_or(ErrorKind::Unavailable {
-                    op: "DW_OP_form_tls_address",
-                    what: "thread-local storage",
-                })?;
-                self.push_loc(Single::memory(AddressSpace::Global, a))?;
-            }
-            CallFrameCfa => {
-                let l = self.ctx.call_frame_cfa()?;
-                self.push(Entry::Loc(l))?;
-            }
-            Abs => {
-                let v = self.pop_value("DW_OP_abs")?;
-                let r = v.abs(self.mask)?;
-                self.push_value(r)?;
-            }
-            Neg => {
-                let v = self.pop_value("DW_OP_neg")?;
-                let r = v.neg(self.mask)?;
-                self.push_value(r)?;
-            }
-            Not => {
-                let v = self.pop_value("DW_OP_not")?;
-                let r = v.not(self.mask)?;
-                self.push_value(r)?;
-            }
+            Swap => self.swap()?,
+            Rot => self.rot()?,
+            Deref => self.deref_generic()?,
+            DerefSize(s) => self.deref_size(*s)?,
+            DerefType { size, die } => self.deref_type(*size, *die)?,
+            Xderef | XderefSize(_) | XderefType { .. } => self.xderef(op)?,
+            PushObjectAddress => self.push_object_address()?,
+            FormTlsAddress { .. } => self.form_tls_address()?,
+            CallFrameCfa => self.call_frame_cfa()?,
+            // Arithmetic and logical operations (2.5.1.4).
+            Abs => self.unary("DW_OP_abs", Value::abs)?,
+            Neg => self.unary("DW_OP_neg", Value::neg)?,
+            Not => self.unary("DW_OP_not", Value::not)?,
             And => self.binary("DW_OP_and", Value::and)?,
             Or => self.binary("DW_OP_or", Value::or)?,
             Xor => self.binary("DW_OP_xor", Value::xor)?,
@@ -1607,13 +1506,8 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             Shl => self.binary("DW_OP_shl", Value::shl)?,
             Shr => self.binary("DW_OP_shr", Value::shr)?,
             Shra => self.binary("DW_OP_shra", Value::shra)?,
-            PlusUconst(c) => {
-                // DWARF 5 2.5.1.4: the constant is interpreted as the popped value's type.
-                let v = self.pop_value("DW_OP_plus_uconst")?;
-                let rhs = Value::from_u64(v.value_type(), *c);
-                let r = v.add(&rhs, self.mask)?;
-                self.push_value(r)?;
-            }
+            PlusUconst(c) => self.plus_uconst(*c)?,
+            // Control flow (2.5.1.5).
             Eq => self.compare("DW_OP_eq", |o| o.is_eq())?,
             Ge => self.compare("DW_OP_ge", |o| o.is_ge())?,
             Gt => self.compare("DW_OP_gt", |o| o.is_gt())?,
@@ -1621,209 +1515,523 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
             Lt => self.compare("DW_OP_lt", |o| o.is_lt())?,
             Ne => self.compare("DW_OP_ne", |o| o.is_ne())?,
             Skip { target, .. } => return Ok(*target),
-            Bra { target, .. } => {
-                let v = self.pop_integral("DW_OP_bra")?;
-                if v.to_u64(self.mask, "DW_OP_bra")? != 0 {
-                    return Ok(*target);
-                }
-            }
+            Bra { target, .. } => return self.bra(*target, pc + 1),
             Call2(o) => self.call(DieRef::Unit(u64::from(*o)), "DW_OP_call2")?,
             Call4(o) => self.call(DieRef::Unit(u64::from(*o)), "DW_OP_call4")?,
             CallRef(o) => self.call(DieRef::Info(*o), "DW_OP_call_ref")?,
-            Convert(die) => {
-                let ty = self.value_type(*die)?;
-                let v = self.pop_value("DW_OP_convert")?;
-                let r = v.convert(ty, self.mask)?;
-                self.push_value(r)?;
-            }
-            Reinterpret(die) => {
-                let ty = self.value_type(*die)?;
-                let v = self.pop_value("DW_OP_reinterpret")?;
-                let r = v.reinterpret(ty, self.addr_size)?;
-                self.push_value(r)?;
-            }
+            // Type conversions (2.5.1.6) and special operations (2.5.1.7).
+            Convert(die) => self.convert(*die)?,
+            Reinterpret(die) => self.reinterpret(*die)?,
             Nop | LlvmNop => {}
             EntryValue(bytes) => self.entry_value(bytes)?,
-            Reg { reg, .. } => {
-                if register_size(*reg).is_none() {
-                    return fail(ErrorKind::UnknownRegister(*reg));
-                }
-                self.push_loc(Single::register(*reg as u32))?;
-            }
+            // Location descriptions (2.6).
+            Reg { reg, .. } => self.reg(*reg)?,
             ImplicitValue(b) => self.push_loc(Single::implicit(b.clone()))?,
-            StackValue => {
-                let v = self.pop_value("DW_OP_stack_value")?;
-                let s = match v {
-                    Value::ImplicitPointer(p) => Single {
-                        storage: Storage::ImplicitPointer(p),
-                        offset: 0,
-                    },
-                    v => {
-                        let mut buf = [0u8; 16];
-                        match v.write_small(self.addr_size, &mut buf) {
-                            Some(n) => Single::implicit(&buf[..n]),
-                            None => Single::implicit(v.to_bytes(self.addr_size)),
-                        }
-                    }
-                };
-                self.push_loc(s)?;
-            }
-            ImplicitPointer { die, disp } => {
-                let p = ImplicitPtr {
-                    die: *die,
-                    disp: *disp,
-                    space: 0,
-                    bits: u64::from(self.addr_size) * 8,
-                };
-                self.push_loc(Single {
-                    storage: Storage::ImplicitPointer(Box::new(p)),
-                    offset: 0,
-                })?;
-            }
-            AspaceImplicitPointer { die, disp } => {
-                let name = "DW_OP_LLVM_aspace_implicit_pointer";
-                let v = self.pop_integral(name)?;
-                let space = self.aspace(&v, name)?;
-                let bits = u64::from(space.address_size()) * 8;
-                let p = ImplicitPtr {
-                    die: *die,
-                    disp: *disp,
-                    space: space.dwarf(),
-                    bits,
-                };
-                self.push_loc(Single {
-                    storage: Storage::ImplicitPointer(Box::new(p)),
-                    offset: 0,
-                })?;
-            }
-            Piece(s) => {
-                let bits = s.checked_mul(8).ok_or(ErrorKind::CompositeTooLarge)?;
-                self.piece(bits, None, "DW_OP_piece")?;
-            }
+            StackValue => self.stack_value()?,
+            ImplicitPointer { die, disp } => self.implicit_pointer(*die, *disp)?,
+            Piece(s) => self.byte_piece(*s)?,
             BitPiece { size, offset } => self.piece(*size, Some(*offset), "DW_OP_bit_piece")?,
-            PieceEnd => match self.stack.pop() {
-                Some(Entry::Incomplete(parts)) => self.push_loc(composite(parts))?,
-                Some(other) => {
-                    self.stack.push(other);
-                    return fail(ErrorKind::NoIncompleteComposite);
-                }
-                None => return fail(ErrorKind::NoIncompleteComposite),
-            },
-            FormAspaceAddress => {
-                let s = self.form_aspace("DW_OP_LLVM_form_aspace_address")?;
-                self.push_loc(s)?;
-            }
+            // The AMDGPU extensions (DW_OP_LLVM_*) and the proposals' operations.
+            AspaceImplicitPointer { die, disp } => self.aspace_implicit_pointer(*die, *disp)?,
+            PieceEnd => self.piece_end()?,
+            FormAspaceAddress => self.form_aspace_address()?,
             PushLane => self.push_value(Value::Generic(u64::from(self.target.lane())))?,
             Offset | BitOffset => {
-                let name = op.name(crate::op::Form::User);
-                let d = self.pop_integral(name)?;
-                let d = self.signed_of(&d, name)?;
-                let d = if matches!(op, Offset) { d * 8 } else { d };
-                let l = self.pop_loc(name)?;
-                let l = l.map(|s| s.offset_by(d, name))?;
-                self.push(Entry::Loc(l))?;
+                self.offset(matches!(op, Offset), op.name(crate::op::Form::User))?
             }
-            OffsetUconst(d) => {
-                let name = "DW_OP_LLVM_offset_uconst";
-                let l = self.pop_loc(name)?;
-                let l = l.map(|s| s.offset_by(i128::from(*d) * 8, name))?;
-                self.push(Entry::Loc(l))?;
-            }
-            CallFrameEntryReg(r) => {
-                let l = self.ctx.entry_register(*r)?;
-                self.push(Entry::Loc(l))?;
-            }
+            OffsetUconst(d) => self.offset_uconst(*d)?,
+            CallFrameEntryReg(r) => self.call_frame_entry_reg(*r)?,
             Undefined => self.push_loc(Single::undefined())?,
-            AspaceBregx { reg, disp } => {
-                let name = "DW_OP_LLVM_aspace_bregx";
-                let v = self.pop_integral(name)?;
-                let space = self.aspace(&v, name)?;
-                let r = self.read_reg_uint(*reg, space.address_size(), name)?;
-                let a = r.wrapping_add(*disp as u64) & space.address_mask();
-                self.push_loc(Single::memory(space, a))?;
-            }
-            Extend { bits, count } => {
-                let name = "DW_OP_LLVM_extend";
-                if *bits == 0 || *count == 0 {
-                    return fail(ErrorKind::BadComposite {
-                        op: name,
-                        what: "element size and count must not be 0",
-                    });
-                }
-                if u128::from(*bits) * u128::from(*count) > crate::location::MAX_COMPOSITE_BITS {
-                    return fail(ErrorKind::CompositeTooLarge);
-                }
-                if let Some(Entry::Loc(pl)) = self.stack.last() {
-                    crate::location::check_parts(crate::location::leaf_parts(pl), *count)?;
-                }
-                if matches!(self.stack.last(), Some(Entry::Loc(_))) {
-                    // The usual case, a location on top: extended where it lies.
-                    self.tick_n(*count)?;
-                    if let Some(top) = self.stack.last_mut()
-                        && let Entry::Loc(pl) = top
-                    {
-                        crate::location::Extended::check(pl, *bits)?;
-                        let pl = std::mem::replace(pl, Loc::One(Single::undefined()));
-                        *top =
-                            Entry::Extended(crate::location::Extended::checked(pl, *bits, *count));
-                    }
-                } else {
-                    let pl = self.pop_loc(name)?;
-                    crate::location::check_parts(crate::location::leaf_parts(&pl), *count)?;
-                    self.tick_n(*count)?;
-                    crate::location::Extended::check(&pl, *bits)?;
-                    self.push(Entry::Extended(crate::location::Extended::checked(
-                        pl, *bits, *count,
-                    )))?;
-                }
-            }
-            SelectBitPiece { bits, count } => {
-                let name = "DW_OP_LLVM_select_bit_piece";
-                if *bits == 0 || *count == 0 {
-                    return fail(ErrorKind::BadComposite {
-                        op: name,
-                        what: "element size and count must not be 0",
-                    });
-                }
-                if u128::from(*bits) * u128::from(*count) > crate::location::MAX_COMPOSITE_BITS {
-                    return fail(ErrorKind::CompositeTooLarge);
-                }
-                let m = self.pop_integral(name)?;
-                let mbits = m.value_type().size(self.addr_size) * 8;
-                if mbits < *count {
-                    return fail(ErrorKind::BadComposite {
-                        op: name,
-                        what: "the mask has fewer bits than the count",
-                    });
-                }
-                let mask = match m {
-                    Value::Bytes(b) => crate::location::Mask::Big(b.bytes.to_vec().into()),
-                    m => crate::location::Mask::Small(m.to_u64(u64::MAX, name)?),
-                };
-                let l1 = self.pop_operand(name)?;
-                let l0 = self.pop_operand(name)?;
-                self.tick_n(*count)?;
-                let c = crate::location::select_with(l0, l1, mask, *bits, *count)?;
-                self.push_loc(Single {
-                    storage: Storage::Composite(c),
-                    offset: 0,
-                })?;
-            }
+            AspaceBregx { reg, disp } => self.aspace_bregx(*reg, *disp)?,
+            Extend { bits, count } => self.extend(*bits, *count)?,
+            SelectBitPiece { bits, count } => self.select_bit_piece(*bits, *count)?,
             Overlay | BitOverlay => self.overlay(matches!(op, Overlay))?,
-            PushSimdLane => {
-                if !self.opts.proposals {
-                    return fail(ErrorKind::NotEnabled("DW_OP_push_simd_lane"));
-                }
-                self.push_value(Value::Generic(u64::from(self.target.lane())))?;
+            PushSimdLane => self.push_simd_lane()?,
+            ObjectMap(die) => self.object_map(*die)?,
+        }
+        Ok(pc + 1)
+    }
+
+    // ---- literals, constants and addresses ----
+
+    /// `DW_OP_addr`: the relocated address, a memory location in the global space.
+    fn addr(&mut self, a: u64) -> R<()> {
+        let a = self.ctx.relocate(a) & self.mask;
+        self.push_loc(Single::memory(AddressSpace::Global, a))
+    }
+
+    /// `DW_OP_addrx`: the address at index `i` of .debug_addr, as a memory location.
+    fn addrx(&mut self, i: u64) -> R<()> {
+        let a = self.ctx.address(i)? & self.mask;
+        self.push_loc(Single::memory(AddressSpace::Global, a))
+    }
+
+    /// `DW_OP_constx`: the value at index `i` of .debug_addr.
+    fn constx(&mut self, i: u64) -> R<()> {
+        let a = self.ctx.address(i)?;
+        let v = self.generic(a);
+        self.push_value(v)
+    }
+
+    /// The constant operations: `v` as a generic value (masked to the address size).
+    fn push_generic(&mut self, v: u64) -> R<()> {
+        let v = self.generic(v);
+        self.push_value(v)
+    }
+
+    /// `DW_OP_const_type`: `bytes` as a value of the base type `die`.
+    fn const_type(&mut self, die: u64, bytes: &[u8]) -> R<()> {
+        let bt = self.ctx.base_type(die)?;
+        if bt.total_size() != bytes.len() as u64 {
+            return fail(ErrorKind::OperandRange {
+                op: "DW_OP_const_type",
+                what: "constant size differs from the base type's size",
+            });
+        }
+        self.push_value(Value::from_bytes(ValueType::of(&bt), bytes))
+    }
+
+    // ---- register values ----
+
+    /// `DW_OP_fbreg`: the frame base offset by `d` bytes.
+    fn fbreg(&mut self, d: i64) -> R<()> {
+        let fb = self.frame_base()?;
+        let l = fb.map(|s| s.offset_by(i128::from(d) * 8, "DW_OP_fbreg"))?;
+        self.push(Entry::Loc(l))
+    }
+
+    /// `DW_OP_breg<n>`/`DW_OP_bregx`: register `reg` plus `disp`, a memory location.
+    fn breg(&mut self, reg: u64, disp: i64) -> R<()> {
+        let v = self.read_reg_uint(reg, self.addr_size, "DW_OP_breg")?;
+        let a = v.wrapping_add(disp as u64) & self.mask;
+        self.push_loc(Single::memory(AddressSpace::Global, a))
+    }
+
+    /// `DW_OP_regval_type`: the contents of register `reg` as a value of type `die`.
+    fn regval_type(&mut self, reg: u64, die: u64) -> R<()> {
+        let ty = self.value_type(die)?;
+        let v = if ty == ValueType::Generic {
+            Value::Generic(self.read_reg_uint(reg, self.addr_size, "DW_OP_regval_type")?)
+        } else {
+            let size = ty.size(self.addr_size);
+            let rsize = register_size(reg).ok_or(ErrorKind::UnknownRegister(reg))?;
+            if size > rsize {
+                return fail(ErrorKind::AccessOutOfRange {
+                    offset: 0,
+                    bits: u128::from(size) * 8,
+                    size: u128::from(rsize) * 8,
+                });
             }
-            ObjectMap(die) => {
-                if !self.opts.proposals {
-                    return fail(ErrorKind::NotEnabled("DW_OP_object_map"));
+            // Registers are at most 256 bytes (a wave64 vector register), and
+            // `size` is at most the register's size: a buffer on the stack.
+            let mut buf = [0u8; 256];
+            let buf = buf
+                .get_mut(..size as usize)
+                .ok_or(ErrorKind::AccessOutOfRange {
+                    offset: 0,
+                    bits: u128::from(size) * 8,
+                    size: 256 * 8,
+                })?;
+            self.target
+                .read_register(reg as u32, 0, buf)
+                .map_err(ErrorKind::from)?;
+            Value::from_bytes(ty, buf)
+        };
+        self.push_value(v)
+    }
+
+    // ---- stack operations ----
+
+    /// `DW_OP_dup`: pushes a copy of the top entry.
+    fn dup(&mut self) -> R<()> {
+        self.check_complete(1, "DW_OP_dup")?;
+        let top = self
+            .stack
+            .last()
+            .cloned()
+            .ok_or(ErrorKind::StackUnderflow("DW_OP_dup"))?;
+        self.push(top)
+    }
+
+    /// `DW_OP_drop`: pops the top entry.
+    fn drop_top(&mut self) -> R<()> {
+        self.check_complete(1, "DW_OP_drop")?;
+        self.pop("DW_OP_drop")?;
+        Ok(())
+    }
+
+    /// `DW_OP_swap`: exchanges the top two entries.
+    fn swap(&mut self) -> R<()> {
+        self.check_complete(2, "DW_OP_swap")?;
+        let n = self.stack.len();
+        if n < 2 {
+            return fail(ErrorKind::StackUnderflow("DW_OP_swap"));
+        }
+        self.stack.swap(n - 1, n - 2);
+        Ok(())
+    }
+
+    /// `DW_OP_rot`: rotates the top three entries (the top goes third).
+    fn rot(&mut self) -> R<()> {
+        self.check_complete(3, "DW_OP_rot")?;
+        let n = self.stack.len();
+        if n < 3 {
+            return fail(ErrorKind::StackUnderflow("DW_OP_rot"));
+        }
+        // [.., c, b, a(top)] -> [.., a, c, b]
+        self.stack[n - 3..].rotate_right(1);
+        Ok(())
+    }
+
+    // ---- memory reads ----
+
+    /// `DW_OP_deref`: reads a generic value at the popped location.
+    fn deref_generic(&mut self) -> R<()> {
+        let l = self.pop_loc("DW_OP_deref")?;
+        let size = u64::from(self.addr_size);
+        self.deref(l, ValueType::Generic, size, "DW_OP_deref")
+    }
+
+    /// `DW_OP_deref_size`: reads `s` bytes at the popped location, zero-extended.
+    fn deref_size(&mut self, s: u8) -> R<()> {
+        if s == 0 || s > self.addr_size {
+            return fail(ErrorKind::OperandRange {
+                op: "DW_OP_deref_size",
+                what: "size must be 1 to the generic type's size",
+            });
+        }
+        let l = self.pop_loc("DW_OP_deref_size")?;
+        self.deref_zext(l, s, "DW_OP_deref_size")
+    }
+
+    /// `DW_OP_deref_type`: reads a value of type `die` at the popped location.
+    fn deref_type(&mut self, size: u8, die: u64) -> R<()> {
+        let ty = self.typed_size(size, die, "DW_OP_deref_type")?;
+        let l = self.pop_loc("DW_OP_deref_type")?;
+        self.deref(l, ty, u64::from(size), "DW_OP_deref_type")
+    }
+
+    /// `DW_OP_xderef`, `DW_OP_xderef_size` and `DW_OP_xderef_type`: pops an address
+    /// and an address space, then reads as the matching `deref` operation does.
+    fn xderef(&mut self, op: &Op) -> R<()> {
+        let name = op.name(crate::op::Form::Standard);
+        // Pops A, then AS; equivalent to swap; form_aspace_address; deref*.
+        let n = self.stack.len();
+        if n < 2 {
+            return fail(ErrorKind::StackUnderflow(name));
+        }
+        self.check_complete(2, name)?;
+        self.stack.swap(n - 1, n - 2);
+        if self.opts.compat.clang_address_spaces {
+            let v = self.pop_integral(name)?.to_u64(self.mask, name)?;
+            let space = match v {
+                1 => AddressSpace::PrivateLane.dwarf(),
+                2 => AddressSpace::Local.dwarf(),
+                0 => 0,
+                other => return fail(ErrorKind::UnknownAddressSpace(other)),
+            };
+            self.push_value(Value::Generic(space))?;
+        }
+        let s = self.form_aspace(name)?;
+        if self.opts.compat.xderef_forms_location {
+            return self.push_loc(s);
+        }
+        let l = Loc::One(s);
+        match op {
+            Op::Xderef => self.deref(l, ValueType::Generic, u64::from(self.addr_size), name)?,
+            Op::XderefSize(sz) => {
+                if *sz == 0 || *sz > self.addr_size {
+                    return fail(ErrorKind::OperandRange {
+                        op: name,
+                        what: "size must be 1 to the generic type's size",
+                    });
                 }
-                self.object_map(*die)?;
+                self.deref_zext(l, *sz, name)?
             }
+            Op::XderefType { size, die } => {
+                let ty = self.typed_size(*size, *die, name)?;
+                self.deref(l, ty, u64::from(*size), name)?
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `DW_OP_push_object_address`: the object being evaluated for.
+    fn push_object_address(&mut self) -> R<()> {
+        let o = self.object.clone().ok_or(ErrorKind::Unavailable {
+            op: "DW_OP_push_object_address",
+            what: "an object",
+        })?;
+        self.push(Entry::Loc(o))
+    }
+
+    /// `DW_OP_form_tls_address`: the thread-local storage address of the popped offset.
+    fn form_tls_address(&mut self) -> R<()> {
+        let v = self.pop_integral("DW_OP_form_tls_address")?;
+        let off = v.to_u64(self.mask, "DW_OP_form_tls_address")?;
+        let a = self.target.tls_address(off).ok_or(ErrorKind::Unavailable {
+            op: "DW_OP_form_tls_address",
+            what: "thread-local storage",
+        })?;
+        self.push_loc(Single::memory(AddressSpace::Global, a))
+    }
+
+    /// `DW_OP_call_frame_cfa`: the canonical frame address from the CFI.
+    fn call_frame_cfa(&mut self) -> R<()> {
+        let l = self.ctx.call_frame_cfa()?;
+        self.push(Entry::Loc(l))
+    }
+
+    // ---- arithmetic and control flow ----
+
+    /// `DW_OP_abs`, `DW_OP_neg` and `DW_OP_not`: `f` of the popped value.
+    fn unary(
+        &mut self,
+        op: &'static str,
+        f: fn(&Value, u64) -> std::result::Result<Value, ErrorKind>,
+    ) -> R<()> {
+        let v = self.pop_value(op)?;
+        let r = f(&v, self.mask)?;
+        self.push_value(r)
+    }
+
+    /// `DW_OP_plus_uconst`: adds `c`, interpreted as the popped value's type (DWARF 5
+    /// 2.5.1.4).
+    fn plus_uconst(&mut self, c: u64) -> R<()> {
+        let v = self.pop_value("DW_OP_plus_uconst")?;
+        let rhs = Value::from_u64(v.value_type(), c);
+        let r = v.add(&rhs, self.mask)?;
+        self.push_value(r)
+    }
+
+    /// `DW_OP_bra`: `target` when the popped value is not zero, else `next`.
+    fn bra(&mut self, target: usize, next: usize) -> R<usize> {
+        let v = self.pop_integral("DW_OP_bra")?;
+        if v.to_u64(self.mask, "DW_OP_bra")? != 0 {
+            return Ok(target);
         }
         Ok(next)
+    }
+
+    /// `DW_OP_convert`: the popped value converted to the type `die`.
+    fn convert(&mut self, die: u64) -> R<()> {
+        let ty = self.value_type(die)?;
+        let v = self.pop_value("DW_OP_convert")?;
+        let r = v.convert(ty, self.mask)?;
+        self.push_value(r)
+    }
+
+    /// `DW_OP_reinterpret`: the popped value's bits as the type `die`.
+    fn reinterpret(&mut self, die: u64) -> R<()> {
+        let ty = self.value_type(die)?;
+        let v = self.pop_value("DW_OP_reinterpret")?;
+        let r = v.reinterpret(ty, self.addr_size)?;
+        self.push_value(r)
+    }
+
+    // ---- location descriptions ----
+
+    /// `DW_OP_reg<n>`/`DW_OP_regx`: the register `reg`.
+    fn reg(&mut self, reg: u64) -> R<()> {
+        if register_size(reg).is_none() {
+            return fail(ErrorKind::UnknownRegister(reg));
+        }
+        self.push_loc(Single::register(reg as u32))
+    }
+
+    /// `DW_OP_stack_value`: the popped value as an implicit location (an implicit
+    /// pointer value stays an implicit pointer).
+    fn stack_value(&mut self) -> R<()> {
+        let v = self.pop_value("DW_OP_stack_value")?;
+        let s = match v {
+            Value::ImplicitPointer(p) => Single {
+                storage: Storage::ImplicitPointer(p),
+                offset: 0,
+            },
+            v => {
+                let mut buf = [0u8; 16];
+                match v.write_small(self.addr_size, &mut buf) {
+                    Some(n) => Single::implicit(&buf[..n]),
+                    None => Single::implicit(v.to_bytes(self.addr_size)),
+                }
+            }
+        };
+        self.push_loc(s)
+    }
+
+    /// `DW_OP_implicit_pointer`: a pointer to the object `die`, `disp` bytes in.
+    fn implicit_pointer(&mut self, die: u64, disp: i64) -> R<()> {
+        let p = ImplicitPtr {
+            die,
+            disp,
+            space: 0,
+            bits: u64::from(self.addr_size) * 8,
+        };
+        self.push_loc(Single {
+            storage: Storage::ImplicitPointer(Box::new(p)),
+            offset: 0,
+        })
+    }
+
+    /// `DW_OP_piece`: a piece of `s` bytes.
+    fn byte_piece(&mut self, s: u64) -> R<()> {
+        let bits = s.checked_mul(8).ok_or(ErrorKind::CompositeTooLarge)?;
+        self.piece(bits, None, "DW_OP_piece")
+    }
+
+    // ---- the AMDGPU extensions ----
+
+    /// `DW_OP_LLVM_aspace_implicit_pointer`: an implicit pointer in the popped space.
+    fn aspace_implicit_pointer(&mut self, die: u64, disp: i64) -> R<()> {
+        let name = "DW_OP_LLVM_aspace_implicit_pointer";
+        let v = self.pop_integral(name)?;
+        let space = self.aspace(&v, name)?;
+        let bits = u64::from(space.address_size()) * 8;
+        let p = ImplicitPtr {
+            die,
+            disp,
+            space: space.dwarf(),
+            bits,
+        };
+        self.push_loc(Single {
+            storage: Storage::ImplicitPointer(Box::new(p)),
+            offset: 0,
+        })
+    }
+
+    /// `DW_OP_LLVM_piece_end`: the incomplete composite on top becomes a location.
+    fn piece_end(&mut self) -> R<()> {
+        match self.stack.pop() {
+            Some(Entry::Incomplete(parts)) => self.push_loc(composite(parts)),
+            Some(other) => {
+                self.stack.push(other);
+                fail(ErrorKind::NoIncompleteComposite)
+            }
+            None => fail(ErrorKind::NoIncompleteComposite),
+        }
+    }
+
+    /// `DW_OP_LLVM_form_aspace_address`: a memory location from an address and a space.
+    fn form_aspace_address(&mut self) -> R<()> {
+        let s = self.form_aspace("DW_OP_LLVM_form_aspace_address")?;
+        self.push_loc(s)
+    }
+
+    /// `DW_OP_LLVM_offset` (`bytes`) and `DW_OP_LLVM_bit_offset`: the location below
+    /// offset by the popped value.
+    fn offset(&mut self, bytes: bool, name: &'static str) -> R<()> {
+        let d = self.pop_integral(name)?;
+        let d = self.signed_of(&d, name)?;
+        let d = if bytes { d * 8 } else { d };
+        let l = self.pop_loc(name)?;
+        let l = l.map(|s| s.offset_by(d, name))?;
+        self.push(Entry::Loc(l))
+    }
+
+    /// `DW_OP_LLVM_offset_uconst`: the popped location offset by `d` bytes.
+    fn offset_uconst(&mut self, d: u64) -> R<()> {
+        let name = "DW_OP_LLVM_offset_uconst";
+        let l = self.pop_loc(name)?;
+        let l = l.map(|s| s.offset_by(i128::from(d) * 8, name))?;
+        self.push(Entry::Loc(l))
+    }
+
+    /// `DW_OP_LLVM_call_frame_entry_reg`: register `r` as it was on entry to the frame.
+    fn call_frame_entry_reg(&mut self, r: u64) -> R<()> {
+        let l = self.ctx.entry_register(r)?;
+        self.push(Entry::Loc(l))
+    }
+
+    /// `DW_OP_LLVM_aspace_bregx`: register `reg` plus `disp` in the popped space.
+    fn aspace_bregx(&mut self, reg: u64, disp: i64) -> R<()> {
+        let name = "DW_OP_LLVM_aspace_bregx";
+        let v = self.pop_integral(name)?;
+        let space = self.aspace(&v, name)?;
+        let r = self.read_reg_uint(reg, space.address_size(), name)?;
+        let a = r.wrapping_add(disp as u64) & space.address_mask();
+        self.push_loc(Single::memory(space, a))
+    }
+
+    /// `DW_OP_LLVM_extend`: the location on top repeated `count` times as elements of
+    /// `bits` bits.
+    fn extend(&mut self, bits: u64, count: u64) -> R<()> {
+        let name = "DW_OP_LLVM_extend";
+        if bits == 0 || count == 0 {
+            return fail(ErrorKind::BadComposite {
+                op: name,
+                what: "element size and count must not be 0",
+            });
+        }
+        if u128::from(bits) * u128::from(count) > crate::location::MAX_COMPOSITE_BITS {
+            return fail(ErrorKind::CompositeTooLarge);
+        }
+        if let Some(Entry::Loc(pl)) = self.stack.last() {
+            crate::location::check_parts(crate::location::leaf_parts(pl), count)?;
+        }
+        if matches!(self.stack.last(), Some(Entry::Loc(_))) {
+            // The usual case, a location on top: extended where it lies.
+            self.tick_n(count)?;
+            if let Some(top) = self.stack.last_mut()
+                && let Entry::Loc(pl) = top
+            {
+                crate::location::Extended::check(pl, bits)?;
+                let pl = std::mem::replace(pl, Loc::One(Single::undefined()));
+                *top = Entry::Extended(crate::location::Extended::checked(pl, bits, count));
+            }
+            Ok(())
+        } else {
+            let pl = self.pop_loc(name)?;
+            crate::location::check_parts(crate::location::leaf_parts(&pl), count)?;
+            self.tick_n(count)?;
+            crate::location::Extended::check(&pl, bits)?;
+            self.push(Entry::Extended(crate::location::Extended::checked(
+                pl, bits, count,
+            )))
+        }
+    }
+
+    /// `DW_OP_LLVM_select_bit_piece`: `count` elements of `bits` bits, each from the
+    /// second location where the popped mask's bit is set and from the first elsewhere.
+    fn select_bit_piece(&mut self, bits: u64, count: u64) -> R<()> {
+        let name = "DW_OP_LLVM_select_bit_piece";
+        if bits == 0 || count == 0 {
+            return fail(ErrorKind::BadComposite {
+                op: name,
+                what: "element size and count must not be 0",
+            });
+        }
+        if u128::from(bits) * u128::from(count) > crate::location::MAX_COMPOSITE_BITS {
+            return fail(ErrorKind::CompositeTooLarge);
+        }
+        let m = self.pop_integral(name)?;
+        let mbits = m.value_type().size(self.addr_size) * 8;
+        if mbits < count {
+            return fail(ErrorKind::BadComposite {
+                op: name,
+                what: "the mask has fewer bits than the count",
+            });
+        }
+        let mask = match m {
+            Value::Bytes(b) => crate::location::Mask::Big(b.bytes.to_vec().into()),
+            m => crate::location::Mask::Small(m.to_u64(u64::MAX, name)?),
+        };
+        let l1 = self.pop_operand(name)?;
+        let l0 = self.pop_operand(name)?;
+        self.tick_n(count)?;
+        let c = crate::location::select_with(l0, l1, mask, bits, count)?;
+        self.push_loc(Single {
+            storage: Storage::Composite(c),
+            offset: 0,
+        })
+    }
+
+    /// `DW_OP_push_simd_lane` (a proposal, when enabled): the current lane.
+    fn push_simd_lane(&mut self) -> R<()> {
+        if !self.opts.proposals {
+            return fail(ErrorKind::NotEnabled("DW_OP_push_simd_lane"));
+        }
+        self.push_value(Value::Generic(u64::from(self.target.lane())))
     }
 
     fn typed_size(&self, size: u8, die: u64, op: &'static str) -> R<ValueType> {
@@ -2078,7 +2286,12 @@ impl<'a, T: Target + ?Sized, C: Context + ?Sized> Evaluator<'a, T, C> {
         self.push_loc(composite(parts))
     }
 
+    /// `DW_OP_object_map` (a proposal, when enabled): the popped index's element of
+    /// the object map `die`.
     fn object_map(&mut self, die: u64) -> R<()> {
+        if !self.opts.proposals {
+            return fail(ErrorKind::NotEnabled("DW_OP_object_map"));
+        }
         let name = "DW_OP_object_map";
         let index = self.pop_integral(name)?.to_u64(self.mask, name)?;
         let map = self.ctx.object_map(die)?;

@@ -653,8 +653,9 @@ fn decode_ext(
     })
 }
 
-/// Decodes one operation at the reader's position. `start` is the expression's length
-/// before reading (to compute offsets).
+/// Decodes one operation at the reader's position, with the form it was encoded in and
+/// a branch's displacement. One arm per code: the operations without operands build
+/// their value, those with operands read them (the longer readings are helpers).
 fn decode_one(
     r: &mut Rd<'_>,
     opts: &DecodeOptions,
@@ -664,42 +665,18 @@ fn decode_one(
     if let Some(&(_, ext)) = opts.extensions.codes.iter().find(|(c, _)| *c == code) {
         return Ok((decode_ext(ext, r, opts)?, Form::Extension(code), None));
     }
-    let uleb = |r: &mut Rd<'_>, n: &'static str| r.read_uleb128().map_err(trunc(n));
-    let sleb = |r: &mut Rd<'_>, n: &'static str| r.read_sleb128().map_err(trunc(n));
-    let u8_ = |r: &mut Rd<'_>, n: &'static str| r.read_u8().map_err(trunc(n));
+    let seed = opts.dialect == Dialect::SeedTable;
     let std = |op: Op| Ok((op, Form::Standard, None));
     match code {
         0x03 => std(Addr(read_sized(r, opts.address_size, "DW_OP_addr")?)),
         0x06 => std(Deref),
-        0x08 => std(ConstU(1, u64::from(u8_(r, "DW_OP_const1u")?))),
-        0x09 => std(ConstS(
-            1,
-            i64::from(r.read_i8().map_err(trunc("DW_OP_const1s"))?),
-        )),
-        0x0a => std(ConstU(
-            2,
-            u64::from(r.read_u16().map_err(trunc("DW_OP_const2u"))?),
-        )),
-        0x0b => std(ConstS(
-            2,
-            i64::from(r.read_i16().map_err(trunc("DW_OP_const2s"))?),
-        )),
-        0x0c => std(ConstU(
-            4,
-            u64::from(r.read_u32().map_err(trunc("DW_OP_const4u"))?),
-        )),
-        0x0d => std(ConstS(
-            4,
-            i64::from(r.read_i32().map_err(trunc("DW_OP_const4s"))?),
-        )),
-        0x0e => std(ConstU(8, r.read_u64().map_err(trunc("DW_OP_const8u"))?)),
-        0x0f => std(ConstS(8, r.read_i64().map_err(trunc("DW_OP_const8s"))?)),
+        0x08..=0x0f => std(decode_const(code, r)?),
         0x10 => std(Constu(uleb(r, "DW_OP_constu")?)),
         0x11 => std(Consts(sleb(r, "DW_OP_consts")?)),
         0x12 => std(Dup),
         0x13 => std(Drop),
         0x14 => std(Over),
-        0x15 => std(Pick(u8_(r, "DW_OP_pick")?)),
+        0x15 => std(Pick(byte(r, "DW_OP_pick")?)),
         0x16 => std(Swap),
         0x17 => std(Rot),
         0x18 => std(Xderef),
@@ -718,46 +695,22 @@ fn decode_one(
         0x25 => std(Shr),
         0x26 => std(Shra),
         0x27 => std(Xor),
-        0x28 => {
-            let d = r.read_i16().map_err(trunc("DW_OP_bra"))?;
-            Ok((Bra { disp: d, target: 0 }, Form::Standard, Some(d)))
-        }
+        0x28 | 0x2f => decode_branch(code, r),
         0x29 => std(Eq),
         0x2a => std(Ge),
         0x2b => std(Gt),
         0x2c => std(Le),
         0x2d => std(Lt),
         0x2e => std(Ne),
-        0x2f => {
-            let d = r.read_i16().map_err(trunc("DW_OP_skip"))?;
-            Ok((Skip { disp: d, target: 0 }, Form::Standard, Some(d)))
-        }
         0x30..=0x4f => std(Lit(code - 0x30)),
-        0x50..=0x6f => std(Reg {
-            reg: u64::from(code - 0x50),
-            short: true,
-        }),
-        0x70..=0x8f => std(Breg {
-            reg: u64::from(code - 0x70),
-            disp: sleb(r, "DW_OP_breg")?,
-            short: true,
-        }),
-        0x90 => std(Reg {
-            reg: uleb(r, "DW_OP_regx")?,
-            short: false,
-        }),
+        0x50..=0x6f => std(decode_reg(code, r)?),
+        0x70..=0x8f => std(decode_breg(code, r)?),
+        0x90 => std(decode_reg(code, r)?),
+        0x92 => std(decode_breg(code, r)?),
         0x91 => std(Fbreg(sleb(r, "DW_OP_fbreg")?)),
-        0x92 => {
-            let reg = uleb(r, "DW_OP_bregx")?;
-            std(Breg {
-                reg,
-                disp: sleb(r, "DW_OP_bregx")?,
-                short: false,
-            })
-        }
         0x93 => std(Piece(uleb(r, "DW_OP_piece")?)),
-        0x94 => std(DerefSize(u8_(r, "DW_OP_deref_size")?)),
-        0x95 => std(XderefSize(u8_(r, "DW_OP_xderef_size")?)),
+        0x94 => std(DerefSize(byte(r, "DW_OP_deref_size")?)),
+        0x95 => std(XderefSize(byte(r, "DW_OP_xderef_size")?)),
         0x96 => std(Nop),
         0x97 => std(PushObjectAddress),
         0x98 => std(Call2(r.read_u16().map_err(trunc("DW_OP_call2"))?)),
@@ -765,91 +718,198 @@ fn decode_one(
         0x9a => std(CallRef(read_sized(r, opts.offset_size, "DW_OP_call_ref")?)),
         0x9b => std(FormTlsAddress { gnu: false }),
         0x9c => std(CallFrameCfa),
-        0x9d => {
-            let size = uleb(r, "DW_OP_bit_piece")?;
-            std(BitPiece {
-                size,
-                offset: uleb(r, "DW_OP_bit_piece")?,
-            })
-        }
-        0x9e => {
-            let n = "DW_OP_implicit_value";
-            let len = uleb(r, n)?;
-            std(ImplicitValue(read_block(r, len, n)?.into()))
-        }
+        0x9d => std(decode_bit_piece(r)?),
+        0x9e => std(ImplicitValue(uleb_block(r, "DW_OP_implicit_value")?.into())),
         0x9f => std(StackValue),
-        0xa0 => {
-            let n = "DW_OP_implicit_pointer";
-            let die = read_sized(r, opts.offset_size, n)?;
-            std(ImplicitPointer {
-                die,
-                disp: sleb(r, n)?,
-            })
-        }
+        0xa0 => std(decode_implicit_pointer(r, opts)?),
         0xa1 => std(Addrx(uleb(r, "DW_OP_addrx")?)),
         0xa2 => std(Constx(uleb(r, "DW_OP_constx")?)),
-        0xa3 => {
-            let n = "DW_OP_entry_value";
-            let len = uleb(r, n)?;
-            std(EntryValue(read_block(r, len, n)?))
-        }
-        0xa4 => {
-            let n = "DW_OP_const_type";
-            let die = uleb(r, n)?;
-            let len = u8_(r, n)?;
-            std(ConstType {
-                die,
-                bytes: read_block(r, u64::from(len), n)?,
-            })
-        }
-        0xa5 => {
-            let reg = uleb(r, "DW_OP_regval_type")?;
-            std(RegvalType {
-                reg,
-                die: uleb(r, "DW_OP_regval_type")?,
-            })
-        }
-        0xa6 => {
-            let size = u8_(r, "DW_OP_deref_type")?;
-            std(DerefType {
-                size,
-                die: uleb(r, "DW_OP_deref_type")?,
-            })
-        }
-        0xa7 => {
-            let size = u8_(r, "DW_OP_xderef_type")?;
-            std(XderefType {
-                size,
-                die: uleb(r, "DW_OP_xderef_type")?,
-            })
-        }
+        0xa3 => std(EntryValue(uleb_block(r, "DW_OP_entry_value")?)),
+        0xa4..=0xa7 => std(decode_typed(code, r)?),
         0xa8 => std(Convert(uleb(r, "DW_OP_convert")?)),
         0xa9 => std(Reinterpret(uleb(r, "DW_OP_reinterpret")?)),
         0xe0 => std(FormTlsAddress { gnu: true }),
-        DW_OP_LLVM_USER if opts.dialect == Dialect::User => {
-            let sub = uleb(r, "DW_OP_LLVM_user")?;
-            let op = match sub {
-                0x01 => LlvmNop,
-                0x02..=0x09 => llvm_by_index((sub - 0x02) as u8, r, opts)?,
-                // 0x0a..0x0c: piece_end, extend, select_bit_piece (aspace_implicit_pointer
-                // has no sub-op).
-                0x0a..=0x0c => llvm_by_index((sub - 0x0a + 9) as u8, r, opts)?,
-                _ => return Err(ErrorKind::UnknownUserOp(sub)),
-            };
-            Ok((op, Form::User, None))
-        }
+        DW_OP_LLVM_USER if opts.dialect == Dialect::User => decode_user(r, opts),
         A_FIRST..=A_LAST if opts.dialect == Dialect::SingleByte => Ok((
             llvm_by_index(code - A_FIRST, r, opts)?,
             Form::SingleByte,
             None,
         )),
-        0xe7 if opts.dialect == Dialect::SeedTable => {
-            Ok((FormAspaceAddress, Form::SeedTable, None))
-        }
-        0xe9 if opts.dialect == Dialect::SeedTable => Ok((Offset, Form::SeedTable, None)),
-        0xea if opts.dialect == Dialect::SeedTable => Ok((PushLane, Form::SeedTable, None)),
+        0xe7 if seed => Ok((FormAspaceAddress, Form::SeedTable, None)),
+        0xe9 if seed => Ok((Offset, Form::SeedTable, None)),
+        0xea if seed => Ok((PushLane, Form::SeedTable, None)),
         _ => Err(ErrorKind::UnknownOpcode(code)),
     }
+}
+
+/// An unsigned LEB128 operand of the operation `n`.
+#[inline(always)]
+fn uleb(r: &mut Rd<'_>, n: &'static str) -> std::result::Result<u64, ErrorKind> {
+    r.read_uleb128().map_err(trunc(n))
+}
+
+/// A signed LEB128 operand of the operation `n`.
+#[inline(always)]
+fn sleb(r: &mut Rd<'_>, n: &'static str) -> std::result::Result<i64, ErrorKind> {
+    r.read_sleb128().map_err(trunc(n))
+}
+
+/// A one-byte operand of the operation `n`.
+#[inline(always)]
+fn byte(r: &mut Rd<'_>, n: &'static str) -> std::result::Result<u8, ErrorKind> {
+    r.read_u8().map_err(trunc(n))
+}
+
+/// A block operand of the operation `n`: its length as unsigned LEB128, its bytes.
+#[inline(always)]
+fn uleb_block(r: &mut Rd<'_>, n: &'static str) -> std::result::Result<Box<[u8]>, ErrorKind> {
+    let len = uleb(r, n)?;
+    read_block(r, len, n)
+}
+
+/// `DW_OP_bra` (0x28) and `DW_OP_skip` (0x2f), with their displacement.
+#[inline(always)]
+fn decode_branch(
+    code: u8,
+    r: &mut Rd<'_>,
+) -> std::result::Result<(Op, Form, Option<i16>), ErrorKind> {
+    if code == 0x28 {
+        let d = r.read_i16().map_err(trunc("DW_OP_bra"))?;
+        Ok((Op::Bra { disp: d, target: 0 }, Form::Standard, Some(d)))
+    } else {
+        let d = r.read_i16().map_err(trunc("DW_OP_skip"))?;
+        Ok((Op::Skip { disp: d, target: 0 }, Form::Standard, Some(d)))
+    }
+}
+
+/// A `DW_OP_LLVM_user` operation: its sub-operation and operands.
+fn decode_user(
+    r: &mut Rd<'_>,
+    opts: &DecodeOptions,
+) -> std::result::Result<(Op, Form, Option<i16>), ErrorKind> {
+    let sub = uleb(r, "DW_OP_LLVM_user")?;
+    let op = match sub {
+        0x01 => Op::LlvmNop,
+        0x02..=0x09 => llvm_by_index((sub - 0x02) as u8, r, opts)?,
+        // 0x0a..0x0c: piece_end, extend, select_bit_piece (aspace_implicit_pointer
+        // has no sub-op).
+        0x0a..=0x0c => llvm_by_index((sub - 0x0a + 9) as u8, r, opts)?,
+        _ => return Err(ErrorKind::UnknownUserOp(sub)),
+    };
+    Ok((op, Form::User, None))
+}
+
+/// The constant operations `DW_OP_const1u` (0x08) to `DW_OP_const8s` (0x0f).
+#[inline(always)]
+fn decode_const(code: u8, r: &mut Rd<'_>) -> std::result::Result<Op, ErrorKind> {
+    use Op::*;
+    Ok(match code {
+        0x08 => ConstU(1, u64::from(byte(r, "DW_OP_const1u")?)),
+        0x09 => ConstS(1, i64::from(r.read_i8().map_err(trunc("DW_OP_const1s"))?)),
+        0x0a => ConstU(2, u64::from(r.read_u16().map_err(trunc("DW_OP_const2u"))?)),
+        0x0b => ConstS(2, i64::from(r.read_i16().map_err(trunc("DW_OP_const2s"))?)),
+        0x0c => ConstU(4, u64::from(r.read_u32().map_err(trunc("DW_OP_const4u"))?)),
+        0x0d => ConstS(4, i64::from(r.read_i32().map_err(trunc("DW_OP_const4s"))?)),
+        0x0e => ConstU(8, r.read_u64().map_err(trunc("DW_OP_const8u"))?),
+        _ => ConstS(8, r.read_i64().map_err(trunc("DW_OP_const8s"))?),
+    })
+}
+
+/// `DW_OP_reg<n>` (0x50 to 0x6f) and `DW_OP_regx` (0x90).
+#[inline(always)]
+fn decode_reg(code: u8, r: &mut Rd<'_>) -> std::result::Result<Op, ErrorKind> {
+    Ok(if code == 0x90 {
+        Op::Reg {
+            reg: uleb(r, "DW_OP_regx")?,
+            short: false,
+        }
+    } else {
+        Op::Reg {
+            reg: u64::from(code - 0x50),
+            short: true,
+        }
+    })
+}
+
+/// `DW_OP_breg<n>` (0x70 to 0x8f) and `DW_OP_bregx` (0x92).
+#[inline(always)]
+fn decode_breg(code: u8, r: &mut Rd<'_>) -> std::result::Result<Op, ErrorKind> {
+    Ok(if code == 0x92 {
+        let reg = uleb(r, "DW_OP_bregx")?;
+        Op::Breg {
+            reg,
+            disp: sleb(r, "DW_OP_bregx")?,
+            short: false,
+        }
+    } else {
+        Op::Breg {
+            reg: u64::from(code - 0x70),
+            disp: sleb(r, "DW_OP_breg")?,
+            short: true,
+        }
+    })
+}
+
+/// `DW_OP_bit_piece`: size and offset in bits.
+#[inline(always)]
+fn decode_bit_piece(r: &mut Rd<'_>) -> std::result::Result<Op, ErrorKind> {
+    let size = uleb(r, "DW_OP_bit_piece")?;
+    Ok(Op::BitPiece {
+        size,
+        offset: uleb(r, "DW_OP_bit_piece")?,
+    })
+}
+
+/// `DW_OP_implicit_pointer`: the DIE's offset and a displacement.
+#[inline(always)]
+fn decode_implicit_pointer(
+    r: &mut Rd<'_>,
+    opts: &DecodeOptions,
+) -> std::result::Result<Op, ErrorKind> {
+    let n = "DW_OP_implicit_pointer";
+    let die = read_sized(r, opts.offset_size, n)?;
+    Ok(Op::ImplicitPointer {
+        die,
+        disp: sleb(r, n)?,
+    })
+}
+
+/// The typed operations with two operands: `DW_OP_const_type` (0xa4),
+/// `DW_OP_regval_type`, `DW_OP_deref_type` and `DW_OP_xderef_type` (0xa7).
+fn decode_typed(code: u8, r: &mut Rd<'_>) -> std::result::Result<Op, ErrorKind> {
+    use Op::*;
+    Ok(match code {
+        0xa4 => {
+            let n = "DW_OP_const_type";
+            let die = uleb(r, n)?;
+            let len = byte(r, n)?;
+            ConstType {
+                die,
+                bytes: read_block(r, u64::from(len), n)?,
+            }
+        }
+        0xa5 => {
+            let reg = uleb(r, "DW_OP_regval_type")?;
+            RegvalType {
+                reg,
+                die: uleb(r, "DW_OP_regval_type")?,
+            }
+        }
+        0xa6 => {
+            let size = byte(r, "DW_OP_deref_type")?;
+            DerefType {
+                size,
+                die: uleb(r, "DW_OP_deref_type")?,
+            }
+        }
+        _ => {
+            let size = byte(r, "DW_OP_xderef_type")?;
+            XderefType {
+                size,
+                die: uleb(r, "DW_OP_xderef_type")?,
+            }
+        }
+    })
 }
 
 impl Expr {
@@ -1033,6 +1093,8 @@ pub fn encode(ops: &[Op], opts: &DecodeOptions) -> std::result::Result<Vec<u8>, 
     Ok(out)
 }
 
+/// Encodes one operation: an extension code of `opts`, an AMDGPU operation in the
+/// dialect of `opts`, or a standard operation (its code, then its operands).
 fn encode_op(
     op: &Op,
     out: &mut Vec<u8>,
@@ -1045,183 +1107,59 @@ fn encode_op(
         return Ok(());
     }
     if let Some((idx, user)) = llvm_index(op) {
-        match opts.dialect {
-            Dialect::SingleByte => out.push(A_FIRST + idx),
-            Dialect::User => {
-                let Some(sub) = user else {
-                    return Err(EncodeError::NoCode(op.name(Form::User)));
-                };
-                out.push(DW_OP_LLVM_USER);
-                out.push(sub);
-            }
-            Dialect::SeedTable => match op {
-                FormAspaceAddress => out.push(0xe7),
-                Offset => out.push(0xe9),
-                PushLane => out.push(0xea),
-                _ => return Err(EncodeError::NoCode(op.name(Form::SeedTable))),
-            },
-        }
-        encode_llvm_operands(op, out, opts);
+        return encode_llvm(op, idx, user, out, opts);
+    }
+    if let Some(code) = operand_free_code(op) {
+        out.push(code);
         return Ok(());
     }
-    let simple = |out: &mut Vec<u8>, c: u8| {
-        out.push(c);
-        Ok(())
-    };
+    let (asize, osize) = (opts.address_size, opts.offset_size);
     match op {
-        Addr(a) => {
-            out.push(0x03);
-            push_sized(out, *a, opts.address_size);
-        }
-        Deref => return simple(out, 0x06),
-        ConstU(size, v) => {
-            out.push(match size {
-                1 => 0x08,
-                2 => 0x0a,
-                4 => 0x0c,
-                _ => 0x0e,
-            });
-            push_sized(out, *v, (*size).clamp(1, 8));
-        }
-        ConstS(size, v) => {
-            out.push(match size {
-                1 => 0x09,
-                2 => 0x0b,
-                4 => 0x0d,
-                _ => 0x0f,
-            });
-            push_sized(out, *v as u64, (*size).clamp(1, 8));
-        }
-        Constu(v) => {
-            out.push(0x10);
-            push_uleb(out, *v);
-        }
-        Consts(v) => {
-            out.push(0x11);
-            push_sleb(out, *v);
-        }
-        Dup => return simple(out, 0x12),
-        Drop => return simple(out, 0x13),
-        Over => return simple(out, 0x14),
+        Addr(a) => op_sized(out, 0x03, *a, asize),
+        ConstU(size, v) => op_sized(out, const_code(*size, 0x08), *v, (*size).clamp(1, 8)),
+        ConstS(size, v) => op_sized(out, const_code(*size, 0x09), *v as u64, (*size).clamp(1, 8)),
+        Constu(v) => op_uleb(out, 0x10, *v),
+        Consts(v) => op_sleb(out, 0x11, *v),
         Pick(i) => out.extend_from_slice(&[0x15, *i]),
-        Swap => return simple(out, 0x16),
-        Rot => return simple(out, 0x17),
-        Xderef => return simple(out, 0x18),
-        Abs => return simple(out, 0x19),
-        And => return simple(out, 0x1a),
-        Div => return simple(out, 0x1b),
-        Minus => return simple(out, 0x1c),
-        Mod => return simple(out, 0x1d),
-        Mul => return simple(out, 0x1e),
-        Neg => return simple(out, 0x1f),
-        Not => return simple(out, 0x20),
-        Or => return simple(out, 0x21),
-        Plus => return simple(out, 0x22),
-        PlusUconst(v) => {
-            out.push(0x23);
-            push_uleb(out, *v);
-        }
-        Shl => return simple(out, 0x24),
-        Shr => return simple(out, 0x25),
-        Shra => return simple(out, 0x26),
-        Xor => return simple(out, 0x27),
-        Bra { disp, .. } => {
-            out.push(0x28);
-            out.extend_from_slice(&disp.to_le_bytes());
-        }
-        Eq => return simple(out, 0x29),
-        Ge => return simple(out, 0x2a),
-        Gt => return simple(out, 0x2b),
-        Le => return simple(out, 0x2c),
-        Lt => return simple(out, 0x2d),
-        Ne => return simple(out, 0x2e),
-        Skip { disp, .. } => {
-            out.push(0x2f);
-            out.extend_from_slice(&disp.to_le_bytes());
-        }
-        Lit(n) => return simple(out, 0x30 + (n & 31)),
-        Reg { reg, short: true } if *reg < 32 => return simple(out, 0x50 + *reg as u8),
-        Reg { reg, .. } => {
-            out.push(0x90);
-            push_uleb(out, *reg);
-        }
+        PlusUconst(v) => op_uleb(out, 0x23, *v),
+        Bra { disp, .. } => op_bytes(out, 0x28, &disp.to_le_bytes()),
+        Skip { disp, .. } => op_bytes(out, 0x2f, &disp.to_le_bytes()),
+        Reg { reg, .. } => op_uleb(out, 0x90, *reg),
         Breg {
             reg,
             disp,
             short: true,
-        } if *reg < 32 => {
-            out.push(0x70 + *reg as u8);
-            push_sleb(out, *disp);
-        }
+        } if *reg < 32 => op_sleb(out, 0x70 + *reg as u8, *disp),
         Breg { reg, disp, .. } => {
-            out.push(0x92);
-            push_uleb(out, *reg);
+            op_uleb(out, 0x92, *reg);
             push_sleb(out, *disp);
         }
-        Fbreg(d) => {
-            out.push(0x91);
-            push_sleb(out, *d);
-        }
-        Piece(s) => {
-            out.push(0x93);
-            push_uleb(out, *s);
-        }
+        Fbreg(d) => op_sleb(out, 0x91, *d),
+        Piece(s) => op_uleb(out, 0x93, *s),
         DerefSize(s) => out.extend_from_slice(&[0x94, *s]),
         XderefSize(s) => out.extend_from_slice(&[0x95, *s]),
-        Nop => return simple(out, 0x96),
-        PushObjectAddress => return simple(out, 0x97),
-        Call2(o) => {
-            out.push(0x98);
-            out.extend_from_slice(&o.to_le_bytes());
-        }
-        Call4(o) => {
-            out.push(0x99);
-            out.extend_from_slice(&o.to_le_bytes());
-        }
-        CallRef(o) => {
-            out.push(0x9a);
-            push_sized(out, *o, opts.offset_size);
-        }
-        FormTlsAddress { gnu } => return simple(out, if *gnu { 0xe0 } else { 0x9b }),
-        CallFrameCfa => return simple(out, 0x9c),
+        Call2(o) => op_bytes(out, 0x98, &o.to_le_bytes()),
+        Call4(o) => op_bytes(out, 0x99, &o.to_le_bytes()),
+        CallRef(o) => op_sized(out, 0x9a, *o, osize),
         BitPiece { size, offset } => {
-            out.push(0x9d);
-            push_uleb(out, *size);
+            op_uleb(out, 0x9d, *size);
             push_uleb(out, *offset);
         }
-        ImplicitValue(b) => {
-            out.push(0x9e);
-            push_uleb(out, b.len() as u64);
-            out.extend_from_slice(b);
-        }
-        StackValue => return simple(out, 0x9f),
+        ImplicitValue(b) => op_block(out, 0x9e, b),
         ImplicitPointer { die, disp } => {
-            out.push(0xa0);
-            push_sized(out, *die, opts.offset_size);
+            op_sized(out, 0xa0, *die, osize);
             push_sleb(out, *disp);
         }
-        Addrx(i) => {
-            out.push(0xa1);
-            push_uleb(out, *i);
-        }
-        Constx(i) => {
-            out.push(0xa2);
-            push_uleb(out, *i);
-        }
-        EntryValue(b) => {
-            out.push(0xa3);
-            push_uleb(out, b.len() as u64);
-            out.extend_from_slice(b);
-        }
+        Addrx(i) => op_uleb(out, 0xa1, *i),
+        Constx(i) => op_uleb(out, 0xa2, *i),
+        EntryValue(b) => op_block(out, 0xa3, b),
         ConstType { die, bytes } => {
-            out.push(0xa4);
-            push_uleb(out, *die);
+            op_uleb(out, 0xa4, *die);
             out.push(bytes.len().min(255) as u8);
             out.extend_from_slice(&bytes[..bytes.len().min(255)]);
         }
         RegvalType { reg, die } => {
-            out.push(0xa5);
-            push_uleb(out, *reg);
+            op_uleb(out, 0xa5, *reg);
             push_uleb(out, *die);
         }
         DerefType { size, die } => {
@@ -1232,21 +1170,132 @@ fn encode_op(
             out.extend_from_slice(&[0xa7, *size]);
             push_uleb(out, *die);
         }
-        Convert(d) => {
-            out.push(0xa8);
-            push_uleb(out, *d);
-        }
-        Reinterpret(d) => {
-            out.push(0xa9);
-            push_uleb(out, *d);
-        }
-        LlvmNop => match opts.dialect {
-            Dialect::User => out.extend_from_slice(&[DW_OP_LLVM_USER, 0x01]),
-            _ => return Err(EncodeError::NoCode("DW_OP_LLVM_nop")),
-        },
+        Convert(d) => op_uleb(out, 0xa8, *d),
+        Reinterpret(d) => op_uleb(out, 0xa9, *d),
+        LlvmNop if opts.dialect == Dialect::User => out.extend_from_slice(&[DW_OP_LLVM_USER, 0x01]),
+        LlvmNop => return Err(EncodeError::NoCode("DW_OP_LLVM_nop")),
         other => return Err(EncodeError::NoCode(other.name(Form::Named))),
     }
     Ok(())
+}
+
+/// An AMDGPU operation of generation-A index `idx` (and `DW_OP_LLVM_user`
+/// sub-operation `user`) in the dialect of `opts`, with its operands.
+fn encode_llvm(
+    op: &Op,
+    idx: u8,
+    user: Option<u8>,
+    out: &mut Vec<u8>,
+    opts: &DecodeOptions,
+) -> std::result::Result<(), EncodeError> {
+    match opts.dialect {
+        Dialect::SingleByte => out.push(A_FIRST + idx),
+        Dialect::User => {
+            let Some(sub) = user else {
+                return Err(EncodeError::NoCode(op.name(Form::User)));
+            };
+            out.push(DW_OP_LLVM_USER);
+            out.push(sub);
+        }
+        Dialect::SeedTable => match op {
+            Op::FormAspaceAddress => out.push(0xe7),
+            Op::Offset => out.push(0xe9),
+            Op::PushLane => out.push(0xea),
+            _ => return Err(EncodeError::NoCode(op.name(Form::SeedTable))),
+        },
+    }
+    encode_llvm_operands(op, out, opts);
+    Ok(())
+}
+
+/// The code of a standard operation without operands (a table; [`decode_one`] maps
+/// the codes back); `None` for the others.
+fn operand_free_code(op: &Op) -> Option<u8> {
+    use Op::*;
+    Some(match op {
+        Deref => 0x06,
+        Dup => 0x12,
+        Drop => 0x13,
+        Over => 0x14,
+        Swap => 0x16,
+        Rot => 0x17,
+        Xderef => 0x18,
+        Abs => 0x19,
+        And => 0x1a,
+        Div => 0x1b,
+        Minus => 0x1c,
+        Mod => 0x1d,
+        Mul => 0x1e,
+        Neg => 0x1f,
+        Not => 0x20,
+        Or => 0x21,
+        Plus => 0x22,
+        Shl => 0x24,
+        Shr => 0x25,
+        Shra => 0x26,
+        Xor => 0x27,
+        Eq => 0x29,
+        Ge => 0x2a,
+        Gt => 0x2b,
+        Le => 0x2c,
+        Lt => 0x2d,
+        Ne => 0x2e,
+        Lit(n) => 0x30 + (n & 31),
+        Reg { reg, short: true } if *reg < 32 => 0x50 + *reg as u8,
+        Nop => 0x96,
+        PushObjectAddress => 0x97,
+        FormTlsAddress { gnu } => {
+            if *gnu {
+                0xe0
+            } else {
+                0x9b
+            }
+        }
+        CallFrameCfa => 0x9c,
+        StackValue => 0x9f,
+        _ => return None,
+    })
+}
+
+/// The code of `DW_OP_const<size>u` (`base` 0x08) or `DW_OP_const<size>s` (0x09).
+fn const_code(size: u8, base: u8) -> u8 {
+    match size {
+        1 => base,
+        2 => base + 2,
+        4 => base + 4,
+        _ => base + 6,
+    }
+}
+
+/// `code`, then `v` in `size` bytes.
+fn op_sized(out: &mut Vec<u8>, code: u8, v: u64, size: u8) {
+    out.push(code);
+    push_sized(out, v, size);
+}
+
+/// `code`, then `v` as unsigned LEB128.
+fn op_uleb(out: &mut Vec<u8>, code: u8, v: u64) {
+    out.push(code);
+    push_uleb(out, v);
+}
+
+/// `code`, then `v` as signed LEB128.
+fn op_sleb(out: &mut Vec<u8>, code: u8, v: i64) {
+    out.push(code);
+    push_sleb(out, v);
+}
+
+/// `code`, then the bytes `b`.
+fn op_bytes(out: &mut Vec<u8>, code: u8, b: &[u8]) {
+    out.push(code);
+    out.extend_from_slice(b);
+}
+
+/// `code`, then the block `b`: its length as unsigned LEB128 and its bytes.
+fn op_block(out: &mut Vec<u8>, code: u8, b: &[u8]) {
+    out.push(code);
+    push_uleb(out, b.len() as u64);
+    out.extend_from_slice(b);
 }
 
 #[cfg(test)]

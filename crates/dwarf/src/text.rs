@@ -339,13 +339,14 @@ fn tokens(t: &str) -> Vec<String> {
     out
 }
 
+/// Parses one operation: `DW_OP_entry_value(...)`, the numbered operations, the
+/// standard operations (not allowed after `DW_OP_LLVM_user`), and the extensions.
 fn parse_one(t: &str, ws: u32, opts: &DecodeOptions) -> Result<(Op, Form), String> {
-    use Op::*;
     // DW_OP_entry_value(...)
     if let Some(rest) = t.strip_prefix("DW_OP_entry_value") {
         let inner = rest.trim().trim_start_matches('(').trim_end_matches(')');
         let bytes = assemble(inner, ws, opts).map_err(|e| e.to_string())?;
-        return Ok((EntryValue(bytes.into()), Form::Standard));
+        return Ok((Op::EntryValue(bytes.into()), Form::Standard));
     }
     let toks = tokens(t);
     let Some(first) = toks.first() else {
@@ -357,29 +358,253 @@ fn parse_one(t: &str, ws: u32, opts: &DecodeOptions) -> Result<(Op, Form), Strin
     } else {
         (first.as_str(), &toks[1..], false)
     };
-    let arg = |i: usize| -> Result<i128, String> {
-        let a = args
+    let a = Args { args, ws };
+    if let Some(op) = numbered(name, &a)? {
+        return Ok((op, Form::Standard));
+    }
+    let op = match operand_free(name) {
+        Some(op) => op,
+        None => match with_operands(name, &a)? {
+            Some(op) => op,
+            None => return extension(name, &a, user, opts),
+        },
+    };
+    if user {
+        return Err(format!("`{name}` is not a DW_OP_LLVM_user sub-operation"));
+    }
+    Ok((op, Form::Standard))
+}
+
+/// The operands of one operation's text, parsed as they are asked for.
+struct Args<'t> {
+    args: &'t [String],
+    /// The wave size, for bare `VGPRn` names.
+    ws: u32,
+}
+
+impl Args<'_> {
+    /// Operand `i` as a number.
+    fn num(&self, i: usize) -> Result<i128, String> {
+        let a = self
+            .args
             .get(i)
             .ok_or_else(|| format!("missing operand {}", i + 1))?;
         parse_num(a).ok_or_else(|| format!("bad number `{a}`"))
-    };
-    let u = |i: usize| -> Result<u64, String> {
-        let v = arg(i)?;
+    }
+
+    /// Operand `i` as an unsigned number (a negative one as its two's complement).
+    fn u(&self, i: usize) -> Result<u64, String> {
+        let v = self.num(i)?;
         u64::try_from(v)
             .or_else(|_| i64::try_from(v).map(|x| x as u64))
             .map_err(|_| "out of range".to_string())
-    };
-    let s = |i: usize| -> Result<i64, String> {
-        let v = arg(i)?;
+    }
+
+    /// Operand `i` as a signed number (a large unsigned one as its two's complement).
+    fn s(&self, i: usize) -> Result<i64, String> {
+        let v = self.num(i)?;
         i64::try_from(v)
             .or_else(|_| u64::try_from(v).map(|x| x as i64))
             .map_err(|_| "out of range".to_string())
+    }
+
+    /// Operand `i` as a register name or number.
+    fn reg(&self, i: usize) -> Result<u64, String> {
+        let a = self.args.get(i).ok_or("missing register")?;
+        parse_register(a, self.ws).ok_or_else(|| format!("unknown register `{a}`"))
+    }
+
+    /// Operand `i` as a byte.
+    fn byte(&self, i: usize) -> Result<u8, String> {
+        small(self.u(i)?)
+    }
+
+    /// The bytes of a block: its length in operand `len`, the bytes following it.
+    fn block(&self, len: usize) -> Result<Box<[u8]>, String> {
+        let n = usize::try_from(self.u(len)?).map_err(|_| "length")?;
+        let mut b = Vec::with_capacity(n.min(4096));
+        for i in 0..n {
+            b.push(self.byte(len + 1 + i)?);
+        }
+        Ok(b.into())
+    }
+
+    /// The bra/skip displacement in operand 0.
+    fn disp(&self) -> Result<i16, String> {
+        Ok(i16::try_from(self.s(0)?).map_err(|_| "displacement")?)
+    }
+}
+
+/// `v` as a one-byte operand.
+fn small(v: u64) -> Result<u8, String> {
+    u8::try_from(v).map_err(|_| "operand does not fit one byte".to_string())
+}
+
+/// The operations with the number in their name: `DW_OP_lit<n>`, `DW_OP_reg<n>` and
+/// `DW_OP_breg<n>`; `None` for another name.
+fn numbered(name: &str, a: &Args) -> Result<Option<Op>, String> {
+    let number = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|n| n.parse::<u64>().ok())
     };
-    let reg = |i: usize| -> Result<u64, String> {
-        let a = args.get(i).ok_or("missing register")?;
-        parse_register(a, ws).ok_or_else(|| format!("unknown register `{a}`"))
-    };
-    let small = |v: u64| u8::try_from(v).map_err(|_| "operand does not fit one byte".to_string());
+    if let Some(n) = name
+        .strip_prefix("DW_OP_lit")
+        .and_then(|n| n.parse::<u8>().ok())
+    {
+        return if n < 32 {
+            Ok(Some(Op::Lit(n)))
+        } else {
+            Err("literal out of range".into())
+        };
+    }
+    if let Some(n) = number("DW_OP_reg") {
+        return if n < 32 {
+            Ok(Some(Op::Reg {
+                reg: n,
+                short: true,
+            }))
+        } else {
+            Err("DW_OP_reg<n> > 31".into())
+        };
+    }
+    if let Some(n) = number("DW_OP_breg") {
+        if n >= 32 {
+            return Err("DW_OP_breg<n> > 31".into());
+        }
+        // "DW_OP_breg1 EXEC_LO_LO16-1" or "DW_OP_breg0 +8"
+        let d = if a.args.len() >= 2 { a.s(1)? } else { a.s(0)? };
+        return Ok(Some(Op::Breg {
+            reg: n,
+            disp: d,
+            short: true,
+        }));
+    }
+    Ok(None)
+}
+
+/// The standard operations without operands, by name (a table).
+fn operand_free(name: &str) -> Option<Op> {
+    use Op::*;
+    Some(match name {
+        "DW_OP_deref" => Deref,
+        "DW_OP_dup" => Dup,
+        "DW_OP_drop" => Drop,
+        "DW_OP_over" => Over,
+        "DW_OP_swap" => Swap,
+        "DW_OP_rot" => Rot,
+        "DW_OP_xderef" => Xderef,
+        "DW_OP_abs" => Abs,
+        "DW_OP_and" => And,
+        "DW_OP_div" => Div,
+        "DW_OP_minus" => Minus,
+        "DW_OP_mod" => Mod,
+        "DW_OP_mul" => Mul,
+        "DW_OP_neg" => Neg,
+        "DW_OP_not" => Not,
+        "DW_OP_or" => Or,
+        "DW_OP_plus" => Plus,
+        "DW_OP_shl" => Shl,
+        "DW_OP_shr" => Shr,
+        "DW_OP_shra" => Shra,
+        "DW_OP_xor" => Xor,
+        "DW_OP_eq" => Eq,
+        "DW_OP_ge" => Ge,
+        "DW_OP_gt" => Gt,
+        "DW_OP_le" => Le,
+        "DW_OP_lt" => Lt,
+        "DW_OP_ne" => Ne,
+        "DW_OP_nop" => Nop,
+        "DW_OP_push_object_address" => PushObjectAddress,
+        "DW_OP_form_tls_address" => FormTlsAddress { gnu: false },
+        "DW_OP_GNU_push_tls_address" => FormTlsAddress { gnu: true },
+        "DW_OP_call_frame_cfa" => CallFrameCfa,
+        "DW_OP_stack_value" => StackValue,
+        _ => return None,
+    })
+}
+
+/// The standard operations with operands, by name; `None` for another name.
+fn with_operands(name: &str, a: &Args) -> Result<Option<Op>, String> {
+    use Op::*;
+    Ok(Some(match name {
+        "DW_OP_addr" => Addr(a.u(0)?),
+        "DW_OP_const1u" => ConstU(1, a.u(0)? & 0xff),
+        "DW_OP_const2u" => ConstU(2, a.u(0)? & 0xffff),
+        "DW_OP_const4u" => ConstU(4, a.u(0)? & 0xffff_ffff),
+        "DW_OP_const8u" => ConstU(8, a.u(0)?),
+        "DW_OP_const1s" => ConstS(1, i64::from(a.s(0)? as i8)),
+        "DW_OP_const2s" => ConstS(2, i64::from(a.s(0)? as i16)),
+        "DW_OP_const4s" => ConstS(4, i64::from(a.s(0)? as i32)),
+        "DW_OP_const8s" => ConstS(8, a.s(0)?),
+        "DW_OP_constu" => Constu(a.u(0)?),
+        "DW_OP_consts" => Consts(a.s(0)?),
+        "DW_OP_pick" => Pick(a.byte(0)?),
+        "DW_OP_plus_uconst" => PlusUconst(a.u(0)?),
+        "DW_OP_bra" => Bra {
+            disp: a.disp()?,
+            target: 0,
+        },
+        "DW_OP_skip" => Skip {
+            disp: a.disp()?,
+            target: 0,
+        },
+        "DW_OP_regx" => Reg {
+            reg: a.reg(0)?,
+            short: false,
+        },
+        "DW_OP_fbreg" => Fbreg(a.s(0)?),
+        "DW_OP_bregx" => Breg {
+            reg: a.reg(0)?,
+            disp: if a.args.len() > 1 { a.s(1)? } else { 0 },
+            short: false,
+        },
+        "DW_OP_piece" => Piece(a.u(0)?),
+        "DW_OP_deref_size" => DerefSize(a.byte(0)?),
+        "DW_OP_xderef_size" => XderefSize(a.byte(0)?),
+        "DW_OP_call2" => Call2(u16::try_from(a.u(0)?).map_err(|_| "offset")?),
+        "DW_OP_call4" => Call4(u32::try_from(a.u(0)?).map_err(|_| "offset")?),
+        "DW_OP_call_ref" => CallRef(a.u(0)?),
+        "DW_OP_bit_piece" => BitPiece {
+            size: a.u(0)?,
+            offset: a.u(1)?,
+        },
+        "DW_OP_implicit_value" => ImplicitValue(a.block(0)?.into()),
+        "DW_OP_implicit_pointer" => ImplicitPointer {
+            die: a.u(0)?,
+            disp: a.s(1)?,
+        },
+        "DW_OP_addrx" => Addrx(a.u(0)?),
+        "DW_OP_constx" => Constx(a.u(0)?),
+        "DW_OP_const_type" => {
+            let bytes = a.block(1)?;
+            ConstType {
+                die: a.u(0)?,
+                bytes,
+            }
+        }
+        "DW_OP_regval_type" => RegvalType {
+            reg: a.reg(0)?,
+            die: a.u(1)?,
+        },
+        "DW_OP_deref_type" => DerefType {
+            size: a.byte(0)?,
+            die: a.u(1)?,
+        },
+        "DW_OP_xderef_type" => XderefType {
+            size: a.byte(0)?,
+            die: a.u(1)?,
+        },
+        "DW_OP_convert" => Convert(a.u(0)?),
+        "DW_OP_reinterpret" => Reinterpret(a.u(0)?),
+        _ => return Ok(None),
+    }))
+}
+
+/// The extension operations: the AMDGPU `DW_OP_LLVM_*` ones (in the form `user` or
+/// the dialect of `opts` gives), the DWARF 6 names, and the opt-in proposals; an
+/// error for any other name.
+fn extension(name: &str, a: &Args, user: bool, opts: &DecodeOptions) -> Result<(Op, Form), String> {
+    use Op::*;
     let llvm_form = if user {
         Form::User
     } else {
@@ -397,244 +622,71 @@ fn parse_one(t: &str, ws: u32, opts: &DecodeOptions) -> Result<(Op, Form), Strin
             .map(|(c, _)| Form::Extension(*c))
             .unwrap_or(Form::Named)
     };
-    if let Some(n) = name
-        .strip_prefix("DW_OP_lit")
-        .and_then(|n| n.parse::<u8>().ok())
-    {
-        return if n < 32 {
-            Ok((Lit(n), Form::Standard))
-        } else {
-            Err("literal out of range".into())
-        };
-    }
-    if let Some(n) = name
-        .strip_prefix("DW_OP_reg")
-        .and_then(|n| n.parse::<u64>().ok())
-    {
-        return if n < 32 {
-            Ok((
-                Reg {
-                    reg: n,
-                    short: true,
-                },
-                Form::Standard,
-            ))
-        } else {
-            Err("DW_OP_reg<n> > 31".into())
-        };
-    }
-    if let Some(n) = name
-        .strip_prefix("DW_OP_breg")
-        .and_then(|n| n.parse::<u64>().ok())
-    {
-        if n >= 32 {
-            return Err("DW_OP_breg<n> > 31".into());
-        }
-        // "DW_OP_breg1 EXEC_LO_LO16-1" or "DW_OP_breg0 +8"
-        let d = if args.len() >= 2 { s(1)? } else { s(0)? };
-        return Ok((
-            Breg {
-                reg: n,
-                disp: d,
-                short: true,
+    Ok(match name {
+        "DW_OP_LLVM_nop" => (LlvmNop, Form::User),
+        "DW_OP_LLVM_form_aspace_address" => (FormAspaceAddress, llvm_form),
+        "DW_OP_LLVM_push_lane" => (PushLane, llvm_form),
+        "DW_OP_LLVM_offset" => (Offset, llvm_form),
+        "DW_OP_LLVM_offset_uconst" => (OffsetUconst(a.u(0)?), llvm_form),
+        "DW_OP_LLVM_bit_offset" => (BitOffset, llvm_form),
+        "DW_OP_LLVM_call_frame_entry_reg" => (CallFrameEntryReg(a.reg(0)?), llvm_form),
+        "DW_OP_LLVM_undefined" => (Undefined, llvm_form),
+        "DW_OP_LLVM_aspace_bregx" => (
+            AspaceBregx {
+                reg: a.reg(0)?,
+                disp: a.s(1)?,
             },
-            Form::Standard,
-        ));
-    }
-    let op = match name {
-        "DW_OP_addr" => Addr(u(0)?),
-        "DW_OP_deref" => Deref,
-        "DW_OP_const1u" => ConstU(1, u(0)? & 0xff),
-        "DW_OP_const2u" => ConstU(2, u(0)? & 0xffff),
-        "DW_OP_const4u" => ConstU(4, u(0)? & 0xffff_ffff),
-        "DW_OP_const8u" => ConstU(8, u(0)?),
-        "DW_OP_const1s" => ConstS(1, i64::from(s(0)? as i8)),
-        "DW_OP_const2s" => ConstS(2, i64::from(s(0)? as i16)),
-        "DW_OP_const4s" => ConstS(4, i64::from(s(0)? as i32)),
-        "DW_OP_const8s" => ConstS(8, s(0)?),
-        "DW_OP_constu" => Constu(u(0)?),
-        "DW_OP_consts" => Consts(s(0)?),
-        "DW_OP_dup" => Dup,
-        "DW_OP_drop" => Drop,
-        "DW_OP_over" => Over,
-        "DW_OP_pick" => Pick(small(u(0)?)?),
-        "DW_OP_swap" => Swap,
-        "DW_OP_rot" => Rot,
-        "DW_OP_xderef" => Xderef,
-        "DW_OP_abs" => Abs,
-        "DW_OP_and" => And,
-        "DW_OP_div" => Div,
-        "DW_OP_minus" => Minus,
-        "DW_OP_mod" => Mod,
-        "DW_OP_mul" => Mul,
-        "DW_OP_neg" => Neg,
-        "DW_OP_not" => Not,
-        "DW_OP_or" => Or,
-        "DW_OP_plus" => Plus,
-        "DW_OP_plus_uconst" => PlusUconst(u(0)?),
-        "DW_OP_shl" => Shl,
-        "DW_OP_shr" => Shr,
-        "DW_OP_shra" => Shra,
-        "DW_OP_xor" => Xor,
-        "DW_OP_bra" => Bra {
-            disp: i16::try_from(s(0)?).map_err(|_| "displacement")?,
-            target: 0,
-        },
-        "DW_OP_skip" => Skip {
-            disp: i16::try_from(s(0)?).map_err(|_| "displacement")?,
-            target: 0,
-        },
-        "DW_OP_eq" => Eq,
-        "DW_OP_ge" => Ge,
-        "DW_OP_gt" => Gt,
-        "DW_OP_le" => Le,
-        "DW_OP_lt" => Lt,
-        "DW_OP_ne" => Ne,
-        "DW_OP_regx" => Reg {
-            reg: reg(0)?,
-            short: false,
-        },
-        "DW_OP_fbreg" => Fbreg(s(0)?),
-        "DW_OP_bregx" => Breg {
-            reg: reg(0)?,
-            disp: if args.len() > 1 { s(1)? } else { 0 },
-            short: false,
-        },
-        "DW_OP_piece" => Piece(u(0)?),
-        "DW_OP_deref_size" => DerefSize(small(u(0)?)?),
-        "DW_OP_xderef_size" => XderefSize(small(u(0)?)?),
-        "DW_OP_nop" => Nop,
-        "DW_OP_push_object_address" => PushObjectAddress,
-        "DW_OP_call2" => Call2(u16::try_from(u(0)?).map_err(|_| "offset")?),
-        "DW_OP_call4" => Call4(u32::try_from(u(0)?).map_err(|_| "offset")?),
-        "DW_OP_call_ref" => CallRef(u(0)?),
-        "DW_OP_form_tls_address" => FormTlsAddress { gnu: false },
-        "DW_OP_GNU_push_tls_address" => FormTlsAddress { gnu: true },
-        "DW_OP_call_frame_cfa" => CallFrameCfa,
-        "DW_OP_bit_piece" => BitPiece {
-            size: u(0)?,
-            offset: u(1)?,
-        },
-        "DW_OP_implicit_value" => {
-            let n = usize::try_from(u(0)?).map_err(|_| "length")?;
-            let mut b = Vec::with_capacity(n.min(4096));
-            for i in 0..n {
-                b.push(small(u(i + 1)?)?);
-            }
-            ImplicitValue(b.into())
-        }
-        "DW_OP_stack_value" => StackValue,
-        "DW_OP_implicit_pointer" => ImplicitPointer {
-            die: u(0)?,
-            disp: s(1)?,
-        },
-        "DW_OP_addrx" => Addrx(u(0)?),
-        "DW_OP_constx" => Constx(u(0)?),
-        "DW_OP_const_type" => {
-            let n = usize::try_from(u(1)?).map_err(|_| "length")?;
-            let mut b = Vec::with_capacity(n.min(4096));
-            for i in 0..n {
-                b.push(small(u(i + 2)?)?);
-            }
-            ConstType {
-                die: u(0)?,
-                bytes: b.into(),
-            }
-        }
-        "DW_OP_regval_type" => RegvalType {
-            reg: reg(0)?,
-            die: u(1)?,
-        },
-        "DW_OP_deref_type" => DerefType {
-            size: small(u(0)?)?,
-            die: u(1)?,
-        },
-        "DW_OP_xderef_type" => XderefType {
-            size: small(u(0)?)?,
-            die: u(1)?,
-        },
-        "DW_OP_convert" => Convert(u(0)?),
-        "DW_OP_reinterpret" => Reinterpret(u(0)?),
-        "DW_OP_LLVM_nop" => return Ok((LlvmNop, Form::User)),
-        "DW_OP_LLVM_form_aspace_address" => return Ok((FormAspaceAddress, llvm_form)),
-        "DW_OP_LLVM_push_lane" => return Ok((PushLane, llvm_form)),
-        "DW_OP_LLVM_offset" => return Ok((Offset, llvm_form)),
-        "DW_OP_LLVM_offset_uconst" => return Ok((OffsetUconst(u(0)?), llvm_form)),
-        "DW_OP_LLVM_bit_offset" => return Ok((BitOffset, llvm_form)),
-        "DW_OP_LLVM_call_frame_entry_reg" => return Ok((CallFrameEntryReg(reg(0)?), llvm_form)),
-        "DW_OP_LLVM_undefined" => return Ok((Undefined, llvm_form)),
-        "DW_OP_LLVM_aspace_bregx" => {
-            return Ok((
-                AspaceBregx {
-                    reg: reg(0)?,
-                    disp: s(1)?,
-                },
-                llvm_form,
-            ));
-        }
-        "DW_OP_LLVM_aspace_implicit_pointer" => {
-            return Ok((
-                AspaceImplicitPointer {
-                    die: u(0)?,
-                    disp: s(1)?,
-                },
-                llvm_form,
-            ));
-        }
-        "DW_OP_LLVM_piece_end" => return Ok((PieceEnd, llvm_form)),
-        "DW_OP_LLVM_extend" => {
-            return Ok((
-                Extend {
-                    bits: u(0)?,
-                    count: u(1)?,
-                },
-                llvm_form,
-            ));
-        }
-        "DW_OP_LLVM_select_bit_piece" => {
-            return Ok((
-                SelectBitPiece {
-                    bits: u(0)?,
-                    count: u(1)?,
-                },
-                llvm_form,
-            ));
-        }
+            llvm_form,
+        ),
+        "DW_OP_LLVM_aspace_implicit_pointer" => (
+            AspaceImplicitPointer {
+                die: a.u(0)?,
+                disp: a.s(1)?,
+            },
+            llvm_form,
+        ),
+        "DW_OP_LLVM_piece_end" => (PieceEnd, llvm_form),
+        "DW_OP_LLVM_extend" => (
+            Extend {
+                bits: a.u(0)?,
+                count: a.u(1)?,
+            },
+            llvm_form,
+        ),
+        "DW_OP_LLVM_select_bit_piece" => (
+            SelectBitPiece {
+                bits: a.u(0)?,
+                count: a.u(1)?,
+            },
+            llvm_form,
+        ),
         // DWARF 6 names (codes still to be assigned).
-        "DW_OP_push_lane" => return Ok((PushLane, ext_form(ExtOp::PushLane))),
-        "DW_OP_offset" => return Ok((Offset, ext_form(ExtOp::Offset))),
-        "DW_OP_bit_offset" => return Ok((BitOffset, ext_form(ExtOp::BitOffset))),
-        "DW_OP_undefined" => return Ok((Undefined, ext_form(ExtOp::Undefined))),
-        "DW_OP_composite" => return Ok((PieceEnd, ext_form(ExtOp::Composite))),
-        "DW_OP_overlay" => return Ok((Overlay, ext_form(ExtOp::Overlay))),
-        "DW_OP_bit_overlay" => return Ok((BitOverlay, ext_form(ExtOp::BitOverlay))),
-        "DW_OP_extend" => {
-            return Ok((
-                Extend {
-                    bits: u(0)?,
-                    count: u(1)?,
-                },
-                Form::Named,
-            ));
-        }
-        "DW_OP_select_bit_piece" => {
-            return Ok((
-                SelectBitPiece {
-                    bits: u(0)?,
-                    count: u(1)?,
-                },
-                Form::Named,
-            ));
-        }
+        "DW_OP_push_lane" => (PushLane, ext_form(ExtOp::PushLane)),
+        "DW_OP_offset" => (Offset, ext_form(ExtOp::Offset)),
+        "DW_OP_bit_offset" => (BitOffset, ext_form(ExtOp::BitOffset)),
+        "DW_OP_undefined" => (Undefined, ext_form(ExtOp::Undefined)),
+        "DW_OP_composite" => (PieceEnd, ext_form(ExtOp::Composite)),
+        "DW_OP_overlay" => (Overlay, ext_form(ExtOp::Overlay)),
+        "DW_OP_bit_overlay" => (BitOverlay, ext_form(ExtOp::BitOverlay)),
+        "DW_OP_extend" => (
+            Extend {
+                bits: a.u(0)?,
+                count: a.u(1)?,
+            },
+            Form::Named,
+        ),
+        "DW_OP_select_bit_piece" => (
+            SelectBitPiece {
+                bits: a.u(0)?,
+                count: a.u(1)?,
+            },
+            Form::Named,
+        ),
         // Proposals.
-        "DW_OP_push_simd_lane" => return Ok((PushSimdLane, ext_form(ExtOp::PushSimdLane))),
-        "DW_OP_object_map" => return Ok((ObjectMap(u(0)?), ext_form(ExtOp::ObjectMap))),
+        "DW_OP_push_simd_lane" => (PushSimdLane, ext_form(ExtOp::PushSimdLane)),
+        "DW_OP_object_map" => (ObjectMap(a.u(0)?), ext_form(ExtOp::ObjectMap)),
         other => return Err(format!("unknown operation `{other}`")),
-    };
-    if user {
-        return Err(format!("`{name}` is not a DW_OP_LLVM_user sub-operation"));
-    }
-    Ok((op, Form::Standard))
+    })
 }
 
 #[cfg(test)]

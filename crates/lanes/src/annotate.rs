@@ -600,9 +600,7 @@ fn string(s: &str) -> AttributeValue {
 }
 
 /// The subprograms of the DWARF, by low_pc, with the inlined subroutines under each.
-fn subprograms(
-    dwarf: &gimli::write::Dwarf,
-) -> HashMap<u64, (UnitId, UnitEntryId, Vec<UnitEntryId>)> {
+fn subprograms(dwarf: &gimli::write::Dwarf) -> HashMap<u64, Described> {
     let mut out = HashMap::new();
     for (uid, unit) in dwarf.units.iter() {
         // (entry, the subprogram it is in)
@@ -630,6 +628,13 @@ fn subprograms(
     out
 }
 
+/// The subprogram of a function, and the inlined subroutines under it.
+type Described = (UnitId, UnitEntryId, Vec<UnitEntryId>);
+
+/// Writes the DWARF with the lane attributes of `plans` added (to the DWARF `read`,
+/// or to new DWARF): each function's subprogram (made when none describes it) gets
+/// its lanes, procedures, variables and lane-PC list ([`annotate_function`]). Also
+/// says, per plan, whether its subprogram was made.
 fn emit(
     read: Option<&gimli::Dwarf<Rd<'_>>>,
     plans: &[FunctionPlan],
@@ -643,7 +648,7 @@ fn emit(
         None => gimli::write::Dwarf::new(),
     };
     let rocgdb = options.encoding == LaneEncoding::Rocgdb;
-    let (lane_pc_code, lanes_code) = if rocgdb {
+    let codes = if rocgdb {
         (at::OLD_LANE_PC, at::OLD_LANES)
     } else {
         (at::LANE_PC, at::LANES)
@@ -654,52 +659,7 @@ fn emit(
         Dialect::User
     };
     let found = subprograms(&dwarf);
-    // A unit for the functions no subprogram describes.
-    let missing: Vec<&FunctionPlan> = plans
-        .iter()
-        .filter(|p| !found.contains_key(&p.start))
-        .collect();
-    let mut made: HashMap<u64, (UnitId, UnitEntryId, Vec<UnitEntryId>)> = HashMap::new();
-    if !missing.is_empty() {
-        let enc = gimli::Encoding {
-            format: gimli::Format::Dwarf32,
-            version: 5,
-            address_size: 8,
-        };
-        let uid = dwarf
-            .units
-            .add(Unit::new(enc, gimli::write::LineProgram::none()));
-        let unit = dwarf.units.get_mut(uid);
-        let root = unit.root();
-        let lo = missing.iter().map(|p| p.start).min().unwrap_or(0);
-        let hi = missing.iter().map(|p| p.end).max().unwrap_or(lo);
-        let r = unit.get_mut(root);
-        r.set(gimli::DW_AT_producer, string("amdsim annotate-lanes"));
-        r.set(gimli::DW_AT_name, string("<lanes>"));
-        r.set(
-            gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(lo)),
-        );
-        r.set(gimli::DW_AT_high_pc, AttributeValue::Udata(hi - lo));
-        for p in &missing {
-            let id = unit.add(root, gimli::DW_TAG_subprogram);
-            let e = unit.get_mut(id);
-            e.set(gimli::DW_AT_name, string(&p.name));
-            e.set(
-                gimli::DW_AT_low_pc,
-                AttributeValue::Address(Address::Constant(p.start)),
-            );
-            e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(p.end - p.start));
-            if p.kernel {
-                // As clang marks an OpenCL kernel: the frame has no caller.
-                e.set(
-                    gimli::DW_AT_calling_convention,
-                    AttributeValue::CallingConvention(gimli::DwCc(DW_CC_LLVM_OPENCL_KERNEL)),
-                );
-            }
-            made.insert(p.start, (uid, id, Vec::new()));
-        }
-    }
+    let made = undescribed_unit(&mut dwarf, plans, &found);
     let mut created = Vec::with_capacity(plans.len());
     for plan in plans {
         let (uid, sub, inlined) = match found.get(&plan.start) {
@@ -732,86 +692,167 @@ fn emit(
             start: plan.start,
             offsets,
         };
-        let lanes = AttributeValue::Udata(u64::from(ws));
-        unit.get_mut(sub).set(DwAt(lanes_code), lanes.clone());
-        for &i in &inlined {
-            unit.get_mut(i).set(DwAt(lanes_code), lanes.clone());
-        }
-        if plan.entries.is_empty() {
-            continue;
-        }
-        let procedure = |unit: &mut Unit, name: &str, bytes: Vec<u8>| {
-            let id = unit.add(sub, gimli::DW_TAG_dwarf_procedure);
-            let e = unit.get_mut(id);
-            e.set(gimli::DW_AT_name, string(name));
-            e.set(gimli::DW_AT_location, AttributeValue::Exprloc(raw(bytes)));
-        };
-        let variable = |unit: &mut Unit, name: &str, list: gimli::write::LocationListId| {
-            let id = unit.add(sub, gimli::DW_TAG_variable);
-            let e = unit.get_mut(id);
-            e.set(gimli::DW_AT_name, string(name));
-            e.set(gimli::DW_AT_artificial, AttributeValue::Flag(true));
-            e.set(gimli::DW_AT_location, AttributeValue::LocationListRef(list));
-        };
-        let list =
-            |unit: &mut Unit, items: Vec<(u64, u64, Vec<u8>)>| -> gimli::write::LocationListId {
-                unit.locations.add(LocationList(
-                    items
-                        .into_iter()
-                        .map(|(b, e, bytes)| Location::StartLength {
-                            begin: Address::Constant(b),
-                            length: e - b,
-                            data: raw(bytes),
-                        })
-                        .collect(),
-                ))
-            };
-        procedure(unit, DIVERGENT, x.bytes(&x.divergent())?);
-        procedure(unit, ACTIVE_PC, x.bytes(&x.active_pc())?);
-        for (r, homes) in &plan.vars {
-            let items = homes
-                .iter()
-                .map(|(b, e, h)| Ok((*b, *e, x.bytes(&x.home_loc(h))?)))
-                .collect::<Result<Vec<_>, AnnotateError>>()?;
-            let id = list(unit, items);
-            variable(unit, &var_name(*r), id);
-        }
-        if !plan.active.is_empty() {
-            let items = plan
-                .active
-                .iter()
-                .map(|(b, e, a)| Ok((*b, *e, x.bytes(&x.active_loc(a))?)))
-                .collect::<Result<Vec<_>, AnnotateError>>()?;
-            let id = list(unit, items);
-            variable(unit, ACTIVE_VAR, id);
-            let v = AttributeValue::LocationListRef(id);
-            unit.get_mut(sub)
-                .set(DwAt(options.active_lane_code), v.clone());
-            for &i in &inlined {
-                unit.get_mut(i)
-                    .set(DwAt(options.active_lane_code), v.clone());
-            }
-        }
-        for p in &plan.procs {
-            procedure(unit, &p.name, x.bytes(&x.phase(plan, p))?);
-        }
-        let items = plan
-            .entries
-            .iter()
-            .map(|e| Ok((e.begin, e.end, x.bytes(&x.entry(plan, e))?)))
-            .collect::<Result<Vec<_>, AnnotateError>>()?;
-        let id = list(unit, items);
-        let v = AttributeValue::LocationListRef(id);
-        unit.get_mut(sub).set(DwAt(lane_pc_code), v.clone());
-        for &i in &inlined {
-            unit.get_mut(i).set(DwAt(lane_pc_code), v.clone());
-        }
+        let scopes = Scopes { sub, inlined };
+        annotate_function(unit, &scopes, plan, &x, codes, options.active_lane_code)?;
     }
     let mut sections = Sections::new(EndianVec::new(LittleEndian));
     dwarf
         .write(&mut sections)
         .map_err(|e| AnnotateError::Write(e.to_string()))?;
     Ok((sections, created))
+}
+
+/// A unit with a subprogram for each function of `plans` that no subprogram (of
+/// `found`) describes; those subprograms by function start.
+fn undescribed_unit(
+    dwarf: &mut gimli::write::Dwarf,
+    plans: &[FunctionPlan],
+    found: &HashMap<u64, Described>,
+) -> HashMap<u64, Described> {
+    let missing: Vec<&FunctionPlan> = plans
+        .iter()
+        .filter(|p| !found.contains_key(&p.start))
+        .collect();
+    let mut made: HashMap<u64, Described> = HashMap::new();
+    if missing.is_empty() {
+        return made;
+    }
+    let enc = gimli::Encoding {
+        format: gimli::Format::Dwarf32,
+        version: 5,
+        address_size: 8,
+    };
+    let uid = dwarf
+        .units
+        .add(Unit::new(enc, gimli::write::LineProgram::none()));
+    let unit = dwarf.units.get_mut(uid);
+    let root = unit.root();
+    let lo = missing.iter().map(|p| p.start).min().unwrap_or(0);
+    let hi = missing.iter().map(|p| p.end).max().unwrap_or(lo);
+    let r = unit.get_mut(root);
+    r.set(gimli::DW_AT_producer, string("amdsim annotate-lanes"));
+    r.set(gimli::DW_AT_name, string("<lanes>"));
+    r.set(
+        gimli::DW_AT_low_pc,
+        AttributeValue::Address(Address::Constant(lo)),
+    );
+    r.set(gimli::DW_AT_high_pc, AttributeValue::Udata(hi - lo));
+    for p in &missing {
+        let id = unit.add(root, gimli::DW_TAG_subprogram);
+        let e = unit.get_mut(id);
+        e.set(gimli::DW_AT_name, string(&p.name));
+        e.set(
+            gimli::DW_AT_low_pc,
+            AttributeValue::Address(Address::Constant(p.start)),
+        );
+        e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(p.end - p.start));
+        if p.kernel {
+            // As clang marks an OpenCL kernel: the frame has no caller.
+            e.set(
+                gimli::DW_AT_calling_convention,
+                AttributeValue::CallingConvention(gimli::DwCc(DW_CC_LLVM_OPENCL_KERNEL)),
+            );
+        }
+        made.insert(p.start, (uid, id, Vec::new()));
+    }
+    made
+}
+
+/// A function's subprogram and the inlined subroutines under it: the DIEs that get
+/// its lane attributes.
+struct Scopes {
+    sub: UnitEntryId,
+    inlined: Vec<UnitEntryId>,
+}
+
+impl Scopes {
+    /// Sets attribute `code` to `v` on the subprogram and each inlined subroutine.
+    fn set(&self, unit: &mut Unit, code: u16, v: &AttributeValue) {
+        unit.get_mut(self.sub).set(DwAt(code), v.clone());
+        for &i in &self.inlined {
+            unit.get_mut(i).set(DwAt(code), v.clone());
+        }
+    }
+
+    /// Adds a DWARF procedure `name` of expression `bytes` under the subprogram.
+    fn procedure(&self, unit: &mut Unit, name: &str, bytes: Vec<u8>) {
+        let id = unit.add(self.sub, gimli::DW_TAG_dwarf_procedure);
+        let e = unit.get_mut(id);
+        e.set(gimli::DW_AT_name, string(name));
+        e.set(gimli::DW_AT_location, AttributeValue::Exprloc(raw(bytes)));
+    }
+
+    /// Adds an artificial variable `name` located by `list` under the subprogram.
+    fn variable(&self, unit: &mut Unit, name: &str, list: gimli::write::LocationListId) {
+        let id = unit.add(self.sub, gimli::DW_TAG_variable);
+        let e = unit.get_mut(id);
+        e.set(gimli::DW_AT_name, string(name));
+        e.set(gimli::DW_AT_artificial, AttributeValue::Flag(true));
+        e.set(gimli::DW_AT_location, AttributeValue::LocationListRef(list));
+    }
+}
+
+/// Adds a location list of (begin, end, expression bytes) to `unit`.
+fn location_list(unit: &mut Unit, items: Vec<(u64, u64, Vec<u8>)>) -> gimli::write::LocationListId {
+    unit.locations.add(LocationList(
+        items
+            .into_iter()
+            .map(|(b, e, bytes)| Location::StartLength {
+                begin: Address::Constant(b),
+                length: e - b,
+                data: raw(bytes),
+            })
+            .collect(),
+    ))
+}
+
+/// Adds one function's lane attributes: `DW_AT_LLVM_lanes`, and where the plan has
+/// entries the divergence and active-PC procedures, a variable per region home, the
+/// active-lane list (`active_lane_code`), the phase procedures and the lane-PC list
+/// (`codes`: the lane-PC and lanes attribute codes).
+fn annotate_function(
+    unit: &mut Unit,
+    scopes: &Scopes,
+    plan: &FunctionPlan,
+    x: &Exprs,
+    (lane_pc_code, lanes_code): (u16, u16),
+    active_lane_code: u16,
+) -> Result<(), AnnotateError> {
+    scopes.set(unit, lanes_code, &AttributeValue::Udata(u64::from(x.ws)));
+    if plan.entries.is_empty() {
+        return Ok(());
+    }
+    scopes.procedure(unit, DIVERGENT, x.bytes(&x.divergent())?);
+    scopes.procedure(unit, ACTIVE_PC, x.bytes(&x.active_pc())?);
+    for (r, homes) in &plan.vars {
+        let items = homes
+            .iter()
+            .map(|(b, e, h)| Ok((*b, *e, x.bytes(&x.home_loc(h))?)))
+            .collect::<Result<Vec<_>, AnnotateError>>()?;
+        let id = location_list(unit, items);
+        scopes.variable(unit, &var_name(*r), id);
+    }
+    if !plan.active.is_empty() {
+        let items = plan
+            .active
+            .iter()
+            .map(|(b, e, a)| Ok((*b, *e, x.bytes(&x.active_loc(a))?)))
+            .collect::<Result<Vec<_>, AnnotateError>>()?;
+        let id = location_list(unit, items);
+        scopes.variable(unit, ACTIVE_VAR, id);
+        scopes.set(unit, active_lane_code, &AttributeValue::LocationListRef(id));
+    }
+    for p in &plan.procs {
+        scopes.procedure(unit, &p.name, x.bytes(&x.phase(plan, p))?);
+    }
+    let items = plan
+        .entries
+        .iter()
+        .map(|e| Ok((e.begin, e.end, x.bytes(&x.entry(plan, e))?)))
+        .collect::<Result<Vec<_>, AnnotateError>>()?;
+    let id = location_list(unit, items);
+    scopes.set(unit, lane_pc_code, &AttributeValue::LocationListRef(id));
+    Ok(())
 }
 
 fn section_bytes(s: &Sections<EndianVec<LittleEndian>>) -> HashMap<&'static str, Vec<u8>> {

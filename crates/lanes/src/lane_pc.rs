@@ -389,6 +389,9 @@ impl<'d> LanePcIndex<'d> {
         Ok(index)
     }
 
+    /// Indexes unit `ui`: the base types, what each DIE with a location calls
+    /// (`callees`), and each subprogram, inlined subroutine and entry point with its
+    /// lane attributes (`scopes`) and address ranges (pushed on `ranges`).
     #[allow(clippy::too_many_arguments)]
     fn index_unit(
         &mut self,
@@ -400,7 +403,12 @@ impl<'d> LanePcIndex<'d> {
         info: &mut UnitInfo,
         ranges: &mut Vec<(u64, u64, usize, usize)>,
     ) -> Result<(), LanePcError> {
-        let version = unit.header.version();
+        let u = UnitDwarf {
+            dwarf,
+            unit,
+            version: unit.header.version(),
+            decode,
+        };
         let mut cur = unit.entries();
         // The enclosing subprograms (depth, a kernel's): an inlined subroutine is in its
         // subprogram's frame.
@@ -420,42 +428,7 @@ impl<'d> LanePcIndex<'d> {
             }
             if let Some(v) = die.attr_value(gimli::DW_AT_location) {
                 let procedure = tag == gimli::DW_TAG_dwarf_procedure;
-                let callee = match exprs_of(dwarf, unit, &v, version, decode) {
-                    Ok(Some(AttrExpr::Expr(Ok(e)))) => CalleeAt::Fixed(Callee {
-                        exprs: vec![e].into(),
-                        procedure,
-                    }),
-                    Ok(Some(AttrExpr::Expr(Err(e)))) => CalleeAt::Broken(e),
-                    Ok(Some(AttrExpr::List { entries, disjoint })) => {
-                        if let Some(e) = entries.iter().find_map(|e| e.expr.clone().err()) {
-                            CalleeAt::Broken(e)
-                        } else if disjoint {
-                            CalleeAt::List {
-                                entries: entries
-                                    .into_iter()
-                                    .filter_map(|e| {
-                                        Some((
-                                            e.begin,
-                                            e.end,
-                                            Callee {
-                                                exprs: vec![e.expr.ok()?].into(),
-                                                procedure,
-                                            },
-                                        ))
-                                    })
-                                    .collect(),
-                                none: Callee {
-                                    exprs: Vec::new().into(),
-                                    procedure,
-                                },
-                            }
-                        } else {
-                            CalleeAt::Overlapping
-                        }
-                    }
-                    _ => CalleeAt::Overlapping, // not a location: the program data decides
-                };
-                self.callees.insert(off, callee);
+                self.callees.insert(off, u.callee_at(&v, procedure));
             }
             if !matches!(
                 tag,
@@ -478,75 +451,13 @@ impl<'d> LanePcIndex<'d> {
                 kernel: if tag == gimli::DW_TAG_inlined_subroutine {
                     frames.last().is_some_and(|&(_, k)| k)
                 } else {
-                    match die.attr_value(gimli::DW_AT_calling_convention) {
-                        Some(AttributeValue::CallingConvention(c)) => {
-                            c.0 == crate::annotate::DW_CC_LLVM_OPENCL_KERNEL
-                        }
-                        // A rewriter may keep the constant in another form.
-                        Some(v) => {
-                            v.udata_value()
-                                == Some(u64::from(crate::annotate::DW_CC_LLVM_OPENCL_KERNEL))
-                        }
-                        None => false,
-                    }
+                    is_kernel(die)
                 },
             };
             if tag != gimli::DW_TAG_inlined_subroutine {
                 frames.push((depth, scope.kernel));
             }
-
-            let d6 = &opts.dwarf6;
-            for attr in die.attrs() {
-                let code = attr.name().0;
-                let v = attr.value();
-                let current = |c: u16, d6: Option<u16>| c == code || d6 == Some(code);
-                if current(at::LANES, d6.lanes) || code == at::OLD_LANES {
-                    match v.udata_value() {
-                        Some(n) if (1..=64).contains(&n) => scope.lanes = Some(Ok(n as u32)),
-                        Some(n) => {
-                            scope.lanes = Some(Err(LanePcError::BadLanes { die: off, lanes: n }))
-                        }
-                        None if code == at::OLD_LANES => {}
-                        None => {
-                            scope.lanes = Some(Err(LanePcError::BadForm {
-                                die: off,
-                                attr: LaneAttr::Lanes,
-                                form: format!("{v:?}"),
-                            }))
-                        }
-                    }
-                    continue;
-                }
-                let (which, old) = if current(at::LANE_PC, d6.lane_pc) {
-                    (LaneAttr::LanePc, false)
-                } else if code == at::OLD_LANE_PC {
-                    (LaneAttr::LanePc, true)
-                } else if d6.active_lane == Some(code) {
-                    (LaneAttr::ActiveLane, false)
-                } else if code == at::OLD_ACTIVE_LANE {
-                    (LaneAttr::ActiveLane, true)
-                } else {
-                    continue;
-                };
-                let value = match exprs_of(dwarf, unit, &v, version, decode) {
-                    Ok(Some(x)) => x,
-                    Ok(None) if old => continue, // another attribute under the older code
-                    Ok(None) => AttrExpr::Bad(LanePcError::BadForm {
-                        die: off,
-                        attr: which,
-                        form: format!("{v:?}"),
-                    }),
-                    Err(why) => AttrExpr::Bad(LanePcError::List {
-                        die: off,
-                        attr: which,
-                        why,
-                    }),
-                };
-                match which {
-                    LaneAttr::LanePc => scope.lane_pc = Some(value),
-                    _ => scope.active_lane = Some(value),
-                }
-            }
+            u.lane_attributes(die, off, &opts.dwarf6, &mut scope);
             let si = self.scopes.len();
             let mut rs = dwarf.die_ranges(unit, die).map_err(gimli_err)?;
             while let Some(r) = rs.next().map_err(gimli_err)? {
@@ -798,6 +709,138 @@ fn base_type(die: &gimli::DebuggingInformationEntry<Rd<'_>>) -> Option<BaseType>
         byte_size,
         vector_size,
     })
+}
+
+/// A unit being indexed: its DWARF, its version, and how its expressions decode.
+struct UnitDwarf<'a, 'd> {
+    dwarf: &'a gimli::Dwarf<Rd<'d>>,
+    unit: &'a gimli::Unit<Rd<'d>>,
+    version: u16,
+    decode: &'a DecodeOptions,
+}
+
+impl<'d> UnitDwarf<'_, 'd> {
+    /// The expression or location list `v` names ([`exprs_of`]).
+    fn exprs(&self, v: &AttributeValue<Rd<'d>>) -> Result<Option<AttrExpr>, String> {
+        exprs_of(self.dwarf, self.unit, v, self.version, self.decode)
+    }
+
+    /// What a DW_OP_call* of a DIE with the `DW_AT_location` `v` reaches (a DWARF
+    /// `procedure` or not): one expression, a list of disjoint entries, or, for
+    /// overlapping entries or a value that is not a location, the program data.
+    fn callee_at(&self, v: &AttributeValue<Rd<'d>>, procedure: bool) -> CalleeAt {
+        match self.exprs(v) {
+            Ok(Some(AttrExpr::Expr(Ok(e)))) => CalleeAt::Fixed(Callee {
+                exprs: vec![e].into(),
+                procedure,
+            }),
+            Ok(Some(AttrExpr::Expr(Err(e)))) => CalleeAt::Broken(e),
+            Ok(Some(AttrExpr::List { entries, disjoint })) => {
+                if let Some(e) = entries.iter().find_map(|e| e.expr.clone().err()) {
+                    CalleeAt::Broken(e)
+                } else if disjoint {
+                    CalleeAt::List {
+                        entries: entries
+                            .into_iter()
+                            .filter_map(|e| {
+                                Some((
+                                    e.begin,
+                                    e.end,
+                                    Callee {
+                                        exprs: vec![e.expr.ok()?].into(),
+                                        procedure,
+                                    },
+                                ))
+                            })
+                            .collect(),
+                        none: Callee {
+                            exprs: Vec::new().into(),
+                            procedure,
+                        },
+                    }
+                } else {
+                    CalleeAt::Overlapping
+                }
+            }
+            _ => CalleeAt::Overlapping, // not a location: the program data decides
+        }
+    }
+
+    /// The lane attributes of `die` (at `.debug_info` offset `off`) into `scope`:
+    /// `DW_AT_LLVM_lanes`, `DW_AT_LLVM_lane_pc` and `DW_AT_LLVM_active_lane` in their
+    /// current and older codes, or the DWARF 6 codes `d6` gives.
+    fn lane_attributes(
+        &self,
+        die: &gimli::DebuggingInformationEntry<Rd<'d>>,
+        off: u64,
+        d6: &Dwarf6Codes,
+        scope: &mut Scope,
+    ) {
+        for attr in die.attrs() {
+            let code = attr.name().0;
+            let v = attr.value();
+            let current = |c: u16, d6: Option<u16>| c == code || d6 == Some(code);
+            if current(at::LANES, d6.lanes) || code == at::OLD_LANES {
+                match v.udata_value() {
+                    Some(n) if (1..=64).contains(&n) => scope.lanes = Some(Ok(n as u32)),
+                    Some(n) => {
+                        scope.lanes = Some(Err(LanePcError::BadLanes { die: off, lanes: n }))
+                    }
+                    None if code == at::OLD_LANES => {}
+                    None => {
+                        scope.lanes = Some(Err(LanePcError::BadForm {
+                            die: off,
+                            attr: LaneAttr::Lanes,
+                            form: format!("{v:?}"),
+                        }))
+                    }
+                }
+                continue;
+            }
+            let (which, old) = if current(at::LANE_PC, d6.lane_pc) {
+                (LaneAttr::LanePc, false)
+            } else if code == at::OLD_LANE_PC {
+                (LaneAttr::LanePc, true)
+            } else if d6.active_lane == Some(code) {
+                (LaneAttr::ActiveLane, false)
+            } else if code == at::OLD_ACTIVE_LANE {
+                (LaneAttr::ActiveLane, true)
+            } else {
+                continue;
+            };
+            let value = match self.exprs(&v) {
+                Ok(Some(x)) => x,
+                Ok(None) if old => continue, // another attribute under the older code
+                Ok(None) => AttrExpr::Bad(LanePcError::BadForm {
+                    die: off,
+                    attr: which,
+                    form: format!("{v:?}"),
+                }),
+                Err(why) => AttrExpr::Bad(LanePcError::List {
+                    die: off,
+                    attr: which,
+                    why,
+                }),
+            };
+            match which {
+                LaneAttr::LanePc => scope.lane_pc = Some(value),
+                _ => scope.active_lane = Some(value),
+            }
+        }
+    }
+}
+
+/// Whether a subprogram is a kernel: its `DW_AT_calling_convention` is
+/// `DW_CC_LLVM_OpenCLKernel` (in any constant form).
+fn is_kernel(die: &gimli::DebuggingInformationEntry<Rd<'_>>) -> bool {
+    match die.attr_value(gimli::DW_AT_calling_convention) {
+        Some(AttributeValue::CallingConvention(c)) => {
+            c.0 == crate::annotate::DW_CC_LLVM_OPENCL_KERNEL
+        }
+        // A rewriter may keep the constant in another form.
+        Some(v) => v.udata_value() == Some(u64::from(crate::annotate::DW_CC_LLVM_OPENCL_KERNEL)),
+        None => false,
+    }
 }
 
 /// The expression or location list an attribute value names; `Ok(None)` when the value

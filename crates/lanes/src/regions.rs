@@ -656,7 +656,45 @@ impl Analysis {
         }
     }
 
+    /// Analyses the function: the states at block entries to a fixpoint, then a final
+    /// pass for the state before every instruction, its lane model, and the homes of
+    /// the return address and the caller's SGPRs.
     fn run(mut self) -> FunctionRegions {
+        let entry = self.fixpoint();
+        let states = self.final_pass(&entry);
+        // A region is known never to close only if every path was followed.
+        self.incomplete = states
+            .iter()
+            .any(|(_, f)| matches!(f, Flow::Unknown(w) if w != UNREACHABLE));
+        let mut models = BTreeMap::new();
+        for (k, (pc, flow)) in states.iter().enumerate() {
+            // The instruction after (in address order): a home it still holds is preferred,
+            // so that at a call the model names a copy the call does not clobber (where a
+            // caller's frame is evaluated, at the return address minus one).
+            let next = match states.get(k + 1) {
+                Some((_, Flow::Ok(n))) => Some(n),
+                _ => None,
+            };
+            models.insert(*pc, self.model(flow, next));
+        }
+        let (return_address, caller_sgprs) = frame_homes(&states);
+        FunctionRegions {
+            start: self.start,
+            end: self.end,
+            wave_size: self.wave_size,
+            models,
+            regions: self.regions,
+            return_address,
+            caller_sgprs,
+            loop_latch: self.latches,
+            writes: BTreeSet::new(),
+        }
+    }
+
+    /// The state at the entry of every reachable block: a worklist from the function's
+    /// start (the return address in s[30:31], the stack and frame pointers in s32 and
+    /// s33), merging at joins, to a fixpoint or a bounded number of visits.
+    fn fixpoint(&mut self) -> BTreeMap<u64, Flow> {
         let mut entry: BTreeMap<u64, Flow> = BTreeMap::new();
         let init = State {
             exec: Sym::Set(LaneSet::FuncEntry),
@@ -699,8 +737,13 @@ impl Analysis {
                 }
             }
         }
-        // Final pass: the model of every instruction, and the regions as the final
-        // states see them (earlier rounds of the fixpoint saw partial states).
+        entry
+    }
+
+    /// The final pass over every block from its `entry` state: the state before every
+    /// instruction, and the regions as the final states see them (earlier rounds of the
+    /// fixpoint saw partial states), with the joins where edges close regions.
+    fn final_pass(&mut self, entry: &BTreeMap<u64, Flow>) -> Vec<(u64, Flow)> {
         self.closed_at_merge.take();
         self.regions.clear();
         for h in self.loops.keys() {
@@ -714,7 +757,6 @@ impl Analysis {
                 },
             );
         }
-        let mut models = BTreeMap::new();
         let starts: Vec<u64> = self.blocks.keys().copied().collect();
         let mut states: Vec<(u64, Flow)> = Vec::new();
         let mut closed_at_merge = Vec::new();
@@ -725,30 +767,9 @@ impl Analysis {
                 .unwrap_or(Flow::Unknown(UNREACHABLE.into()));
             let (out, per) = self.block(b, flow, true);
             states.extend(per);
-            // Regions an edge brings open into a join whose state has them closed close
-            // at the join's first EXEC write.
             for t in self.blocks[&b].succs.clone() {
-                let (Flow::Ok(inc), Some(Flow::Ok(there))) =
-                    (self.enter(b, t, out.clone()), entry.get(&t))
-                else {
-                    continue;
-                };
-                if inc.stack.len() > there.stack.len()
-                    && inc.stack[..there.stack.len()] == there.stack[..]
-                {
-                    // (A join with no EXEC write, the kernel's end, closes nothing: the
-                    // lanes the regions hold have finished.)
-                    let close = self.blocks[&t]
-                        .insts
-                        .iter()
-                        .find(|(_, i)| is_exec(&i.dst[0]))
-                        .map(|(pc, _)| *pc);
-                    for o in &inc.stack[there.stack.len()..] {
-                        if let Some(c) = close {
-                            closed_at_merge.push((o.id, c));
-                        }
-                    }
-                }
+                let inc = self.enter(b, t, out.clone());
+                closed_at_merge.extend(self.closed_by_join(t, &inc, entry.get(&t)));
             }
         }
         for (id, at) in closed_at_merge {
@@ -758,78 +779,32 @@ impl Analysis {
                 r.join = Some(at);
             }
         }
-        // A region is known never to close only if every path was followed.
-        self.incomplete = states
+        states
+    }
+
+    /// Regions an edge brings open (`inc`) into a join whose state (`there`) has them
+    /// closed: they close at the join's first EXEC write, with that instruction's PC.
+    fn closed_by_join(&self, t: u64, inc: &Flow, there: Option<&Flow>) -> Vec<(RegionId, u64)> {
+        let (Flow::Ok(inc), Some(Flow::Ok(there))) = (inc, there) else {
+            return Vec::new();
+        };
+        if inc.stack.len() <= there.stack.len() || inc.stack[..there.stack.len()] != there.stack[..]
+        {
+            return Vec::new();
+        }
+        // (A join with no EXEC write, the kernel's end, closes nothing: the lanes the
+        // regions hold have finished.)
+        let close = self.blocks[&t]
+            .insts
             .iter()
-            .any(|(_, f)| matches!(f, Flow::Unknown(w) if w != UNREACHABLE));
-        for (k, (pc, flow)) in states.iter().enumerate() {
-            // The instruction after (in address order): a home it still holds is preferred,
-            // so that at a call the model names a copy the call does not clobber (where a
-            // caller's frame is evaluated, at the return address minus one).
-            let next = match states.get(k + 1) {
-                Some((_, Flow::Ok(n))) => Some(n),
-                _ => None,
-            };
-            models.insert(*pc, self.model(flow, next));
-        }
-        // Where the return address and the caller's stack and frame pointers are. Any
-        // copy is right at its PC; where there are several, one that the next instruction
-        // still holds is taken, so that at a call (whose return address minus one is where
-        // a caller's frame is evaluated) it is one the call does not clobber.
-        let holders = |s: &State, v: (Sym, bool)| -> Vec<Loc> {
-            s.locs
+            .find(|(_, i)| is_exec(&i.dst[0]))
+            .map(|(pc, _)| *pc);
+        match close {
+            Some(c) => inc.stack[there.stack.len()..]
                 .iter()
-                .filter(|(_, x)| **x == v)
-                .map(|(l, _)| *l)
-                .collect()
-        };
-        let states: BTreeMap<u64, &Flow> = states.iter().map(|(p, f)| (*p, f)).collect();
-        let pcs: Vec<u64> = states.keys().copied().collect();
-        let pick = |pc: u64, v: (Sym, bool), prefer: Option<Loc>| -> Option<Loc> {
-            let Some(Flow::Ok(s)) = states.get(&pc).copied() else {
-                return None;
-            };
-            let here = holders(s, v);
-            let next = pcs
-                .iter()
-                .find(|&&p| p > pc)
-                .and_then(|p| match states.get(p).copied() {
-                    Some(Flow::Ok(n)) => Some(holders(n, v)),
-                    _ => None,
-                })
-                .unwrap_or_default();
-            let lasting = |l: &Loc| next.contains(l);
-            prefer
-                .filter(|l| here.contains(l) && lasting(l))
-                .or_else(|| here.iter().copied().find(lasting))
-                .or_else(|| prefer.filter(|l| here.contains(l)))
-                .or_else(|| here.first().copied())
-        };
-        let mut return_address = BTreeMap::new();
-        let mut caller_sgprs: BTreeMap<u8, BTreeMap<u64, Loc>> = BTreeMap::new();
-        for &pc in &pcs {
-            if let (Some(lo), Some(hi)) = (
-                pick(pc, (Sym::ReturnAddress, false), Some(Loc::Sgpr(30))),
-                pick(pc, (Sym::ReturnAddress, true), Some(Loc::Sgpr(31))),
-            ) {
-                return_address.insert(pc, (lo, hi));
-            }
-            for n in CALLER_SGPRS {
-                if let Some(l) = pick(pc, (Sym::Entry(n), false), Some(Loc::Sgpr(n))) {
-                    caller_sgprs.entry(n).or_default().insert(pc, l);
-                }
-            }
-        }
-        FunctionRegions {
-            start: self.start,
-            end: self.end,
-            wave_size: self.wave_size,
-            models,
-            regions: self.regions,
-            return_address,
-            caller_sgprs,
-            loop_latch: self.latches,
-            writes: BTreeSet::new(),
+                .map(|o| (o.id, c))
+                .collect(),
+            None => Vec::new(),
         }
     }
 
@@ -1029,6 +1004,10 @@ impl Analysis {
         }
     }
 
+    /// The effect of instruction `i` at `pc` on the state: compares, lane reads and
+    /// writes, spills, AGPR copies, stack-pointer steps and SGPR copies each have
+    /// their helper; mask operations go to [`Analysis::salu_mask`]; anything else
+    /// kills the registers it writes (and a call those its callee may write).
     fn transfer(&mut self, s: &mut State, pc: u64, i: &Inst) -> Result<(), String> {
         let n = name(i);
         // Mask-wide operations by the data size their name gives (`_b64` on wave64).
@@ -1039,64 +1018,16 @@ impl Analysis {
         };
         let mask_op = width == self.mask_dwords();
         let writes_exec = is_exec(&i.dst[0]);
-        if n.starts_with("v_cmpx") {
-            let Sym::Set(cur) = s.exec else {
-                return Err("v_cmpx with an unknown EXEC".into());
-            };
-            kill_operand(s, &i.dst[0]);
-            return self.set_exec(s, pc, Sym::CondAnd(cur, pc), false);
-        }
         if n.starts_with("v_cmp") {
-            let d = if i.dst[0].is_some() {
-                i.dst[0]
-            } else {
-                Operand::Special {
-                    reg: SpecialReg::Vcc,
-                    count: self.mask_dwords() as u8,
-                    part: 0,
-                }
-            };
-            self.write(s, &d, Some(Sym::Cond(pc)))?;
-            return Ok(());
+            return self.vector_compare(s, pc, i, n.starts_with("v_cmpx"));
         }
         let op = alu_op(i);
         if op == Some(ops::V_WRITELANE_B32) {
-            if let (Operand::Vgpr { index, .. }, Some(lane)) = (i.dst[0], lane_of(&i.src[1])) {
-                let v = match i.src[0] {
-                    Operand::Sgpr { index: sg, .. } => s.locs.get(&Loc::Sgpr(sg)).copied(),
-                    Operand::Special {
-                        reg: SpecialReg::Vcc,
-                        part,
-                        ..
-                    } => s.locs.get(&Loc::Vcc(part)).copied(),
-                    _ => None,
-                };
-                set(s, Loc::VgprLane { vgpr: index, lane }, v);
-            } else {
-                kill_operand(s, &i.dst[0]);
-            }
+            writelane(s, i);
             return Ok(());
         }
         if op == Some(ops::V_READLANE_B32) {
-            let v = match (i.src[0], lane_of(&i.src[1])) {
-                (Operand::Vgpr { index, .. }, Some(lane)) => {
-                    s.locs.get(&Loc::VgprLane { vgpr: index, lane }).copied()
-                }
-                _ => None,
-            };
-            if is_exec(&i.dst[0]) {
-                return Err("EXEC read back from a VGPR lane".into());
-            }
-            match i.dst[0] {
-                Operand::Sgpr { index, .. } => set(s, Loc::Sgpr(index), v),
-                Operand::Special {
-                    reg: SpecialReg::Vcc,
-                    part,
-                    ..
-                } => set(s, Loc::Vcc(part), v),
-                _ => kill_operand(s, &i.dst[0]),
-            }
-            return Ok(());
+            return readlane(s, i);
         }
         if matches!(
             i.op,
@@ -1105,100 +1036,10 @@ impl Analysis {
             return self.spill(s, i.op == Op::Mem(mem::BUFFER_STORE_DWORD), i);
         }
         if matches!(op, Some(ops::V_ACCVGPR_WRITE_B32 | ops::V_ACCVGPR_READ_B32)) {
-            // A whole VGPR copied to or from an AGPR (in a whole-wave region: every lane).
-            let whole = s.exec == Sym::All;
-            let (from, to) = (i.src[0], i.dst[0]);
-            let lane_loc = |op: &Operand, lane: u8| match *op {
-                Operand::Vgpr { index, count: 1 } => Some(Loc::VgprLane { vgpr: index, lane }),
-                Operand::Agpr { index, count: 1 } => Some(Loc::AgprLane { agpr: index, lane }),
-                _ => None,
-            };
-            for lane in 0..self.wave_size as u8 {
-                let (Some(f), Some(t)) = (lane_loc(&from, lane), lane_loc(&to, lane)) else {
-                    kill_operand(s, &to);
-                    return Ok(());
-                };
-                let v = if whole { s.locs.get(&f).copied() } else { None };
-                set(s, t, v);
-            }
+            self.accvgpr_copy(s, i);
             return Ok(());
         }
-        // The stack pointer moved by a constant (the prologue and epilogue of a frame).
-        if matches!(
-            op,
-            Some(ops::S_ADD_I32 | ops::S_ADD_U32 | ops::S_SUB_I32 | ops::S_SUB_U32)
-        ) && let (
-            Operand::Sgpr {
-                index: di,
-                count: 1,
-            },
-            Operand::Sgpr {
-                index: si,
-                count: 1,
-            },
-        ) = (i.dst[0], i.src[0])
-            && let Some(Sym::Entry(r) | Sym::EntryPlus(r, _)) =
-                s.locs.get(&Loc::Sgpr(si)).map(|v| v.0)
-        {
-            let k = match i.src[1] {
-                Operand::Literal(k) => Some(k as i32),
-                Operand::InlineInt(k) => Some(i32::from(k)),
-                _ => None,
-            };
-            let base = match s.locs.get(&Loc::Sgpr(si)).map(|v| v.0) {
-                Some(Sym::EntryPlus(_, b)) => b,
-                _ => 0,
-            };
-            let v = k.map(|k| {
-                let off = if matches!(op, Some(ops::S_SUB_I32 | ops::S_SUB_U32)) {
-                    base.wrapping_sub(k)
-                } else {
-                    base.wrapping_add(k)
-                };
-                if off == 0 {
-                    (Sym::Entry(r), false)
-                } else {
-                    (Sym::EntryPlus(r, off), false)
-                }
-            });
-            set(s, Loc::Sgpr(di), v);
-            return Ok(());
-        }
-        // A dword copy on wave64 (half a mask, or the frame pointer a prologue saves).
-        if op == Some(ops::S_MOV_B32)
-            && !mask_op
-            && let (
-                Operand::Sgpr {
-                    index: si,
-                    count: 1,
-                },
-                Operand::Sgpr {
-                    index: di,
-                    count: 1,
-                },
-            ) = (i.src[0], i.dst[0])
-        {
-            let v = s.locs.get(&Loc::Sgpr(si)).copied();
-            set(s, Loc::Sgpr(di), v);
-            return Ok(());
-        }
-        if op == Some(ops::S_MOV_B64)
-            && !mask_op
-            && let (
-                Operand::Sgpr {
-                    index: si,
-                    count: 2,
-                },
-                Operand::Sgpr {
-                    index: di,
-                    count: 2,
-                },
-            ) = (i.src[0], i.dst[0])
-        {
-            let lo = s.locs.get(&Loc::Sgpr(si)).copied();
-            let hi = s.locs.get(&Loc::Sgpr(si.wrapping_add(1))).copied();
-            set(s, Loc::Sgpr(di), lo);
-            set(s, Loc::Sgpr(di.wrapping_add(1)), hi);
+        if stack_pointer_step(s, op, i) || (!mask_op && sgpr_copy(s, op, i)) {
             return Ok(());
         }
         // A call is a `_b64` SALU instruction but not a mask operation (before this
@@ -1221,30 +1062,77 @@ impl Analysis {
             kill_operand(s, d);
         }
         if call {
-            match self
-                .call_clobbers_at
-                .get(&pc)
-                .or(self.call_clobbers.as_ref())
-            {
-                // The called function restores the stack and frame pointers (the
-                // calling convention), whatever it writes in between.
-                Some(c) => s.locs.retain(|l, _| match l {
-                    Loc::Sgpr(32 | 33) => true,
-                    Loc::Sgpr(_) | Loc::Vcc(_) => !c.contains(l),
-                    Loc::VgprLane { vgpr, .. } => !c.contains(&Loc::VgprLane {
-                        vgpr: *vgpr,
-                        lane: 0,
-                    }),
-                    Loc::AgprLane { agpr, .. } => !c.contains(&Loc::AgprLane {
-                        agpr: *agpr,
-                        lane: 0,
-                    }),
-                    Loc::Scratch { .. } => true,
-                }),
-                None => kill_call_clobbered(s),
-            }
+            self.call_clobber(s, pc);
         }
         Ok(())
+    }
+
+    /// `v_cmp*` at `pc`: its destination (VCC when none) holds the condition; `v_cmpx`
+    /// (`x`) narrows EXEC to it.
+    fn vector_compare(&mut self, s: &mut State, pc: u64, i: &Inst, x: bool) -> Result<(), String> {
+        if x {
+            let Sym::Set(cur) = s.exec else {
+                return Err("v_cmpx with an unknown EXEC".into());
+            };
+            kill_operand(s, &i.dst[0]);
+            return self.set_exec(s, pc, Sym::CondAnd(cur, pc), false);
+        }
+        let d = if i.dst[0].is_some() {
+            i.dst[0]
+        } else {
+            Operand::Special {
+                reg: SpecialReg::Vcc,
+                count: self.mask_dwords() as u8,
+                part: 0,
+            }
+        };
+        self.write(s, &d, Some(Sym::Cond(pc)))
+    }
+
+    /// `v_accvgpr_write`/`v_accvgpr_read`: a whole VGPR copied to or from an AGPR (in a
+    /// whole-wave region, every lane's value goes along).
+    fn accvgpr_copy(&self, s: &mut State, i: &Inst) {
+        let whole = s.exec == Sym::All;
+        let (from, to) = (i.src[0], i.dst[0]);
+        let lane_loc = |op: &Operand, lane: u8| match *op {
+            Operand::Vgpr { index, count: 1 } => Some(Loc::VgprLane { vgpr: index, lane }),
+            Operand::Agpr { index, count: 1 } => Some(Loc::AgprLane { agpr: index, lane }),
+            _ => None,
+        };
+        for lane in 0..self.wave_size as u8 {
+            let (Some(f), Some(t)) = (lane_loc(&from, lane), lane_loc(&to, lane)) else {
+                kill_operand(s, &to);
+                return;
+            };
+            let v = if whole { s.locs.get(&f).copied() } else { None };
+            set(s, t, v);
+        }
+    }
+
+    /// After a call at `pc`: what the callee (or, unknown, any function) may write no
+    /// longer holds masks; the stack and frame pointers are restored (the calling
+    /// convention).
+    fn call_clobber(&self, s: &mut State, pc: u64) {
+        match self
+            .call_clobbers_at
+            .get(&pc)
+            .or(self.call_clobbers.as_ref())
+        {
+            Some(c) => s.locs.retain(|l, _| match l {
+                Loc::Sgpr(32 | 33) => true,
+                Loc::Sgpr(_) | Loc::Vcc(_) => !c.contains(l),
+                Loc::VgprLane { vgpr, .. } => !c.contains(&Loc::VgprLane {
+                    vgpr: *vgpr,
+                    lane: 0,
+                }),
+                Loc::AgprLane { agpr, .. } => !c.contains(&Loc::AgprLane {
+                    agpr: *agpr,
+                    lane: 0,
+                }),
+                Loc::Scratch { .. } => true,
+            }),
+            None => kill_call_clobbered(s),
+        }
     }
 
     /// `buffer_store_dword vX, off, s[..], sN offset:K` in a whole-wave region spills a
@@ -1852,6 +1740,197 @@ impl Analysis {
 
 /// The reason given for code no path from the function's entry reaches (padding).
 pub const UNREACHABLE: &str = "not reached from the function's entry";
+
+/// Per caller SGPR, where the caller's value is at each PC.
+type CallerSgprs = BTreeMap<u8, BTreeMap<u64, Loc>>;
+
+/// The return address and caller SGPR maps of [`FunctionRegions`]: where the return
+/// address and the caller's stack and frame pointers are at each PC of `states`. Any
+/// copy is right at its PC; where there are several, one that the next instruction
+/// still holds is taken, so that at a call (whose return address minus one is where a
+/// caller's frame is evaluated) it is one the call does not clobber.
+fn frame_homes(states: &[(u64, Flow)]) -> (BTreeMap<u64, (Loc, Loc)>, CallerSgprs) {
+    let holders = |s: &State, v: (Sym, bool)| -> Vec<Loc> {
+        s.locs
+            .iter()
+            .filter(|(_, x)| **x == v)
+            .map(|(l, _)| *l)
+            .collect()
+    };
+    let states: BTreeMap<u64, &Flow> = states.iter().map(|(p, f)| (*p, f)).collect();
+    let pcs: Vec<u64> = states.keys().copied().collect();
+    let pick = |pc: u64, v: (Sym, bool), prefer: Option<Loc>| -> Option<Loc> {
+        let Some(Flow::Ok(s)) = states.get(&pc).copied() else {
+            return None;
+        };
+        let here = holders(s, v);
+        let next = pcs
+            .iter()
+            .find(|&&p| p > pc)
+            .and_then(|p| match states.get(p).copied() {
+                Some(Flow::Ok(n)) => Some(holders(n, v)),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let lasting = |l: &Loc| next.contains(l);
+        prefer
+            .filter(|l| here.contains(l) && lasting(l))
+            .or_else(|| here.iter().copied().find(lasting))
+            .or_else(|| prefer.filter(|l| here.contains(l)))
+            .or_else(|| here.first().copied())
+    };
+    let mut return_address = BTreeMap::new();
+    let mut caller_sgprs: CallerSgprs = BTreeMap::new();
+    for &pc in &pcs {
+        if let (Some(lo), Some(hi)) = (
+            pick(pc, (Sym::ReturnAddress, false), Some(Loc::Sgpr(30))),
+            pick(pc, (Sym::ReturnAddress, true), Some(Loc::Sgpr(31))),
+        ) {
+            return_address.insert(pc, (lo, hi));
+        }
+        for n in CALLER_SGPRS {
+            if let Some(l) = pick(pc, (Sym::Entry(n), false), Some(Loc::Sgpr(n))) {
+                caller_sgprs.entry(n).or_default().insert(pc, l);
+            }
+        }
+    }
+    (return_address, caller_sgprs)
+}
+
+/// `v_writelane_b32`: the lane of the destination VGPR holds what the source SGPR
+/// (or VCC half) holds.
+fn writelane(s: &mut State, i: &Inst) {
+    if let (Operand::Vgpr { index, .. }, Some(lane)) = (i.dst[0], lane_of(&i.src[1])) {
+        let v = match i.src[0] {
+            Operand::Sgpr { index: sg, .. } => s.locs.get(&Loc::Sgpr(sg)).copied(),
+            Operand::Special {
+                reg: SpecialReg::Vcc,
+                part,
+                ..
+            } => s.locs.get(&Loc::Vcc(part)).copied(),
+            _ => None,
+        };
+        set(s, Loc::VgprLane { vgpr: index, lane }, v);
+    } else {
+        kill_operand(s, &i.dst[0]);
+    }
+}
+
+/// `v_readlane_b32`: the destination SGPR (or VCC half) holds what the source VGPR's
+/// lane holds; EXEC read back from a lane is not followed.
+fn readlane(s: &mut State, i: &Inst) -> Result<(), String> {
+    let v = match (i.src[0], lane_of(&i.src[1])) {
+        (Operand::Vgpr { index, .. }, Some(lane)) => {
+            s.locs.get(&Loc::VgprLane { vgpr: index, lane }).copied()
+        }
+        _ => None,
+    };
+    if is_exec(&i.dst[0]) {
+        return Err("EXEC read back from a VGPR lane".into());
+    }
+    match i.dst[0] {
+        Operand::Sgpr { index, .. } => set(s, Loc::Sgpr(index), v),
+        Operand::Special {
+            reg: SpecialReg::Vcc,
+            part,
+            ..
+        } => set(s, Loc::Vcc(part), v),
+        _ => kill_operand(s, &i.dst[0]),
+    }
+    Ok(())
+}
+
+/// The stack pointer moved by a constant (the prologue and epilogue of a frame): an
+/// `s_add`/`s_sub` of a constant to an SGPR holding an entry value gives that value
+/// plus an offset. Whether `i` is one.
+fn stack_pointer_step(s: &mut State, op: Option<AluOp>, i: &Inst) -> bool {
+    if !matches!(
+        op,
+        Some(ops::S_ADD_I32 | ops::S_ADD_U32 | ops::S_SUB_I32 | ops::S_SUB_U32)
+    ) {
+        return false;
+    }
+    let (
+        Operand::Sgpr {
+            index: di,
+            count: 1,
+        },
+        Operand::Sgpr {
+            index: si,
+            count: 1,
+        },
+    ) = (i.dst[0], i.src[0])
+    else {
+        return false;
+    };
+    let Some(Sym::Entry(r) | Sym::EntryPlus(r, _)) = s.locs.get(&Loc::Sgpr(si)).map(|v| v.0) else {
+        return false;
+    };
+    let k = match i.src[1] {
+        Operand::Literal(k) => Some(k as i32),
+        Operand::InlineInt(k) => Some(i32::from(k)),
+        _ => None,
+    };
+    let base = match s.locs.get(&Loc::Sgpr(si)).map(|v| v.0) {
+        Some(Sym::EntryPlus(_, b)) => b,
+        _ => 0,
+    };
+    let v = k.map(|k| {
+        let off = if matches!(op, Some(ops::S_SUB_I32 | ops::S_SUB_U32)) {
+            base.wrapping_sub(k)
+        } else {
+            base.wrapping_add(k)
+        };
+        if off == 0 {
+            (Sym::Entry(r), false)
+        } else {
+            (Sym::EntryPlus(r, off), false)
+        }
+    });
+    set(s, Loc::Sgpr(di), v);
+    true
+}
+
+/// An SGPR copy that is not a mask operation (on wave64: a dword, half a mask or the
+/// frame pointer a prologue saves; `s_mov_b64` on wave32): the destination holds what
+/// the source holds. Whether `i` is one.
+fn sgpr_copy(s: &mut State, op: Option<AluOp>, i: &Inst) -> bool {
+    match (op, i.src[0], i.dst[0]) {
+        (
+            Some(ops::S_MOV_B32),
+            Operand::Sgpr {
+                index: si,
+                count: 1,
+            },
+            Operand::Sgpr {
+                index: di,
+                count: 1,
+            },
+        ) => {
+            let v = s.locs.get(&Loc::Sgpr(si)).copied();
+            set(s, Loc::Sgpr(di), v);
+            true
+        }
+        (
+            Some(ops::S_MOV_B64),
+            Operand::Sgpr {
+                index: si,
+                count: 2,
+            },
+            Operand::Sgpr {
+                index: di,
+                count: 2,
+            },
+        ) => {
+            let lo = s.locs.get(&Loc::Sgpr(si)).copied();
+            let hi = s.locs.get(&Loc::Sgpr(si.wrapping_add(1))).copied();
+            set(s, Loc::Sgpr(di), lo);
+            set(s, Loc::Sgpr(di.wrapping_add(1)), hi);
+            true
+        }
+        _ => false,
+    }
+}
 
 fn unreachable_unknown() -> Flow {
     Flow::Unknown("inconsistent analysis state".into())

@@ -1234,14 +1234,9 @@ impl fmt::Display for Mismatch {
 
 impl Stepper<'_, '_> {
     /// Carries out one scenario step.
+    /// Runs one step: the actions (breakpoints, resuming, stepping, focus) here, each
+    /// check in its own method.
     fn apply(&mut self, step: &Step) -> Result<Outcome, Failure> {
-        let one = |lane: Option<u32>, expected: String, actual: String| {
-            Failure::Mismatch(vec![Mismatch {
-                lane,
-                expected,
-                actual,
-            }])
-        };
         match step {
             Step::Break(at) => {
                 let addresses = self.break_at(at)?;
@@ -1261,133 +1256,167 @@ impl Stepper<'_, '_> {
             Step::Focus(f) => Ok(Outcome::Stopped(
                 self.set_focus(f.group.map(|g| g.0), f.wave)?,
             )),
-            Step::Lanes(map) => {
-                let view = self.view()?;
-                if let Some(t) = view.provenance.trouble(view.pc) {
-                    return Err(Failure::Error(StepError::LanePositions(t)));
-                }
-                let mut want: Vec<Option<&LaneExpect>> = vec![None; view.lanes.len()];
-                for (sel, e) in &map.0 {
-                    for l in sel.lanes(self.wave_size)? {
-                        match want.get_mut(l as usize) {
-                            Some(w) => *w = Some(e),
-                            None => {
-                                return Err(Failure::Error(StepError::LaneOutOfRange {
-                                    lane: l,
-                                    wave_size: view.lanes.len() as u32,
-                                }));
-                            }
-                        }
+            Step::Lanes(map) => self.check_lanes(map),
+            Step::ActiveMask(m) => self.check_active_mask(*m),
+            Step::Exec(m) => self.check_exec(*m),
+            Step::At(w) => self.check_at(w),
+            Step::Var(v) => self.check_var(v),
+            Step::Positions(want) => self.check_positions(want),
+            Step::DispatchFinished => self.check_finished(),
+        }
+    }
+
+    /// [`Step::Lanes`]: each lane the map names is as expected.
+    fn check_lanes(&mut self, map: &LaneMap) -> Result<Outcome, Failure> {
+        let view = self.view()?;
+        if let Some(t) = view.provenance.trouble(view.pc) {
+            return Err(Failure::Error(StepError::LanePositions(t)));
+        }
+        let mut want: Vec<Option<&LaneExpect>> = vec![None; view.lanes.len()];
+        for (sel, e) in &map.0 {
+            for l in sel.lanes(self.wave_size)? {
+                match want.get_mut(l as usize) {
+                    Some(w) => *w = Some(e),
+                    None => {
+                        return Err(Failure::Error(StepError::LaneOutOfRange {
+                            lane: l,
+                            wave_size: view.lanes.len() as u32,
+                        }));
                     }
-                }
-                let mut failures = Vec::new();
-                let mut checked = 0;
-                for (fact, w) in view.lanes.iter().zip(&want) {
-                    if let Some(e) = w {
-                        checked += 1;
-                        if !e.matches(fact) {
-                            failures.push(Mismatch {
-                                lane: Some(fact.lane),
-                                expected: e.to_string(),
-                                actual: fact.describe(),
-                            });
-                        }
-                    }
-                }
-                if failures.is_empty() {
-                    Ok(Outcome::Passed(format!("{checked} lanes as expected")))
-                } else {
-                    Err(Failure::Mismatch(failures))
-                }
-            }
-            Step::ActiveMask(m) => {
-                let v = self.view()?;
-                if let Some(t) = v.provenance.trouble(v.pc) {
-                    return Err(Failure::Error(StepError::LanePositions(t)));
-                }
-                if v.active == *m {
-                    Ok(Outcome::Passed(format!("active mask {m:#x}")))
-                } else {
-                    Err(one(
-                        None,
-                        format!("active mask {m:#x}"),
-                        format!("{:#x}", v.active),
-                    ))
-                }
-            }
-            Step::Exec(m) => {
-                let v = self.view()?;
-                if v.exec == *m {
-                    Ok(Outcome::Passed(format!("EXEC {m:#x}")))
-                } else {
-                    Err(one(None, format!("EXEC {m:#x}"), format!("{:#x}", v.exec)))
-                }
-            }
-            Step::At(w) => {
-                let v = self.view()?;
-                if v.pc.is_some() && w.matches(v.pc, Some(&v.source)) {
-                    Ok(Outcome::Passed(format!("at {}", src_text(&v.source))))
-                } else {
-                    Err(one(
-                        None,
-                        format!("the wave at {w}"),
-                        match v.pc {
-                            Some(pc) => format!("{} (pc {pc:#x})", src_text(&v.source)),
-                            None => "the wave has ended".to_string(),
-                        },
-                    ))
-                }
-            }
-            Step::Var(v) => {
-                let got = self.read_variable(v.lane, &v.name)?;
-                if got == v.value.bytes() {
-                    Ok(Outcome::Passed(format!(
-                        "{} = {} for lane {}",
-                        v.name, v.value, v.lane
-                    )))
-                } else {
-                    Err(one(
-                        Some(v.lane),
-                        format!("`{}` = {}", v.name, v.value),
-                        v.value.show_like(&got),
-                    ))
-                }
-            }
-            Step::Positions(want) => {
-                let v = self.view()?;
-                let got = &v.provenance;
-                if got.source == *want && got.trouble(v.pc).is_none() {
-                    Ok(Outcome::Passed(match want {
-                        PositionSource::Dwarf => {
-                            "positions from DW_AT_LLVM_lane_pc; the reconstruction agrees".into()
-                        }
-                        PositionSource::Reconstruction => "positions reconstructed".into(),
-                    }))
-                } else {
-                    Err(one(
-                        None,
-                        format!("positions from {want:?}"),
-                        match got.trouble(v.pc) {
-                            Some(t) => format!("{:?}: {t}", got.source),
-                            None => format!("positions from {:?}", got.source),
-                        },
-                    ))
-                }
-            }
-            Step::DispatchFinished => {
-                if self.finished {
-                    Ok(Outcome::Passed("the dispatch has finished".into()))
-                } else {
-                    let (g, w) = self.focus;
-                    Err(one(
-                        None,
-                        "the dispatch finished".into(),
-                        format!("it runs (focus: work-group {g:?} wave {w})"),
-                    ))
                 }
             }
         }
+        let mut failures = Vec::new();
+        let mut checked = 0;
+        for (fact, w) in view.lanes.iter().zip(&want) {
+            if let Some(e) = w {
+                checked += 1;
+                if !e.matches(fact) {
+                    failures.push(Mismatch {
+                        lane: Some(fact.lane),
+                        expected: e.to_string(),
+                        actual: fact.describe(),
+                    });
+                }
+            }
+        }
+        if failures.is_empty() {
+            Ok(Outcome::Passed(format!("{checked} lanes as expected")))
+        } else {
+            Err(Failure::Mismatch(failures))
+        }
     }
+
+    /// [`Step::ActiveMask`]: the conceptual active mask is `m`.
+    fn check_active_mask(&mut self, m: u64) -> Result<Outcome, Failure> {
+        let v = self.view()?;
+        if let Some(t) = v.provenance.trouble(v.pc) {
+            return Err(Failure::Error(StepError::LanePositions(t)));
+        }
+        if v.active == m {
+            Ok(Outcome::Passed(format!("active mask {m:#x}")))
+        } else {
+            Err(mismatch(
+                None,
+                format!("active mask {m:#x}"),
+                format!("{:#x}", v.active),
+            ))
+        }
+    }
+
+    /// [`Step::Exec`]: the hardware EXEC is `m`.
+    fn check_exec(&mut self, m: u64) -> Result<Outcome, Failure> {
+        let v = self.view()?;
+        if v.exec == m {
+            Ok(Outcome::Passed(format!("EXEC {m:#x}")))
+        } else {
+            Err(mismatch(
+                None,
+                format!("EXEC {m:#x}"),
+                format!("{:#x}", v.exec),
+            ))
+        }
+    }
+
+    /// [`Step::At`]: the focused wave is at `w`.
+    fn check_at(&mut self, w: &Where) -> Result<Outcome, Failure> {
+        let v = self.view()?;
+        if v.pc.is_some() && w.matches(v.pc, Some(&v.source)) {
+            Ok(Outcome::Passed(format!("at {}", src_text(&v.source))))
+        } else {
+            Err(mismatch(
+                None,
+                format!("the wave at {w}"),
+                match v.pc {
+                    Some(pc) => format!("{} (pc {pc:#x})", src_text(&v.source)),
+                    None => "the wave has ended".to_string(),
+                },
+            ))
+        }
+    }
+
+    /// [`Step::Var`]: the variable has the value for the lane.
+    fn check_var(&mut self, v: &VarCheck) -> Result<Outcome, Failure> {
+        let got = self.read_variable(v.lane, &v.name)?;
+        if got == v.value.bytes() {
+            Ok(Outcome::Passed(format!(
+                "{} = {} for lane {}",
+                v.name, v.value, v.lane
+            )))
+        } else {
+            Err(mismatch(
+                Some(v.lane),
+                format!("`{}` = {}", v.name, v.value),
+                v.value.show_like(&got),
+            ))
+        }
+    }
+
+    /// [`Step::Positions`]: the lane positions come from `want`, without trouble.
+    fn check_positions(&mut self, want: &PositionSource) -> Result<Outcome, Failure> {
+        let v = self.view()?;
+        let got = &v.provenance;
+        if got.source == *want && got.trouble(v.pc).is_none() {
+            Ok(Outcome::Passed(match want {
+                PositionSource::Dwarf => {
+                    "positions from DW_AT_LLVM_lane_pc; the reconstruction agrees".into()
+                }
+                PositionSource::Reconstruction => "positions reconstructed".into(),
+            }))
+        } else {
+            Err(mismatch(
+                None,
+                format!("positions from {want:?}"),
+                match got.trouble(v.pc) {
+                    Some(t) => format!("{:?}: {t}", got.source),
+                    None => format!("positions from {:?}", got.source),
+                },
+            ))
+        }
+    }
+
+    /// [`Step::DispatchFinished`]: the dispatch has finished.
+    fn check_finished(&self) -> Result<Outcome, Failure> {
+        if self.finished {
+            Ok(Outcome::Passed("the dispatch has finished".into()))
+        } else {
+            let (g, w) = self.focus;
+            Err(mismatch(
+                None,
+                "the dispatch finished".into(),
+                format!("it runs (focus: work-group {g:?} wave {w})"),
+            ))
+        }
+    }
+}
+
+/// A check's failure for one lane (or none): what was expected, what was found.
+fn mismatch(lane: Option<u32>, expected: String, actual: String) -> Failure {
+    Failure::Mismatch(vec![Mismatch {
+        lane,
+        expected,
+        actual,
+    }])
 }
 
 enum Failure {

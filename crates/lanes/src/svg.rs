@@ -277,6 +277,26 @@ fn px(v: f64) -> String {
     }
 }
 
+/// The picture's geometry, in pixels.
+struct Layout {
+    /// Left of the plot (the labels are to its left).
+    left: f64,
+    /// Margin right of the plot.
+    right: f64,
+    /// Width of an instruction's column.
+    cell: f64,
+    /// Height of a lane's row.
+    lh: f64,
+    /// Width of the plot.
+    plot_w: f64,
+    /// Height of the active-lane strip.
+    strip_h: f64,
+    /// Space between two waves' blocks.
+    gap: f64,
+    /// Height of the instruction axis.
+    axis_h: f64,
+}
+
 /// Draws the traces (one block per wave, stacked) as an SVG document.
 pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
     let legend = legend(traces);
@@ -291,162 +311,226 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
         .unwrap_or(0)
         .max(1);
     let cell = (opts.plot_width / longest as f64).clamp(opts.min_cell_width, opts.max_cell_width);
-    let lh = opts.lane_height.max(1.0);
-    let plot_w = cell * longest as f64;
-    let left = 64.0;
-    let right = 16.0;
-    let strip_h = 28.0;
-    let gap = 26.0;
-    let axis_h = 30.0;
+    let lay = Layout {
+        left: 64.0,
+        right: 16.0,
+        cell,
+        lh: opts.lane_height.max(1.0),
+        plot_w: cell * longest as f64,
+        strip_h: 28.0,
+        gap: 26.0,
+        axis_h: 30.0,
+    };
     let mut y = 14.0;
     let title_h = if opts.title.is_empty() { 0.0 } else { 24.0 };
     y += title_h;
 
     let mut body = String::new();
     for t in traces {
-        // Block header.
-        let _ = writeln!(
-            body,
-            r#"<text x="{}" y="{}" class="h">work-group ({}, {}, {}) wave {} — {} instructions, {} lanes</text>"#,
-            px(left),
-            px(y + 12.0),
-            t.group[0],
-            t.group[1],
-            t.group[2],
-            t.wave,
-            t.steps.len(),
-            t.wave_size
-        );
-        y += 20.0;
-        // Active-lane count strip.
-        let strip_top = y;
-        let _ = writeln!(
-            body,
-            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#f7f7f7"/>"##,
-            px(left),
-            px(strip_top),
-            px(plot_w),
-            px(strip_h)
-        );
-        let mut path = String::new();
-        for (i, s) in t.steps.iter().enumerate() {
-            let n = s.lanes.active.count_ones() as f64;
-            let h = strip_h * n / t.wave_size.max(1) as f64;
-            let x0 = left + cell * i as f64;
-            let _ = write!(
-                path,
-                "M{} {}h{}v{}h{}z",
-                px(x0),
-                px(strip_top + strip_h),
-                px(cell),
-                px(-h),
-                px(-cell)
-            );
-        }
-        let _ = writeln!(body, r##"<path d="{path}" fill="#6b6b6b"/>"##);
-        let _ = writeln!(
-            body,
-            r#"<text x="{}" y="{}" class="l" text-anchor="end">active</text>"#,
-            px(left - 6.0),
-            px(strip_top + strip_h / 2.0 + 4.0)
-        );
-        y += strip_h + 6.0;
-        // X axis.
-        let step = tick_step(cell, 90.0);
-        let mut k = 0usize;
-        while k <= t.steps.len() {
-            let x = left + cell * k as f64;
-            let _ = writeln!(
-                body,
-                r##"<line x1="{x}" y1="{}" x2="{x}" y2="{}" stroke="#888" stroke-width="1"/><text x="{x}" y="{}" class="t" text-anchor="middle">{k}</text>"##,
-                px(y + 12.0),
-                px(y + 18.0),
-                px(y + 10.0),
-                x = px(x)
-            );
-            k += step;
-        }
-        axis_label(&mut body, left, y + 10.0);
-        y += 20.0;
-        // Lanes.
-        let lanes_top = y;
-        let _ = writeln!(
-            body,
-            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#ffffff" stroke="#999" stroke-width="0.5"/>"##,
-            px(left),
-            px(lanes_top),
-            px(plot_w),
-            px(lh * t.wave_size as f64)
-        );
-        for lane in 0..t.wave_size {
-            let ly = lanes_top + lh * lane as f64;
-            let _ = write!(body, r#"<g class="lane" data-lane="{lane}">"#);
-            let mut run: Option<(usize, &str)> = None;
-            let colour_at = |i: usize| -> Option<&str> {
-                let s = &t.steps[i];
-                match s.lanes.lanes.get(lane as usize).map(|p| &p.state) {
-                    Some(LaneState::Active) => Some(
-                        colour_of
-                            .get(&s.line)
-                            .map(String::as_str)
-                            .unwrap_or(NO_LINE),
-                    ),
-                    Some(LaneState::Divergent) => Some(WAITING),
-                    Some(LaneState::Unknown(_)) => Some(UNKNOWN),
-                    _ => None,
-                }
-            };
-            for i in 0..=t.steps.len() {
-                let c = if i < t.steps.len() {
-                    colour_at(i)
-                } else {
-                    None
-                };
-                match (run, c) {
-                    (Some((_, rc)), Some(c)) if rc == c => {}
-                    _ => {
-                        if let Some((start, rc)) = run {
-                            let _ = write!(
-                                body,
-                                r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{rc}"/>"#,
-                                px(left + cell * start as f64),
-                                px(ly),
-                                px(cell * (i - start) as f64),
-                                px(lh)
-                            );
-                        }
-                        run = c.map(|c| (i, c));
-                    }
-                }
-            }
-            let _ = writeln!(body, "</g>");
-            if lane % 8 == 0 || lane + 1 == t.wave_size {
-                let _ = writeln!(
-                    body,
-                    r#"<text x="{}" y="{}" class="l" text-anchor="end">lane {lane}</text>"#,
-                    px(left - 6.0),
-                    px(ly + lh - 1.0)
-                );
-            }
-        }
-        // Every 8th lane boundary, a faint rule.
-        for lane in (8..t.wave_size).step_by(8) {
-            let ly = lanes_top + lh * lane as f64;
-            let _ = writeln!(
-                body,
-                r##"<line x1="{}" y1="{ly}" x2="{}" y2="{ly}" stroke="#ffffff" stroke-width="1" opacity="0.8"/>"##,
-                px(left),
-                px(left + plot_w),
-                ly = px(ly)
-            );
-        }
-        if let Some((_, at)) = opts.stop.filter(|s| s.0 == t.wave) {
-            let x = left + cell * at.min(t.steps.len()) as f64;
-            stop_marker(&mut body, x, lanes_top, lh * t.wave_size as f64);
-        }
-        y = lanes_top + lh * t.wave_size as f64 + gap;
+        y = wave_block(&mut body, t, &lay, &colour_of, opts.stop, y);
     }
-    // Legend.
+    let (width, y) = legend_block(&mut body, traces, &legend, opts, &lay, y);
+    let height = y + lay.axis_h / 3.0;
+    document(opts, &lay, (width, height), &body)
+}
+
+/// Draws a wave's block from `y` down: its header, the active-lane strip, the
+/// instruction axis, a row per lane, and where the breakpoint `stop` stopped;
+/// returns where the next block starts.
+fn wave_block(
+    body: &mut String,
+    t: &Trace,
+    lay: &Layout,
+    colour_of: &BTreeMap<Option<(String, u64)>, String>,
+    stop: Option<(u32, usize)>,
+    mut y: f64,
+) -> f64 {
+    let (left, lh) = (lay.left, lay.lh);
+    let _ = writeln!(
+        body,
+        r#"<text x="{}" y="{}" class="h">work-group ({}, {}, {}) wave {} — {} instructions, {} lanes</text>"#,
+        px(left),
+        px(y + 12.0),
+        t.group[0],
+        t.group[1],
+        t.group[2],
+        t.wave,
+        t.steps.len(),
+        t.wave_size
+    );
+    y += 20.0;
+    active_strip(body, t, lay, y);
+    y += lay.strip_h + 6.0;
+    instruction_axis(body, t, lay, y);
+    y += 20.0;
+    let lanes_top = y;
+    let _ = writeln!(
+        body,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#ffffff" stroke="#999" stroke-width="0.5"/>"##,
+        px(left),
+        px(lanes_top),
+        px(lay.plot_w),
+        px(lh * t.wave_size as f64)
+    );
+    for lane in 0..t.wave_size {
+        lane_row(body, t, lay, colour_of, lane, lanes_top);
+    }
+    // Every 8th lane boundary, a faint rule.
+    for lane in (8..t.wave_size).step_by(8) {
+        let ly = lanes_top + lh * lane as f64;
+        let _ = writeln!(
+            body,
+            r##"<line x1="{}" y1="{ly}" x2="{}" y2="{ly}" stroke="#ffffff" stroke-width="1" opacity="0.8"/>"##,
+            px(left),
+            px(left + lay.plot_w),
+            ly = px(ly)
+        );
+    }
+    if let Some((_, at)) = stop.filter(|s| s.0 == t.wave) {
+        let x = left + cell_x(lay, at.min(t.steps.len()));
+        stop_marker(body, x, lanes_top, lh * t.wave_size as f64);
+    }
+    lanes_top + lh * t.wave_size as f64 + lay.gap
+}
+
+/// The offset of instruction column `i` from the plot's left.
+fn cell_x(lay: &Layout, i: usize) -> f64 {
+    lay.cell * i as f64
+}
+
+/// The strip at `strip_top` whose height at each instruction is the count of
+/// active lanes.
+fn active_strip(body: &mut String, t: &Trace, lay: &Layout, strip_top: f64) {
+    let (left, cell, strip_h) = (lay.left, lay.cell, lay.strip_h);
+    let _ = writeln!(
+        body,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#f7f7f7"/>"##,
+        px(left),
+        px(strip_top),
+        px(lay.plot_w),
+        px(strip_h)
+    );
+    let mut path = String::new();
+    for (i, s) in t.steps.iter().enumerate() {
+        let n = s.lanes.active.count_ones() as f64;
+        let h = strip_h * n / t.wave_size.max(1) as f64;
+        let x0 = left + cell_x(lay, i);
+        let _ = write!(
+            path,
+            "M{} {}h{}v{}h{}z",
+            px(x0),
+            px(strip_top + strip_h),
+            px(cell),
+            px(-h),
+            px(-cell)
+        );
+    }
+    let _ = writeln!(body, r##"<path d="{path}" fill="#6b6b6b"/>"##);
+    let _ = writeln!(
+        body,
+        r#"<text x="{}" y="{}" class="l" text-anchor="end">active</text>"#,
+        px(left - 6.0),
+        px(strip_top + strip_h / 2.0 + 4.0)
+    );
+}
+
+/// The instruction axis at `y`: ticks numbering the instructions, and its label.
+fn instruction_axis(body: &mut String, t: &Trace, lay: &Layout, y: f64) {
+    let step = tick_step(lay.cell, 90.0);
+    let mut k = 0usize;
+    while k <= t.steps.len() {
+        let x = lay.left + cell_x(lay, k);
+        let _ = writeln!(
+            body,
+            r##"<line x1="{x}" y1="{}" x2="{x}" y2="{}" stroke="#888" stroke-width="1"/><text x="{x}" y="{}" class="t" text-anchor="middle">{k}</text>"##,
+            px(y + 12.0),
+            px(y + 18.0),
+            px(y + 10.0),
+            x = px(x)
+        );
+        k += step;
+    }
+    axis_label(body, lay.left, y + 10.0);
+}
+
+/// The row of lane `lane` (the lanes start at `lanes_top`): runs of equal
+/// colour as one rectangle each, and every 8th lane's label.
+fn lane_row(
+    body: &mut String,
+    t: &Trace,
+    lay: &Layout,
+    colour_of: &BTreeMap<Option<(String, u64)>, String>,
+    lane: u32,
+    lanes_top: f64,
+) {
+    let (left, lh) = (lay.left, lay.lh);
+    let ly = lanes_top + lh * lane as f64;
+    let _ = write!(body, r#"<g class="lane" data-lane="{lane}">"#);
+    let mut run: Option<(usize, &str)> = None;
+    let colour_at = |i: usize| -> Option<&str> {
+        let s = &t.steps[i];
+        match s.lanes.lanes.get(lane as usize).map(|p| &p.state) {
+            Some(LaneState::Active) => Some(
+                colour_of
+                    .get(&s.line)
+                    .map(String::as_str)
+                    .unwrap_or(NO_LINE),
+            ),
+            Some(LaneState::Divergent) => Some(WAITING),
+            Some(LaneState::Unknown(_)) => Some(UNKNOWN),
+            _ => None,
+        }
+    };
+    for i in 0..=t.steps.len() {
+        let c = if i < t.steps.len() {
+            colour_at(i)
+        } else {
+            None
+        };
+        match (run, c) {
+            (Some((_, rc)), Some(c)) if rc == c => {}
+            _ => {
+                if let Some((start, rc)) = run {
+                    let _ = write!(
+                        body,
+                        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{rc}"/>"#,
+                        px(left + cell_x(lay, start)),
+                        px(ly),
+                        px(cell_x(lay, i - start)),
+                        px(lh)
+                    );
+                }
+                run = c.map(|c| (i, c));
+            }
+        }
+    }
+    let _ = writeln!(body, "</g>");
+    if lane % 8 == 0 || lane + 1 == t.wave_size {
+        let _ = writeln!(
+            body,
+            r#"<text x="{}" y="{}" class="l" text-anchor="end">lane {lane}</text>"#,
+            px(left - 6.0),
+            px(ly + lh - 1.0)
+        );
+    }
+}
+
+/// A legend entry: colour, label, instruction count, quoted source.
+type LegendRow = (String, String, String, String);
+
+/// The legend from `y` down, in columns: a colour per source line (with the
+/// line quoted when its source was given), then the colours of waiting,
+/// absent and unknown lanes. Returns the picture's width and where the
+/// legend ends.
+fn legend_block(
+    body: &mut String,
+    traces: &[Trace],
+    legend: &[LegendEntry],
+    opts: &SvgOptions,
+    lay: &Layout,
+    mut y: f64,
+) -> (f64, f64) {
+    let left = lay.left;
     let _ = writeln!(
         body,
         r#"<text x="{}" y="{}" class="h">source lines (colour of the active lanes)</text>"#,
@@ -456,10 +540,49 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
     y += 10.0;
     let quotes = !opts.sources.is_empty();
     let col_w = if quotes { 400.0 } else { 200.0 };
-    let width = (left + plot_w + right).max(left + 4.0 * col_w);
+    let width = (left + lay.plot_w + lay.right).max(left + 4.0 * col_w);
     let cols = (((width - left) / col_w).floor() as usize).max(1);
-    // (colour, label, instructions, quoted source)
-    let mut entries: Vec<(String, String, String, String)> = legend
+    let entries = legend_rows(traces, legend, opts);
+    for (i, (c, label, n, quote)) in entries.iter().enumerate() {
+        let x = left + col_w * (i % cols) as f64;
+        let ey = y + 18.0 * (i / cols) as f64;
+        let stroke = if c == "none" {
+            r##" stroke="#888" stroke-width="1""##
+        } else {
+            ""
+        };
+        let fill = if c == "none" { "#ffffff" } else { c.as_str() };
+        let _ = write!(
+            body,
+            r#"<g class="legend"><rect x="{}" y="{}" width="14" height="12" fill="{fill}"{stroke}/><text x="{}" y="{}" class="l">{}</text><text x="{}" y="{}" class="t">{}</text>"#,
+            px(x),
+            px(ey),
+            px(x + 20.0),
+            px(ey + 10.0),
+            esc(label),
+            px(x + 122.0),
+            px(ey + 10.0),
+            esc(n)
+        );
+        if !quote.is_empty() {
+            let _ = write!(
+                body,
+                r#"<text x="{}" y="{}" class="q">{}</text>"#,
+                px(x + 180.0),
+                px(ey + 10.0),
+                esc(quote)
+            );
+        }
+        let _ = writeln!(body, "</g>");
+    }
+    y += 18.0 * entries.len().div_ceil(cols) as f64 + 8.0;
+    (width, y)
+}
+
+/// The legend's rows: one per source line (its source quoted, shortened), then
+/// waiting lanes, absent lanes, and unknown lanes when a trace has any.
+fn legend_rows(traces: &[Trace], legend: &[LegendEntry], opts: &SvgOptions) -> Vec<LegendRow> {
+    let mut entries: Vec<LegendRow> = legend
         .iter()
         .map(|e| {
             let quote = e
@@ -502,41 +625,12 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
     }) {
         entries.push(plain(UNKNOWN, "unknown"));
     }
-    for (i, (c, label, n, quote)) in entries.iter().enumerate() {
-        let x = left + col_w * (i % cols) as f64;
-        let ey = y + 18.0 * (i / cols) as f64;
-        let stroke = if c == "none" {
-            r##" stroke="#888" stroke-width="1""##
-        } else {
-            ""
-        };
-        let fill = if c == "none" { "#ffffff" } else { c.as_str() };
-        let _ = write!(
-            body,
-            r#"<g class="legend"><rect x="{}" y="{}" width="14" height="12" fill="{fill}"{stroke}/><text x="{}" y="{}" class="l">{}</text><text x="{}" y="{}" class="t">{}</text>"#,
-            px(x),
-            px(ey),
-            px(x + 20.0),
-            px(ey + 10.0),
-            esc(label),
-            px(x + 122.0),
-            px(ey + 10.0),
-            esc(n)
-        );
-        if !quote.is_empty() {
-            let _ = write!(
-                body,
-                r#"<text x="{}" y="{}" class="q">{}</text>"#,
-                px(x + 180.0),
-                px(ey + 10.0),
-                esc(quote)
-            );
-        }
-        let _ = writeln!(body, "</g>");
-    }
-    y += 18.0 * entries.len().div_ceil(cols) as f64 + 8.0;
-    let height = y + axis_h / 3.0;
+    entries
+}
 
+/// The SVG document of `width` by `height`: the header, the style, the
+/// background, the title, and `body`.
+fn document(opts: &SvgOptions, lay: &Layout, (width, height): (f64, f64), body: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -560,11 +654,11 @@ pub fn render(traces: &[Trace], opts: &SvgOptions) -> String {
         let _ = writeln!(
             out,
             r#"<text x="{}" y="22" class="h" style="font-size:15px">{}</text>"#,
-            px(left),
+            px(lay.left),
             esc(&opts.title)
         );
     }
-    out.push_str(&body);
+    out.push_str(body);
     out.push_str("</svg>\n");
     out
 }

@@ -5,8 +5,8 @@
 //! anything else in hex (64-bit float literals are the high half of the value,
 //! 16-bit ones keep their low half).
 
-use super::shape::{Slot, eflag, field, flag, ty};
-use super::{AluForm, tables};
+use super::shape::{Entry, Slot, eflag, field, flag, ty};
+use super::{AluForm, AluMods, tables};
 use crate::inst::Inst;
 use crate::inst::Op;
 use crate::operand::{Operand, SpecialReg};
@@ -279,7 +279,8 @@ fn write_bits<W: Write>(f: &mut W, name: &str, bits: u8, n: usize) -> fmt::Resul
     f.write_char(']')
 }
 
-/// Prints an ALU instruction.
+/// Prints an ALU instruction: the mnemonic, each slot of its shape
+/// ([`write_slot`]), then the modifiers of its encoding form.
 pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let Some(e) = tables::ENTRIES.get(inst.alu.entry as usize) else {
         return write!(f, "<invalid 0x{:08x}>", inst.words[0]);
@@ -293,218 +294,268 @@ pub(super) fn fmt_inst(inst: &Inst, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     if shape.first().map(|s| s.field) == Some(field::RAW) {
         return super::raw::fmt_raw(inst, mnem, f);
     }
-    let m = &inst.alu;
-    let form = m.form;
-    let w0 = inst.words[0];
     let mut nsrc = 0usize;
     for (i, s) in shape.iter().enumerate() {
         f.write_str(if i == 0 { " " } else { ", " })?;
-        match s.field {
-            field::TEXT => {
-                f.write_str(tables::TEXTS.get(s.file as usize).copied().unwrap_or(""))?;
+        write_slot(f, inst, e, mnem, s, &mut nsrc)?;
+    }
+    match inst.alu.form {
+        AluForm::Vop3 => write_vop3_mods(f, inst, e, nsrc),
+        AluForm::Vop3p => write_vop3p_mods(f, inst, e, nsrc),
+        AluForm::SdwaVop1 | AluForm::SdwaVop2 | AluForm::SdwaVopc => write_sdwa_mods(f, &inst.alu),
+        AluForm::DppVop1 | AluForm::DppVop2 => write_dpp_mods(f, &inst.alu, shape),
+        AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2 => write_dpp8_mods(f, inst),
+        _ => Ok(()),
+    }
+}
+
+/// Prints one slot of an instruction's shape: fixed text, a SOPK or SOPC
+/// immediate, an interpolation attribute or parameter, or an operand
+/// ([`write_operand_slot`]); `nsrc` counts the sources printed.
+fn write_slot(
+    f: &mut fmt::Formatter<'_>,
+    inst: &Inst,
+    e: &Entry,
+    mnem: &str,
+    s: &Slot,
+    nsrc: &mut usize,
+) -> fmt::Result {
+    let m = &inst.alu;
+    let w0 = inst.words[0];
+    match s.field {
+        field::TEXT => f.write_str(tables::TEXTS.get(s.file as usize).copied().unwrap_or("")),
+        field::SIMM if m.form == AluForm::Sopc => {
+            // s_set_gpr_idx_on: the mode bits in the src1 field.
+            let v = (w0 >> 8) & 0xff;
+            super::raw::write_gpr_idx(f, v as u16)
+        }
+        field::SIMM => {
+            let v = (w0 & 0xffff) as u16;
+            super::raw::write_sopk_imm(f, mnem, v, m.gfx10(), m.gfx1030())
+        }
+        field::ATTR => {
+            let (attr, chan) = if m.form == AluForm::Vintrp {
+                ((m.ctrl >> 2) & 0x3f, m.ctrl & 3)
+            } else {
+                let src0 = inst.words[1] & 0x1ff;
+                (src0 & 0x3f, (src0 >> 6) & 3)
+            };
+            let c = ['x', 'y', 'z', 'w']
+                .get(chan as usize)
+                .copied()
+                .unwrap_or('x');
+            write!(f, "attr{attr}.{c}")
+        }
+        field::PARAM => {
+            let p = if m.form == AluForm::Vintrp {
+                w0 & 0xff
+            } else {
+                (inst.words[1] >> 9) & 0x1ff
+            };
+            match p {
+                0 => f.write_str("p10"),
+                1 => f.write_str("p20"),
+                2 => f.write_str("p0"),
+                _ => write!(f, "invalid_param_{p}"),
             }
-            field::SIMM if form == AluForm::Sopc => {
-                // s_set_gpr_idx_on: the mode bits in the src1 field.
-                let v = (w0 >> 8) & 0xff;
-                super::raw::write_gpr_idx(f, v as u16)?;
-            }
-            field::SIMM => {
-                let v = (w0 & 0xffff) as u16;
-                super::raw::write_sopk_imm(f, mnem, v, m.gfx10(), m.gfx1030())?;
-            }
-            field::ATTR => {
-                let (attr, chan) = if form == AluForm::Vintrp {
-                    ((m.ctrl >> 2) & 0x3f, m.ctrl & 3)
-                } else {
-                    let src0 = inst.words[1] & 0x1ff;
-                    (src0 & 0x3f, (src0 >> 6) & 3)
-                };
-                let c = ['x', 'y', 'z', 'w']
-                    .get(chan as usize)
-                    .copied()
-                    .unwrap_or('x');
-                write!(f, "attr{attr}.{c}")?;
-            }
-            field::PARAM => {
-                let p = if form == AluForm::Vintrp {
-                    w0 & 0xff
-                } else {
-                    (inst.words[1] >> 9) & 0x1ff
-                };
-                match p {
-                    0 => f.write_str("p10")?,
-                    1 => f.write_str("p20")?,
-                    2 => f.write_str("p0")?,
-                    _ => write!(f, "invalid_param_{p}")?,
-                }
-            }
-            _ => {
-                let op = match s.target {
-                    t @ 0..=1 => inst.dst.get(t as usize),
-                    t @ 2..=5 => inst.src.get(t as usize - 2),
-                    _ => None,
-                };
-                let op = op.copied().unwrap_or_default();
-                if s.field == field::LIT {
-                    if let Operand::Literal(v) = op {
-                        if form == AluForm::Sopk {
-                            // `s_setreg_imm32_b32`'s value prints like a
-                            // 32-bit source: a value an inline constant can
-                            // hold by that constant's name (`64`, `1.0`).
-                            write_literal(f, v, ty::B32)?;
-                        } else {
-                            // The K constant of madmk/madak prints as the raw
-                            // literal.
-                            write!(f, "0x{v:x}")?;
-                        }
-                        continue;
-                    }
-                }
-                if matches!(s.field, field::SRC0 | field::SRC1 | field::SRC2) {
-                    let b = s.field - field::SRC0;
-                    nsrc = nsrc.max(b as usize + 1);
-                    let bit = |v: u8| (v >> b) & 1 != 0;
-                    let mix = e.flags & eflag::MIX != 0;
-                    let (neg, abs, sext) = match form {
-                        AluForm::Vop3p if !mix => (false, false, false),
-                        _ => (bit(m.neg), bit(m.abs), bit(m.sext)),
-                    };
-                    let mut slot = *s;
-                    if s.field == field::SRC2
-                        && (w0 >> 15) & 1 != 0
-                        && matches!(inst.op, Op::Alu(a) if a.is_mfma())
-                    {
-                        slot.ann_s = areg_class(s.ann_s);
-                    }
-                    write_src(f, &op, &slot, (neg, abs, sext))?;
-                } else {
-                    write_reg_checked(f, &op, s)?;
-                    if s.field == field::DST && is_imm(&op) && s.flags & flag::IMM_BAD == 0 {
-                        f.write_str("/*Invalid immediate*/")?;
-                    }
-                }
-            }
+        }
+        _ => write_operand_slot(f, inst, e, s, nsrc),
+    }
+}
+
+/// Prints an operand slot: a literal constant, a source with its modifiers,
+/// or a destination register.
+fn write_operand_slot(
+    f: &mut fmt::Formatter<'_>,
+    inst: &Inst,
+    e: &Entry,
+    s: &Slot,
+    nsrc: &mut usize,
+) -> fmt::Result {
+    let m = &inst.alu;
+    let op = match s.target {
+        t @ 0..=1 => inst.dst.get(t as usize),
+        t @ 2..=5 => inst.src.get(t as usize - 2),
+        _ => None,
+    };
+    let op = op.copied().unwrap_or_default();
+    if s.field == field::LIT
+        && let Operand::Literal(v) = op
+    {
+        return if m.form == AluForm::Sopk {
+            // `s_setreg_imm32_b32`'s value prints like a 32-bit source: a
+            // value an inline constant can hold by that constant's name
+            // (`64`, `1.0`).
+            write_literal(f, v, ty::B32)
+        } else {
+            // The K constant of madmk/madak prints as the raw literal.
+            write!(f, "0x{v:x}")
+        };
+    }
+    if matches!(s.field, field::SRC0 | field::SRC1 | field::SRC2) {
+        let b = s.field - field::SRC0;
+        *nsrc = (*nsrc).max(b as usize + 1);
+        let bit = |v: u8| (v >> b) & 1 != 0;
+        let mix = e.flags & eflag::MIX != 0;
+        let (neg, abs, sext) = match m.form {
+            AluForm::Vop3p if !mix => (false, false, false),
+            _ => (bit(m.neg), bit(m.abs), bit(m.sext)),
+        };
+        let mut slot = *s;
+        if s.field == field::SRC2
+            && (inst.words[0] >> 15) & 1 != 0
+            && matches!(inst.op, Op::Alu(a) if a.is_mfma())
+        {
+            slot.ann_s = areg_class(s.ann_s);
+        }
+        write_src(f, &op, &slot, (neg, abs, sext))
+    } else {
+        write_reg_checked(f, &op, s)?;
+        if s.field == field::DST && is_imm(&op) && s.flags & flag::IMM_BAD == 0 {
+            f.write_str("/*Invalid immediate*/")?;
+        }
+        Ok(())
+    }
+}
+
+/// The VOP3 modifiers: `high`, `op_sel` (of the `nsrc` sources and the
+/// destination), `clamp`, the output modifier.
+fn write_vop3_mods(f: &mut fmt::Formatter<'_>, inst: &Inst, e: &Entry, nsrc: usize) -> fmt::Result {
+    let m = &inst.alu;
+    let n = e.opsel as usize;
+    if e.flags & eflag::HIGH != 0 && (inst.words[1] >> 8) & 1 != 0 {
+        f.write_str(" high")?;
+    }
+    if m.op_sel != 0 && n > 0 {
+        let bits = if n > nsrc {
+            (m.op_sel & 7) | (m.op_sel >> 3).wrapping_shl(n as u32 - 1)
+        } else {
+            m.op_sel
+        };
+        write_bits(f, "op_sel", bits, n)?;
+    }
+    if m.clamp {
+        f.write_str(" clamp")?;
+    }
+    write_omod(f, m.omod)
+}
+
+/// The VOP3P modifiers: the MFMA broadcast controls, or `op_sel`,
+/// `op_sel_hi` (and `neg_lo`, `neg_hi` outside the mixed-precision
+/// operations) of the `nsrc` sources, and `clamp`.
+fn write_vop3p_mods(
+    f: &mut fmt::Formatter<'_>,
+    inst: &Inst,
+    e: &Entry,
+    nsrc: usize,
+) -> fmt::Result {
+    let m = &inst.alu;
+    if matches!(inst.op, Op::Alu(a) if a.is_mfma()) {
+        let cbsz = m.ctrl & 7;
+        let abid = (m.ctrl >> 3) & 0xf;
+        let blgp = (m.ctrl >> 7) & 7;
+        if cbsz != 0 {
+            write!(f, " cbsz:{cbsz}")?;
+        }
+        if abid != 0 {
+            write!(f, " abid:{abid}")?;
+        }
+        if blgp != 0 {
+            write!(f, " blgp:{blgp}")?;
+        }
+        return Ok(());
+    }
+    if e.flags & eflag::MIX != 0 {
+        if m.op_sel != 0 {
+            write_bits(f, "op_sel", m.op_sel, nsrc)?;
+        }
+        if m.op_sel_hi != 0 {
+            write_bits(f, "op_sel_hi", m.op_sel_hi, nsrc)?;
+        }
+    } else {
+        let all = (1u8 << nsrc) - 1;
+        if m.op_sel & all != 0 {
+            write_bits(f, "op_sel", m.op_sel, nsrc)?;
+        }
+        if m.op_sel_hi & all != all {
+            write_bits(f, "op_sel_hi", m.op_sel_hi, nsrc)?;
+        }
+        if m.neg & all != 0 {
+            write_bits(f, "neg_lo", m.neg, nsrc)?;
+        }
+        if m.neg_hi & all != 0 {
+            write_bits(f, "neg_hi", m.neg_hi, nsrc)?;
         }
     }
-    match form {
-        AluForm::Vop3 => {
-            let n = e.opsel as usize;
-            if e.flags & eflag::HIGH != 0 && (inst.words[1] >> 8) & 1 != 0 {
-                f.write_str(" high")?;
+    if m.clamp {
+        f.write_str(" clamp")?;
+    }
+    Ok(())
+}
+
+/// The SDWA modifiers: `clamp`, the output modifier, the destination and
+/// source selections.
+fn write_sdwa_mods(f: &mut fmt::Formatter<'_>, m: &AluMods) -> fmt::Result {
+    if m.clamp {
+        f.write_str(" clamp")?;
+    }
+    write_omod(f, m.omod)?;
+    if m.form != AluForm::SdwaVopc {
+        write!(
+            f,
+            " dst_sel:{} dst_unused:{}",
+            sel_name(m.ctrl >> 8),
+            match (m.ctrl >> 11) & 3 {
+                1 => "UNUSED_SEXT",
+                2 => "UNUSED_PRESERVE",
+                _ => "UNUSED_PAD",
             }
-            if m.op_sel != 0 && n > 0 {
-                let bits = if n > nsrc {
-                    (m.op_sel & 7) | (m.op_sel >> 3).wrapping_shl(n as u32 - 1)
-                } else {
-                    m.op_sel
-                };
-                write_bits(f, "op_sel", bits, n)?;
-            }
-            if m.clamp {
-                f.write_str(" clamp")?;
-            }
-            write_omod(f, m.omod)?;
+        )?;
+    }
+    write!(f, " src0_sel:{}", sel_name(m.ctrl >> 16))?;
+    if m.form != AluForm::SdwaVop1 {
+        write!(f, " src1_sel:{}", sel_name(m.ctrl >> 24))?;
+    }
+    Ok(())
+}
+
+/// The DPP (DPP16) modifiers: the control, the row and bank masks,
+/// `bound_ctrl` and GFX10's `fi`.
+fn write_dpp_mods(f: &mut fmt::Formatter<'_>, m: &AluMods, shape: &[Slot]) -> fmt::Result {
+    f.write_char(' ')?;
+    let dp_alu = m.gfx90a() && shape.iter().any(|s| s.width >= 2);
+    if dp_alu && !(0x150..=0x15f).contains(&m.dpp_ctrl()) {
+        f.write_str(" /* DP ALU dpp only supports row_newbcast */")?;
+    } else {
+        write_dpp_ctrl(f, m.dpp_ctrl(), m.gfx10(), m.gfx90a())?;
+    }
+    write!(
+        f,
+        " row_mask:0x{:x} bank_mask:0x{:x}",
+        m.dpp_row_mask(),
+        m.dpp_bank_mask()
+    )?;
+    if m.dpp_bound_ctrl() {
+        f.write_str(" bound_ctrl:1")?;
+    }
+    if m.gfx10() && (m.ctrl >> 18) & 1 != 0 {
+        f.write_str(" fi:1")?;
+    }
+    Ok(())
+}
+
+/// The DPP8 modifiers: the eight lane selects, and `fi`.
+fn write_dpp8_mods(f: &mut fmt::Formatter<'_>, inst: &Inst) -> fmt::Result {
+    f.write_str(" dpp8:[")?;
+    for i in 0..8 {
+        if i > 0 {
+            f.write_char(',')?;
         }
-        AluForm::Vop3p => {
-            if matches!(inst.op, Op::Alu(a) if a.is_mfma()) {
-                let cbsz = m.ctrl & 7;
-                let abid = (m.ctrl >> 3) & 0xf;
-                let blgp = (m.ctrl >> 7) & 7;
-                if cbsz != 0 {
-                    write!(f, " cbsz:{cbsz}")?;
-                }
-                if abid != 0 {
-                    write!(f, " abid:{abid}")?;
-                }
-                if blgp != 0 {
-                    write!(f, " blgp:{blgp}")?;
-                }
-            } else if e.flags & eflag::MIX != 0 {
-                if m.op_sel != 0 {
-                    write_bits(f, "op_sel", m.op_sel, nsrc)?;
-                }
-                if m.op_sel_hi != 0 {
-                    write_bits(f, "op_sel_hi", m.op_sel_hi, nsrc)?;
-                }
-                if m.clamp {
-                    f.write_str(" clamp")?;
-                }
-            } else {
-                let all = (1u8 << nsrc) - 1;
-                if m.op_sel & all != 0 {
-                    write_bits(f, "op_sel", m.op_sel, nsrc)?;
-                }
-                if m.op_sel_hi & all != all {
-                    write_bits(f, "op_sel_hi", m.op_sel_hi, nsrc)?;
-                }
-                if m.neg & all != 0 {
-                    write_bits(f, "neg_lo", m.neg, nsrc)?;
-                }
-                if m.neg_hi & all != 0 {
-                    write_bits(f, "neg_hi", m.neg_hi, nsrc)?;
-                }
-                if m.clamp {
-                    f.write_str(" clamp")?;
-                }
-            }
-        }
-        AluForm::SdwaVop1 | AluForm::SdwaVop2 | AluForm::SdwaVopc => {
-            if m.clamp {
-                f.write_str(" clamp")?;
-            }
-            write_omod(f, m.omod)?;
-            if form != AluForm::SdwaVopc {
-                write!(
-                    f,
-                    " dst_sel:{} dst_unused:{}",
-                    sel_name(m.ctrl >> 8),
-                    match (m.ctrl >> 11) & 3 {
-                        1 => "UNUSED_SEXT",
-                        2 => "UNUSED_PRESERVE",
-                        _ => "UNUSED_PAD",
-                    }
-                )?;
-            }
-            write!(f, " src0_sel:{}", sel_name(m.ctrl >> 16))?;
-            if form != AluForm::SdwaVop1 {
-                write!(f, " src1_sel:{}", sel_name(m.ctrl >> 24))?;
-            }
-        }
-        AluForm::DppVop1 | AluForm::DppVop2 => {
-            f.write_char(' ')?;
-            let dp_alu = m.gfx90a() && shape.iter().any(|s| s.width >= 2);
-            if dp_alu && !(0x150..=0x15f).contains(&m.dpp_ctrl()) {
-                f.write_str(" /* DP ALU dpp only supports row_newbcast */")?;
-            } else {
-                write_dpp_ctrl(f, m.dpp_ctrl(), m.gfx10(), m.gfx90a())?;
-            }
-            write!(
-                f,
-                " row_mask:0x{:x} bank_mask:0x{:x}",
-                m.dpp_row_mask(),
-                m.dpp_bank_mask()
-            )?;
-            if m.dpp_bound_ctrl() {
-                f.write_str(" bound_ctrl:1")?;
-            }
-            if m.gfx10() && (m.ctrl >> 18) & 1 != 0 {
-                f.write_str(" fi:1")?;
-            }
-        }
-        AluForm::Dpp8Vop1 | AluForm::Dpp8Vop2 => {
-            f.write_str(" dpp8:[")?;
-            for i in 0..8 {
-                if i > 0 {
-                    f.write_char(',')?;
-                }
-                write!(f, "{}", m.dpp8_sel(i))?;
-            }
-            f.write_char(']')?;
-            if w0 & 0x1ff == 0xea {
-                f.write_str(" fi:1")?;
-            }
-        }
-        _ => {}
+        write!(f, "{}", inst.alu.dpp8_sel(i))?;
+    }
+    f.write_char(']')?;
+    if inst.words[0] & 0x1ff == 0xea {
+        f.write_str(" fi:1")?;
     }
     Ok(())
 }

@@ -875,14 +875,7 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3], i: &mut Inst) -> Optio
     } else {
         field(w0, 18, 7) as usize
     };
-    let (rows, data_t): (&[Row], &[[u8; 16]]) = match gpu {
-        Gpu::Gfx900 => (tables::MIMG_GFX900, tables::MIMG_DATA_GFX900),
-        Gpu::Gfx906 => (tables::MIMG_GFX906, tables::MIMG_DATA_GFX906),
-        Gpu::Gfx908 => (tables::MIMG_GFX908, tables::MIMG_DATA_GFX908),
-        Gpu::Gfx90a => (tables::MIMG_GFX90A, tables::MIMG_DATA_GFX90A),
-        Gpu::Gfx1010 => (tables::MIMG_GFX1010, tables::MIMG_DATA_GFX1010),
-        Gpu::Gfx1030 => (tables::MIMG_GFX1030, tables::MIMG_DATA_GFX1030),
-    };
+    let (rows, data_t) = mimg_tables(gpu);
     let row = rows.get(key)?;
     // The NSA field changes the instruction length; it is checked through the
     // address table below rather than the fixed bits.
@@ -895,52 +888,14 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3], i: &mut Inst) -> Optio
     }
     init(i, Encoding::Mimg, row.name);
     let dmask = field(w0, 8, 4);
-    let mut fl = 0;
-    for (b, f) in [
-        (12, flags::UNORM),
-        (13, flags::GLC),
-        (16, flags::TFE),
-        (17, flags::LWE),
-        (25, flags::SLC),
-    ] {
-        if bit(w0, b) {
-            fl |= f;
-        }
-    }
-    if bit(w1, 31) {
-        fl |= flags::D16;
-    }
-    if g10 {
-        if bit(w0, 7) {
-            fl |= flags::DLC;
-        }
-        if bit(w0, 15) {
-            fl |= flags::R128;
-        }
-        if bit(w1, 30) {
-            fl |= flags::A16;
-        }
-    } else {
-        if bit(w0, 14) {
-            fl |= flags::DA;
-        }
-        if bit(w0, 15) {
-            fl |= flags::A16;
-        }
-    }
-    let acc = gpu == Gpu::Gfx90a && bit(w0, 16);
-    if acc {
-        fl = (fl & !flags::TFE) | flags::ACC;
-    }
-    if gpu == Gpu::Gfx90a && bit(w0, 7) {
-        fl |= flags::SCC;
-    }
+    let mut fl = mimg_flags(gpu, w0, w1);
+    let acc = fl & flags::ACC != 0;
     let (def_data, def_addr) = (row.w[1], row.w[0]);
     let pop = dmask.count_ones().clamp(1, 4);
     let c = (pop - 1) as usize
         | ((fl & flags::TFE != 0) as usize) << 2
         | ((fl & flags::D16 != 0) as usize) << 3;
-    let mut dw = match data_t.get(key).and_then(|d| d.get(c)) {
+    let dw = match data_t.get(key).and_then(|d| d.get(c)) {
         Some(&w) if w != 0 => w,
         _ => def_data,
     };
@@ -956,57 +911,16 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3], i: &mut Inst) -> Optio
     // Data widths with no instruction variant keep the decoded data register
     // (the address is still resized).
     let data_missing = dw != want && dw == def_data;
-    let mut keep_decoded = false;
-    let nsa = if g10 { field(w0, 1, 2) as usize } else { 0 };
-    let mut naddr = def_addr;
-    if g10 {
-        let addr_t = if gpu == Gpu::Gfx1030 {
-            tables::MIMG_ADDR_GFX1030
-        } else {
-            tables::MIMG_ADDR_GFX1010
-        };
-        let k = field(w0, 3, 3) as usize | (bit(w1, 30) as usize) << 3 | nsa << 4;
-        let at = addr_t.get(key)?;
-        let a = *at.get(k)?;
-        if a == 0 {
-            return None;
-        }
-        naddr = a & 0x3f;
-        if a & 0x80 != 0 {
-            keep_decoded = true;
-        }
-        if a & 0x40 != 0 {
+    let (mut dw, naddr, nsa) = if g10 {
+        let (dw, naddr, wide) = mimg_gfx10_sizes(gpu, row, key, (w0, w1), dw, data_missing)?;
+        if wide {
             fl |= flags::NSA_WIDE;
         }
         i.mem.dim = field(w0, 3, 3) as u8;
-        // A register range past v255 keeps the decoded form, as LLVM does.
-        let vaddr = field(w1, 0, 8);
-        let addr_out = nsa == 0 && !vreg_ok(vaddr, naddr);
-        if !vreg_ok(field(w1, 8, 8), dw) {
-            keep_decoded = true;
-        }
-        // Where LLVM keeps the decoded form, the address count is the decoded
-        // variant's: probed with the data registers out of range (64 + nsa) or
-        // with a data width no variant has (68 + nsa).
-        let decoded = |first: usize, second: usize| -> Option<u8> {
-            [first, second]
-                .iter()
-                .filter_map(|&k| at.get(k + nsa).copied())
-                .find(|&n| n != 0)
-                .map(|n| n & 0x3f)
-        };
-        if keep_decoded || addr_out {
-            dw = def_data;
-            if let Some(n) = decoded(64, 68) {
-                naddr = n;
-            }
-        } else if data_missing {
-            dw = def_data;
-            if let Some(n) = decoded(68, 64) {
-                naddr = n;
-            }
-        }
-    }
+        (dw, naddr, field(w0, 1, 2) as usize)
+    } else {
+        (dw, def_addr, 0)
+    };
     let vdata = field(w1, 8, 8);
     let vaddr = field(w1, 0, 8);
     // The decoded form's own data registers must exist.
@@ -1025,18 +939,8 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3], i: &mut Inst) -> Optio
             i.src[0] = vreg(vaddr, naddr, false);
         }
     } else {
-        i.src[0] = vreg(vaddr, 1, false);
         fl |= flags::NSA;
-        let n = (naddr as usize).min(13);
-        for k in 1..n {
-            let word = nsa_words.get((k - 1) / 4).copied().unwrap_or(0);
-            if let Some(slot) = i.mem.nsa_addr.get_mut(k - 1) {
-                *slot = (word >> (8 * ((k - 1) % 4))) as u8;
-            }
-        }
-        i.mem.naddr = n as u8;
-        i.size = 8 + 4 * nsa as u8;
-        i.words[2] = nsa_words[0];
+        mimg_nsa_address(i, vaddr, naddr, nsa, nsa_words);
     }
     i.src[1] = sreg(gpu, field(w1, 16, 5) << 2, 8)?;
     if row.w[3] != 0 {
@@ -1045,6 +949,139 @@ fn mimg(gpu: Gpu, w0: u32, w1: u32, nsa_words: &[u32; 3], i: &mut Inst) -> Optio
     i.mem.dmask = dmask as u8;
     i.mem.flags = fl;
     Some(())
+}
+
+/// The MIMG opcode rows and data-width table of `gpu` (generated).
+fn mimg_tables(gpu: Gpu) -> (&'static [Row], &'static [[u8; 16]]) {
+    match gpu {
+        Gpu::Gfx900 => (tables::MIMG_GFX900, tables::MIMG_DATA_GFX900),
+        Gpu::Gfx906 => (tables::MIMG_GFX906, tables::MIMG_DATA_GFX906),
+        Gpu::Gfx908 => (tables::MIMG_GFX908, tables::MIMG_DATA_GFX908),
+        Gpu::Gfx90a => (tables::MIMG_GFX90A, tables::MIMG_DATA_GFX90A),
+        Gpu::Gfx1010 => (tables::MIMG_GFX1010, tables::MIMG_DATA_GFX1010),
+        Gpu::Gfx1030 => (tables::MIMG_GFX1030, tables::MIMG_DATA_GFX1030),
+    }
+}
+
+/// The [`flags`] of a MIMG instruction's bits (gfx90a's `acc` in place of
+/// `tfe`, and its `scc`).
+fn mimg_flags(gpu: Gpu, w0: u32, w1: u32) -> u32 {
+    let mut fl = 0;
+    for (b, f) in [
+        (12, flags::UNORM),
+        (13, flags::GLC),
+        (16, flags::TFE),
+        (17, flags::LWE),
+        (25, flags::SLC),
+    ] {
+        if bit(w0, b) {
+            fl |= f;
+        }
+    }
+    if bit(w1, 31) {
+        fl |= flags::D16;
+    }
+    if gpu.generation() == Gen::Gfx10 {
+        if bit(w0, 7) {
+            fl |= flags::DLC;
+        }
+        if bit(w0, 15) {
+            fl |= flags::R128;
+        }
+        if bit(w1, 30) {
+            fl |= flags::A16;
+        }
+    } else {
+        if bit(w0, 14) {
+            fl |= flags::DA;
+        }
+        if bit(w0, 15) {
+            fl |= flags::A16;
+        }
+    }
+    if gpu == Gpu::Gfx90a && bit(w0, 16) {
+        fl = (fl & !flags::TFE) | flags::ACC;
+    }
+    if gpu == Gpu::Gfx90a && bit(w0, 7) {
+        fl |= flags::SCC;
+    }
+    fl
+}
+
+/// GFX10's data and address register counts of a MIMG instruction (the
+/// generated `MIMG_ADDR_*` table by dim, a16 and nsa), where LLVM keeps the
+/// decoded form (a register range past v255, a data width `dw` no variant
+/// has); and whether the form is a wide NSA one.
+fn mimg_gfx10_sizes(
+    gpu: Gpu,
+    row: &Row,
+    key: usize,
+    (w0, w1): (u32, u32),
+    mut dw: u8,
+    data_missing: bool,
+) -> Option<(u8, u8, bool)> {
+    let def_data = row.w[1];
+    let nsa = field(w0, 1, 2) as usize;
+    let mut keep_decoded = false;
+    let addr_t = if gpu == Gpu::Gfx1030 {
+        tables::MIMG_ADDR_GFX1030
+    } else {
+        tables::MIMG_ADDR_GFX1010
+    };
+    let k = field(w0, 3, 3) as usize | (bit(w1, 30) as usize) << 3 | nsa << 4;
+    let at = addr_t.get(key)?;
+    let a = *at.get(k)?;
+    if a == 0 {
+        return None;
+    }
+    let mut naddr = a & 0x3f;
+    if a & 0x80 != 0 {
+        keep_decoded = true;
+    }
+    // A register range past v255 keeps the decoded form, as LLVM does.
+    let vaddr = field(w1, 0, 8);
+    let addr_out = nsa == 0 && !vreg_ok(vaddr, naddr);
+    if !vreg_ok(field(w1, 8, 8), dw) {
+        keep_decoded = true;
+    }
+    // Where LLVM keeps the decoded form, the address count is the decoded
+    // variant's: probed with the data registers out of range (64 + nsa) or
+    // with a data width no variant has (68 + nsa).
+    let decoded = |first: usize, second: usize| -> Option<u8> {
+        [first, second]
+            .iter()
+            .filter_map(|&k| at.get(k + nsa).copied())
+            .find(|&n| n != 0)
+            .map(|n| n & 0x3f)
+    };
+    if keep_decoded || addr_out {
+        dw = def_data;
+        if let Some(n) = decoded(64, 68) {
+            naddr = n;
+        }
+    } else if data_missing {
+        dw = def_data;
+        if let Some(n) = decoded(68, 64) {
+            naddr = n;
+        }
+    }
+    Some((dw, naddr, a & 0x40 != 0))
+}
+
+/// The address of a GFX10 NSA form: the first register `vaddr`, the others
+/// (of `naddr`, at most 13) from the `nsa` extra dwords.
+fn mimg_nsa_address(i: &mut Inst, vaddr: u32, naddr: u8, nsa: usize, nsa_words: &[u32; 3]) {
+    i.src[0] = vreg(vaddr, 1, false);
+    let n = (naddr as usize).min(13);
+    for k in 1..n {
+        let word = nsa_words.get((k - 1) / 4).copied().unwrap_or(0);
+        if let Some(slot) = i.mem.nsa_addr.get_mut(k - 1) {
+            *slot = (word >> (8 * ((k - 1) % 4))) as u8;
+        }
+    }
+    i.mem.naddr = n as u8;
+    i.size = 8 + 4 * nsa as u8;
+    i.words[2] = nsa_words[0];
 }
 
 // ---------------------------------------------------------------- EXP

@@ -172,7 +172,8 @@ pub(super) fn step_mem(e: &Entry, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMem
 }
 
 /// Executes a memory handler; `false`, with the wave, the LDS and memory
-/// unchanged, when the general executor must run the instruction.
+/// unchanged, when the general executor must run the instruction. Each
+/// handler is a helper, inlined here.
 #[inline(always)]
 pub(super) fn run_mem(f: &Fast, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemory) -> bool {
     let exec = w.exec.0 & w.full_mask();
@@ -184,110 +185,16 @@ pub(super) fn run_mem(f: &Fast, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemor
             buffer,
             off,
             soff,
-        } => {
-            let (w0, w1) = (w.sgpr[b as usize] as u64, w.sgpr[b as usize + 1] as u64);
-            let base = if buffer {
-                w0 | (w1 & 0xffff) << 32
-            } else {
-                w0 | w1 << 32
-            };
-            let mut o = off;
-            if let Some(sv) = soff {
-                let v = match sv {
-                    Src::S(r) => w.sgpr.get(r as usize).copied(),
-                    Src::K(k) => Some(k),
-                    Src::Other(op) => s32(w, &op).ok(),
-                    Src::V(_) => None,
-                };
-                let Some(v) = v else {
-                    return false;
-                };
-                o = o.wrapping_add(v as u64);
-            }
-            let addr = base.wrapping_add(o) & !3;
-            let len = n as u64 * 4;
-            // A buffer load reaching past the buffer's end (range checking,
-            // `smem_store::buffer_dwords`) goes to the general executor.
-            if buffer {
-                let Some(&records) = w.sgpr.get(b as usize + 2) else {
-                    return false;
-                };
-                let size = ((w1 >> 16) & 0x3fff).max(1) * records as u64;
-                if (o & !3).checked_add(len).is_none_or(|end| end > size) {
-                    return false;
-                }
-            }
-            let page = addr & !(PAGE - 1);
-            if addr - page + len > PAGE {
-                return false;
-            }
-            let start = (addr - page) as usize;
-            let mut vals = [0u32; 16];
-            let ok = mem.with_page(page, |bytes, valid| {
-                if start + len as usize > valid {
-                    return false;
-                }
-                on_bytes!(bytes, b => b.load_u32s(start, &mut vals[..n as usize]));
-                true
-            });
-            if ok != Some(true) {
-                return false;
-            }
-            w.sgpr[d as usize..d as usize + n as usize].copy_from_slice(&vals[..n as usize]);
-        }
-        Fast::GLoad { d, addr } => {
-            let mut a = [0u64; 64];
-            let mut vals = [0u32; 64];
-            if exec == 0
-                || !global_addrs(w, &addr, &mut a)
-                || !load_dwords(mem, &a, exec, &mut vals)
-            {
-                return false;
-            }
-            masked_write(&mut w.vgpr[d as usize], &vals, exec);
-        }
-        Fast::GStore { data, addr } => {
-            let mut a = [0u64; 64];
-            if exec == 0
-                || !global_addrs(w, &addr, &mut a)
-                || !store_dwords(mem, &a, exec, &w.vgpr[data as usize])
-            {
-                return false;
-            }
-        }
+        } => s_load(w, mem, (d, n, b), buffer, off, soff),
+        Fast::GLoad { d, addr } => global_load(w, mem, d, &addr, exec),
+        Fast::GStore { data, addr } => global_store(w, mem, data, &addr, exec),
         Fast::DsRead {
             d,
             a,
             off0,
             off1,
             two,
-        } => {
-            if exec == 0 {
-                return false;
-            }
-            let bytes = lds.as_slice();
-            let addr = &w.vgpr[a as usize];
-            let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
-            let mut m = exec;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let Some(x) = lds_dword(bytes, addr[l].wrapping_add(off0)) else {
-                    return false;
-                };
-                v0[l] = x;
-                if two {
-                    let Some(y) = lds_dword(bytes, addr[l].wrapping_add(off1)) else {
-                        return false;
-                    };
-                    v1[l] = y;
-                }
-            }
-            masked_write(&mut w.vgpr[d as usize], &v0, exec);
-            if two {
-                masked_write(&mut w.vgpr[d as usize + 1], &v1, exec);
-            }
-        }
+        } => ds_read(w, lds, (d, a), (off0, off1), two, exec),
         Fast::DsWrite {
             a,
             data0,
@@ -295,37 +202,174 @@ pub(super) fn run_mem(f: &Fast, w: &mut Wave, lds: &mut Bytes, mem: &GlobalMemor
             off0,
             off1,
             two,
-        } => {
-            if exec == 0 {
-                return false;
-            }
-            let len = lds.len() as u64;
-            let addr = &w.vgpr[a as usize];
-            // Every access in range first: a fault must leave the LDS as it was.
-            let mut bad = false;
-            for (l, &x) in addr.iter().enumerate() {
-                let on = (exec >> l) & 1 != 0;
-                bad |= on && x.wrapping_add(off0) as u64 + 4 > len;
-                bad |= on && two && x.wrapping_add(off1) as u64 + 4 > len;
-            }
-            if bad {
-                return false;
-            }
-            let bytes = lds.as_mut_slice();
-            let (d0, d1) = (&w.vgpr[data0 as usize], &w.vgpr[data1 as usize]);
-            let mut m = exec;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let o = addr[l].wrapping_add(off0) as usize;
-                bytes[o..o + 4].copy_from_slice(&d0[l].to_le_bytes());
-                if two {
-                    let o = addr[l].wrapping_add(off1) as usize;
-                    bytes[o..o + 4].copy_from_slice(&d1[l].to_le_bytes());
-                }
-            }
+        } => ds_write(w, lds, (a, data0, data1), (off0, off1), two, exec),
+        _ => false,
+    }
+}
+
+/// [`Fast::SLoad`]: `n` dwords into SGPRs `d..d + n` from the base in SGPRs
+/// `b`, `b + 1` (a buffer's 48-bit base and its range checked) plus `off` and
+/// `soff`, all within one page.
+#[inline(always)]
+fn s_load(
+    w: &mut Wave,
+    mem: &GlobalMemory,
+    (d, n, b): (u8, u8, u8),
+    buffer: bool,
+    off: u64,
+    soff: Option<Src>,
+) -> bool {
+    let (w0, w1) = (w.sgpr[b as usize] as u64, w.sgpr[b as usize + 1] as u64);
+    let base = if buffer {
+        w0 | (w1 & 0xffff) << 32
+    } else {
+        w0 | w1 << 32
+    };
+    let mut o = off;
+    if let Some(sv) = soff {
+        let v = match sv {
+            Src::S(r) => w.sgpr.get(r as usize).copied(),
+            Src::K(k) => Some(k),
+            Src::Other(op) => s32(w, &op).ok(),
+            Src::V(_) => None,
+        };
+        let Some(v) = v else {
+            return false;
+        };
+        o = o.wrapping_add(v as u64);
+    }
+    let addr = base.wrapping_add(o) & !3;
+    let len = n as u64 * 4;
+    // A buffer load reaching past the buffer's end (range checking,
+    // `smem_store::buffer_dwords`) goes to the general executor.
+    if buffer {
+        let Some(&records) = w.sgpr.get(b as usize + 2) else {
+            return false;
+        };
+        let size = ((w1 >> 16) & 0x3fff).max(1) * records as u64;
+        if (o & !3).checked_add(len).is_none_or(|end| end > size) {
+            return false;
         }
-        _ => return false,
+    }
+    let page = addr & !(PAGE - 1);
+    if addr - page + len > PAGE {
+        return false;
+    }
+    let start = (addr - page) as usize;
+    let mut vals = [0u32; 16];
+    let ok = mem.with_page(page, |bytes, valid| {
+        if start + len as usize > valid {
+            return false;
+        }
+        on_bytes!(bytes, b => b.load_u32s(start, &mut vals[..n as usize]));
+        true
+    });
+    if ok != Some(true) {
+        return false;
+    }
+    w.sgpr[d as usize..d as usize + n as usize].copy_from_slice(&vals[..n as usize]);
+    true
+}
+
+/// [`Fast::GLoad`]: VGPR `d` = the dword at each active lane's address.
+#[inline(always)]
+fn global_load(w: &mut Wave, mem: &GlobalMemory, d: u8, addr: &GAddr, exec: u64) -> bool {
+    let mut a = [0u64; 64];
+    let mut vals = [0u32; 64];
+    if exec == 0 || !global_addrs(w, addr, &mut a) || !load_dwords(mem, &a, exec, &mut vals) {
+        return false;
+    }
+    masked_write(&mut w.vgpr[d as usize], &vals, exec);
+    true
+}
+
+/// [`Fast::GStore`]: VGPR `data` to each active lane's address.
+#[inline(always)]
+fn global_store(w: &mut Wave, mem: &GlobalMemory, data: u8, addr: &GAddr, exec: u64) -> bool {
+    let mut a = [0u64; 64];
+    exec != 0
+        && global_addrs(w, addr, &mut a)
+        && store_dwords(mem, &a, exec, &w.vgpr[data as usize])
+}
+
+/// [`Fast::DsRead`]: the LDS dwords at VGPR `a` plus `off0` (and `off1` when
+/// `two`) into VGPR `d` (and `d + 1`); `false` when one lies outside.
+#[inline(always)]
+fn ds_read(
+    w: &mut Wave,
+    lds: &Bytes,
+    (d, a): (u8, u8),
+    (off0, off1): (u32, u32),
+    two: bool,
+    exec: u64,
+) -> bool {
+    if exec == 0 {
+        return false;
+    }
+    let bytes = lds.as_slice();
+    let addr = &w.vgpr[a as usize];
+    let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
+    let mut m = exec;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let Some(x) = lds_dword(bytes, addr[l].wrapping_add(off0)) else {
+            return false;
+        };
+        v0[l] = x;
+        if two {
+            let Some(y) = lds_dword(bytes, addr[l].wrapping_add(off1)) else {
+                return false;
+            };
+            v1[l] = y;
+        }
+    }
+    masked_write(&mut w.vgpr[d as usize], &v0, exec);
+    if two {
+        masked_write(&mut w.vgpr[d as usize + 1], &v1, exec);
+    }
+    true
+}
+
+/// [`Fast::DsWrite`]: VGPR `data0` to LDS at VGPR `a` plus `off0` (and
+/// `data1` at `off1` when `two`), in lane order; `false`, the LDS unchanged,
+/// when an access lies outside.
+#[inline(always)]
+fn ds_write(
+    w: &mut Wave,
+    lds: &mut Bytes,
+    (a, data0, data1): (u8, u8, u8),
+    (off0, off1): (u32, u32),
+    two: bool,
+    exec: u64,
+) -> bool {
+    if exec == 0 {
+        return false;
+    }
+    let len = lds.len() as u64;
+    let addr = &w.vgpr[a as usize];
+    // Every access in range first: a fault must leave the LDS as it was.
+    let mut bad = false;
+    for (l, &x) in addr.iter().enumerate() {
+        let on = (exec >> l) & 1 != 0;
+        bad |= on && x.wrapping_add(off0) as u64 + 4 > len;
+        bad |= on && two && x.wrapping_add(off1) as u64 + 4 > len;
+    }
+    if bad {
+        return false;
+    }
+    let bytes = lds.as_mut_slice();
+    let (d0, d1) = (&w.vgpr[data0 as usize], &w.vgpr[data1 as usize]);
+    let mut m = exec;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let o = addr[l].wrapping_add(off0) as usize;
+        bytes[o..o + 4].copy_from_slice(&d0[l].to_le_bytes());
+        if two {
+            let o = addr[l].wrapping_add(off1) as usize;
+            bytes[o..o + 4].copy_from_slice(&d1[l].to_le_bytes());
+        }
     }
     true
 }

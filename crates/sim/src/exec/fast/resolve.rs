@@ -25,6 +25,9 @@ pub(super) fn src(op: &Operand) -> Option<Src> {
     })
 }
 
+/// The fast handler of a VOP1, VOP2, VOP3 or VOPC instruction without input
+/// or output modifiers, if it has one: the lane-mask instructions
+/// ([`resolve_masked`]), then the integer and f32 operations on VGPRs.
 pub(super) fn resolve(i: &Inst) -> Option<Entry> {
     use Kind::*;
     let Op::Alu(op) = i.op else {
@@ -66,28 +69,8 @@ pub(super) fn resolve(i: &Inst) -> Option<Entry> {
         | VMaxI32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VMulU32U24
             if int_only =>
         {
-            let op = match k {
-                VAddU32 | VAddI32 => U2::Add,
-                VSubU32 | VSubI32 => U2::Sub,
-                VSubrevU32 => U2::Subrev,
-                VAndB32 => U2::And,
-                VOrB32 => U2::Or,
-                VXorB32 => U2::Xor,
-                VXnorB32 => U2::Xnor,
-                VLshlrevB32 => U2::Lshlrev,
-                VLshrrevB32 => U2::Lshrrev,
-                VAshrrevI32 => U2::Ashrrev,
-                VMinU32 => U2::MinU,
-                VMaxU32 => U2::MaxU,
-                VMinI32 => U2::MinI,
-                VMaxI32 => U2::MaxI,
-                VMulLoU32 => U2::MulLo,
-                VMulHiU32 => U2::MulHiU,
-                VMulHiI32 => U2::MulHiI,
-                _ => U2::MulU24,
-            };
             Fast::U2 {
-                op,
+                op: u2_op(k),
                 d,
                 a: s(0)?,
                 b: s(1)?,
@@ -97,19 +80,8 @@ pub(super) fn resolve(i: &Inst) -> Option<Entry> {
         | VBfiB32 | VAlignbitB32
             if int_only =>
         {
-            let op = match k {
-                VAdd3U32 => U3::Add3,
-                VLshlAddU32 => U3::LshlAdd,
-                VAddLshlU32 => U3::AddLshl,
-                VLshlOrB32 => U3::LshlOr,
-                VAndOrB32 => U3::AndOr,
-                VOr3B32 => U3::Or3,
-                VMadU32U24 => U3::MadU24,
-                VBfiB32 => U3::Bfi,
-                _ => U3::Alignbit,
-            };
             Fast::U3 {
-                op,
+                op: u3_op(k),
                 d,
                 a: s(0)?,
                 b: s(1)?,
@@ -117,12 +89,7 @@ pub(super) fn resolve(i: &Inst) -> Option<Entry> {
             }
         }
         VAddF32 | VSubF32 | VSubrevF32 | VMulF32 => Fast::F2 {
-            op: match k {
-                VAddF32 => F2::Add,
-                VSubF32 => F2::Sub,
-                VSubrevF32 => F2::Subrev,
-                _ => F2::Mul,
-            },
+            op: f2_op(k),
             d,
             a: s(0)?,
             b: s(1)?,
@@ -135,37 +102,8 @@ pub(super) fn resolve(i: &Inst) -> Option<Entry> {
             c: s(2)?,
             neg: m.neg & 7,
         },
-        // VOP2 with a literal constant K in the fourth source slot:
-        // `fmamk` is a * K + b, `fmaak` a * b + K.
         VFmamkF32 | VFmaakF32 if m.neg == 0 && !i.src[2].is_some() => {
-            let Operand::Literal(kk) = i.src[3] else {
-                return None;
-            };
-            let (a, b) = (s(0)?, s(1)?);
-            let fast = if k == VFmamkF32 {
-                Fast::Fma {
-                    d,
-                    a,
-                    b: Src::K(kk),
-                    c: b,
-                    neg: 0,
-                }
-            } else {
-                Fast::Fma {
-                    d,
-                    a,
-                    b,
-                    c: Src::K(kk),
-                    neg: 0,
-                }
-            };
-            return Some(Entry {
-                fast,
-                vmax: vmax(i, 2),
-                size: i.size,
-                vector: true,
-                mem: false,
-            });
+            return fma_literal(i, k, d);
         }
         VFmacF32 => Fast::Fmac {
             d,
@@ -189,6 +127,90 @@ pub(super) fn resolve(i: &Inst) -> Option<Entry> {
     Some(Entry {
         fast,
         vmax: vmax(i, used),
+        size: i.size,
+        vector: true,
+        mem: false,
+    })
+}
+
+/// The [`U2`] handler of a two-source integer operation (a table).
+fn u2_op(k: Kind) -> U2 {
+    use Kind::*;
+    match k {
+        VAddU32 | VAddI32 => U2::Add,
+        VSubU32 | VSubI32 => U2::Sub,
+        VSubrevU32 => U2::Subrev,
+        VAndB32 => U2::And,
+        VOrB32 => U2::Or,
+        VXorB32 => U2::Xor,
+        VXnorB32 => U2::Xnor,
+        VLshlrevB32 => U2::Lshlrev,
+        VLshrrevB32 => U2::Lshrrev,
+        VAshrrevI32 => U2::Ashrrev,
+        VMinU32 => U2::MinU,
+        VMaxU32 => U2::MaxU,
+        VMinI32 => U2::MinI,
+        VMaxI32 => U2::MaxI,
+        VMulLoU32 => U2::MulLo,
+        VMulHiU32 => U2::MulHiU,
+        VMulHiI32 => U2::MulHiI,
+        _ => U2::MulU24,
+    }
+}
+
+/// The [`U3`] handler of a three-source integer operation (a table).
+fn u3_op(k: Kind) -> U3 {
+    use Kind::*;
+    match k {
+        VAdd3U32 => U3::Add3,
+        VLshlAddU32 => U3::LshlAdd,
+        VAddLshlU32 => U3::AddLshl,
+        VLshlOrB32 => U3::LshlOr,
+        VAndOrB32 => U3::AndOr,
+        VOr3B32 => U3::Or3,
+        VMadU32U24 => U3::MadU24,
+        VBfiB32 => U3::Bfi,
+        _ => U3::Alignbit,
+    }
+}
+
+/// The [`F2`] handler of a two-source f32 operation (a table).
+fn f2_op(k: Kind) -> F2 {
+    match k {
+        Kind::VAddF32 => F2::Add,
+        Kind::VSubF32 => F2::Sub,
+        Kind::VSubrevF32 => F2::Subrev,
+        _ => F2::Mul,
+    }
+}
+
+/// VOP2 with a literal constant K in the fourth source slot, as [`Fast::Fma`]:
+/// `fmamk` is a * K + b, `fmaak` a * b + K.
+fn fma_literal(i: &Inst, k: Kind, d: u8) -> Option<Entry> {
+    let Operand::Literal(kk) = i.src[3] else {
+        return None;
+    };
+    let (a, b) = (src(&i.src[0])?, src(&i.src[1])?);
+    let fast = if k == Kind::VFmamkF32 {
+        Fast::Fma {
+            d,
+            a,
+            b: Src::K(kk),
+            c: b,
+            neg: 0,
+        }
+    } else {
+        Fast::Fma {
+            d,
+            a,
+            b,
+            c: Src::K(kk),
+            neg: 0,
+        }
+    };
+    Some(Entry {
+        fast,
+        vmax: vmax(i, 2),
         size: i.size,
         vector: true,
         mem: false,
