@@ -285,183 +285,255 @@ fn f16_nan(h: u32) -> bool {
     h & 0x7c00 == 0x7c00 && h & 0x3ff != 0
 }
 
+/// The memory of a [`float_atomics`] run: its global and buffer areas, and
+/// LDS.
+struct AtomicSlots {
+    mem: GlobalMemory,
+    lds: Bytes,
+    g32: u64,
+    g64: u64,
+    b32: u64,
+    b64: u64,
+}
+
+impl AtomicSlots {
+    fn new() -> Self {
+        let mem = GlobalMemory::new();
+        let g32 = mem.allocate(1024).unwrap();
+        let g64 = mem.allocate(2048).unwrap();
+        let b32 = mem.allocate(1024).unwrap();
+        let b64 = mem.allocate(4096).unwrap();
+        let lds = Bytes::new(4096, Space::Lds);
+        AtomicSlots {
+            mem,
+            lds,
+            g32,
+            g64,
+            b32,
+            b64,
+        }
+    }
+
+    /// The address of slot `off` of lane `l` in region `r`.
+    fn addr(&self, r: Region, l: usize, off: u64) -> u64 {
+        let l = l as u64;
+        match r {
+            Region::Lds32 => 16 * l + off,
+            Region::Lds64 => 2048 + 32 * l + off,
+            Region::G32 => self.g32 + 16 * l + off,
+            Region::G64 => self.g64 + 32 * l + off,
+            Region::B32 => self.b32 + 16 * l + off,
+            Region::B64 => self.b64 + 2048 + 32 * l + off,
+        }
+    }
+
+    fn write(&mut self, r: Region, l: usize, off: u64, bytes: &[u8]) {
+        let a = self.addr(r, l, off);
+        if matches!(r, Region::Lds32 | Region::Lds64) {
+            self.lds.write(a, bytes).unwrap();
+        } else {
+            self.mem.write(a, bytes).unwrap();
+        }
+    }
+
+    fn read(&self, r: Region, l: usize, off: u64, k: usize) -> u64 {
+        let a = self.addr(r, l, off);
+        let mut b = [0u8; 8];
+        if matches!(r, Region::Lds32 | Region::Lds64) {
+            self.lds.read(a, &mut b[..k]).unwrap();
+        } else {
+            self.mem.read(a, &mut b[..k]).unwrap();
+        }
+        u64::from_le_bytes(b)
+    }
+
+    /// Every slot starts with a marker; the slots an operation acts on with
+    /// the case's old value.
+    fn fill(&mut self, ops: &[(Region, u64, FOp, Option<usize>)]) {
+        use Region::*;
+        for l in 0..64 {
+            for r in [Lds32, Lds64, G32, G64, B32, B64] {
+                for off in (0..32).step_by(4) {
+                    if matches!(r, Lds32 | G32 | B32) && off >= 16 {
+                        continue;
+                    }
+                    self.write(r, l, off, &(fa_marker(l) as u32).to_le_bytes());
+                }
+            }
+            for &(r, off, op, _) in ops {
+                let b = fa_old(op, l).to_le_bytes();
+                self.write(r, l, off, &b[..fa_width(op)]);
+            }
+        }
+    }
+}
+
+/// The value a slot of `op` holds before the program in lane `l`.
+fn fa_old(op: FOp, l: usize) -> u64 {
+    match op {
+        FOp::Min32 | FOp::Max32 | FOp::Cas32 => F32_CASES[l % 10][0] as u64,
+        FOp::PkAdd16 => PK16_CASES[l % 5][0] as u64,
+        _ => F64_CASES[l % 10][0],
+    }
+}
+
+/// The value an active lane `l` leaves in a slot of `op`.
+fn fa_new(op: FOp, l: usize) -> u64 {
+    match op {
+        FOp::Min32 => F32_CASES[l % 10][3] as u64,
+        FOp::Max32 => F32_CASES[l % 10][4] as u64,
+        FOp::Cas32 => F32_CASES[l % 10][5] as u64,
+        FOp::Min64 => F64_CASES[l % 10][3],
+        FOp::Max64 => F64_CASES[l % 10][4],
+        FOp::Cas64 => F64_CASES[l % 10][5],
+        FOp::PkAdd16 => PK16_CASES[l % 5][2] as u64,
+    }
+}
+
+fn fa_marker(l: usize) -> u64 {
+    0x5a5a_0000_u64 + l as u64
+}
+
+fn fa_wide(op: FOp) -> bool {
+    matches!(op, FOp::Min64 | FOp::Max64 | FOp::Cas64)
+}
+
+/// Bytes of a slot of `op`.
+fn fa_width(op: FOp) -> usize {
+    if fa_wide(op) { 8 } else { 4 }
+}
+
+/// `got` is `want`, or a quiet NaN where any is expected.
+fn fa_same(got: u64, want: u64, wide: bool) -> bool {
+    if want == ANY_NAN || (!wide && want == u32::MAX as u64) {
+        if wide {
+            let f = f64::from_bits(got);
+            f.is_nan() && got & (1 << 51) != 0
+        } else {
+            let f = f32::from_bits(got as u32);
+            f.is_nan() && got & (1 << 22) != 0
+        }
+    } else {
+        got == want
+    }
+}
+
+/// The registers before a [`float_atomics`] program: buffer descriptors in
+/// s[0:3] and s[4:7], per lane addresses and data.
+fn fa_setup(w: &mut Wave, s: &AtomicSlots, exec: u64) {
+    w.exec = Mask(exec);
+    w.vgpr.resize(64, [0; 64]);
+    for (q, base) in [(0, s.b32), (4, s.b64)] {
+        w.sgpr[q] = base as u32;
+        w.sgpr[q + 1] = (base >> 32) as u32 & 0xffff;
+        w.sgpr[q + 2] = 4096;
+        w.sgpr[q + 3] = 0;
+    }
+    for l in 0..64 {
+        let (c32, c64, pk) = (F32_CASES[l % 10], F64_CASES[l % 10], PK16_CASES[l % 5]);
+        for r in 0..64 {
+            w.vgpr[r][l] = 0xdead_0000 + r as u32;
+        }
+        w.vgpr[0][l] = 16 * l as u32;
+        w.vgpr[1][l] = c32[1];
+        w.vgpr[2][l] = c32[2];
+        w.vgpr[3][l] = 2048 + 32 * l as u32;
+        (w.vgpr[4][l], w.vgpr[5][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
+        (w.vgpr[6][l], w.vgpr[7][l]) = (c64[2] as u32, (c64[2] >> 32) as u32);
+        let (a, b) = (s.g32 + 16 * l as u64, s.g64 + 32 * l as u64);
+        (w.vgpr[20][l], w.vgpr[21][l]) = (a as u32, (a >> 32) as u32);
+        (w.vgpr[26][l], w.vgpr[27][l]) = (b as u32, (b >> 32) as u32);
+        // Buffer atomics take their data in the register they return to.
+        (w.vgpr[34][l], w.vgpr[35][l]) = (c32[1], c32[1]);
+        (w.vgpr[36][l], w.vgpr[37][l]) = (c32[1], c32[2]);
+        (w.vgpr[38][l], w.vgpr[39][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
+        (w.vgpr[44][l], w.vgpr[45][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
+        (w.vgpr[40][l], w.vgpr[41][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
+        (w.vgpr[42][l], w.vgpr[43][l]) = (c64[2] as u32, (c64[2] >> 32) as u32);
+        w.vgpr[47][l] = pk[1];
+        w.vgpr[48][l] = pk[1];
+    }
+}
+
+/// Checks slot `off` of `op` in lane `l` after the program: memory, and the
+/// register the old value returns to.
+fn fa_check_slot(
+    gpu: Gpu,
+    s: &AtomicSlots,
+    w: &Wave,
+    l: usize,
+    active: bool,
+    (r, off, op, ret): (Region, u64, FOp, Option<usize>),
+) {
+    let got = s.read(r, l, off, fa_width(op));
+    let o = fa_old(op, l);
+    let want = if active { fa_new(op, l) } else { o };
+    if op == FOp::PkAdd16 {
+        for s in [0, 16] {
+            let (g, x) = ((got >> s) as u32 & 0xffff, (want >> s) as u32 & 0xffff);
+            let ok = if x == 0x7e00 { f16_nan(g) } else { g == x };
+            assert!(
+                ok,
+                "{gpu} pk_add_f16 lane {l} slot {off}: {got:#x}, want {want:#x}"
+            );
+        }
+    } else {
+        assert!(
+            fa_same(got, want, fa_wide(op)),
+            "{gpu} lane {l} slot {off}: memory {got:#x}, want {want:#x}"
+        );
+    }
+    if let Some(v) = ret {
+        let mut back = w.vgpr[v][l] as u64;
+        if fa_wide(op) {
+            back |= (w.vgpr[v + 1][l] as u64) << 32;
+        }
+        let want = if active {
+            o
+        } else if v >= 34 && v != 46 {
+            // An inactive lane keeps the data in its register.
+            back
+        } else if fa_wide(op) {
+            (0xdead_0000 + v as u64) | (0xdead_0001 + v as u64) << 32
+        } else {
+            0xdead_0000 + v as u64
+        };
+        assert_eq!(back, want, "{gpu} lane {l} slot {off}: returned");
+    }
+}
+
 /// Runs `code` (floating-point atomics on the slots `ops` lists, each with
 /// the vector register its returning form writes) with lane 5 (and 33)
 /// inactive, and checks memory and returned values against the tables.
 fn float_atomics(gpu: Gpu, size: u32, code: &[u8], ops: &[(Region, u64, FOp, Option<usize>)]) {
-    use Region::*;
     let n = size as usize;
     let exec: u64 = if size == 64 {
         !(1 << 5 | 1 << 33)
     } else {
         !(1 << 5) & 0xffff_ffff
     };
-    let mem = GlobalMemory::new();
-    let g32 = mem.allocate(1024).unwrap();
-    let g64 = mem.allocate(2048).unwrap();
-    let b32 = mem.allocate(1024).unwrap();
-    let b64 = mem.allocate(4096).unwrap();
-    let mut lds = Bytes::new(4096, Space::Lds);
-    let addr = |r: Region, l: usize, off: u64| -> u64 {
-        let l = l as u64;
-        match r {
-            Lds32 => 16 * l + off,
-            Lds64 => 2048 + 32 * l + off,
-            G32 => g32 + 16 * l + off,
-            G64 => g64 + 32 * l + off,
-            B32 => b32 + 16 * l + off,
-            B64 => b64 + 2048 + 32 * l + off,
-        }
-    };
-    let old = |op: FOp, l: usize| -> u64 {
-        match op {
-            FOp::Min32 | FOp::Max32 | FOp::Cas32 => F32_CASES[l % 10][0] as u64,
-            FOp::PkAdd16 => PK16_CASES[l % 5][0] as u64,
-            _ => F64_CASES[l % 10][0],
-        }
-    };
-    let marker = |l: usize| 0x5a5a_0000_u64 + l as u64;
-    let wide = |op: FOp| matches!(op, FOp::Min64 | FOp::Max64 | FOp::Cas64);
-    // Every slot starts with a marker; the slots an operation acts on with
-    // the case's old value.
-    for l in 0..64 {
-        for r in [Lds32, Lds64, G32, G64, B32, B64] {
-            for off in (0..32).step_by(4) {
-                let v = (marker(l) as u32).to_le_bytes();
-                if matches!(r, Lds32 | G32 | B32) && off >= 16 {
-                    continue;
-                }
-                if matches!(r, Lds32 | Lds64) {
-                    lds.write(addr(r, l, off), &v).unwrap();
-                } else {
-                    mem.write(addr(r, l, off), &v).unwrap();
-                }
-            }
-        }
-        for &(r, off, op, _) in ops {
-            let b = old(op, l).to_le_bytes();
-            let k = if wide(op) { 8 } else { 4 };
-            if matches!(r, Lds32 | Lds64) {
-                lds.write(addr(r, l, off), &b[..k]).unwrap();
-            } else {
-                mem.write(addr(r, l, off), &b[..k]).unwrap();
-            }
-        }
-    }
-    let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
-        w.exec = Mask(exec);
-        w.vgpr.resize(64, [0; 64]);
-        for (q, base) in [(0, b32), (4, b64)] {
-            w.sgpr[q] = base as u32;
-            w.sgpr[q + 1] = (base >> 32) as u32 & 0xffff;
-            w.sgpr[q + 2] = 4096;
-            w.sgpr[q + 3] = 0;
-        }
-        for l in 0..64 {
-            let (c32, c64, pk) = (F32_CASES[l % 10], F64_CASES[l % 10], PK16_CASES[l % 5]);
-            for r in 0..64 {
-                w.vgpr[r][l] = 0xdead_0000 + r as u32;
-            }
-            w.vgpr[0][l] = 16 * l as u32;
-            w.vgpr[1][l] = c32[1];
-            w.vgpr[2][l] = c32[2];
-            w.vgpr[3][l] = 2048 + 32 * l as u32;
-            (w.vgpr[4][l], w.vgpr[5][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
-            (w.vgpr[6][l], w.vgpr[7][l]) = (c64[2] as u32, (c64[2] >> 32) as u32);
-            let (a, b) = (g32 + 16 * l as u64, g64 + 32 * l as u64);
-            (w.vgpr[20][l], w.vgpr[21][l]) = (a as u32, (a >> 32) as u32);
-            (w.vgpr[26][l], w.vgpr[27][l]) = (b as u32, (b >> 32) as u32);
-            // Buffer atomics take their data in the register they return to.
-            (w.vgpr[34][l], w.vgpr[35][l]) = (c32[1], c32[1]);
-            (w.vgpr[36][l], w.vgpr[37][l]) = (c32[1], c32[2]);
-            (w.vgpr[38][l], w.vgpr[39][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
-            (w.vgpr[44][l], w.vgpr[45][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
-            (w.vgpr[40][l], w.vgpr[41][l]) = (c64[1] as u32, (c64[1] >> 32) as u32);
-            (w.vgpr[42][l], w.vgpr[43][l]) = (c64[2] as u32, (c64[2] >> 32) as u32);
-            w.vgpr[47][l] = pk[1];
-            w.vgpr[48][l] = pk[1];
-        }
+    let mut s = AtomicSlots::new();
+    s.fill(ops);
+    let mut lds = s.lds.clone();
+    let w = run_in(gpu, size, code, &s.mem, &mut lds, 0, |w| {
+        fa_setup(w, &s, exec)
     })
     .expect("runs");
-    let same = |got: u64, want: u64, wide: bool| {
-        if want == ANY_NAN || (!wide && want == u32::MAX as u64) {
-            if wide {
-                let f = f64::from_bits(got);
-                f.is_nan() && got & (1 << 51) != 0
-            } else {
-                let f = f32::from_bits(got as u32);
-                f.is_nan() && got & (1 << 22) != 0
-            }
-        } else {
-            got == want
-        }
-    };
+    s.lds = lds;
     for l in 0..n {
         let active = (exec >> l) & 1 == 1;
-        for &(r, off, op, ret) in ops {
-            let k = if wide(op) { 8 } else { 4 };
-            let mut b = [0u8; 8];
-            if matches!(r, Lds32 | Lds64) {
-                lds.read(addr(r, l, off), &mut b[..k]).unwrap();
-            } else {
-                mem.read(addr(r, l, off), &mut b[..k]).unwrap();
-            }
-            let got = u64::from_le_bytes(b);
-            let o = old(op, l);
-            let want = if !active {
-                o
-            } else {
-                match op {
-                    FOp::Min32 => F32_CASES[l % 10][3] as u64,
-                    FOp::Max32 => F32_CASES[l % 10][4] as u64,
-                    FOp::Cas32 => F32_CASES[l % 10][5] as u64,
-                    FOp::Min64 => F64_CASES[l % 10][3],
-                    FOp::Max64 => F64_CASES[l % 10][4],
-                    FOp::Cas64 => F64_CASES[l % 10][5],
-                    FOp::PkAdd16 => PK16_CASES[l % 5][2] as u64,
-                }
-            };
-            if op == FOp::PkAdd16 {
-                for s in [0, 16] {
-                    let (g, x) = ((got >> s) as u32 & 0xffff, (want >> s) as u32 & 0xffff);
-                    let ok = if x == 0x7e00 { f16_nan(g) } else { g == x };
-                    assert!(
-                        ok,
-                        "{gpu} pk_add_f16 lane {l} slot {off}: {got:#x}, want {want:#x}"
-                    );
-                }
-            } else {
-                assert!(
-                    same(got, want, wide(op)),
-                    "{gpu} lane {l} slot {off}: memory {got:#x}, want {want:#x}"
-                );
-            }
-            if let Some(v) = ret {
-                let mut back = w.vgpr[v][l] as u64;
-                if wide(op) {
-                    back |= (w.vgpr[v + 1][l] as u64) << 32;
-                }
-                let want = if active {
-                    o
-                } else if v >= 34 && v != 46 {
-                    // An inactive lane keeps the data in its register.
-                    back
-                } else if wide(op) {
-                    (0xdead_0000 + v as u64) | (0xdead_0001 + v as u64) << 32
-                } else {
-                    0xdead_0000 + v as u64
-                };
-                assert_eq!(back, want, "{gpu} lane {l} slot {off}: returned");
-            }
+        for &slot in ops {
+            fa_check_slot(gpu, &s, &w, l, active, slot);
         }
         // The slots no operation names keep their marker; the
         // non-returning buffer forms keep their data registers.
-        let mut b = [0u8; 4];
-        mem.read(addr(G64, l, 16), &mut b).unwrap();
-        if !ops.iter().any(|&(r, off, _, _)| r == G64 && off == 16) {
+        if !ops
+            .iter()
+            .any(|&(r, off, _, _)| r == Region::G64 && off == 16)
+        {
             assert_eq!(
-                u32::from_le_bytes(b) as u64,
-                marker(l),
+                s.read(Region::G64, l, 16, 4),
+                fa_marker(l),
                 "{gpu} untouched slot"
             );
         }

@@ -19,22 +19,200 @@ fn set_le(m: &mut [u8], a: usize, n: usize, v: u64) {
     }
 }
 
+/// The registers `ds_forms` presets to `0xdead_0000 + r`: destinations whose
+/// inactive lanes must keep that value.
+const DS_PRESET: [usize; 17] = [
+    4, 5, 10, 11, 12, 13, 15, 16, 18, 19, 20, 21, 22, 23, 26, 27, 28,
+];
+
+fn ds_preset(r: usize) -> u32 {
+    if DS_PRESET.contains(&r) {
+        0xdead_0000 + r as u32
+    } else {
+        0
+    }
+}
+
+/// Operands for the 64-bit atomics: negative, small, huge, zero.
+fn ds_c64(l: usize) -> u64 {
+    match l % 4 {
+        0 => (-(l as i64) * 0x1_0000_0001) as u64,
+        1 => l as u64,
+        2 => 0xfedc_ba98_7654_3210 ^ l as u64,
+        _ => 0,
+    }
+}
+
+fn ds_a64(l: usize) -> u64 {
+    0x0123_4567_89ab_cdef_u64.wrapping_mul(l as u64 + 1)
+}
+
+fn ds_b64(l: usize) -> u64 {
+    !ds_a64(l) ^ 0x5555
+}
+
+/// The compare value of lane `l`: even lanes compare equal to what LDS
+/// holds at the lane's base + 88.
+fn ds_cmp(init: &[u8], l: usize) -> u64 {
+    if l % 2 == 0 {
+        le(init, 256 * l + 88, 8)
+    } else {
+        0x1111
+    }
+}
+
+/// The initial LDS of `ds_forms`: every byte different-looking.
+fn ds_forms_lds() -> Vec<u8> {
+    let mut init = vec![0u8; 32768];
+    for (k, b) in init.iter_mut().enumerate() {
+        *b = (k as u32).wrapping_mul(0x9e37_79b1).rotate_right(13) as u8;
+    }
+    init
+}
+
+/// The registers of lane `l` before the `ds_forms` program.
+fn ds_forms_setup(w: &mut Wave, init: &[u8], l: usize) {
+    let base = 256 * l as u32;
+    let set64 = |w: &mut Wave, r: usize, v: u64| {
+        w.vgpr[r][l] = v as u32;
+        w.vgpr[r + 1][l] = (v >> 32) as u32;
+    };
+    w.vgpr[1][l] = base;
+    w.vgpr[2][l] = 0x1000_0000 + l as u32;
+    w.vgpr[3][l] = 0x2000_0000 + 3 * l as u32;
+    set64(w, 6, ds_a64(l));
+    set64(w, 8, ds_b64(l));
+    w.vgpr[14][l] = 16384 + 4 * l as u32;
+    w.vgpr[17][l] = 20480 + 8 * l as u32;
+    w.vgpr[44][l] = 24576 + 8 * l as u32;
+    set64(w, 24, ds_c64(l));
+    set64(w, 30, ds_cmp(init, l));
+    set64(w, 32, 0xaaaa_bbbb_cccc_dddd ^ l as u64);
+    for r in DS_PRESET {
+        w.vgpr[r][l] = 0xdead_0000 + r as u32;
+    }
+    w.vgpr[45][l] = 0x4321_8765;
+    w.vgpr[46][l] = 0x4321_8765;
+    w.vgpr[47][l] = 0xa1b2_c3d4;
+    w.vgpr[54][l] = 0xdead_0036;
+}
+
+/// The model of the two-address reads and writes of lane `l` on `m`,
+/// filling the registers they return into `g`.
+fn ds_model_two_address(m: &mut [u8], l: usize, g: &mut [u64; 64]) {
+    let a = 256 * l;
+    let (v2, v3) = (0x1000_0000 + l as u64, 0x2000_0000 + 3 * l as u64);
+    let (a6, b8) = (ds_a64(l), ds_b64(l));
+    set_le(m, a + 4, 4, v2);
+    set_le(m, a + 12, 4, v3);
+    g[4] = le(m, a + 12, 4);
+    g[5] = le(m, a + 4, 4);
+    set_le(m, a + 32, 8, a6);
+    set_le(m, a + 48, 8, b8);
+    g[10] = le(m, a + 48, 8);
+    g[12] = le(m, a + 32, 8);
+    let s = 16384 + 4 * l;
+    set_le(m, s + 256, 4, v2);
+    set_le(m, s + 512, 4, v3);
+    g[15] = le(m, s + 512, 4);
+    g[16] = le(m, s + 256, 4);
+    let s = 20480 + 8 * l;
+    set_le(m, s + 512, 8, a6);
+    set_le(m, s + 1536, 8, b8);
+    g[18] = le(m, s + 1536, 8);
+    g[20] = le(m, s + 512, 8);
+}
+
+/// The model of the atomics, `ds_mskor`, `ds_wrxchg2*` and the D16 forms of
+/// lane `l` on `m` (after the two-address forms), filling `g`.
+fn ds_model_atomics(m: &mut [u8], init: &[u8], l: usize, g: &mut [u64; 64]) {
+    let a = 256 * l;
+    let (v2, v3) = (0x1000_0000 + l as u64, 0x2000_0000 + 3 * l as u64);
+    let (a6, b8, c) = (ds_a64(l), ds_b64(l), ds_c64(l));
+    let cmp = ds_cmp(init, l);
+    let new = 0xaaaa_bbbb_cccc_dddd ^ l as u64;
+    // Atomics: (register, offset, new value from old).
+    type Update<'a> = &'a dyn Fn(u64) -> u64;
+    let atomics: [(usize, usize, Update); 14] = [
+        (22, 64, &|o: u64| o.wrapping_add(c)),
+        (26, 72, &|o: u64| (o as i64).max(c as i64) as u64),
+        (48, 80, &|o: u64| if o == 0 || o > c { c } else { o - 1 }),
+        (28, 88, &|o: u64| if o == cmp { new } else { o }),
+        (34, 96, &|o: u64| (o & !cmp) | new),
+        (36, 112, &|_| c),
+        (0, 128, &|o: u64| o ^ c),
+        (0, 136, &|o: u64| o.wrapping_sub(c)),
+        (0, 144, &|o: u64| c.wrapping_sub(o)),
+        (0, 152, &|o: u64| if o >= c { 0 } else { o + 1 }),
+        (0, 160, &|o: u64| o.min(c)),
+        (50, 168, &|o: u64| (o as i64).min(c as i64) as u64),
+        (0, 176, &|o: u64| if o == cmp { new } else { o }),
+        (52, 184, &|o: u64| o & c),
+    ];
+    for (r, off, f) in atomics {
+        let old = le(m, a + off, 8);
+        set_le(m, a + off, 8, f(old));
+        g[r] = old;
+    }
+    let old = le(m, a + 104, 4);
+    set_le(m, a + 104, 4, (old & !v2) | v3);
+    let old = le(m, a + 192, 8);
+    set_le(m, a + 192, 8, old | c);
+    let old = le(m, a + 200, 8);
+    set_le(m, a + 200, 8, old.max(c));
+    let old = le(m, a + 208, 4);
+    set_le(m, a + 208, 4, (old & !v2) | v3);
+    g[54] = old;
+    // ds_wrxchg2_rtn_b32: both old values, then both writes.
+    g[38] = le(m, a + 120, 4);
+    g[39] = le(m, a + 124, 4);
+    set_le(m, a + 120, 4, v2);
+    set_le(m, a + 124, 4, v3);
+    let s = 24576 + 8 * l;
+    g[40] = le(m, s + 512, 8);
+    g[42] = le(m, s + 1024, 8);
+    set_le(m, s + 512, 8, a6);
+    set_le(m, s + 1024, 8, b8);
+    // D16: the loaded half replaces one half of the register.
+    g[45] = (le(m, a + 4, 2) << 16) | 0x8765;
+    g[46] = 0x4321_0000 | (le(m, a + 13, 1) as u8 as i8 as i16 as u16 as u64);
+    set_le(m, a + 216, 2, 0xa1b2);
+    set_le(m, a + 220, 1, 0xb2);
+}
+
+/// Checks the registers of the `ds_forms` program in lane `l` against the
+/// model's `got` (active) or the preset values (inactive).
+fn ds_forms_check_lane(gpu: Gpu, w: &Wave, l: usize, active: bool, got: &[u64; 64]) {
+    for r in [4, 5, 15, 16, 38, 39, 45, 46, 54] {
+        let want = if active {
+            got[r] as u32
+        } else {
+            match r {
+                45 | 46 => 0x4321_8765,
+                54 => 0xdead_0036,
+                _ => ds_preset(r),
+            }
+        };
+        assert_eq!(w.vgpr[r][l], want, "{gpu} lane {l} v{r}");
+    }
+    let wide = [10, 12, 18, 20, 22, 26, 28, 34, 36, 40, 42, 48, 50, 52];
+    for r in wide {
+        let v = w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32;
+        let want = if active {
+            got[r]
+        } else {
+            ds_preset(r) as u64 | (ds_preset(r + 1) as u64) << 32
+        };
+        assert_eq!(v, want, "{gpu} lane {l} v[{r}:{}]", r + 1);
+    }
+}
+
 /// The two-address LDS forms, the 64-bit LDS atomics, `ds_mskor`,
 /// `ds_wrxchg2*` and the D16 forms, checked against the Vega ISA
 /// pseudo-code (`tmp = MEM[ADDR]; MEM[ADDR] = op(tmp, DATA, DATA2); RETURN_DATA
 /// = tmp`) run on a copy of LDS. (Before: every one of them was reported as
 /// unimplemented; the `ds_read2`/`ds_write2` code was unreachable.)
 fn ds_forms(gpu: Gpu, size: u32, code: &[u8]) {
-    const PRESET: [usize; 17] = [
-        4, 5, 10, 11, 12, 13, 15, 16, 18, 19, 20, 21, 22, 23, 26, 27, 28,
-    ];
-    let preset = |r: usize| {
-        if PRESET.contains(&r) {
-            0xdead_0000 + r as u32
-        } else {
-            0
-        }
-    };
     let n = size as usize;
     // Two lanes stay inactive: their registers and LDS must not change.
     let exec: u64 = if size == 64 {
@@ -42,172 +220,33 @@ fn ds_forms(gpu: Gpu, size: u32, code: &[u8]) {
     } else {
         0xffff_ffdf
     };
+    let active = |l: usize| (exec >> l) & 1 != 0;
+    let init = ds_forms_lds();
     let mut lds = Bytes::new(32768, Space::Lds);
-    let mut init = vec![0u8; 32768];
-    for (k, b) in init.iter_mut().enumerate() {
-        *b = (k as u32).wrapping_mul(0x9e37_79b1).rotate_right(13) as u8;
-    }
     lds.write(0, &init).unwrap();
-    let c64 = |l: usize| -> u64 {
-        // Operands for the 64-bit atomics: negative, small, huge, zero.
-        match l % 4 {
-            0 => (-(l as i64) * 0x1_0000_0001) as u64,
-            1 => l as u64,
-            2 => 0xfedc_ba98_7654_3210 ^ l as u64,
-            _ => 0,
-        }
-    };
-    let a64 = |l: usize| 0x0123_4567_89ab_cdef_u64.wrapping_mul(l as u64 + 1);
-    let b64 = |l: usize| !a64(l) ^ 0x5555;
     let mem = GlobalMemory::new();
     let w = run_in(gpu, size, code, &mem, &mut lds, 0, |w| {
         w.exec = Mask(exec);
         w.vgpr.resize(64, [0; 64]);
         for l in 0..64 {
-            let base = 256 * l as u32;
-            let set64 = |w: &mut Wave, r: usize, v: u64| {
-                w.vgpr[r][l] = v as u32;
-                w.vgpr[r + 1][l] = (v >> 32) as u32;
-            };
-            w.vgpr[1][l] = base;
-            w.vgpr[2][l] = 0x1000_0000 + l as u32;
-            w.vgpr[3][l] = 0x2000_0000 + 3 * l as u32;
-            set64(w, 6, a64(l));
-            set64(w, 8, b64(l));
-            w.vgpr[14][l] = 16384 + 4 * l as u32;
-            w.vgpr[17][l] = 20480 + 8 * l as u32;
-            w.vgpr[44][l] = 24576 + 8 * l as u32;
-            set64(w, 24, c64(l));
-            // Even lanes compare equal to what LDS holds at base + 88.
-            let cmp = if l % 2 == 0 {
-                le(&init, base as usize + 88, 8)
-            } else {
-                0x1111
-            };
-            set64(w, 30, cmp);
-            set64(w, 32, 0xaaaa_bbbb_cccc_dddd ^ l as u64);
-            for r in PRESET {
-                w.vgpr[r][l] = 0xdead_0000 + r as u32;
-            }
-            w.vgpr[45][l] = 0x4321_8765;
-            w.vgpr[46][l] = 0x4321_8765;
-            w.vgpr[47][l] = 0xa1b2_c3d4;
-            w.vgpr[54][l] = 0xdead_0036;
+            ds_forms_setup(w, &init, l);
         }
     })
     .expect("runs");
     // The model: each instruction's pseudo-code, lane by lane, on a copy.
     let mut m = init.clone();
     let mut got = vec![[0u64; 64]; 64];
-    for l in 0..n {
-        if (exec >> l) & 1 == 0 {
-            continue;
-        }
-        let a = 256 * l;
-        let (v2, v3) = (0x1000_0000 + l as u64, 0x2000_0000 + 3 * l as u64);
-        let (a6, b8, c) = (a64(l), b64(l), c64(l));
-        let cmp = if l % 2 == 0 {
-            le(&init, a + 88, 8)
-        } else {
-            0x1111
-        };
-        let new = 0xaaaa_bbbb_cccc_dddd ^ l as u64;
-        let g = &mut got[l];
-        set_le(&mut m, a + 4, 4, v2);
-        set_le(&mut m, a + 12, 4, v3);
-        g[4] = le(&m, a + 12, 4);
-        g[5] = le(&m, a + 4, 4);
-        set_le(&mut m, a + 32, 8, a6);
-        set_le(&mut m, a + 48, 8, b8);
-        g[10] = le(&m, a + 48, 8);
-        g[12] = le(&m, a + 32, 8);
-        let s = 16384 + 4 * l;
-        set_le(&mut m, s + 256, 4, v2);
-        set_le(&mut m, s + 512, 4, v3);
-        g[15] = le(&m, s + 512, 4);
-        g[16] = le(&m, s + 256, 4);
-        let s = 20480 + 8 * l;
-        set_le(&mut m, s + 512, 8, a6);
-        set_le(&mut m, s + 1536, 8, b8);
-        g[18] = le(&m, s + 1536, 8);
-        g[20] = le(&m, s + 512, 8);
-        // Atomics: (register, offset, new value from old).
-        type Update<'a> = &'a dyn Fn(u64) -> u64;
-        let atomics: [(usize, usize, Update); 14] = [
-            (22, 64, &|o: u64| o.wrapping_add(c)),
-            (26, 72, &|o: u64| (o as i64).max(c as i64) as u64),
-            (48, 80, &|o: u64| if o == 0 || o > c { c } else { o - 1 }),
-            (28, 88, &|o: u64| if o == cmp { new } else { o }),
-            (34, 96, &|o: u64| (o & !cmp) | new),
-            (36, 112, &|_| c),
-            (0, 128, &|o: u64| o ^ c),
-            (0, 136, &|o: u64| o.wrapping_sub(c)),
-            (0, 144, &|o: u64| c.wrapping_sub(o)),
-            (0, 152, &|o: u64| if o >= c { 0 } else { o + 1 }),
-            (0, 160, &|o: u64| o.min(c)),
-            (50, 168, &|o: u64| (o as i64).min(c as i64) as u64),
-            (0, 176, &|o: u64| if o == cmp { new } else { o }),
-            (52, 184, &|o: u64| o & c),
-        ];
-        for (r, off, f) in atomics {
-            let old = le(&m, a + off, 8);
-            set_le(&mut m, a + off, 8, f(old));
-            g[r] = old;
-        }
-        let old = le(&m, a + 104, 4);
-        set_le(&mut m, a + 104, 4, (old & !v2) | v3);
-        let old = le(&m, a + 192, 8);
-        set_le(&mut m, a + 192, 8, old | c);
-        let old = le(&m, a + 200, 8);
-        set_le(&mut m, a + 200, 8, old.max(c));
-        let old = le(&m, a + 208, 4);
-        set_le(&mut m, a + 208, 4, (old & !v2) | v3);
-        g[54] = old;
-        // ds_wrxchg2_rtn_b32: both old values, then both writes.
-        g[38] = le(&m, a + 120, 4);
-        g[39] = le(&m, a + 124, 4);
-        set_le(&mut m, a + 120, 4, v2);
-        set_le(&mut m, a + 124, 4, v3);
-        let s = 24576 + 8 * l;
-        g[40] = le(&m, s + 512, 8);
-        g[42] = le(&m, s + 1024, 8);
-        set_le(&mut m, s + 512, 8, a6);
-        set_le(&mut m, s + 1024, 8, b8);
-        // D16: the loaded half replaces one half of the register.
-        g[45] = (le(&m, a + 4, 2) << 16) | 0x8765;
-        g[46] = 0x4321_0000 | (le(&m, a + 13, 1) as u8 as i8 as i16 as u16 as u64);
-        set_le(&mut m, a + 216, 2, 0xa1b2);
-        set_le(&mut m, a + 220, 1, 0xb2);
+    for l in (0..n).filter(|&l| active(l)) {
+        ds_model_two_address(&mut m, l, &mut got[l]);
+        ds_model_atomics(&mut m, &init, l, &mut got[l]);
     }
     let mut after = vec![0u8; 32768];
     lds.read(0, &mut after).unwrap();
     for (k, (x, y)) in after.iter().zip(&m).enumerate() {
         assert_eq!(x, y, "{gpu}: LDS byte {k:#x}");
     }
-    let wide = [10, 12, 18, 20, 22, 26, 28, 34, 36, 40, 42, 48, 50, 52];
     for l in 0..n {
-        let active = (exec >> l) & 1 != 0;
-        for r in [4, 5, 15, 16, 38, 39, 45, 46, 54] {
-            let want = if active {
-                got[l][r] as u32
-            } else {
-                match r {
-                    45 | 46 => 0x4321_8765,
-                    54 => 0xdead_0036,
-                    _ => preset(r),
-                }
-            };
-            assert_eq!(w.vgpr[r][l], want, "{gpu} lane {l} v{r}");
-        }
-        for r in wide {
-            let v = w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32;
-            let want = if active {
-                got[l][r]
-            } else {
-                preset(r) as u64 | (preset(r + 1) as u64) << 32
-            };
-            assert_eq!(v, want, "{gpu} lane {l} v[{r}:{}]", r + 1);
-        }
+        ds_forms_check_lane(gpu, &w, l, active(l), &got[l]);
     }
 }
 

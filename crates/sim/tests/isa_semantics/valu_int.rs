@@ -364,36 +364,47 @@ fn gfx9_sad_lerp_mad16_and_scalar_quad_operations() {
         &[0x00, 0x00, 0x81, 0xbf], // s_endpgm
     ]
     .concat();
-    let w = run(Gpu::Gfx900, 64, &code, |w| {
-        for l in 0..64 {
-            w.vgpr[0][l] = lane_value(l, 1);
-            w.vgpr[1][l] = lane_value(l, 2);
-            w.vgpr[2][l] = lane_value(l, 3);
-            w.vgpr[3][l] = 1.5f32.to_bits();
-            w.vgpr[4][l] = 2.0f32.to_bits();
-            w.vgpr[5][l] = 0.25f32.to_bits();
-            w.vgpr[10][l] = 0xdead_beef;
-        }
-        // Lane 0 by hand: bytes 0x0a 0x14 0x1e 0x28 and 0x00 0x14 0x0a 0x32.
-        w.vgpr[0][0] = 0x0a14_1e28;
-        w.vgpr[1][0] = 0x0014_0a32;
-        w.vgpr[2][0] = 100;
-        // Legacy multiplies: 0 * inf and -0 * NaN are 0.
-        w.vgpr[3][0] = 0.0f32.to_bits();
-        w.vgpr[4][0] = f32::INFINITY.to_bits();
-        w.vgpr[5][0] = 2.5f32.to_bits();
-        w.vgpr[3][1] = (-0.0f32).to_bits();
-        w.vgpr[4][1] = f32::NAN.to_bits();
-        w.vgpr[5][1] = 1.0f32.to_bits();
-        w.sgpr[2] = 33;
-        w.sgpr[3] = 0xf012;
-        w.sgpr[4] = 0x10;
-        w.sgpr[5] = 0x8000_0000;
-        w.sgpr[12] = u32::MAX;
-        w.sgpr[13] = u32::MAX;
-    })
-    .expect("runs");
-    // Lane 0, worked by hand from the pseudo-code.
+    let w = run(Gpu::Gfx900, 64, &code, sad_lerp_mad16_setup).expect("runs");
+    sad_lerp_mad16_lane0_by_hand(&w);
+    for l in 0..64 {
+        sad_lerp_mad16_lane(&w, l);
+    }
+    scalar_quad_operations(&w);
+}
+
+/// The registers before the SAD, lerp and MAD16 program: lanes 0 and 1
+/// chosen by hand, the others from [`lane_value`].
+fn sad_lerp_mad16_setup(w: &mut Wave) {
+    for l in 0..64 {
+        w.vgpr[0][l] = lane_value(l, 1);
+        w.vgpr[1][l] = lane_value(l, 2);
+        w.vgpr[2][l] = lane_value(l, 3);
+        w.vgpr[3][l] = 1.5f32.to_bits();
+        w.vgpr[4][l] = 2.0f32.to_bits();
+        w.vgpr[5][l] = 0.25f32.to_bits();
+        w.vgpr[10][l] = 0xdead_beef;
+    }
+    // Lane 0 by hand: bytes 0x0a 0x14 0x1e 0x28 and 0x00 0x14 0x0a 0x32.
+    w.vgpr[0][0] = 0x0a14_1e28;
+    w.vgpr[1][0] = 0x0014_0a32;
+    w.vgpr[2][0] = 100;
+    // Legacy multiplies: 0 * inf and -0 * NaN are 0.
+    w.vgpr[3][0] = 0.0f32.to_bits();
+    w.vgpr[4][0] = f32::INFINITY.to_bits();
+    w.vgpr[5][0] = 2.5f32.to_bits();
+    w.vgpr[3][1] = (-0.0f32).to_bits();
+    w.vgpr[4][1] = f32::NAN.to_bits();
+    w.vgpr[5][1] = 1.0f32.to_bits();
+    w.sgpr[2] = 33;
+    w.sgpr[3] = 0xf012;
+    w.sgpr[4] = 0x10;
+    w.sgpr[5] = 0x8000_0000;
+    w.sgpr[12] = u32::MAX;
+    w.sgpr[13] = u32::MAX;
+}
+
+/// Lane 0, worked by hand from the pseudo-code.
+fn sad_lerp_mad16_lane0_by_hand(w: &Wave) {
     assert_eq!(
         w.vgpr[10][0], 0x7434,
         "v_mad_i16: 7720 * 2610 + 100 = 20149300, low 16 bits"
@@ -422,65 +433,70 @@ fn gfx9_sad_lerp_mad16_and_scalar_quad_operations() {
         "v_mad_legacy_f32: -0 * NaN = 0"
     );
     assert_eq!(f32::from_bits(w.vgpr[21][2]), 3.25);
-    // Every lane against the pseudo-code.
-    for l in 0..64 {
-        let (a, b, c) = (w.vgpr[0][l], w.vgpr[1][l], w.vgpr[2][l]);
-        let (a16, b16) = (a as i16 as i32, b as i16 as i32);
-        let p = a16 * b16 + c as i16 as i32;
-        assert_eq!(w.vgpr[10][l], p as u16 as u32, "v_mad_i16 lane {l}");
-        assert_eq!(
-            w.vgpr[11][l],
-            p.clamp(-32768, 32767) as u16 as u32,
-            "clamp lane {l}"
-        );
-        let pu = (a & 0xffff) * (b & 0xffff);
-        assert_eq!(w.vgpr[12][l], pu.wrapping_add(c), "v_mad_u32_u16 lane {l}");
-        assert_eq!(
-            w.vgpr[13][l],
-            (a16 * b16).wrapping_add(c as i32) as u32,
-            "lane {l}"
-        );
-        assert_eq!(
-            w.vgpr[14][l],
-            ref_sad8(a, b, false).wrapping_add(c),
-            "sad lane {l}"
-        );
-        assert_eq!(w.vgpr[15][l], (ref_sad8(a, b, false) << 16).wrapping_add(c));
-        assert_eq!(
-            w.vgpr[17][l],
-            ref_sad8(a, b, true).wrapping_add(c),
-            "msad lane {l}"
-        );
-        let d16 = |x: u32, y: u32| (x as i32 - y as i32).unsigned_abs();
-        let sad16 = d16(a & 0xffff, b & 0xffff) + d16(a >> 16, b >> 16);
-        assert_eq!(w.vgpr[16][l], sad16.wrapping_add(c), "sad_u16 lane {l}");
-        let mut lerp = 0;
-        for k in 0..4 {
-            let byte = |v: u32| (v >> (8 * k)) & 0xff;
-            lerp |= ((byte(a) + byte(b) + ((c >> (8 * k)) & 1)) >> 1) << (8 * k);
-        }
-        assert_eq!(w.vgpr[18][l], lerp, "v_lerp_u8 lane {l}");
-        let off = [
-            0.0, 0.0625, 0.125, 0.1875, 0.25, 0.3125, 0.375, 0.4375, -0.5, -0.4375, -0.375,
-            -0.3125, -0.25, -0.1875, -0.125, -0.0625,
-        ][(a & 15) as usize];
-        assert_eq!(
-            f32::from_bits(w.vgpr[19][l]),
-            off,
-            "v_cvt_off_f32_i4 lane {l}"
-        );
-        let sat = |h: u32| (h as u16 as i16).clamp(0, 255) as u32;
-        assert_eq!(
-            w.vgpr[20][l],
-            sat(a) | sat(a >> 16) << 8,
-            "v_sat_pk_u8_i16 {l}"
-        );
-        let lo = (a as u16).wrapping_mul(b as u16).wrapping_add(c as u16) as u32;
-        let hi = ((a >> 16) as u16)
-            .wrapping_mul((b >> 16) as u16)
-            .wrapping_add((c >> 16) as u16) as u32;
-        assert_eq!(w.vgpr[22][l], lo | hi << 16, "v_pk_mad_i16 lane {l}");
+}
+
+/// Lane `l` against the pseudo-code.
+fn sad_lerp_mad16_lane(w: &Wave, l: usize) {
+    let (a, b, c) = (w.vgpr[0][l], w.vgpr[1][l], w.vgpr[2][l]);
+    let (a16, b16) = (a as i16 as i32, b as i16 as i32);
+    let p = a16 * b16 + c as i16 as i32;
+    assert_eq!(w.vgpr[10][l], p as u16 as u32, "v_mad_i16 lane {l}");
+    assert_eq!(
+        w.vgpr[11][l],
+        p.clamp(-32768, 32767) as u16 as u32,
+        "clamp lane {l}"
+    );
+    let pu = (a & 0xffff) * (b & 0xffff);
+    assert_eq!(w.vgpr[12][l], pu.wrapping_add(c), "v_mad_u32_u16 lane {l}");
+    assert_eq!(
+        w.vgpr[13][l],
+        (a16 * b16).wrapping_add(c as i32) as u32,
+        "lane {l}"
+    );
+    assert_eq!(
+        w.vgpr[14][l],
+        ref_sad8(a, b, false).wrapping_add(c),
+        "sad lane {l}"
+    );
+    assert_eq!(w.vgpr[15][l], (ref_sad8(a, b, false) << 16).wrapping_add(c));
+    assert_eq!(
+        w.vgpr[17][l],
+        ref_sad8(a, b, true).wrapping_add(c),
+        "msad lane {l}"
+    );
+    let d16 = |x: u32, y: u32| (x as i32 - y as i32).unsigned_abs();
+    let sad16 = d16(a & 0xffff, b & 0xffff) + d16(a >> 16, b >> 16);
+    assert_eq!(w.vgpr[16][l], sad16.wrapping_add(c), "sad_u16 lane {l}");
+    let mut lerp = 0;
+    for k in 0..4 {
+        let byte = |v: u32| (v >> (8 * k)) & 0xff;
+        lerp |= ((byte(a) + byte(b) + ((c >> (8 * k)) & 1)) >> 1) << (8 * k);
     }
+    assert_eq!(w.vgpr[18][l], lerp, "v_lerp_u8 lane {l}");
+    let off = [
+        0.0, 0.0625, 0.125, 0.1875, 0.25, 0.3125, 0.375, 0.4375, -0.5, -0.4375, -0.375, -0.3125,
+        -0.25, -0.1875, -0.125, -0.0625,
+    ][(a & 15) as usize];
+    assert_eq!(
+        f32::from_bits(w.vgpr[19][l]),
+        off,
+        "v_cvt_off_f32_i4 lane {l}"
+    );
+    let sat = |h: u32| (h as u16 as i16).clamp(0, 255) as u32;
+    assert_eq!(
+        w.vgpr[20][l],
+        sat(a) | sat(a >> 16) << 8,
+        "v_sat_pk_u8_i16 {l}"
+    );
+    let lo = (a as u16).wrapping_mul(b as u16).wrapping_add(c as u16) as u32;
+    let hi = ((a >> 16) as u16)
+        .wrapping_mul((b >> 16) as u16)
+        .wrapping_add((c >> 16) as u16) as u32;
+    assert_eq!(w.vgpr[22][l], lo | hi << 16, "v_pk_mad_i16 lane {l}");
+}
+
+/// The scalar bit, quad-mask, WQM and replicate operations of the program.
+fn scalar_quad_operations(w: &Wave) {
     assert_eq!((w.sgpr[10], w.sgpr[11]), (0, 0x100), "s_bitset1_b64 bit 40");
     assert_eq!(
         (w.sgpr[12], w.sgpr[13]),
