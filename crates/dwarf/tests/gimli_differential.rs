@@ -18,8 +18,7 @@ use amdgpu_dwarf::value::{BaseType, ate};
 use gimli::{EndianSlice, LittleEndian};
 use std::sync::Arc;
 
-mod common;
-use common::Rng;
+use crate::common::Rng;
 
 const MEM_BASE: u64 = 0x1000;
 const MEM_LEN: u64 = 0x100;

@@ -4,9 +4,6 @@
 //! after the part of `crates/sim/src/exec/` that executes it.
 #![allow(clippy::needless_range_loop)]
 
-#[path = "../support/mod.rs"]
-mod support;
-
 mod common;
 
 mod atomics;
