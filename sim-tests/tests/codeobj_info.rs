@@ -16,7 +16,7 @@
 //! `AMDSIM_KERNELS_DIR` may point at another corpus root with the same
 //! `bin/` and `ref/` layout (e.g. a fresh `kernels/tools/build.py` output).
 
-use amdgpu_codeobj::{CodeObject, Kernel, KernelArg, KernelMetadata, rmpv};
+use amdgpu_codeobj::{CodeObject, Kernel, KernelArg, KernelMetadata, Metadata, rmpv};
 use amdgpu_isa::{Gen, Processor};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -516,6 +516,180 @@ amdhsa.version:
     assert!(parse_notes("---\na: b\n    c: d\n...\n").is_err());
 }
 
+/// The metadata of `co` against one llvm-readelf notes document: target,
+/// version, kernel names and each kernel's keys; the number of values
+/// compared.
+fn compare_notes_doc(
+    ctx: &str,
+    co: &CodeObject,
+    doc: &Yaml,
+    md: &Metadata,
+    errs: &mut Vec<String>,
+) -> usize {
+    let mut compared = 0;
+    let target = doc.get("amdhsa.target").and_then(Yaml::scalar);
+    compared += 1;
+    if target != md.target.as_deref() {
+        errs.push(format!(
+            "{ctx}: amdhsa.target {:?} vs {target:?}",
+            md.target
+        ));
+    }
+    // The target id of the header is what the metadata names.
+    if target != Some(co.target().target_id().as_str()) {
+        errs.push(format!(
+            "{ctx}: header target id {} vs metadata {target:?}",
+            co.target().target_id()
+        ));
+    }
+    let version: Vec<Option<&str>> = doc
+        .get("amdhsa.version")
+        .map(|v| v.seq().iter().map(Yaml::scalar).collect())
+        .unwrap_or_default();
+    let got = md.version.map(|(a, b)| vec![a.to_string(), b.to_string()]);
+    let got: Vec<Option<&str>> = got.iter().flatten().map(|s| Some(s.as_str())).collect();
+    compared += 1;
+    if version != got {
+        errs.push(format!("{ctx}: amdhsa.version {got:?} vs {version:?}"));
+    }
+    let yk = doc.get("amdhsa.kernels").map(Yaml::seq).unwrap_or_default();
+    let ynames: Vec<&str> = yk
+        .iter()
+        .filter_map(|k| k.get(".name").and_then(Yaml::scalar))
+        .collect();
+    let names: Vec<&str> = md.kernels.iter().map(|k| k.name.as_str()).collect();
+    if ynames != names {
+        errs.push(format!(
+            "{ctx}: kernels {names:?} vs llvm-readelf {ynames:?}"
+        ));
+    }
+    for (km, y) in md.kernels.iter().zip(yk) {
+        compared += compare_kernel(&format!("{ctx}:{}", km.name), km, y, errs);
+    }
+    compared
+}
+
+/// Metadata against llvm-readelf --notes (`refdir/stem.notes.txt`); the
+/// number of values compared.
+fn check_notes(
+    ctx: &str,
+    co: &CodeObject,
+    refdir: &Path,
+    stem: &str,
+    errs: &mut Vec<String>,
+) -> usize {
+    let notes_path = refdir.join(format!("{stem}.notes.txt"));
+    let docs = match std::fs::read_to_string(&notes_path) {
+        Err(e) => {
+            errs.push(format!("{ctx}: {}: {e}", notes_path.display()));
+            return 0;
+        }
+        Ok(text) => match parse_notes(&text) {
+            Err(e) => {
+                errs.push(format!("{ctx}: notes: {e}"));
+                return 0;
+            }
+            Ok(docs) => docs,
+        },
+    };
+    match (docs.first(), co.metadata()) {
+        (None, None) => 0,
+        (Some(_), None) => {
+            errs.push(format!("{ctx}: llvm-readelf shows metadata, none decoded"));
+            0
+        }
+        (None, Some(_)) => {
+            errs.push(format!("{ctx}: metadata decoded, llvm-readelf shows none"));
+            0
+        }
+        (Some(doc), Some(md)) => compare_notes_doc(ctx, co, doc, md, errs),
+    }
+}
+
+/// One kernel's descriptor: re-encoded, against the reference bytes (if
+/// any; true when compared) and the file; its entry; its agreement with the
+/// metadata.
+fn check_kernel_descriptor(
+    kctx: &str,
+    co: &CodeObject,
+    k: &Kernel,
+    kd_ref: &BTreeMap<String, Vec<u8>>,
+    errs: &mut Vec<String>,
+) -> bool {
+    let enc = k.descriptor.to_bytes();
+    let want = kd_ref.get(&k.descriptor_symbol);
+    if let Some(want) = want
+        && enc[..] != want[..]
+    {
+        errs.push(format!(
+            "{kctx}: re-encoded descriptor {:02x?} != reference {want:02x?}",
+            enc
+        ));
+    }
+    match co.read_memory(k.descriptor_address, 64) {
+        Some(file) if file[..] == enc[..] => {}
+        other => errs.push(format!(
+            "{kctx}: re-encoded descriptor differs from the file: {other:02x?}"
+        )),
+    }
+    if !co.text().contains(k.entry_address) {
+        errs.push(format!(
+            "{kctx}: entry {:#x} outside .text",
+            k.entry_address
+        ));
+    }
+    if k.entry_address % 256 != 0 {
+        errs.push(format!(
+            "{kctx}: entry {:#x} not 256-byte aligned",
+            k.entry_address
+        ));
+    }
+    check_descriptor_vs_metadata(kctx, co.target().gpu, k, errs);
+    want.is_some()
+}
+
+/// Descriptors against the reference bytes (`refdir/stem.kd.txt`) and the
+/// file; (kernels, descriptors compared with the reference).
+fn check_descriptors(
+    ctx: &str,
+    co: &CodeObject,
+    refdir: &Path,
+    stem: &str,
+    errs: &mut Vec<String>,
+) -> (usize, usize) {
+    let kd_path = refdir.join(format!("{stem}.kd.txt"));
+    let kd_ref = match std::fs::read_to_string(&kd_path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| parse_kd_ref(&t))
+    {
+        Ok(m) => m,
+        Err(e) => {
+            errs.push(format!("{ctx}: {}: {e}", kd_path.display()));
+            BTreeMap::new()
+        }
+    };
+    let mut decoded: Vec<&str> = co
+        .kernels()
+        .iter()
+        .map(|k| k.descriptor_symbol.as_str())
+        .collect();
+    decoded.sort_unstable();
+    let referenced: Vec<&str> = kd_ref.keys().map(String::as_str).collect();
+    if decoded != referenced {
+        errs.push(format!(
+            "{ctx}: descriptors {decoded:?} vs reference {referenced:?}"
+        ));
+    }
+    let mut kd_checked = 0;
+    for k in co.kernels() {
+        let kctx = format!("{ctx}:{}", k.name);
+        if check_kernel_descriptor(&kctx, co, k, &kd_ref, errs) {
+            kd_checked += 1;
+        }
+    }
+    (co.kernels().len(), kd_checked)
+}
+
 #[test]
 fn committed_kernels_agree_with_llvm_readelf_and_kd_bytes() {
     let root = corpus_root();
@@ -546,126 +720,10 @@ fn committed_kernels_agree_with_llvm_readelf_and_kd_bytes() {
             errs.push(format!("{ctx}: no kernels decoded"));
         }
         let refdir = root.join("ref").join(target_dir);
-
-        // Metadata against llvm-readelf --notes.
-        let notes_path = refdir.join(format!("{stem}.notes.txt"));
-        match std::fs::read_to_string(&notes_path) {
-            Err(e) => errs.push(format!("{ctx}: {}: {e}", notes_path.display())),
-            Ok(text) => match parse_notes(&text) {
-                Err(e) => errs.push(format!("{ctx}: notes: {e}")),
-                Ok(docs) => match (docs.first(), co.metadata()) {
-                    (None, None) => {}
-                    (Some(_), None) => {
-                        errs.push(format!("{ctx}: llvm-readelf shows metadata, none decoded"))
-                    }
-                    (None, Some(_)) => {
-                        errs.push(format!("{ctx}: metadata decoded, llvm-readelf shows none"))
-                    }
-                    (Some(doc), Some(md)) => {
-                        let target = doc.get("amdhsa.target").and_then(Yaml::scalar);
-                        compared += 1;
-                        if target != md.target.as_deref() {
-                            errs.push(format!(
-                                "{ctx}: amdhsa.target {:?} vs {target:?}",
-                                md.target
-                            ));
-                        }
-                        // The target id of the header is what the metadata names.
-                        if target != Some(co.target().target_id().as_str()) {
-                            errs.push(format!(
-                                "{ctx}: header target id {} vs metadata {target:?}",
-                                co.target().target_id()
-                            ));
-                        }
-                        let version: Vec<Option<&str>> = doc
-                            .get("amdhsa.version")
-                            .map(|v| v.seq().iter().map(Yaml::scalar).collect())
-                            .unwrap_or_default();
-                        let got = md.version.map(|(a, b)| vec![a.to_string(), b.to_string()]);
-                        let got: Vec<Option<&str>> =
-                            got.iter().flatten().map(|s| Some(s.as_str())).collect();
-                        compared += 1;
-                        if version != got {
-                            errs.push(format!("{ctx}: amdhsa.version {got:?} vs {version:?}"));
-                        }
-                        let yk = doc.get("amdhsa.kernels").map(Yaml::seq).unwrap_or_default();
-                        let ynames: Vec<&str> = yk
-                            .iter()
-                            .filter_map(|k| k.get(".name").and_then(Yaml::scalar))
-                            .collect();
-                        let names: Vec<&str> = md.kernels.iter().map(|k| k.name.as_str()).collect();
-                        if ynames != names {
-                            errs.push(format!(
-                                "{ctx}: kernels {names:?} vs llvm-readelf {ynames:?}"
-                            ));
-                        }
-                        for (km, y) in md.kernels.iter().zip(yk) {
-                            compared +=
-                                compare_kernel(&format!("{ctx}:{}", km.name), km, y, &mut errs);
-                        }
-                    }
-                },
-            },
-        }
-
-        // Descriptors against the reference bytes and the file.
-        let kd_path = refdir.join(format!("{stem}.kd.txt"));
-        let kd_ref = match std::fs::read_to_string(&kd_path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| parse_kd_ref(&t))
-        {
-            Ok(m) => m,
-            Err(e) => {
-                errs.push(format!("{ctx}: {}: {e}", kd_path.display()));
-                BTreeMap::new()
-            }
-        };
-        let decoded: Vec<&str> = co
-            .kernels()
-            .iter()
-            .map(|k| k.descriptor_symbol.as_str())
-            .collect();
-        let referenced: Vec<&str> = kd_ref.keys().map(String::as_str).collect();
-        let mut decoded_sorted = decoded.clone();
-        decoded_sorted.sort_unstable();
-        if decoded_sorted != referenced {
-            errs.push(format!(
-                "{ctx}: descriptors {decoded_sorted:?} vs reference {referenced:?}"
-            ));
-        }
-        for k in co.kernels() {
-            kernels += 1;
-            let kctx = format!("{ctx}:{}", k.name);
-            let enc = k.descriptor.to_bytes();
-            if let Some(want) = kd_ref.get(&k.descriptor_symbol) {
-                kd_checked += 1;
-                if enc[..] != want[..] {
-                    errs.push(format!(
-                        "{kctx}: re-encoded descriptor {:02x?} != reference {want:02x?}",
-                        enc
-                    ));
-                }
-            }
-            match co.read_memory(k.descriptor_address, 64) {
-                Some(file) if file[..] == enc[..] => {}
-                other => errs.push(format!(
-                    "{kctx}: re-encoded descriptor differs from the file: {other:02x?}"
-                )),
-            }
-            if !co.text().contains(k.entry_address) {
-                errs.push(format!(
-                    "{kctx}: entry {:#x} outside .text",
-                    k.entry_address
-                ));
-            }
-            if k.entry_address % 256 != 0 {
-                errs.push(format!(
-                    "{kctx}: entry {:#x} not 256-byte aligned",
-                    k.entry_address
-                ));
-            }
-            check_descriptor_vs_metadata(&kctx, gpu, k, &mut errs);
-        }
+        compared += check_notes(&ctx, &co, &refdir, stem, &mut errs);
+        let (k, kd) = check_descriptors(&ctx, &co, &refdir, stem, &mut errs);
+        kernels += k;
+        kd_checked += kd;
     }
     assert!(
         errs.is_empty(),

@@ -673,13 +673,40 @@ const F16_SPECIALS: [u16; 16] = [
     0x7e00, 0x3555, 0x6800, 0x1001,
 ];
 
-#[test]
-fn fp16_arith() {
-    let n = 700u32;
-    let mut g = Gen(0xf16);
-    let rnd = |g: &mut Gen| loop {
-        // Any finite or infinite half, or a value in [-16, 16] (sums of
-        // those round often), never a NaN but the one special.
+/// The inputs of `fp16_arith`: four halves per work-item in `a`, `b`, `c`
+/// (the work-item's scalar operands are in slot `gid & 3`), and an int `k`.
+struct Fp16Inputs {
+    a: Vec<u16>,
+    b: Vec<u16>,
+    c: Vec<u16>,
+    k: Vec<i32>,
+}
+
+/// Ints the conversions see first: zero, the limits of half and of the
+/// types, ties.
+const K_SPECIALS: [i32; 16] = [
+    0,
+    1,
+    -1,
+    65504,
+    65519,
+    65520,
+    65536,
+    -65520,
+    2049,
+    2051,
+    4097,
+    i32::MAX,
+    i32::MIN,
+    32767,
+    -32768,
+    0x12345,
+];
+
+/// Any finite or infinite half, or a value in [-16, 16] (sums of those
+/// round often), never a NaN but the one special.
+fn random_half(g: &mut Gen) -> u16 {
+    loop {
         let v = if g.below(2) == 0 {
             g.next() as u16
         } else {
@@ -688,7 +715,11 @@ fn fp16_arith() {
         if !f16::from_bits(v).is_nan() {
             break v;
         }
-    };
+    }
+}
+
+fn fp16_inputs(n: u32) -> Fp16Inputs {
+    let mut g = Gen(0xf16);
     let sp = |i: u64| F16_SPECIALS[(i % 16) as usize];
     let (mut a, mut b, mut c) = (vec![], vec![], vec![]);
     for gid in 0..n as u64 {
@@ -700,212 +731,312 @@ fn fp16_arith() {
                 b.push(sp(gid / 16 + 48 + 3 * j - 3 * s));
                 c.push(sp(gid * 7 + j));
             } else {
-                a.push(rnd(&mut g));
-                b.push(rnd(&mut g));
-                c.push(rnd(&mut g));
+                a.push(random_half(&mut g));
+                b.push(random_half(&mut g));
+                c.push(random_half(&mut g));
             }
         }
     }
-    let kspecial = [
-        0,
-        1,
-        -1,
-        65504,
-        65519,
-        65520,
-        65536,
-        -65520,
-        2049,
-        2051,
-        4097,
-        i32::MAX,
-        i32::MIN,
-        32767,
-        -32768,
-        0x12345,
-    ];
     let k: Vec<i32> = (0..n as usize)
         .map(|i| {
-            kspecial
+            K_SPECIALS
                 .get(i)
                 .copied()
                 .unwrap_or_else(|| (g.next() >> (g.below(40) + 8)) as i32)
         })
         .collect();
-    all_builds("fp16_arith", |t, file| {
-        let dev = Device::new();
-        let code = read_kernel(t, file)?;
-        let m = dev.load(&code).map_err(|e| e.to_string())?;
-        let e = |e: amdgpu_sim::SimError| e.to_string();
-        let pa = dev.alloc_bytes(&bytes(&a, u16::to_le_bytes)).map_err(e)?;
-        let pb = dev.alloc_bytes(&bytes(&b, u16::to_le_bytes)).map_err(e)?;
-        let pc = dev.alloc_bytes(&bytes(&c, u16::to_le_bytes)).map_err(e)?;
-        let pk = dev.alloc_bytes(&bytes(&k, i32::to_le_bytes)).map_err(e)?;
-        let nn = n as usize;
-        let ph = dev.alloc_bytes(&vec![0xa5; (nn + 1) * 80]).map_err(e)?;
-        let pf = dev.alloc_bytes(&vec![0xa5; (nn + 1) * 24]).map_err(e)?;
-        let pi = dev.alloc_bytes(&vec![0xa5; (nn + 1) * 48]).map_err(e)?;
-        let args = [pa, pb, pc, pk, ph, pf, pi].map(ArgValue::Ptr);
-        let mut args = args.to_vec();
-        args.push(ArgValue::U32(n));
-        dev.dispatch(&m, "fp16_arith", LaunchConfig::new_1d(704, 64, args))
-            .map_err(e)?;
-        let hout = read_words::<2>(&dev, ph, (nn + 1) * 40)?;
-        let fout = read_words::<4>(&dev, pf, (nn + 1) * 6)?;
-        let iout = read_words::<4>(&dev, pi, (nn + 1) * 12)?;
-        if hout[nn * 40..].iter().any(|&v| v != 0xa5a5)
-            || fout[nn * 6..]
-                .iter()
-                .chain(&iout[nn * 12..])
-                .any(|&v| v != 0xa5a5_a5a5)
-        {
-            return Err("output past n overwritten".into());
+    Fp16Inputs { a, b, c, k }
+}
+
+/// The outputs of `fp16_arith`: 40 halves, 6 floats and 12 ints per
+/// work-item.
+struct Fp16Outputs {
+    h: Vec<u64>,
+    f: Vec<u64>,
+    i: Vec<u64>,
+}
+
+/// Runs the `fp16_arith` build `file` of `t` on `n` work-items; fails if an
+/// output past `n` is written.
+fn fp16_run(t: &str, file: &str, inp: &Fp16Inputs, n: u32) -> Result<Fp16Outputs, String> {
+    let dev = Device::new();
+    let code = read_kernel(t, file)?;
+    let m = dev.load(&code).map_err(|e| e.to_string())?;
+    let e = |e: amdgpu_sim::SimError| e.to_string();
+    let pa = dev
+        .alloc_bytes(&bytes(&inp.a, u16::to_le_bytes))
+        .map_err(e)?;
+    let pb = dev
+        .alloc_bytes(&bytes(&inp.b, u16::to_le_bytes))
+        .map_err(e)?;
+    let pc = dev
+        .alloc_bytes(&bytes(&inp.c, u16::to_le_bytes))
+        .map_err(e)?;
+    let pk = dev
+        .alloc_bytes(&bytes(&inp.k, i32::to_le_bytes))
+        .map_err(e)?;
+    let nn = n as usize;
+    let ph = dev.alloc_bytes(&vec![0xa5; (nn + 1) * 80]).map_err(e)?;
+    let pf = dev.alloc_bytes(&vec![0xa5; (nn + 1) * 24]).map_err(e)?;
+    let pi = dev.alloc_bytes(&vec![0xa5; (nn + 1) * 48]).map_err(e)?;
+    let args = [pa, pb, pc, pk, ph, pf, pi].map(ArgValue::Ptr);
+    let mut args = args.to_vec();
+    args.push(ArgValue::U32(n));
+    dev.dispatch(&m, "fp16_arith", LaunchConfig::new_1d(704, 64, args))
+        .map_err(e)?;
+    let h = read_words::<2>(&dev, ph, (nn + 1) * 40)?;
+    let f = read_words::<4>(&dev, pf, (nn + 1) * 6)?;
+    let i = read_words::<4>(&dev, pi, (nn + 1) * 12)?;
+    if h[nn * 40..].iter().any(|&v| v != 0xa5a5)
+        || f[nn * 6..]
+            .iter()
+            .chain(&i[nn * 12..])
+            .any(|&v| v != 0xa5a5_a5a5)
+    {
+        return Err("output past n overwritten".into());
+    }
+    Ok(Fp16Outputs { h, f, i })
+}
+
+/// One work-item of `fp16_arith`: its scalar operands, its vectors, and
+/// what its outputs are.
+struct Fp16Item<'a> {
+    x: f16,
+    y: f16,
+    z: f16,
+    kk: i32,
+    va: [f16; 4],
+    vb: [f16; 4],
+    vc: [f16; 4],
+    /// The halves, floats and ints the work-item wrote.
+    hout: &'a [u64],
+    fout: &'a [u64],
+    iout: &'a [u64],
+    ctx: String,
+}
+
+impl<'a> Fp16Item<'a> {
+    fn new(inp: &Fp16Inputs, out: &'a Fp16Outputs, gid: usize) -> Self {
+        let h = f16::from_bits;
+        let s = gid & 3;
+        let (x, y, z) = (
+            h(inp.a[4 * gid + s]),
+            h(inp.b[4 * gid + s]),
+            h(inp.c[4 * gid + s]),
+        );
+        let kk = inp.k[gid];
+        let ctx = format!(
+            "gid {gid}: x {:#06x} y {:#06x} z {:#06x} k {kk}",
+            x.to_bits(),
+            y.to_bits(),
+            z.to_bits()
+        );
+        Fp16Item {
+            x,
+            y,
+            z,
+            kk,
+            va: std::array::from_fn(|j| h(inp.a[4 * gid + j])),
+            vb: std::array::from_fn(|j| h(inp.b[4 * gid + j])),
+            vc: std::array::from_fn(|j| h(inp.c[4 * gid + j])),
+            hout: &out.h[40 * gid..40 * gid + 40],
+            fout: &out.f[6 * gid..6 * gid + 6],
+            iout: &out.i[12 * gid..12 * gid + 12],
+            ctx,
         }
-        let h = |v: u16| f16::from_bits(v);
-        let rn = |v: f64| f16::from_f64(v);
-        for gid in 0..nn {
-            let s = gid & 3;
-            let (x, y, z) = (h(a[4 * gid + s]), h(b[4 * gid + s]), h(c[4 * gid + s]));
-            let (xd, yd, zd) = (x.to_f64(), y.to_f64(), z.to_f64());
-            let kk = k[gid];
-            let go = |i: usize| hout[40 * gid + i] as u16;
-            let va: Vec<f16> = (0..4).map(|j| h(a[4 * gid + j])).collect();
-            let vb: Vec<f16> = (0..4).map(|j| h(b[4 * gid + j])).collect();
-            let vc: Vec<f16> = (0..4).map(|j| h(c[4 * gid + j])).collect();
-            let ctx = format!(
-                "gid {gid}: x {:#06x} y {:#06x} z {:#06x} k {kk}",
-                x.to_bits(),
-                y.to_bits(),
-                z.to_bits()
+    }
+
+    /// Half output `i`.
+    fn go(&self, i: usize) -> u16 {
+        self.hout[i] as u16
+    }
+
+    fn fail(&self, what: &str, got: u64, want: String) -> Result<(), String> {
+        Err(format!("{}: {what}: got {got:#x}, want {want}", self.ctx))
+    }
+
+    /// x * y correctly rounded.
+    fn prod(&self) -> f16 {
+        f16::from_f64(self.x.to_f64() * self.y.to_f64())
+    }
+
+    /// The correctly rounded scalar results (0 ulp) and `mad`.
+    fn check_scalar_exact(&self) -> Result<(), String> {
+        let (x, y, z, kk) = (self.x, self.y, self.z, self.kk);
+        let (h, rn) = (f16::from_bits, f16::from_f64);
+        let (xd, yd, zd) = (x.to_f64(), y.to_f64(), z.to_f64());
+        let prod = self.prod();
+        let fused = fma_f16(x, y, z);
+        let unfused = rn(prod.to_f64() + zd);
+        let exact: [(usize, &str, f16); 15] = [
+            (0, "x + y", rn(xd + yd)),
+            (1, "x - y", rn(xd - yd)),
+            (2, "x * y", prod),
+            (3, "fma", fused),
+            (9, "fabs", h(x.to_bits() & 0x7fff)),
+            (10, "-x", h(x.to_bits() ^ 0x8000)),
+            (11, "x * y + z", unfused),
+            (
+                12,
+                "(half)((float)x * 3 + k)",
+                f16::from_f32(x.to_f32() * 3.0 + kk as f32),
+            ),
+            (13, "convert_half(k)", rn(kk as f64)),
+            (14, "convert_half((short)k)", rn(kk as i16 as f64)),
+            (
+                15,
+                "x < y ? x : z",
+                if x.to_f32() < y.to_f32() { x } else { z },
+            ),
+            (16, "select", if x.to_f32() >= z.to_f32() { y } else { x }),
+            (
+                17,
+                "copysign",
+                h((x.to_bits() & 0x7fff) | (y.to_bits() & 0x8000)),
+            ),
+            (18, "floor", rn(xd.floor())),
+            (19, "ceil", rn(xd.ceil())),
+        ];
+        for (i, what, want) in exact {
+            if !same_f16(self.go(i), want) {
+                return self.fail(what, self.go(i) as u64, format!("{:#06x}", want.to_bits()));
+            }
+        }
+        if !(same_f16(self.go(4), fused) || same_f16(self.go(4), unfused)) {
+            return self.fail(
+                "mad",
+                self.go(4) as u64,
+                format!("{:#06x} or {:#06x}", fused.to_bits(), unfused.to_bits()),
             );
-            let fail = |what: &str, got: u64, want: String| {
-                Err(format!("{ctx}: {what}: got {got:#x}, want {want}"))
-            };
-            let prod = rn(xd * yd);
-            let fused = fma_f16(x, y, z);
-            let unfused = rn(prod.to_f64() + zd);
-            let exact: [(usize, &str, f16); 15] = [
-                (0, "x + y", rn(xd + yd)),
-                (1, "x - y", rn(xd - yd)),
-                (2, "x * y", prod),
-                (3, "fma", fused),
-                (9, "fabs", h(x.to_bits() & 0x7fff)),
-                (10, "-x", h(x.to_bits() ^ 0x8000)),
-                (11, "x * y + z", unfused),
+        }
+        Ok(())
+    }
+
+    /// `x / y` and `sqrt` within 1 ulp, `fmin` and `fmax`.
+    fn check_scalar_bounded(&self) -> Result<(), String> {
+        let (x, y) = (self.x, self.y);
+        let (xd, yd) = (x.to_f64(), y.to_f64());
+        if !within_1ulp(self.go(5), xd / yd) {
+            return self.fail(
+                "x / y",
+                self.go(5) as u64,
+                format!("{} within 1 ulp", xd / yd),
+            );
+        }
+        if !within_1ulp(self.go(6), xd.abs().sqrt()) {
+            return self.fail(
+                "sqrt",
+                self.go(6) as u64,
+                format!("{} within 1 ulp", xd.abs().sqrt()),
+            );
+        }
+        if !fmin_ok(self.go(7), x, y, false) || !fmin_ok(self.go(8), x, y, true) {
+            return self.fail(
+                "fmin/fmax",
+                (self.go(7) as u64) << 16 | self.go(8) as u64,
+                "min, max".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The half4 operations, lane by lane, and the swizzles.
+    fn check_vectors(&self) -> Result<(), String> {
+        let (va, vb, vc) = (self.va, self.vb, self.vc);
+        let rn = f16::from_f64;
+        for j in 0..4 {
+            let (p, q, r) = (va[j], vb[j], vc[j]);
+            let vec_exact = [
+                (20 + j, "va + vb", rn(p.to_f64() + q.to_f64())),
+                (24 + j, "va * vb", rn(p.to_f64() * q.to_f64())),
+                (28 + j, "fma(va, vb, vc)", fma_f16(p, q, r)),
                 (
-                    12,
-                    "(half)((float)x * 3 + k)",
-                    f16::from_f32(x.to_f32() * 3.0 + kk as f32),
+                    36 + j,
+                    "select(va, vb, va < vb)",
+                    if p.to_f32() < q.to_f32() { q } else { p },
                 ),
-                (13, "convert_half(k)", rn(kk as f64)),
-                (14, "convert_half((short)k)", rn(kk as i16 as f64)),
-                (
-                    15,
-                    "x < y ? x : z",
-                    if x.to_f32() < y.to_f32() { x } else { z },
-                ),
-                (16, "select", if x.to_f32() >= z.to_f32() { y } else { x }),
-                (
-                    17,
-                    "copysign",
-                    h((x.to_bits() & 0x7fff) | (y.to_bits() & 0x8000)),
-                ),
-                (18, "floor", rn(xd.floor())),
-                (19, "ceil", rn(xd.ceil())),
             ];
-            for (i, what, want) in exact {
-                if !same_f16(go(i), want) {
-                    return fail(what, go(i) as u64, format!("{:#06x}", want.to_bits()));
-                }
-            }
-            if !(same_f16(go(4), fused) || same_f16(go(4), unfused)) {
-                return fail(
-                    "mad",
-                    go(4) as u64,
-                    format!("{:#06x} or {:#06x}", fused.to_bits(), unfused.to_bits()),
-                );
-            }
-            if !within_1ulp(go(5), xd / yd) {
-                return fail("x / y", go(5) as u64, format!("{} within 1 ulp", xd / yd));
-            }
-            if !within_1ulp(go(6), xd.abs().sqrt()) {
-                return fail(
-                    "sqrt",
-                    go(6) as u64,
-                    format!("{} within 1 ulp", xd.abs().sqrt()),
-                );
-            }
-            if !fmin_ok(go(7), x, y, false) || !fmin_ok(go(8), x, y, true) {
-                return fail(
-                    "fmin/fmax",
-                    (go(7) as u64) << 16 | go(8) as u64,
-                    "min, max".into(),
-                );
-            }
-            for j in 0..4 {
-                let (p, q, r) = (va[j], vb[j], vc[j]);
-                let vec_exact = [
-                    (20 + j, "va + vb", rn(p.to_f64() + q.to_f64())),
-                    (24 + j, "va * vb", rn(p.to_f64() * q.to_f64())),
-                    (28 + j, "fma(va, vb, vc)", fma_f16(p, q, r)),
-                    (
-                        36 + j,
-                        "select(va, vb, va < vb)",
-                        if p.to_f32() < q.to_f32() { q } else { p },
-                    ),
-                ];
-                for (i, what, want) in vec_exact {
-                    if !same_f16(go(i), want) {
-                        return fail(
-                            &format!("{what} lane {j}"),
-                            go(i) as u64,
-                            format!("{:#06x}", want.to_bits()),
-                        );
-                    }
-                }
-            }
-            for j in 0..2 {
-                if !fmin_ok(go(32 + j), va[j], vb[3 - j], true) {
-                    return fail("fmax(va.xy, vb.wz)", go(32 + j) as u64, String::new());
-                }
-                let d = rn(va[2 + j].to_f64() - vc[j].to_f64());
-                if !same_f16(go(34 + j), d) {
-                    return fail(
-                        "va.zw - vc.xy",
-                        go(34 + j) as u64,
-                        format!("{:#06x}", d.to_bits()),
+            for (i, what, want) in vec_exact {
+                if !same_f16(self.go(i), want) {
+                    return self.fail(
+                        &format!("{what} lane {j}"),
+                        self.go(i) as u64,
+                        format!("{:#06x}", want.to_bits()),
                     );
                 }
             }
-            let fo = &fout[6 * gid..6 * gid + 6];
-            let mut fw = vec![x.to_f32(), x.to_f32() * y.to_f32()];
-            fw.extend((0..4).map(|j| rn(va[j].to_f64() * vc[j].to_f64()).to_f32()));
-            for (i, w) in fw.iter().enumerate() {
-                let gf = f32::from_bits(fo[i] as u32);
-                if fo[i] as u32 != w.to_bits() && !(gf.is_nan() && w.is_nan()) {
-                    return fail(&format!("fout[{i}]"), fo[i], format!("{w}"));
-                }
+        }
+        for j in 0..2 {
+            if !fmin_ok(self.go(32 + j), va[j], vb[3 - j], true) {
+                return self.fail("fmax(va.xy, vb.wz)", self.go(32 + j) as u64, String::new());
             }
-            let io: Vec<i32> = iout[12 * gid..12 * gid + 12]
-                .iter()
-                .map(|&v| v as u32 as i32)
-                .collect();
-            let sat = |v: f32| if v.is_nan() { 0 } else { v as i32 }; // Rust `as` saturates
-            let (xf, yf, zf) = (x.to_f32(), y.to_f32(), z.to_f32());
-            let mut iw = vec![
-                if xf.is_finite() { xf as i32 } else { 0 },
-                if prod.is_nan() { 7 } else { sat(prod.to_f32()) },
-                (xf < yf) as i32,
-                (xf == yf) as i32,
-                rn(xd + yd).is_nan() as i32,
-                prod.is_infinite() as i32,
-                (xf < zf) as i32,
-                (yf >= zf) as i32,
-            ];
-            iw.extend((0..4).map(|j| -((va[j].to_f32() > vb[j].to_f32()) as i32)));
-            if io != iw {
-                return Err(format!("{ctx}: iout: got {io:?}, want {iw:?}"));
+            let d = rn(va[2 + j].to_f64() - vc[j].to_f64());
+            if !same_f16(self.go(34 + j), d) {
+                return self.fail(
+                    "va.zw - vc.xy",
+                    self.go(34 + j) as u64,
+                    format!("{:#06x}", d.to_bits()),
+                );
             }
+        }
+        Ok(())
+    }
+
+    /// The float outputs: conversions and products widened to float.
+    fn check_floats(&self) -> Result<(), String> {
+        let (x, y) = (self.x, self.y);
+        let fo = self.fout;
+        let mut fw = vec![x.to_f32(), x.to_f32() * y.to_f32()];
+        fw.extend(
+            (0..4).map(|j| f16::from_f64(self.va[j].to_f64() * self.vc[j].to_f64()).to_f32()),
+        );
+        for (i, w) in fw.iter().enumerate() {
+            let gf = f32::from_bits(fo[i] as u32);
+            if fo[i] as u32 != w.to_bits() && !(gf.is_nan() && w.is_nan()) {
+                return self.fail(&format!("fout[{i}]"), fo[i], format!("{w}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The int outputs: conversions, comparisons and classifications.
+    fn check_ints(&self) -> Result<(), String> {
+        let (x, y, z) = (self.x, self.y, self.z);
+        let prod = self.prod();
+        let io: Vec<i32> = self.iout.iter().map(|&v| v as u32 as i32).collect();
+        let sat = |v: f32| if v.is_nan() { 0 } else { v as i32 }; // Rust `as` saturates
+        let (xf, yf, zf) = (x.to_f32(), y.to_f32(), z.to_f32());
+        let mut iw = vec![
+            if xf.is_finite() { xf as i32 } else { 0 },
+            if prod.is_nan() { 7 } else { sat(prod.to_f32()) },
+            (xf < yf) as i32,
+            (xf == yf) as i32,
+            f16::from_f64(x.to_f64() + y.to_f64()).is_nan() as i32,
+            prod.is_infinite() as i32,
+            (xf < zf) as i32,
+            (yf >= zf) as i32,
+        ];
+        iw.extend((0..4).map(|j| -((self.va[j].to_f32() > self.vb[j].to_f32()) as i32)));
+        if io != iw {
+            return Err(format!("{}: iout: got {io:?}, want {iw:?}", self.ctx));
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn fp16_arith() {
+    let n = 700u32;
+    let inp = fp16_inputs(n);
+    all_builds("fp16_arith", |t, file| {
+        let out = fp16_run(t, file, &inp, n)?;
+        for gid in 0..n as usize {
+            let item = Fp16Item::new(&inp, &out, gid);
+            item.check_scalar_exact()?;
+            item.check_scalar_bounded()?;
+            item.check_vectors()?;
+            item.check_floats()?;
+            item.check_ints()?;
         }
         Ok(())
     });

@@ -340,7 +340,7 @@ fn not_implemented_text() -> String {
         "# Compute operations the simulator does not execute, with the targets whose\n\
          # decoder has them (`amdsim isa coverage --missing` shows the reasons).\n\
          # Checked by sim-tests/tests/isa_coverage.rs; after implementing an operation,\n\
-         # rewrite with AMDSIM_COVERAGE_WRITE=1 cargo test -p amdsim-sim-tests --test isa_coverage\n",
+         # rewrite with AMDSIM_COVERAGE_WRITE=1 cargo test -p amdsim-sim-tests --test integration isa_coverage::\n",
     );
     for (name, gpus) in by_name {
         out.push_str(&format!("{name}\t{}\n", gpus.join(" ")));

@@ -24,10 +24,13 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use amdgpu_isa::{DecodeError, Decoder, Gpu};
 use amdsim_sim_tests::TARGETS;
+
+/// A panic hook, as `std::panic::take_hook` returns it.
+type PanicHook = dyn Fn(&panic::PanicHookInfo<'_>) + Sync + Send;
 
 /// Share of LLVM-accepted vectors that must print identically, per target.
 const MIN_IDENTICAL: f64 = 0.995;
@@ -236,6 +239,9 @@ impl TargetReport {
 thread_local! {
     /// The message of the last panic on this thread, captured by the quiet hook.
     static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// Set while [`decode_guarded`] runs on this thread: the quiet hook captures only
+    /// those panics.
+    static GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Decodes `bytes`, turning a panic into `Err(message)`.
@@ -243,10 +249,12 @@ fn decode_guarded(
     dec: &Decoder,
     bytes: &[u8],
 ) -> Result<Result<(usize, bool, String), DecodeError>, String> {
+    GUARDED.with(|g| g.set(true));
     let r = panic::catch_unwind(AssertUnwindSafe(|| {
         dec.decode(bytes)
             .map(|inst| (inst.size_bytes(), inst.is_invalid(), inst.to_string()))
     }));
+    GUARDED.with(|g| g.set(false));
     r.map_err(|payload| {
         LAST_PANIC
             .with(|p| p.borrow_mut().take())
@@ -390,9 +398,15 @@ fn all_reports() -> &'static Result<BTreeMap<String, TargetReport>, String> {
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
             parsed.push((target.clone(), parse_vectors(target, &text)?));
         }
-        // Panics inside the decoder are counted, not printed one by one.
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(|info| {
+        // Panics inside the decoder are counted, not printed one by one. The hook is
+        // the process's and the other tests of the binary run meanwhile: their panics
+        // go to the previous hook.
+        let previous: Arc<PanicHook> = panic::take_hook().into();
+        let others = previous.clone();
+        panic::set_hook(Box::new(move |info| {
+            if !GUARDED.with(|g| g.get()) {
+                return others(info);
+            }
             let msg = match info.location() {
                 Some(l) => format!("{} at {}:{}", info_payload(info), l.file(), l.line()),
                 None => info_payload(info),
@@ -403,7 +417,8 @@ fn all_reports() -> &'static Result<BTreeMap<String, TargetReport>, String> {
             .iter()
             .map(|(t, f)| (t.clone(), compare(t, f)))
             .collect();
-        panic::set_hook(previous);
+        let _quiet = panic::take_hook();
+        panic::set_hook(Box::new(move |info| previous(info)));
         if let Some(path) = std::env::var_os("AMDSIM_DIFF_REPORT") {
             let mut out = String::new();
             for rep in reports.values() {

@@ -17,8 +17,7 @@ use gimli::write::{
 use gimli::{LittleEndian, Register, UnwindSection};
 use std::collections::BTreeMap;
 
-mod common;
-use common::Rng;
+use crate::common::Rng;
 
 const START: u64 = 0x1000;
 const LEN: u32 = 0x400;

@@ -18,8 +18,7 @@ use amdgpu_dwarf::value::{BaseType, ate};
 use gimli::{EndianSlice, LittleEndian};
 use std::sync::Arc;
 
-mod common;
-use common::Rng;
+use crate::common::Rng;
 
 const MEM_BASE: u64 = 0x1000;
 const MEM_LEN: u64 = 0x100;
@@ -77,208 +76,218 @@ fn context() -> MapContext {
 /// extension differ: a piece over an incomplete composite is undefined in the extension,
 /// while gimli takes the value beneath as the piece's address).
 fn generate(r: &mut Rng) -> (Vec<Op>, bool) {
-    let mut leftover = false;
     let mut ops = Vec::new();
     let mut depth = 0usize;
     let n = 1 + r.below(12);
-    let addr = |r: &mut Rng| MEM_BASE + r.below(MEM_LEN - 8);
     for _ in 0..n {
         let choice = r.below(30);
-        match choice {
-            0 => {
-                ops.push(Op::Lit(r.below(32) as u8));
-                depth += 1;
-            }
-            1 => {
-                let size = [1u8, 2, 4, 8][r.below(4) as usize];
-                ops.push(Op::ConstU(
-                    size,
-                    r.next() & (u64::MAX >> (64 - 8 * u32::from(size))),
-                ));
-                depth += 1;
-            }
-            2 => {
-                let size = [1u8, 2, 4, 8][r.below(4) as usize];
-                let v = (r.next() as i64) >> (64 - 8 * u32::from(size));
-                ops.push(Op::ConstS(size, v));
-                depth += 1;
-            }
-            3 => {
-                ops.push(if r.chance(50) {
-                    Op::Constu(r.below(5000))
-                } else {
-                    Op::Consts(r.below(5000) as i64 - 2500)
-                });
-                depth += 1;
-            }
-            4 if depth >= 1 => {
-                ops.push(Op::Dup);
-                depth += 1;
-            }
-            5 if depth >= 1 => {
-                ops.push(Op::Drop);
-                depth -= 1;
-            }
-            6 if depth >= 2 => {
-                if r.chance(50) {
-                    ops.push(Op::Over);
-                    depth += 1;
-                } else {
-                    ops.push(Op::Swap);
-                }
-            }
-            7 if depth >= 1 => {
-                ops.push(Op::Pick(r.below(depth as u64) as u8));
-                depth += 1;
-            }
-            8 if depth >= 3 => ops.push(Op::Rot),
-            9 if depth >= 2 => {
-                let b = [
-                    Op::And,
-                    Op::Div,
-                    Op::Minus,
-                    Op::Mod,
-                    Op::Mul,
-                    Op::Or,
-                    Op::Plus,
-                    Op::Shl,
-                    Op::Shr,
-                    Op::Shra,
-                    Op::Xor,
-                ];
-                ops.push(b[r.below(b.len() as u64) as usize].clone());
-                depth -= 1;
-            }
-            10 if depth >= 2 => {
-                let b = [Op::Eq, Op::Ge, Op::Gt, Op::Le, Op::Lt, Op::Ne];
-                ops.push(b[r.below(b.len() as u64) as usize].clone());
-                depth -= 1;
-            }
-            11 if depth >= 1 => {
-                let b = [
-                    Op::Abs,
-                    Op::Neg,
-                    Op::Not,
-                    Op::PlusUconst(r.below(300)),
-                    Op::Nop,
-                ];
-                ops.push(b[r.below(b.len() as u64) as usize].clone());
-            }
-            12 => {
-                // A dereference of a mapped address.
-                ops.push(Op::Constu(addr(r)));
-                match r.below(4) {
-                    0 => ops.push(Op::Deref),
-                    1 => ops.push(Op::DerefSize([1u8, 2, 4, 8][r.below(4) as usize])),
-                    2 => {
-                        let (die, _, size) = TYPES[r.below(TYPES.len() as u64) as usize];
-                        ops.push(Op::DerefType {
-                            size: size as u8,
-                            die,
-                        });
-                    }
-                    _ => {
-                        ops.push(Op::Lit(0));
-                        ops.push(Op::Swap);
-                        ops.push(Op::Xderef);
-                    }
-                }
-                depth += 1;
-            }
-            13 => {
-                let reg = 32 + r.below(u64::from(SGPRS));
-                ops.push(Op::Breg {
-                    reg,
-                    disp: r.below(64) as i64 - 32,
-                    short: false,
-                });
-                depth += 1;
-            }
-            14 => {
-                let (die, enc, size) = TYPES[r.below(TYPES.len() as u64) as usize];
-                let mut bytes = r.next().to_le_bytes()[..size as usize].to_vec();
-                if enc == ate::FLOAT {
-                    // Keep floats finite and modest.
-                    bytes = if size == 4 {
-                        ((r.below(2000) as f32 - 1000.0) / 8.0)
-                            .to_le_bytes()
-                            .to_vec()
-                    } else {
-                        ((r.below(2000) as f64 - 1000.0) / 8.0)
-                            .to_le_bytes()
-                            .to_vec()
-                    };
-                }
-                ops.push(Op::ConstType {
-                    die,
-                    bytes: bytes.into(),
-                });
-                depth += 1;
-            }
-            15 if depth >= 1 => {
-                // Conversions. gimli converts signed integers to floating point as if they
-                // were unsigned, so signed-to-float is not generated.
-                let (die, enc, size) = TYPES[r.below(TYPES.len() as u64) as usize];
-                if r.chance(50) && enc != ate::FLOAT {
-                    ops.push(Op::Convert(die));
-                } else {
-                    let _ = size;
-                    ops.push(Op::Reinterpret(if r.chance(20) { 0 } else { die }));
-                }
-            }
-            16 => {
-                let reg = 32 + r.below(u64::from(SGPRS));
-                let die = if r.chance(50) { 0x10 } else { 0x20 };
-                ops.push(Op::RegvalType { reg, die });
-                depth += 1;
-            }
-            17 => {
-                ops.push(Op::Fbreg(r.below(32) as i64));
-                depth += 1;
-            }
-            18 => {
-                ops.push(Op::CallFrameCfa);
-                depth += 1;
-            }
-            19 => {
-                ops.push(if r.chance(50) {
-                    Op::Addrx(r.below(3))
-                } else {
-                    Op::Constx(r.below(3))
-                });
-                depth += 1;
-            }
-            20 => {
-                ops.push(Op::Addr(addr(r)));
-                depth += 1;
-            }
-            21 => {
-                ops.push(Op::PushObjectAddress);
-                depth += 1;
-            }
-            22 => {
-                let reg = 32 + r.below(u64::from(SGPRS)) as u8;
-                ops.push(Op::EntryValue(vec![0x90, reg].into()));
-                depth += 1;
-            }
-            23 if depth >= 1 => {
-                // Forward branch over the next simple op.
-                ops.push(Op::Bra { disp: 1, target: 0 });
-                ops.push(Op::Lit(r.below(32) as u8));
-            }
-            24 => {
-                ops.push(Op::Skip { disp: 1, target: 0 });
-                ops.push(Op::Lit(7));
-                ops.push(Op::Lit(r.below(32) as u8));
-                depth += 1;
-            }
-            _ => {
-                ops.push(Op::Lit(r.below(32) as u8));
-                depth += 1;
-            }
+        if push_constant(choice, r, &mut ops) || push_location_value(choice, r, &mut ops) {
+            depth += 1;
+        } else if !push_operator(choice, r, &mut ops, &mut depth) {
+            ops.push(Op::Lit(r.below(32) as u8));
+            depth += 1;
         }
     }
-    // Terminator.
+    let leftover = push_terminator(r, &mut ops, depth);
+    (ops, leftover)
+}
+
+/// A mapped address with room for a qword.
+fn mapped_address(r: &mut Rng) -> u64 {
+    MEM_BASE + r.below(MEM_LEN - 8)
+}
+
+/// Choices 0-3 and 14: a constant (one value more on the stack).
+fn push_constant(choice: u64, r: &mut Rng, ops: &mut Vec<Op>) -> bool {
+    match choice {
+        0 => ops.push(Op::Lit(r.below(32) as u8)),
+        1 => {
+            let size = [1u8, 2, 4, 8][r.below(4) as usize];
+            ops.push(Op::ConstU(
+                size,
+                r.next() & (u64::MAX >> (64 - 8 * u32::from(size))),
+            ));
+        }
+        2 => {
+            let size = [1u8, 2, 4, 8][r.below(4) as usize];
+            let v = (r.next() as i64) >> (64 - 8 * u32::from(size));
+            ops.push(Op::ConstS(size, v));
+        }
+        3 => {
+            ops.push(if r.chance(50) {
+                Op::Constu(r.below(5000))
+            } else {
+                Op::Consts(r.below(5000) as i64 - 2500)
+            });
+        }
+        14 => {
+            let (die, enc, size) = TYPES[r.below(TYPES.len() as u64) as usize];
+            let mut bytes = r.next().to_le_bytes()[..size as usize].to_vec();
+            if enc == ate::FLOAT {
+                // Keep floats finite and modest.
+                bytes = if size == 4 {
+                    ((r.below(2000) as f32 - 1000.0) / 8.0)
+                        .to_le_bytes()
+                        .to_vec()
+                } else {
+                    ((r.below(2000) as f64 - 1000.0) / 8.0)
+                        .to_le_bytes()
+                        .to_vec()
+                };
+            }
+            ops.push(Op::ConstType {
+                die,
+                bytes: bytes.into(),
+            });
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Choices 12, 13, 16-22 and 24: a value read from memory or a register, or
+/// an address (one value more on the stack).
+fn push_location_value(choice: u64, r: &mut Rng, ops: &mut Vec<Op>) -> bool {
+    match choice {
+        12 => {
+            // A dereference of a mapped address.
+            ops.push(Op::Constu(mapped_address(r)));
+            match r.below(4) {
+                0 => ops.push(Op::Deref),
+                1 => ops.push(Op::DerefSize([1u8, 2, 4, 8][r.below(4) as usize])),
+                2 => {
+                    let (die, _, size) = TYPES[r.below(TYPES.len() as u64) as usize];
+                    ops.push(Op::DerefType {
+                        size: size as u8,
+                        die,
+                    });
+                }
+                _ => {
+                    ops.push(Op::Lit(0));
+                    ops.push(Op::Swap);
+                    ops.push(Op::Xderef);
+                }
+            }
+        }
+        13 => {
+            let reg = 32 + r.below(u64::from(SGPRS));
+            ops.push(Op::Breg {
+                reg,
+                disp: r.below(64) as i64 - 32,
+                short: false,
+            });
+        }
+        16 => {
+            let reg = 32 + r.below(u64::from(SGPRS));
+            let die = if r.chance(50) { 0x10 } else { 0x20 };
+            ops.push(Op::RegvalType { reg, die });
+        }
+        17 => ops.push(Op::Fbreg(r.below(32) as i64)),
+        18 => ops.push(Op::CallFrameCfa),
+        19 => {
+            ops.push(if r.chance(50) {
+                Op::Addrx(r.below(3))
+            } else {
+                Op::Constx(r.below(3))
+            });
+        }
+        20 => ops.push(Op::Addr(mapped_address(r))),
+        21 => ops.push(Op::PushObjectAddress),
+        22 => {
+            let reg = 32 + r.below(u64::from(SGPRS)) as u8;
+            ops.push(Op::EntryValue(vec![0x90, reg].into()));
+        }
+        24 => {
+            ops.push(Op::Skip { disp: 1, target: 0 });
+            ops.push(Op::Lit(7));
+            ops.push(Op::Lit(r.below(32) as u8));
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Choices 4-11, 15 and 23: an operator on the values the stack holds, if
+/// it holds enough; false otherwise (and for any other choice).
+fn push_operator(choice: u64, r: &mut Rng, ops: &mut Vec<Op>, depth: &mut usize) -> bool {
+    let pick = |r: &mut Rng, b: &[Op]| b[r.below(b.len() as u64) as usize].clone();
+    match choice {
+        4 if *depth >= 1 => {
+            ops.push(Op::Dup);
+            *depth += 1;
+        }
+        5 if *depth >= 1 => {
+            ops.push(Op::Drop);
+            *depth -= 1;
+        }
+        6 if *depth >= 2 => {
+            if r.chance(50) {
+                ops.push(Op::Over);
+                *depth += 1;
+            } else {
+                ops.push(Op::Swap);
+            }
+        }
+        7 if *depth >= 1 => {
+            ops.push(Op::Pick(r.below(*depth as u64) as u8));
+            *depth += 1;
+        }
+        8 if *depth >= 3 => ops.push(Op::Rot),
+        9 if *depth >= 2 => {
+            let b = [
+                Op::And,
+                Op::Div,
+                Op::Minus,
+                Op::Mod,
+                Op::Mul,
+                Op::Or,
+                Op::Plus,
+                Op::Shl,
+                Op::Shr,
+                Op::Shra,
+                Op::Xor,
+            ];
+            ops.push(pick(r, &b));
+            *depth -= 1;
+        }
+        10 if *depth >= 2 => {
+            ops.push(pick(r, &[Op::Eq, Op::Ge, Op::Gt, Op::Le, Op::Lt, Op::Ne]));
+            *depth -= 1;
+        }
+        11 if *depth >= 1 => {
+            let b = [
+                Op::Abs,
+                Op::Neg,
+                Op::Not,
+                Op::PlusUconst(r.below(300)),
+                Op::Nop,
+            ];
+            ops.push(pick(r, &b));
+        }
+        15 if *depth >= 1 => {
+            // Conversions. gimli converts signed integers to floating point as if they
+            // were unsigned, so signed-to-float is not generated.
+            let (die, enc, _) = TYPES[r.below(TYPES.len() as u64) as usize];
+            if r.chance(50) && enc != ate::FLOAT {
+                ops.push(Op::Convert(die));
+            } else {
+                ops.push(Op::Reinterpret(if r.chance(20) { 0 } else { die }));
+            }
+        }
+        23 if *depth >= 1 => {
+            // Forward branch over the next simple op.
+            ops.push(Op::Bra { disp: 1, target: 0 });
+            ops.push(Op::Lit(r.below(32) as u8));
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Ends the expression: as it is, with a stack value, a register or an
+/// implicit value instead, or pieces; true if pieces follow values left on
+/// the stack.
+fn push_terminator(r: &mut Rng, ops: &mut Vec<Op>, depth: usize) -> bool {
     match r.below(6) {
         0 => {}
         1 => ops.push(Op::StackValue),
@@ -295,43 +304,50 @@ fn generate(r: &mut Rng) -> (Vec<Op>, bool) {
             ops.push(Op::ImplicitValue(b.into()));
         }
         _ => {
-            // Pieces: each of an existing value, a register, a constant, or nothing.
-            let mut p = Vec::new();
-            for _ in 0..1 + r.below(4) {
-                let size = 1 + r.below(4);
-                match r.below(5) {
-                    0 => p.push(Op::Reg {
-                        reg: 32 + r.below(u64::from(SGPRS)),
-                        short: false,
-                    }),
-                    1 => {
-                        p.push(Op::Constu(r.below(100_000)));
-                        p.push(Op::StackValue);
-                    }
-                    2 => p.push(Op::Constu(addr(r))),
-                    3 => {
-                        p.push(Op::ImplicitValue(vec![r.next() as u8; 4].into()));
-                    }
-                    _ => {}
-                }
-                if r.chance(25) {
-                    p.push(Op::BitPiece {
-                        size: 1 + r.below(31),
-                        offset: r.below(8),
-                    });
-                } else {
-                    p.push(Op::Piece(size));
-                }
-            }
-            if r.chance(50) {
+            let p = pieces(r);
+            let leftover = if r.chance(50) {
                 ops.clear();
+                false
             } else {
-                leftover = depth > 0;
-            }
+                depth > 0
+            };
             ops.extend(p);
+            return leftover;
         }
     }
-    (ops, leftover)
+    false
+}
+
+/// Pieces: each of an existing value, a register, a constant, or nothing.
+fn pieces(r: &mut Rng) -> Vec<Op> {
+    let mut p = Vec::new();
+    for _ in 0..1 + r.below(4) {
+        let size = 1 + r.below(4);
+        match r.below(5) {
+            0 => p.push(Op::Reg {
+                reg: 32 + r.below(u64::from(SGPRS)),
+                short: false,
+            }),
+            1 => {
+                p.push(Op::Constu(r.below(100_000)));
+                p.push(Op::StackValue);
+            }
+            2 => p.push(Op::Constu(mapped_address(r))),
+            3 => {
+                p.push(Op::ImplicitValue(vec![r.next() as u8; 4].into()));
+            }
+            _ => {}
+        }
+        if r.chance(25) {
+            p.push(Op::BitPiece {
+                size: 1 + r.below(31),
+                offset: r.below(8),
+            });
+        } else {
+            p.push(Op::Piece(size));
+        }
+    }
+    p
 }
 
 /// A normalised piece: storage and bit offset, bit size.

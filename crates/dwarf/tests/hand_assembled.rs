@@ -16,7 +16,7 @@ use amdgpu_dwarf::{Context, Loc};
 use gimli::LittleEndian;
 use gimli::write::{
     Address, AttributeValue, EndianVec, Expression, LineProgram, Location, LocationList, Sections,
-    Unit,
+    Unit, UnitEntryId,
 };
 use std::collections::HashMap;
 
@@ -48,32 +48,56 @@ fn divergent(gen_a: bool) -> String {
 /// Unit offset of the base type (first child of the CU in both units).
 const BT: u64 = 0x0;
 
-fn build(offsets: &HashMap<String, u64>, bts: &[u64]) -> HashMap<&'static str, Vec<u8>> {
-    let off = |n: &str| offsets.get(n).copied().unwrap_or(0);
-    let mut dwarf = gimli::write::Dwarf::new();
-    let enc = gimli::Encoding {
-        format: gimli::Format::Dwarf32,
-        version: 5,
-        address_size: 8,
-    };
-    for gen_a in [false, true] {
-        let bt = bts.get(usize::from(gen_a)).copied().unwrap_or(BT);
-        let id = dwarf.units.add(Unit::new(enc, LineProgram::none()));
-        let unit = dwarf.units.get_mut(id);
+/// One unit of the program: generation C (`gen_a` false, code at 0x1000) or generation A
+/// with the older augmentation and attribute codes (code at 0x2000, names suffixed `_a`).
+struct UnitSpec<'a> {
+    gen_a: bool,
+    /// DIE offsets by name (zero on the first of two writes).
+    offsets: &'a HashMap<String, u64>,
+    /// The unit offset of the base type.
+    bt: u64,
+}
+
+impl UnitSpec<'_> {
+    fn lo(&self) -> u64 {
+        if self.gen_a { 0x2000 } else { 0x1000 }
+    }
+
+    fn suffix(&self) -> &'static str {
+        if self.gen_a { "_a" } else { "" }
+    }
+
+    /// `name` with the unit's suffix, as a name attribute.
+    fn name(&self, name: &str) -> AttributeValue {
+        AttributeValue::String(format!("{name}{}", self.suffix()).into_bytes())
+    }
+
+    fn asm(&self, t: &str) -> Expression {
+        Expression::raw(if self.gen_a { a(t) } else { c(t) })
+    }
+
+    fn off(&self, n: &str) -> u64 {
+        self.offsets
+            .get(&format!("{n}{}", self.suffix()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The DW_OP_LLVM_user prefix of generation C.
+    fn user(&self) -> &'static str {
+        if self.gen_a { "" } else { "DW_OP_LLVM_user " }
+    }
+
+    /// The compile unit's range (and augmentation) and the base type.
+    fn add_root(&self, unit: &mut Unit) {
         let root = unit.root();
-        let (lo, suffix) = if gen_a {
-            (0x2000u64, "_a")
-        } else {
-            (0x1000u64, "")
-        };
-        let asm = |t: &str| if gen_a { a(t) } else { c(t) };
         let cu = unit.get_mut(root);
         cu.set(
             gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(lo)),
+            AttributeValue::Address(Address::Constant(self.lo())),
         );
         cu.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x100));
-        if gen_a {
+        if self.gen_a {
             cu.set(
                 gimli::DwAt(at::OLD_AUGMENTATION),
                 AttributeValue::String(b"[llvm:v0.0]".to_vec()),
@@ -90,53 +114,60 @@ fn build(offsets: &HashMap<String, u64>, bts: &[u64]) -> HashMap<&'static str, V
             AttributeValue::Encoding(gimli::DW_ATE_unsigned),
         );
         e.set(gimli::DW_AT_byte_size, AttributeValue::Data1(8));
+    }
+
+    /// The DWARF procedures `__active_lane_pc` and `__divergent_lane_pc`.
+    fn add_lane_procedures(&self, unit: &mut Unit) {
+        let root = unit.root();
+        let bt = self.bt;
         let bt_text = |t: String| t.replace(&format!("(0x{BT:x})"), &format!("(0x{bt:x})"));
         for (name, text) in [
-            ("__active_lane_pc", bt_text(active(gen_a))),
-            ("__divergent_lane_pc", divergent(gen_a)),
+            ("__active_lane_pc", bt_text(active(self.gen_a))),
+            ("__divergent_lane_pc", divergent(self.gen_a)),
         ] {
             let p = unit.add(root, gimli::DW_TAG_dwarf_procedure);
             let e = unit.get_mut(p);
-            e.set(
-                gimli::DW_AT_name,
-                AttributeValue::String(format!("{name}{suffix}").into_bytes()),
-            );
+            e.set(gimli::DW_AT_name, self.name(name));
             e.set(
                 gimli::DW_AT_location,
-                AttributeValue::Exprloc(Expression::raw(asm(&text))),
+                AttributeValue::Exprloc(self.asm(&text)),
             );
         }
+    }
+
+    /// The subprogram `kern`: range, frame base, lane attributes.
+    fn add_subprogram(&self, unit: &mut Unit) -> UnitEntryId {
+        let root = unit.root();
         let sp = unit.add(root, gimli::DW_TAG_subprogram);
         let e = unit.get_mut(sp);
-        e.set(
-            gimli::DW_AT_name,
-            AttributeValue::String(format!("kern{suffix}").into_bytes()),
-        );
+        e.set(gimli::DW_AT_name, self.name("kern"));
         e.set(
             gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(lo)),
+            AttributeValue::Address(Address::Constant(self.lo())),
         );
         e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x100));
         e.set(
             gimli::DW_AT_frame_base,
-            AttributeValue::Exprloc(Expression::raw(asm("DW_OP_regx SGPR33"))),
+            AttributeValue::Exprloc(self.asm("DW_OP_regx SGPR33")),
         );
-        let lane_pc = asm(&format!(
+        let lane_pc = self.asm(&format!(
             "DW_OP_call_ref 0x{:x}, DW_OP_call_ref 0x{:x}",
-            off(&format!("__divergent_lane_pc{suffix}")),
-            off(&format!("__active_lane_pc{suffix}"))
+            self.off("__divergent_lane_pc"),
+            self.off("__active_lane_pc")
         ));
-        let (lanes_at, lane_pc_at) = if gen_a {
+        let (lanes_at, lane_pc_at) = if self.gen_a {
             (at::OLD_LANES, at::OLD_LANE_PC)
         } else {
             (at::LANES, at::LANE_PC)
         };
         e.set(gimli::DwAt(lanes_at), AttributeValue::Udata(64));
-        e.set(
-            gimli::DwAt(lane_pc_at),
-            AttributeValue::Exprloc(Expression::raw(lane_pc)),
-        );
-        let p = if gen_a { "" } else { "DW_OP_LLVM_user " };
+        e.set(gimli::DwAt(lane_pc_at), AttributeValue::Exprloc(lane_pc));
+        sp
+    }
+
+    /// The variables of `kern`: three single locations and a location list.
+    fn add_variables(&self, unit: &mut Unit, sp: UnitEntryId) {
+        let p = self.user();
         let vars = [
             (
                 "spilled",
@@ -159,35 +190,52 @@ fn build(offsets: &HashMap<String, u64>, bts: &[u64]) -> HashMap<&'static str, V
         for (name, text) in vars {
             let v = unit.add(sp, gimli::DW_TAG_variable);
             let e = unit.get_mut(v);
-            e.set(
-                gimli::DW_AT_name,
-                AttributeValue::String(format!("{name}{suffix}").into_bytes()),
-            );
+            e.set(gimli::DW_AT_name, self.name(name));
             e.set(
                 gimli::DW_AT_location,
-                AttributeValue::Exprloc(Expression::raw(asm(&text))),
+                AttributeValue::Exprloc(self.asm(&text)),
             );
         }
+        let lo = self.lo();
         let list = LocationList(vec![
             Location::StartEnd {
                 begin: Address::Constant(lo),
                 end: Address::Constant(lo + 0x10),
-                data: Expression::raw(asm("DW_OP_regx SGPR4")),
+                data: self.asm("DW_OP_regx SGPR4"),
             },
             Location::StartEnd {
                 begin: Address::Constant(lo + 0x10),
                 end: Address::Constant(lo + 0x100),
-                data: Expression::raw(asm("DW_OP_fbreg +8")),
+                data: self.asm("DW_OP_fbreg +8"),
             },
         ]);
         let list = unit.locations.add(list);
         let v = unit.add(sp, gimli::DW_TAG_variable);
         let e = unit.get_mut(v);
-        e.set(
-            gimli::DW_AT_name,
-            AttributeValue::String(format!("listed{suffix}").into_bytes()),
-        );
+        e.set(gimli::DW_AT_name, self.name("listed"));
         e.set(gimli::DW_AT_location, AttributeValue::LocationListRef(list));
+    }
+}
+
+fn build(offsets: &HashMap<String, u64>, bts: &[u64]) -> HashMap<&'static str, Vec<u8>> {
+    let mut dwarf = gimli::write::Dwarf::new();
+    let enc = gimli::Encoding {
+        format: gimli::Format::Dwarf32,
+        version: 5,
+        address_size: 8,
+    };
+    for gen_a in [false, true] {
+        let spec = UnitSpec {
+            gen_a,
+            offsets,
+            bt: bts.get(usize::from(gen_a)).copied().unwrap_or(BT),
+        };
+        let id = dwarf.units.add(Unit::new(enc, LineProgram::none()));
+        let unit = dwarf.units.get_mut(id);
+        spec.add_root(unit);
+        spec.add_lane_procedures(unit);
+        let sp = spec.add_subprogram(unit);
+        spec.add_variables(unit, sp);
     }
     let mut sections = Sections::new(EndianVec::new(LittleEndian));
     dwarf.write(&mut sections).expect("writes");
@@ -283,18 +331,8 @@ fn wave(pc: u64, lane: u32, exec: u64) -> MemTarget {
     t
 }
 
-#[test]
-fn both_encodings_round_trip_and_evaluate() {
-    let secs = sections();
-    let p = Program::load(
-        |n| secs.get(n).map(|v| v.as_slice()),
-        ProgramOptions::default(),
-    )
-    .unwrap();
-    assert_eq!(p.unit_dialect(0), Some(Dialect::User));
-    assert_eq!(p.unit_dialect(1), Some(Dialect::SingleByte));
-
-    // Every expression decodes, prints, and re-encodes byte for byte in its unit's dialect.
+/// Every expression decodes, prints, and re-encodes byte for byte in its unit's dialect.
+fn check_round_trips(p: &Program) {
     let sites = p.expressions().unwrap();
     assert!(sites.len() >= 18, "{}", sites.len());
     let mut printed = Vec::new();
@@ -324,99 +362,109 @@ fn both_encodings_round_trip_and_evaluate() {
     // The generation-A unit really uses single bytes.
     assert!(sites.iter().any(|s| s.unit == 1 && s.bytes.contains(&0xe4)));
     assert!(!sites.iter().any(|s| s.unit == 1 && s.bytes.contains(&0xe9)));
+}
 
-    for (lo, suffix) in [(0x1000u64, ""), (0x2000u64, "_a")] {
-        // Variables in scope; location-list selection by PC.
-        let vars = p.variables_at(lo + 8).unwrap();
-        let names: Vec<_> = vars.iter().map(|v| v.name.clone()).collect();
-        for n in ["spilled", "two_vgprs", "in_lds", "listed"] {
-            assert!(names.contains(&format!("{n}{suffix}")), "{names:?}");
-        }
-        let listed = |pc| {
-            p.variables_at(pc)
-                .unwrap()
-                .into_iter()
-                .find(|v| v.name == format!("listed{suffix}"))
-                .unwrap()
-                .location
-        };
-        let first = listed(lo + 8);
-        let Some(LocationValue::Exprs(e)) = &first else {
-            panic!("{first:?}")
-        };
-        assert_eq!(p.print(0, &e[0]), "DW_OP_regx SGPR4_LO16");
-        let second = listed(lo + 0x20);
-        let Some(LocationValue::Exprs(e)) = &second else {
-            panic!("{second:?}")
-        };
-        assert_eq!(p.print(0, &e[0]), "DW_OP_fbreg +8");
-        assert!(p.variables_at(0x5000).unwrap().is_empty());
+/// Variables in scope; location-list selection by PC.
+fn check_scope_and_lists(p: &Program, lo: u64, suffix: &str) {
+    let vars = p.variables_at(lo + 8).unwrap();
+    let names: Vec<_> = vars.iter().map(|v| v.name.clone()).collect();
+    for n in ["spilled", "two_vgprs", "in_lds", "listed"] {
+        assert!(names.contains(&format!("{n}{suffix}")), "{names:?}");
+    }
+    let listed = |pc| {
+        p.variables_at(pc)
+            .unwrap()
+            .into_iter()
+            .find(|v| v.name == format!("listed{suffix}"))
+            .unwrap()
+            .location
+    };
+    let first = listed(lo + 8);
+    let Some(LocationValue::Exprs(e)) = &first else {
+        panic!("{first:?}")
+    };
+    assert_eq!(p.print(0, &e[0]), "DW_OP_regx SGPR4_LO16");
+    let second = listed(lo + 0x20);
+    let Some(LocationValue::Exprs(e)) = &second else {
+        panic!("{second:?}")
+    };
+    assert_eq!(p.print(0, &e[0]), "DW_OP_fbreg +8");
+    assert!(p.variables_at(0x5000).unwrap().is_empty());
+}
 
-        // Evaluate variables through the program context.
-        let t = wave(lo + 0x20, 7, u64::MAX);
-        let ctx = p.context(lo + 0x20, &t);
-        let opts = EvalOptions {
-            decode: p.decode_options_at(lo + 0x20),
-            ..EvalOptions::default()
-        };
-        let mut ev = Evaluator::new(&t, &ctx, opts.clone());
-        let get = |name: &str| {
-            let v = p
-                .variables_at(lo + 0x20)
-                .unwrap()
-                .into_iter()
-                .find(|v| v.name == format!("{name}{suffix}"))
-                .unwrap();
-            let Some(LocationValue::Exprs(e)) = v.location else {
-                panic!()
-            };
-            Expr::decode(&e[0], &opts.decode).unwrap()
-        };
-        let l = ev.location(&get("two_vgprs")).unwrap();
-        let b = read_through(&t, &l, 8).unwrap().bytes();
-        assert_eq!(b, [0x107u32.to_le_bytes(), 0x207u32.to_le_bytes()].concat());
-        let l = ev.location(&get("spilled")).unwrap();
-        assert_eq!(
-            read_through(&t, &l, 4).unwrap().bytes(),
-            0x105u32.to_le_bytes()
-        );
-        let l = ev.location(&get("listed")).unwrap();
-        assert_eq!(
-            l,
-            Loc::One(Single::memory(AddressSpace::Global, 0x9008)),
-            "frame base SGPR33 + 8"
-        );
-        let l = ev.location(&get("in_lds")).unwrap();
-        assert_eq!(
-            read_through(&t, &l, 4).unwrap().bytes(),
-            vec![0xaa, 0xbb, 0xcc, 0xdd]
-        );
-
-        // Lane attributes (current and older codes), lane_pc through DWARF procedures.
-        let la = p.lane_attributes_at(lo + 8).unwrap();
-        assert_eq!(la.lanes, Some(64));
-        let Some(LocationValue::Exprs(e)) = la.lane_pc else {
-            panic!("{la:?}")
-        };
-        let exec = 0x0000_ffff_0000_00ffu64;
-        let t = wave(lo + 8, 0, exec);
-        let ctx = p.context(lo + 8, &t);
-        let mut ev = Evaluator::new(&t, &ctx, opts.clone());
-        let l = ev
-            .location(&Expr::decode(&e[0], &opts.decode).unwrap())
+/// Evaluate variables through the program context.
+fn check_variables(p: &Program, lo: u64, suffix: &str) {
+    let t = wave(lo + 0x20, 7, u64::MAX);
+    let ctx = p.context(lo + 0x20, &t);
+    let opts = EvalOptions {
+        decode: p.decode_options_at(lo + 0x20),
+        ..EvalOptions::default()
+    };
+    let mut ev = Evaluator::new(&t, &ctx, opts.clone());
+    let get = |name: &str| {
+        let v = p
+            .variables_at(lo + 0x20)
+            .unwrap()
+            .into_iter()
+            .find(|v| v.name == format!("{name}{suffix}"))
             .unwrap();
-        let r = read_through(&t, &l, 64 * 8).unwrap();
-        for lane in 0..64 {
-            let on = exec >> lane & 1 == 1;
-            assert_eq!(r.byte_defined(lane * 8), on, "lane {lane}");
-            if on {
-                let v = u64::from_le_bytes(r.bytes()[lane * 8..lane * 8 + 8].try_into().unwrap());
-                assert_eq!(v, lo + 8);
-            }
+        let Some(LocationValue::Exprs(e)) = v.location else {
+            panic!()
+        };
+        Expr::decode(&e[0], &opts.decode).unwrap()
+    };
+    let l = ev.location(&get("two_vgprs")).unwrap();
+    let b = read_through(&t, &l, 8).unwrap().bytes();
+    assert_eq!(b, [0x107u32.to_le_bytes(), 0x207u32.to_le_bytes()].concat());
+    let l = ev.location(&get("spilled")).unwrap();
+    assert_eq!(
+        read_through(&t, &l, 4).unwrap().bytes(),
+        0x105u32.to_le_bytes()
+    );
+    let l = ev.location(&get("listed")).unwrap();
+    assert_eq!(
+        l,
+        Loc::One(Single::memory(AddressSpace::Global, 0x9008)),
+        "frame base SGPR33 + 8"
+    );
+    let l = ev.location(&get("in_lds")).unwrap();
+    assert_eq!(
+        read_through(&t, &l, 4).unwrap().bytes(),
+        vec![0xaa, 0xbb, 0xcc, 0xdd]
+    );
+}
+
+/// Lane attributes (current and older codes), lane_pc through DWARF procedures.
+fn check_lane_pc(p: &Program, lo: u64) {
+    let opts = EvalOptions {
+        decode: p.decode_options_at(lo + 0x20),
+        ..EvalOptions::default()
+    };
+    let la = p.lane_attributes_at(lo + 8).unwrap();
+    assert_eq!(la.lanes, Some(64));
+    let Some(LocationValue::Exprs(e)) = la.lane_pc else {
+        panic!("{la:?}")
+    };
+    let exec = 0x0000_ffff_0000_00ffu64;
+    let t = wave(lo + 8, 0, exec);
+    let ctx = p.context(lo + 8, &t);
+    let mut ev = Evaluator::new(&t, &ctx, opts.clone());
+    let l = ev
+        .location(&Expr::decode(&e[0], &opts.decode).unwrap())
+        .unwrap();
+    let r = read_through(&t, &l, 64 * 8).unwrap();
+    for lane in 0..64 {
+        let on = exec >> lane & 1 == 1;
+        assert_eq!(r.byte_defined(lane * 8), on, "lane {lane}");
+        if on {
+            let v = u64::from_le_bytes(r.bytes()[lane * 8..lane * 8 + 8].try_into().unwrap());
+            assert_eq!(v, lo + 8);
         }
     }
+}
 
-    // CFI: DW_CFA_LLVM_def_aspace_cfa -> CFA in private_wave at SGPR32; SGPR8 at CFA+16.
+/// CFI: DW_CFA_LLVM_def_aspace_cfa -> CFA in private_wave at SGPR32; SGPR8 at CFA+16.
+fn check_cfi(p: &Program) {
     let t = wave(0x1008, 0, u64::MAX);
     let ctx = p.context(0x1008, &t);
     let cfa = ctx.call_frame_cfa().unwrap();
@@ -446,4 +494,23 @@ fn both_encodings_round_trip_and_evaluate() {
         ev.location(&e).unwrap(),
         Loc::One(Single::register(Register::sgpr(9)))
     );
+}
+
+#[test]
+fn both_encodings_round_trip_and_evaluate() {
+    let secs = sections();
+    let p = Program::load(
+        |n| secs.get(n).map(|v| v.as_slice()),
+        ProgramOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(p.unit_dialect(0), Some(Dialect::User));
+    assert_eq!(p.unit_dialect(1), Some(Dialect::SingleByte));
+    check_round_trips(&p);
+    for (lo, suffix) in [(0x1000u64, ""), (0x2000u64, "_a")] {
+        check_scope_and_lists(&p, lo, suffix);
+        check_variables(&p, lo, suffix);
+        check_lane_pc(&p, lo);
+    }
+    check_cfi(&p);
 }

@@ -700,16 +700,15 @@ fn offsets_by_name(sections: &HashMap<&'static str, Vec<u8>>) -> HashMap<String,
     out
 }
 
-#[test]
-fn hand_assembled_types_cross_unit_references_and_scoped_globals() {
-    let secs = hand_assembled();
-    let off = offsets_by_name(&secs);
-    let o = |k: &str| *off.get(k).unwrap_or_else(|| panic!("{k} not in {off:#?}"));
-    let p = Program::load(
-        |n| secs.get(n).map(|v| v.as_slice()),
-        ProgramOptions::default(),
-    )
-    .unwrap();
+/// The offset of the DIE named `k` (or `TAG#n` for the n-th unnamed DIE of a tag).
+fn die(off: &HashMap<String, u64>, k: &str) -> u64 {
+    *off.get(k).unwrap_or_else(|| panic!("{k} not in {off:#?}"))
+}
+
+/// Base, reference, pointer and qualified types.
+fn check_base_pointer_and_qualified_types(p: &Program, off: &HashMap<String, u64>) {
+    let o = |k: &str| die(off, k);
+    let tag = |t: &str| o(&format!("{t}#1"));
     let int = o("int");
     assert_eq!(
         p.type_die(o("bool")).unwrap(),
@@ -727,7 +726,6 @@ fn hand_assembled_types_cross_unit_references_and_scoped_globals() {
             encoding: Encoding::Other(gimli::DW_ATE_UTF.0)
         }
     );
-    let tag = |t: &str| o(&format!("{t}#1"));
     assert_eq!(
         p.type_die(tag("DW_TAG_reference_type")).unwrap(),
         TypeDie::Pointer {
@@ -772,6 +770,13 @@ fn hand_assembled_types_cross_unit_references_and_scoped_globals() {
             reference: false
         }
     );
+}
+
+/// Enumerations, arrays, structures with bit fields and an inherited base.
+fn check_composite_types(p: &Program, off: &HashMap<String, u64>) {
+    let o = |k: &str| die(off, k);
+    let tag = |t: &str| o(&format!("{t}#1"));
+    let int = o("int");
     assert_eq!(
         p.type_die(o("color")).unwrap(),
         TypeDie::Enum {
@@ -832,7 +837,12 @@ fn hand_assembled_types_cross_unit_references_and_scoped_globals() {
         TypeDie::Other("DW_TAG_ptr_to_member_type".into())
     );
     assert!(p.type_die(0xffff_ffff).is_err());
+}
 
+/// Globals: qualified names in scope order, types across units, locations.
+fn check_scoped_globals(p: &Program, off: &HashMap<String, u64>) {
+    let o = |k: &str| die(off, k);
+    let int = o("int");
     let globals = p.globals().unwrap();
     let names: Vec<&str> = globals.iter().map(|v| v.name.as_str()).collect();
     assert_eq!(
@@ -856,4 +866,18 @@ fn hand_assembled_types_cross_unit_references_and_scoped_globals() {
     let mut want = vec![gimli::DW_OP_addr.0];
     want.extend_from_slice(&0x110u64.to_le_bytes());
     assert_eq!(globals[2].location, Some(LocationValue::Exprs(vec![want])));
+}
+
+#[test]
+fn hand_assembled_types_cross_unit_references_and_scoped_globals() {
+    let secs = hand_assembled();
+    let off = offsets_by_name(&secs);
+    let p = Program::load(
+        |n| secs.get(n).map(|v| v.as_slice()),
+        ProgramOptions::default(),
+    )
+    .unwrap();
+    check_base_pointer_and_qualified_types(&p, &off);
+    check_composite_types(&p, &off);
+    check_scoped_globals(&p, &off);
 }

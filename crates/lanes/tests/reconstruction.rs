@@ -16,13 +16,13 @@
 //!
 //! Inputs are pseudo-random, so lanes of one wave take different paths.
 
-use amdgpu_codeobj::{CodeObject, ValueKind};
+use amdgpu_codeobj::{CodeObject, KernelArg, ValueKind};
 use amdgpu_lanes::regions::{
-    ActiveMask, FunctionRegions, LaneModel, Region, UNREACHABLE, Wait, analyse_code_object,
+    ActiveMask, FunctionRegions, LaneModel, Region, UNREACHABLE, Wait, Waiting, analyse_code_object,
 };
 use amdgpu_lanes::service::{read_home, work_items};
 use amdgpu_sim::exec::{Ctx, step};
-use amdgpu_sim::{ArgValue, Device, LaunchConfig, WaveStatus};
+use amdgpu_sim::{ArgValue, Device, LaunchConfig, Wave, WaveStatus};
 use amdsim_sim_tests::{SWEEP_REST, SWEEP_SAMPLE, read_kernel};
 
 /// What the reconstruction says of one lane before one instruction.
@@ -84,30 +84,16 @@ struct Figures {
     tally: bool,
 }
 
-/// Runs every work-group of a launch of `kernel` and checks every wave's lanes at every
-/// instruction. Returns figures; errors name the first contradiction.
-fn check_kernel(
-    target: &str,
-    file: &str,
-    fig: &mut Figures,
-    allow_unknown: bool,
-) -> Result<(), String> {
-    let bytes = read_kernel(target, file)?;
-    let co = CodeObject::parse(&bytes).map_err(|e| e.to_string())?;
-    let funcs: Vec<FunctionRegions> = analyse_code_object(&co)?;
-    let Some(kmeta) = co.kernels().first().cloned() else {
-        return Ok(());
-    };
-    let Some(md) = kmeta.metadata.clone() else {
-        return Ok(());
-    };
-    let dev = Device::new();
-    let m = dev.load(&bytes).map_err(|e| e.to_string())?;
-    let group = 64u32;
-    let grid = 160u32; // three groups, the last one partial
+/// Arguments for a 1-D launch of `grid` work-items: pseudo-random bytes in every buffer,
+/// counts; `None` for a kernel this generic launcher cannot feed.
+fn launch_args<'a>(
+    dev: &Device,
+    args_meta: impl Iterator<Item = &'a KernelArg>,
+    grid: u32,
+) -> Result<Option<Vec<ArgValue>>, String> {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut args = Vec::new();
-    for a in md.explicit_args() {
+    for a in args_meta {
         match a.value_kind {
             ValueKind::GlobalBuffer => {
                 let n = grid as usize * 64;
@@ -130,22 +116,102 @@ fn check_kernel(
                 args.push(ArgValue::U32(if first { 37 } else { grid - 7 }));
             }
             ValueKind::ByValue if a.size == 8 => args.push(ArgValue::U64(grid as u64 - 7)),
-            _ => return Ok(()), // a kernel this generic launcher cannot feed
+            _ => return Ok(None),
         }
     }
-    let cfg = LaunchConfig::new_1d(grid, group, args);
-    let launch = dev
-        .launch(&m, &kmeta.name, cfg)
-        .map_err(|e| e.to_string())?;
-    let bias = m.load_bias;
-    let prog = launch.program.clone();
-    // The first work-group and the last (partial) one.
-    let last = launch.groups[0].saturating_sub(1);
-    for gx in [0, last]
-        .into_iter()
-        .collect::<std::collections::BTreeSet<_>>()
-    {
-        let id = [gx, 0, 0];
+    Ok(Some(args))
+}
+
+/// A launch under check, and what the reconstruction says of its code.
+struct Checked<'a> {
+    funcs: &'a [FunctionRegions],
+    launch: &'a amdgpu_sim::Launch,
+    bias: u64,
+    /// The kernel's entry (unbiased).
+    entry: u64,
+    allow_unknown: bool,
+}
+
+impl Checked<'_> {
+    /// What the reconstruction says of the lanes of `w` before its next instruction.
+    fn step(&self, w: &Wave, group: [u32; 3], fig: &mut Figures) -> Result<Step, String> {
+        let pc = w.pc - self.bias;
+        let f = self.funcs.iter().find(|f| pc >= f.start && pc < f.end);
+        let model = f.and_then(|f| f.at(pc));
+        let full = w.full_mask();
+        let exec = w.exec.0 & full;
+        let mut st = Step {
+            pc,
+            active: exec,
+            expect: Vec::new(),
+        };
+        match model {
+            Some(LaneModel::Known { active, regions }) => {
+                if *active != ActiveMask::Exec {
+                    st.active = match active {
+                        ActiveMask::Saved(h) => read_home(w, h)?,
+                        ActiveMask::ExecMinus(h) => exec & !read_home(w, h)?,
+                        ActiveMask::SavedMinus(h, m) => read_home(w, h)? & !read_home(w, m)?,
+                        ActiveMask::Exec => exec,
+                    } & full;
+                }
+                let fr = f.ok_or("no function")?;
+                self.expect_waiting(w, group, fr, regions, &mut st)?;
+            }
+            Some(LaneModel::Unknown(why)) if why != UNREACHABLE => {
+                if !self.allow_unknown {
+                    return Err(format!("unknown at {pc:#x}: {why}"));
+                }
+                fig.unknown_steps += 1;
+            }
+            _ => {}
+        }
+        Ok(st)
+    }
+
+    /// The expectations for the lanes of `w` not active in `st`: each region's waiting
+    /// lanes, innermost first, and a kernel's lanes in no mask (finished).
+    fn expect_waiting(
+        &self,
+        w: &Wave,
+        group: [u32; 3],
+        fr: &FunctionRegions,
+        regions: &[Waiting],
+        st: &mut Step,
+    ) -> Result<(), String> {
+        let prog = &self.launch.program;
+        // Lanes without a work-item are outside whatever masks say.
+        let items = work_items(self.launch, group, w.id);
+        let mut claimed = 0u64;
+        for r in regions.iter().rev() {
+            let lanes = read_home(w, &r.home)? & items & !st.active & !claimed;
+            claimed |= lanes;
+            let region = fr.regions.get(&r.region).ok_or("no region")?;
+            let e = expectation(prog, self.bias, region, r.wait)?;
+            if lanes != 0 {
+                let wait = match r.wait {
+                    Wait::At(p) => p,
+                    Wait::Returned => 0,
+                };
+                st.expect.push((lanes, e, wait));
+            }
+        }
+        // A kernel's lanes with work-items in no mask have finished.
+        let rest = items & !st.active & !claimed;
+        if rest != 0 && fr.start == self.entry {
+            st.expect.push((rest, Expect::Never, 0));
+        }
+        Ok(())
+    }
+
+    /// Runs work-group `id` instruction by instruction; the trace of each wave.
+    fn run_group(
+        &self,
+        dev: &Device,
+        id: [u32; 3],
+        fig: &mut Figures,
+    ) -> Result<Vec<Vec<Step>>, String> {
+        let launch = self.launch;
         let mut wg = launch.workgroup(id).map_err(|e| e.to_string())?;
         let ctx = Ctx {
             program: &launch.program,
@@ -154,65 +220,11 @@ fn check_kernel(
             group: id,
             max_instructions: 10_000_000,
         };
-        let nw = wg.waves.len();
-        let mut traces: Vec<Vec<Step>> = (0..nw).map(|_| Vec::new()).collect();
+        let mut traces: Vec<Vec<Step>> = (0..wg.waves.len()).map(|_| Vec::new()).collect();
         loop {
             for (wi, w) in wg.waves.iter_mut().enumerate() {
                 while w.status == WaveStatus::Running {
-                    let pc = w.pc - bias;
-                    let f = funcs.iter().find(|f| pc >= f.start && pc < f.end);
-                    let model = f.and_then(|f| f.at(pc));
-                    let full = w.full_mask();
-                    let exec = w.exec.0 & full;
-                    let mut st = Step {
-                        pc,
-                        active: exec,
-                        expect: Vec::new(),
-                    };
-                    match model {
-                        Some(LaneModel::Known { active, regions }) => {
-                            if *active != ActiveMask::Exec {
-                                st.active = match active {
-                                    ActiveMask::Saved(h) => read_home(w, h)?,
-                                    ActiveMask::ExecMinus(h) => exec & !read_home(w, h)?,
-                                    ActiveMask::SavedMinus(h, m) => {
-                                        read_home(w, h)? & !read_home(w, m)?
-                                    }
-                                    ActiveMask::Exec => exec,
-                                } & full;
-                            }
-                            let fr = f.ok_or("no function")?;
-                            // Lanes without a work-item are outside whatever masks say.
-                            let items = work_items(&launch, id, w.id);
-                            let mut claimed = 0u64;
-                            for r in regions.iter().rev() {
-                                let lanes = read_home(w, &r.home)? & items & !st.active & !claimed;
-                                claimed |= lanes;
-                                let region = fr.regions.get(&r.region).ok_or("no region")?;
-                                let e = expectation(&prog, bias, region, r.wait)?;
-                                if lanes != 0 {
-                                    let wait = match r.wait {
-                                        Wait::At(p) => p,
-                                        Wait::Returned => 0,
-                                    };
-                                    st.expect.push((lanes, e, wait));
-                                }
-                            }
-                            // A kernel's lanes with work-items in no mask have finished.
-                            let rest = items & !st.active & !claimed;
-                            if rest != 0 && fr.start == kmeta.entry_address {
-                                st.expect.push((rest, Expect::Never, 0));
-                            }
-                        }
-                        Some(LaneModel::Unknown(why)) if why != UNREACHABLE => {
-                            if !allow_unknown {
-                                return Err(format!("unknown at {pc:#x}: {why}"));
-                            }
-                            fig.unknown_steps += 1;
-                        }
-                        _ => {}
-                    }
-                    traces[wi].push(st);
+                    traces[wi].push(self.step(w, id, fig)?);
                     step(w, &mut wg.lds, &ctx).map_err(|e| e.to_string())?;
                     fig.steps += 1;
                 }
@@ -224,57 +236,120 @@ fn check_kernel(
                 return Err("deadlock".into());
             }
         }
-        // Check every expectation against the future of the trace.
+        Ok(traces)
+    }
+}
+
+/// For each step of a trace, the next later step at which each lane is active (scanned
+/// once, backwards: looking forward from every step is quadratic).
+fn next_active_steps(tr: &[Step]) -> Vec<[u32; 64]> {
+    let mut next_active: Vec<[u32; 64]> = vec![[u32::MAX; 64]; tr.len()];
+    let mut later = [u32::MAX; 64];
+    for t in (0..tr.len()).rev() {
+        next_active[t] = later;
+        for (l, n) in later.iter_mut().enumerate() {
+            if tr[t].active >> l & 1 != 0 {
+                *n = t as u32;
+            }
+        }
+    }
+    next_active
+}
+
+/// Checks every expectation of wave `wi`'s trace against the trace's future.
+fn check_trace(
+    group: [u32; 3],
+    wi: usize,
+    tr: &[Step],
+    bias: u64,
+    fig: &mut Figures,
+) -> Result<(), String> {
+    let id = group;
+    for (st, later) in tr.iter().zip(&next_active_steps(tr)) {
+        for &(lanes, e, wait) in &st.expect {
+            for (l, &n) in later.iter().enumerate() {
+                if lanes >> l & 1 == 0 {
+                    continue;
+                }
+                fig.lane_checks += 1;
+                let next = tr.get(n as usize);
+                let ok = match (e, next) {
+                    (Expect::Never, None) => true,
+                    (Expect::EndsAt(w), None) => tr.last().is_some_and(|s| s.pc == w),
+                    (Expect::ResumeAfter(p), Some(s)) => s.pc + bias == p,
+                    _ => false,
+                };
+                if !ok && fig.tally {
+                    if fig.wrong == 0 {
+                        println!(
+                            "  first: group {id:?} wave {wi} lane {l} at {:#x}: said to \
+                             wait at {wait:#x} ({e:?}); next active at {:?}",
+                            st.pc,
+                            next.map(|s| format!("{:#x}", s.pc))
+                        );
+                    }
+                    fig.wrong += 1;
+                    continue;
+                }
+                if !ok {
+                    return Err(format!(
+                        "group {id:?} wave {wi} lane {l} at {:#x}: said to wait at \
+                         {wait:#x} ({e:?}); next active at {:?}",
+                        st.pc,
+                        next.map(|s| format!("{:#x}", s.pc))
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs every work-group of a launch of `kernel` and checks every wave's lanes at every
+/// instruction. Returns figures; errors name the first contradiction.
+fn check_kernel(
+    target: &str,
+    file: &str,
+    fig: &mut Figures,
+    allow_unknown: bool,
+) -> Result<(), String> {
+    let bytes = read_kernel(target, file)?;
+    let co = CodeObject::parse(&bytes).map_err(|e| e.to_string())?;
+    let funcs: Vec<FunctionRegions> = analyse_code_object(&co)?;
+    let Some(kmeta) = co.kernels().first().cloned() else {
+        return Ok(());
+    };
+    let Some(md) = kmeta.metadata.clone() else {
+        return Ok(());
+    };
+    let dev = Device::new();
+    let m = dev.load(&bytes).map_err(|e| e.to_string())?;
+    let group = 64u32;
+    let grid = 160u32; // three groups, the last one partial
+    let Some(args) = launch_args(&dev, md.explicit_args(), grid)? else {
+        return Ok(()); // a kernel this generic launcher cannot feed
+    };
+    let cfg = LaunchConfig::new_1d(grid, group, args);
+    let launch = dev
+        .launch(&m, &kmeta.name, cfg)
+        .map_err(|e| e.to_string())?;
+    let checked = Checked {
+        funcs: &funcs,
+        launch: &launch,
+        bias: m.load_bias,
+        entry: kmeta.entry_address,
+        allow_unknown,
+    };
+    // The first work-group and the last (partial) one.
+    let last = launch.groups[0].saturating_sub(1);
+    for gx in [0, last]
+        .into_iter()
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let id = [gx, 0, 0];
+        let traces = checked.run_group(&dev, id, fig)?;
         for (wi, tr) in traces.iter().enumerate() {
-            // For each step, the next later step at which each lane is active (scanned
-            // once, backwards: looking forward from every step is quadratic).
-            let mut next_active: Vec<[u32; 64]> = vec![[u32::MAX; 64]; tr.len()];
-            let mut later = [u32::MAX; 64];
-            for t in (0..tr.len()).rev() {
-                next_active[t] = later;
-                for (l, n) in later.iter_mut().enumerate() {
-                    if tr[t].active >> l & 1 != 0 {
-                        *n = t as u32;
-                    }
-                }
-            }
-            for (st, later) in tr.iter().zip(&next_active) {
-                for &(lanes, e, wait) in &st.expect {
-                    for (l, &n) in later.iter().enumerate() {
-                        if lanes >> l & 1 == 0 {
-                            continue;
-                        }
-                        fig.lane_checks += 1;
-                        let next = tr.get(n as usize);
-                        let ok = match (e, next) {
-                            (Expect::Never, None) => true,
-                            (Expect::EndsAt(w), None) => tr.last().is_some_and(|s| s.pc == w),
-                            (Expect::ResumeAfter(p), Some(s)) => s.pc + bias == p,
-                            _ => false,
-                        };
-                        if !ok && fig.tally {
-                            if fig.wrong == 0 {
-                                println!(
-                                    "  first: group {id:?} wave {wi} lane {l} at {:#x}: said to \
-                                     wait at {wait:#x} ({e:?}); next active at {:?}",
-                                    st.pc,
-                                    next.map(|s| format!("{:#x}", s.pc))
-                                );
-                            }
-                            fig.wrong += 1;
-                            continue;
-                        }
-                        if !ok {
-                            return Err(format!(
-                                "group {id:?} wave {wi} lane {l} at {:#x}: said to wait at \
-                                 {wait:#x} ({e:?}); next active at {:?}",
-                                st.pc,
-                                next.map(|s| format!("{:#x}", s.pc))
-                            ));
-                        }
-                    }
-                }
-            }
+            check_trace(id, wi, tr, m.load_bias, fig)?;
         }
     }
     Ok(())

@@ -329,104 +329,72 @@ fn reg(r: u32) -> Op {
     }
 }
 
-/// Writes the guide's DWARF for the kernel; `offs` gives the DIE offsets the calls need
-/// (by name; zero on the first of two writes, which only lays the DIEs out).
-fn guide_dwarf(l: &Labels, ws: u32, offs: &HashMap<String, u64>) -> HashMap<&'static str, Vec<u8>> {
-    let o = DecodeOptions::default();
-    let off = |n: &str| offs.get(n).copied().unwrap_or(0);
-    let enc = |ops: &[Op]| Expression::raw(encode(ops, &o).expect("encodes"));
-    let count = u64::from(ws);
-    let extend = Op::Extend { bits: 64, count };
-    let select = Op::SelectBitPiece { bits: 64, count };
-    let mask_bytes = (ws / 8) as u8;
-    let exec = if ws == 64 {
-        Register::EXEC64
-    } else {
-        Register::EXEC32
-    };
-    let base_type = off("__uint");
-    let mut dwarf = gimli::write::Dwarf::new();
-    let uid = dwarf.units.add(Unit::new(
-        gimli::Encoding {
-            format: gimli::Format::Dwarf32,
-            version: 5,
-            address_size: 8,
-        },
-        gimli::write::LineProgram::none(),
-    ));
-    let u = dwarf.units.get_mut(uid);
-    let root = u.root();
-    let s = |x: &str| AttributeValue::String(x.as_bytes().to_vec());
-    u.get_mut(root).set(gimli::DW_AT_name, s("seed_lane_pc"));
-    u.get_mut(root).set(
-        gimli::DW_AT_low_pc,
-        AttributeValue::Address(Address::Constant(l.entry)),
-    );
-    u.get_mut(root)
-        .set(gimli::DW_AT_high_pc, AttributeValue::Udata(l.end - l.entry));
-    let bt = u.add(root, gimli::DW_TAG_base_type);
-    u.get_mut(bt).set(gimli::DW_AT_name, s("__uint"));
-    u.get_mut(bt).set(
-        gimli::DW_AT_byte_size,
-        AttributeValue::Udata(u64::from(mask_bytes)),
-    );
-    u.get_mut(bt).set(
-        gimli::DW_AT_encoding,
-        AttributeValue::Encoding(gimli::DW_ATE_unsigned),
-    );
-    let sub = u.add(root, gimli::DW_TAG_subprogram);
-    u.get_mut(sub).set(gimli::DW_AT_name, s("seed_lane_pc"));
-    u.get_mut(sub).set(
-        gimli::DW_AT_low_pc,
-        AttributeValue::Address(Address::Constant(l.entry)),
-    );
-    u.get_mut(sub)
-        .set(gimli::DW_AT_high_pc, AttributeValue::Udata(l.end - l.entry));
-    u.get_mut(sub)
-        .set(DwAt(LANES), AttributeValue::Udata(count));
-    let proc_ = |u: &mut Unit, parent: UnitEntryId, name: &str, ops: Vec<Op>| {
-        let id = u.add(parent, gimli::DW_TAG_dwarf_procedure);
-        u.get_mut(id).set(gimli::DW_AT_name, s(name));
-        u.get_mut(id)
-            .set(gimli::DW_AT_location, AttributeValue::Exprloc(enc(&ops)));
-    };
-    let list = |u: &mut Unit, items: Vec<(u64, u64, Vec<Op>)>| {
-        let id = u.locations.add(LocationList(
-            items
-                .into_iter()
-                .map(|(b, e, ops)| Location::StartEnd {
-                    begin: Address::Constant(b),
-                    end: Address::Constant(e),
-                    data: enc(&ops),
-                })
-                .collect(),
-        ));
-        AttributeValue::LocationListRef(id)
-    };
-    // Lines 7-22 of the guide's example.
-    proc_(
-        u,
-        sub,
-        "__active_lane_pc",
+/// What the guide's expressions are made of, for one wave size: the DIE offsets the
+/// calls name, the lane count and the mask type.
+struct GuideOps<'a> {
+    offs: &'a HashMap<String, u64>,
+    o: DecodeOptions,
+    ws: u32,
+}
+
+impl GuideOps<'_> {
+    /// The offset of the named DIE (zero before the DIEs are laid out).
+    fn off(&self, n: &str) -> u64 {
+        self.offs.get(n).copied().unwrap_or(0)
+    }
+
+    fn enc(&self, ops: &[Op]) -> Expression {
+        Expression::raw(encode(ops, &self.o).expect("encodes"))
+    }
+
+    fn count(&self) -> u64 {
+        u64::from(self.ws)
+    }
+
+    fn extend(&self) -> Op {
+        Op::Extend {
+            bits: 64,
+            count: self.count(),
+        }
+    }
+
+    fn select(&self) -> Op {
+        Op::SelectBitPiece {
+            bits: 64,
+            count: self.count(),
+        }
+    }
+
+    /// Bytes of an EXEC mask.
+    fn mask_bytes(&self) -> u8 {
+        (self.ws / 8) as u8
+    }
+
+    fn base_type(&self) -> u64 {
+        self.off("__uint")
+    }
+
+    /// `__active_lane_pc` (the guide's lines 7-22).
+    fn active_lane_pc(&self) -> Vec<Op> {
+        let exec = if self.ws == 64 {
+            Register::EXEC64
+        } else {
+            Register::EXEC32
+        };
         vec![
             reg(Register::PC),
-            extend.clone(),
+            self.extend(),
             Op::RegvalType {
                 reg: u64::from(exec),
-                die: base_type,
+                die: self.base_type(),
             },
-            select.clone(),
-        ],
-    );
-    proc_(
-        u,
-        sub,
-        "__divergent_lane_pc",
-        vec![Op::Undefined, extend.clone()],
-    );
-    // The saved masks (DBG_VALUE %1 / %3), live from after the save to the region's end.
-    let pair = |lo: u16| {
-        if ws == 64 {
+            self.select(),
+        ]
+    }
+
+    /// A saved mask in the SGPR pair (wave64) or the SGPR (wave32) from `lo`.
+    fn saved_mask(&self, lo: u16) -> Vec<Op> {
+        if self.ws == 64 {
             vec![
                 reg(Register::sgpr(lo)),
                 Op::Piece(4),
@@ -436,36 +404,125 @@ fn guide_dwarf(l: &Labels, ws: u32, offs: &HashMap<String, u64>) -> HashMap<&'st
         } else {
             vec![reg(Register::sgpr(lo))]
         }
-    };
-    let lex_1_end = l.after(l.l1_join);
-    let lex_1_1_end = l.after(l.l11_join);
-    for (name, from, to, sgpr) in [
-        ("__lex_1_save_exec", l.after(l.save1), lex_1_end, 16),
-        ("__lex_1_1_save_exec", l.after(l.save3), lex_1_1_end, 18),
-    ] {
-        let id = u.add(sub, gimli::DW_TAG_variable);
-        u.get_mut(id).set(gimli::DW_AT_name, s(name));
-        u.get_mut(id)
-            .set(gimli::DW_AT_artificial, AttributeValue::Flag(true));
-        let v = list(u, vec![(from, to, pair(sgpr))]);
-        u.get_mut(id).set(gimli::DW_AT_location, v);
     }
-    // The region procedures (lines 34-45, 57-68, 76-87, 102-113).
-    let region = |parent: &str, at: u64, save: &str| {
+
+    /// A region procedure (the guide's lines 34-45, 57-68, 76-87, 102-113): the lanes
+    /// of the mask saved in `save` are at `at`, the others where `parent` says.
+    fn region(&self, parent: &str, at: u64, save: &str) -> Vec<Op> {
         vec![
-            Op::CallRef(off(parent)),
+            Op::CallRef(self.off(parent)),
             Op::Addr(at),
             Op::StackValue,
-            extend.clone(),
-            Op::CallRef(off(save)),
+            self.extend(),
+            Op::CallRef(self.off(save)),
             Op::DerefType {
-                size: mask_bytes,
-                die: base_type,
+                size: self.mask_bytes(),
+                die: self.base_type(),
             },
-            select.clone(),
+            self.select(),
         ]
+    }
+
+    /// A DBG_VALUE of DW_AT_LLVM_lane_pc: the divergent lanes from `p`, the active
+    /// ones at the PC.
+    fn calls(&self, p: &str) -> Vec<Op> {
+        vec![
+            Op::CallRef(self.off(p)),
+            Op::CallRef(self.off("__active_lane_pc")),
+        ]
+    }
+
+    fn procedure(&self, u: &mut Unit, parent: UnitEntryId, name: &str, ops: Vec<Op>) {
+        let id = u.add(parent, gimli::DW_TAG_dwarf_procedure);
+        u.get_mut(id).set(gimli::DW_AT_name, string(name));
+        u.get_mut(id).set(
+            gimli::DW_AT_location,
+            AttributeValue::Exprloc(self.enc(&ops)),
+        );
+    }
+
+    fn location_list(&self, u: &mut Unit, items: Vec<(u64, u64, Vec<Op>)>) -> AttributeValue {
+        let id = u.locations.add(LocationList(
+            items
+                .into_iter()
+                .map(|(b, e, ops)| Location::StartEnd {
+                    begin: Address::Constant(b),
+                    end: Address::Constant(e),
+                    data: self.enc(&ops),
+                })
+                .collect(),
+        ));
+        AttributeValue::LocationListRef(id)
+    }
+}
+
+fn string(x: &str) -> AttributeValue {
+    AttributeValue::String(x.as_bytes().to_vec())
+}
+
+/// The unit's root, the `__uint` base type and the subprogram; returns the
+/// subprogram.
+fn guide_subprogram(u: &mut Unit, l: &Labels, g: &GuideOps) -> UnitEntryId {
+    let root = u.root();
+    let code_range = |u: &mut Unit, id: UnitEntryId| {
+        u.get_mut(id).set(
+            gimli::DW_AT_low_pc,
+            AttributeValue::Address(Address::Constant(l.entry)),
+        );
+        u.get_mut(id)
+            .set(gimli::DW_AT_high_pc, AttributeValue::Udata(l.end - l.entry));
     };
-    let phases = [
+    u.get_mut(root)
+        .set(gimli::DW_AT_name, string("seed_lane_pc"));
+    code_range(u, root);
+    let bt = u.add(root, gimli::DW_TAG_base_type);
+    u.get_mut(bt).set(gimli::DW_AT_name, string("__uint"));
+    u.get_mut(bt).set(
+        gimli::DW_AT_byte_size,
+        AttributeValue::Udata(u64::from(g.mask_bytes())),
+    );
+    u.get_mut(bt).set(
+        gimli::DW_AT_encoding,
+        AttributeValue::Encoding(gimli::DW_ATE_unsigned),
+    );
+    let sub = u.add(root, gimli::DW_TAG_subprogram);
+    u.get_mut(sub)
+        .set(gimli::DW_AT_name, string("seed_lane_pc"));
+    code_range(u, sub);
+    u.get_mut(sub)
+        .set(DwAt(LANES), AttributeValue::Udata(g.count()));
+    sub
+}
+
+/// The saved masks (DBG_VALUE %1 / %3), live from after the save to the region's end.
+fn guide_saved_masks(u: &mut Unit, sub: UnitEntryId, l: &Labels, g: &GuideOps) {
+    for (name, from, to, sgpr) in [
+        (
+            "__lex_1_save_exec",
+            l.after(l.save1),
+            l.after(l.l1_join),
+            16,
+        ),
+        (
+            "__lex_1_1_save_exec",
+            l.after(l.save3),
+            l.after(l.l11_join),
+            18,
+        ),
+    ] {
+        let id = u.add(sub, gimli::DW_TAG_variable);
+        u.get_mut(id).set(gimli::DW_AT_name, string(name));
+        u.get_mut(id)
+            .set(gimli::DW_AT_artificial, AttributeValue::Flag(true));
+        let v = g.location_list(u, vec![(from, to, g.saved_mask(sgpr))]);
+        u.get_mut(id).set(gimli::DW_AT_location, v);
+    }
+}
+
+/// The region procedures: (name, parent procedure, where the region's lanes wait,
+/// the saved mask).
+fn guide_regions(l: &Labels) -> [(&'static str, &'static str, u64, &'static str); 4] {
+    [
         (
             "__divergent_lane_pc_1_then",
             "__divergent_lane_pc",
@@ -481,52 +538,85 @@ fn guide_dwarf(l: &Labels, ws: u32, offs: &HashMap<String, u64>) -> HashMap<&'st
         (
             "__divergent_lane_pc_1_1_else",
             "__divergent_lane_pc_1_then",
-            lex_1_1_end,
+            l.after(l.l11_join),
             "__lex_1_1_save_exec",
         ),
         (
             "__divergent_lane_pc_1_else",
             "__divergent_lane_pc",
-            lex_1_end,
+            l.after(l.l1_join),
             "__lex_1_save_exec",
         ),
-    ];
-    for (name, parent, at, save) in phases {
-        proc_(u, sub, name, region(parent, at, save));
-    }
-    // The DBG_VALUEs of DW_AT_LLVM_lane_pc, each from the label after the EXEC write.
-    let calls = |p: &str| vec![Op::CallRef(off(p)), Op::CallRef(off("__active_lane_pc"))];
-    let entries = vec![
-        (l.entry, l.after(l.l1_start), calls("__divergent_lane_pc")),
+    ]
+}
+
+/// The DBG_VALUEs of DW_AT_LLVM_lane_pc, each from the label after the EXEC write.
+fn guide_lane_pc_entries(l: &Labels, g: &GuideOps) -> Vec<(u64, u64, Vec<Op>)> {
+    let lex_1_end = l.after(l.l1_join);
+    let lex_1_1_end = l.after(l.l11_join);
+    vec![
+        (l.entry, l.after(l.l1_start), g.calls("__divergent_lane_pc")),
         (
             l.after(l.l1_start),
             l.after(l.l11_start),
-            calls("__divergent_lane_pc_1_then"),
+            g.calls("__divergent_lane_pc_1_then"),
         ),
         (
             l.after(l.l11_start),
             l.after(l.l11_else),
-            calls("__divergent_lane_pc_1_1_then"),
+            g.calls("__divergent_lane_pc_1_1_then"),
         ),
         (
             l.after(l.l11_else),
             lex_1_1_end,
-            calls("__divergent_lane_pc_1_1_else"),
+            g.calls("__divergent_lane_pc_1_1_else"),
         ),
         // The guide writes __divergent_lane_pc here (see the module documentation).
         (
             lex_1_1_end,
             l.after(l.l1_else),
-            calls("__divergent_lane_pc_1_then"),
+            g.calls("__divergent_lane_pc_1_then"),
         ),
         (
             l.after(l.l1_else),
             lex_1_end,
-            calls("__divergent_lane_pc_1_else"),
+            g.calls("__divergent_lane_pc_1_else"),
         ),
-        (lex_1_end, l.end, calls("__divergent_lane_pc")),
-    ];
-    let v = list(u, entries);
+        (lex_1_end, l.end, g.calls("__divergent_lane_pc")),
+    ]
+}
+
+/// Writes the guide's DWARF for the kernel; `offs` gives the DIE offsets the calls need
+/// (by name; zero on the first of two writes, which only lays the DIEs out).
+fn guide_dwarf(l: &Labels, ws: u32, offs: &HashMap<String, u64>) -> HashMap<&'static str, Vec<u8>> {
+    let g = GuideOps {
+        offs,
+        o: DecodeOptions::default(),
+        ws,
+    };
+    let mut dwarf = gimli::write::Dwarf::new();
+    let uid = dwarf.units.add(Unit::new(
+        gimli::Encoding {
+            format: gimli::Format::Dwarf32,
+            version: 5,
+            address_size: 8,
+        },
+        gimli::write::LineProgram::none(),
+    ));
+    let u = dwarf.units.get_mut(uid);
+    let sub = guide_subprogram(u, l, &g);
+    g.procedure(u, sub, "__active_lane_pc", g.active_lane_pc());
+    g.procedure(
+        u,
+        sub,
+        "__divergent_lane_pc",
+        vec![Op::Undefined, g.extend()],
+    );
+    guide_saved_masks(u, sub, l, &g);
+    for (name, parent, at, save) in guide_regions(l) {
+        g.procedure(u, sub, name, g.region(parent, at, save));
+    }
+    let v = g.location_list(u, guide_lane_pc_entries(l, &g));
     u.get_mut(sub).set(DwAt(LANE_PC), v);
     let mut sections = Sections::new(EndianVec::new(LittleEndian));
     dwarf.write(&mut sections).expect("writes");

@@ -13,8 +13,7 @@ use amdgpu_sim::exec::Prepared;
 use amdgpu_sim::memory::{Bytes, GlobalMemory, Scratch};
 use amdgpu_sim::{Mask, Space, Wave};
 
-mod support;
-use support::{BASE, Rng, random_program, run_to_end};
+use crate::support::{BASE, Rng, random_program, run_to_end};
 
 /// A random source operand code (9 bits): mostly VGPRs and SGPRs of the
 /// first few registers, inline constants, and sometimes a literal.

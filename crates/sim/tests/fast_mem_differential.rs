@@ -20,8 +20,7 @@ use amdgpu_sim::memory::{Bytes, GlobalMemory, PAGE, Scratch};
 use amdgpu_sim::{Mask, Space, Wave};
 use std::sync::atomic::AtomicU32;
 
-mod support;
-use support::{BASE, Rng, random_program, run_to_end};
+use crate::support::{BASE, Rng, random_program, run_to_end};
 /// LDS bytes.
 const LDS: usize = 256;
 

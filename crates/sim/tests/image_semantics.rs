@@ -12,7 +12,7 @@ use amdgpu_isa::Gpu;
 use amdgpu_sim::memory::{Bytes, GlobalMemory};
 use amdgpu_sim::{Mask, SimError, Space, Wave};
 
-mod support;
+use crate::support;
 
 /// Instructions: (llvm-mc text, encoding).
 type Prog = &'static [(&'static str, &'static [u8])];
