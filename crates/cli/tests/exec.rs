@@ -7,6 +7,7 @@
 //! runtime's own blit kernels). Without them they say so and pass; with
 //! `AMDSIM_REQUIRE_HIP=1` (as `.ci/run` sets) a missing runtime fails them.
 
+use amdsim_sim_tests::ScratchDir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -327,23 +328,18 @@ fn debug_stops_in_a_hip_programs_kernel() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let scratch = ScratchDir::new("amdsim-debug-test-");
     let debug = |program: &Path, script: &str| {
-        let path = std::env::temp_dir().join(format!(
-            "amdsim-debug-test-{}-{}.cmds",
-            std::process::id(),
-            name(program)
-        ));
+        let path = scratch.join(format!("{}.cmds", name(program)));
         std::fs::write(&path, script).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_amdsim"))
+        Command::new(env!("CARGO_BIN_EXE_amdsim"))
             .args(["debug", "--script"])
             .arg(&path)
             .arg("--")
             .arg(program)
             .current_dir(&root)
             .output()
-            .unwrap();
-        let _ = std::fs::remove_file(&path);
-        out
+            .unwrap()
     };
     let script = std::fs::read_to_string(root.join("kernels/hip/debug_divergence.cmds")).unwrap();
     // clang19/debug_divergence is on NOT_YET (HIDDEN_COMPLETION_ACTION).
@@ -733,9 +729,8 @@ fn captured_dispatches_replay_identically() {
         return;
     }
     for program in ["shared_static", "templates_calls", "symbols"] {
-        let dir =
-            std::env::temp_dir().join(format!("amdsim-capture-{}-{program}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let scratch = ScratchDir::new(&format!("amdsim-capture-{program}-"));
+        let dir = scratch.join("capture");
         let out = Command::new(env!("CARGO_BIN_EXE_amdsim"))
             .args(["exec", "--capture"])
             .arg(&dir)
@@ -788,6 +783,5 @@ fn captured_dispatches_replay_identically() {
             regions > rons.len(),
             "{program}: {regions} regions compared"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

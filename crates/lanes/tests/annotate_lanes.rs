@@ -20,7 +20,7 @@ use amdgpu_lanes::regions::{ActiveMask, LaneModel};
 use amdgpu_lanes::service::{LaneService, LaneState, work_items};
 use amdgpu_sim::debug::{Session, Stop};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig, WaveStatus};
-use amdsim_sim_tests::{TARGETS, read_kernel};
+use amdsim_sim_tests::{ScratchDir, TARGETS, read_kernel};
 
 /// The committed OpenCL kernels a 1-D launch with buffers and counts can run (those of
 /// the reconstruction test).
@@ -457,8 +457,7 @@ fn annotated_code_objects_pass_dwarfdump_verify() {
         println!("{tool} is not installed: skipped");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("amdsim-annotate-verify-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let dir = ScratchDir::new("amdsim-annotate-verify-");
     let mut checked = 0;
     let mut failures = Vec::new();
     for t in ["gfx900", "gfx90a", "gfx1030", "gfx1010-w64"] {
@@ -503,7 +502,6 @@ fn annotated_code_objects_pass_dwarfdump_verify() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     println!("{checked} annotated code objects verified");
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
