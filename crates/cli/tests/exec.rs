@@ -90,40 +90,61 @@ fn name(p: &Path) -> String {
     p.file_name().unwrap().to_string_lossy().into_owned()
 }
 
-/// Runs every program of `compiler` on `gpu`; returns the failures.
+/// Runs every program of `compiler` on `gpu` (or those `only` names), two at a time;
+/// returns the failures, in the programs' order.
 fn sweep(compiler: &str, gpu: &str, only: Option<&[&str]>) -> Vec<String> {
-    let mut failures = Vec::new();
-    for p in programs(compiler) {
-        let n = name(&p);
-        if only.is_some_and(|o| !o.contains(&n.as_str())) {
-            continue;
+    let programs: Vec<PathBuf> = programs(compiler)
+        .into_iter()
+        .filter(|p| only.is_none_or(|o| o.contains(&name(p).as_str())))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(p) = programs.get(i) else { break };
+                    if let Some(f) = check_program(compiler, gpu, p) {
+                        failures.lock().unwrap().push((i, f));
+                    }
+                }
+            });
         }
-        let out = exec(gpu, &p, &[]);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let passed = out.status.code() == Some(0) && stdout.lines().any(|l| l == "PASS");
-        let expected_gap = NOT_YET
-            .iter()
-            .find(|(c, g, _)| *g == n && (*c == "*" || *c == compiler))
-            .map(|(_, _, why)| why);
-        match (passed, expected_gap) {
-            (true, None) | (false, Some(_)) => {}
-            (true, Some(why)) => failures.push(format!(
-                "{compiler}/{n} on {gpu} passes now: take it off NOT_YET ({why})"
-            )),
-            (false, None) => failures.push(format!(
-                "{compiler}/{n} on {gpu}: exit {:?}\n{}\n{}",
-                out.status.code(),
-                stdout.lines().rev().take(5).collect::<Vec<_>>().join("\n"),
-                String::from_utf8_lossy(&out.stderr)
-                    .lines()
-                    .rev()
-                    .take(5)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            )),
-        }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    failures.into_iter().map(|(_, f)| f).collect()
+}
+
+/// Runs program `p` of `compiler` on `gpu`: a failure if it does not pass, or passes
+/// although `NOT_YET` says it cannot.
+fn check_program(compiler: &str, gpu: &str, p: &Path) -> Option<String> {
+    let n = name(p);
+    let out = exec(gpu, p, &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let passed = out.status.code() == Some(0) && stdout.lines().any(|l| l == "PASS");
+    let expected_gap = NOT_YET
+        .iter()
+        .find(|(c, g, _)| *g == n && (*c == "*" || *c == compiler))
+        .map(|(_, _, why)| why);
+    match (passed, expected_gap) {
+        (true, None) | (false, Some(_)) => None,
+        (true, Some(why)) => Some(format!(
+            "{compiler}/{n} on {gpu} passes now: take it off NOT_YET ({why})"
+        )),
+        (false, None) => Some(format!(
+            "{compiler}/{n} on {gpu}: exit {:?}\n{}\n{}",
+            out.status.code(),
+            stdout.lines().rev().take(5).collect::<Vec<_>>().join("\n"),
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .rev()
+                .take(5)
+                .collect::<Vec<_>>()
+                .join("\n")
+        )),
     }
-    failures
 }
 
 #[test]
