@@ -69,7 +69,10 @@ fn vectors(target: &str) -> (Gpu, bool, Vec<Vec<u32>>) {
 /// xorshift64*: a deterministic pseudo-random stream.
 struct Rng(u64);
 
+// Inlined even in an unoptimised build: `step_once` fills every register of a wave
+// for each of thousands of words, and the calls took a third of the test's time.
 impl Rng {
+    #[inline(always)]
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -79,6 +82,7 @@ impl Rng {
 
     /// A register value: small integers, floats near one, any bits, or an
     /// address inside the mapped buffer.
+    #[inline(always)]
     fn value(&mut self, heap: u64) -> u32 {
         let r = self.next();
         match r % 5 {

@@ -12,7 +12,7 @@ use amdgpu_lanes::service::LaneState;
 use amdgpu_lanes::stepper::{StepError, Stepper};
 use amdgpu_lanes::svg::{SvgOptions, Trace, legend, render};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig};
-use amdsim_sim_tests::{read_kernel, repo_path};
+use amdsim_sim_tests::{ScratchDir, read_kernel, repo_path};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -250,8 +250,7 @@ fn step_error(
 
 #[test]
 fn a_typo_names_its_line_and_column() {
-    let dir = std::env::temp_dir().join(format!("amdsim-scenario-typo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = ScratchDir::new("amdsim-scenario-typo-");
     let file = dir.join("typo.ron");
     let text = divergence(
         "gfx900",
@@ -287,7 +286,6 @@ fn a_typo_names_its_line_and_column() {
         shown.starts_with(&format!("{}:{line}:{col}: ", file.display())),
         "{shown}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 
     // A wrong field, a missing parenthesis, two values for one variable, a bad lane set.
     for (steps, needle) in [

@@ -3,6 +3,7 @@
 //! stops exit with 1 and still write the outputs, and bad input ends in a
 //! one-line error in bounded time.
 
+use amdsim_sim_tests::ScratchDir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -27,11 +28,9 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("amdsim-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory for one test, removed when the test passes (see [`ScratchDir`]).
+fn scratch(name: &str) -> ScratchDir {
+    ScratchDir::new(&format!("amdsim-cli-{name}-"))
 }
 
 /// Runs a command line as printed (`amdsim ...`) through the shell, in `dir`.

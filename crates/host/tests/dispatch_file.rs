@@ -3,6 +3,7 @@
 
 use amdgpu_sim::Device;
 use amdsim_host::dispatch_file::{DispatchFile, DispatchFileError, PreparedArg};
+use amdsim_sim_tests::ScratchDir;
 use std::path::{Path, PathBuf};
 
 fn example(name: &str) -> PathBuf {
@@ -11,10 +12,9 @@ fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("amdsim-dispatch-file-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A directory for a test's outputs, removed when the test passes.
+fn scratch() -> ScratchDir {
+    ScratchDir::new("amdsim-dispatch-file-")
 }
 
 fn f32s(b: &[u8]) -> Vec<f32> {
@@ -26,7 +26,8 @@ fn f32s(b: &[u8]) -> Vec<f32> {
 #[test]
 fn vector_add_example_writes_a_plus_b() {
     let mut d = DispatchFile::from_path(example("vector_add.ron")).unwrap();
-    let out = temp("c.out.bin");
+    let dir = scratch();
+    let out = dir.join("c.out.bin");
     d.outputs[0].file = out.clone();
     let dev = Device::new();
     let p = d.prepare(&dev).unwrap();
@@ -47,7 +48,8 @@ fn vector_add_example_writes_a_plus_b() {
 #[test]
 fn global_offset_reaches_the_kernel() {
     let mut d = DispatchFile::from_path(example("workitem_offset.ron")).unwrap();
-    let out = temp("workitem.out.txt");
+    let dir = scratch();
+    let out = dir.join("workitem.out.txt");
     d.outputs[0].file = out.clone();
     let dev = Device::new();
     let p = d.prepare(&dev).unwrap();
@@ -85,7 +87,8 @@ fn every_argument_form_lands_in_the_kernarg_segment() {
       ],
       outputs: [ (arg: 2, file: "OUT") ],
     )"#;
-    let out = temp("iota.npy");
+    let dir = scratch();
+    let out = dir.join("iota.npy");
     let text = text.replace("OUT", out.to_str().unwrap());
     let d = DispatchFile::parse(&text, example(""), "inline.ron").unwrap();
     let dev = Device::new();

@@ -9,7 +9,7 @@
 
 use amdgpu_sim::{ArgValue, Device, LaunchConfig};
 use amdsim_host::image_object::{ChannelOrder, ChannelType, ImageDesc, create_image};
-use amdsim_sim_tests::{TARGETS, read_kernel};
+use amdsim_sim_tests::{ScratchDir, TARGETS, read_kernel};
 
 /// The builds of a kernel for a target (`.O0g` exists for all of them here).
 fn builds() -> [&'static str; 3] {
@@ -145,8 +145,7 @@ fn bad_image_descriptions_are_errors() {
 #[test]
 fn image_arguments_in_a_dispatch_file() {
     use amdsim_host::dispatch_file::{DispatchFile, PreparedArg};
-    let dir = std::env::temp_dir().join(format!("amdsim-image-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("amdsim-image-");
     let (w, h) = (6u32, 3u32);
     let src: Vec<u8> = (0..w * h * 4).map(|k| (k * 29 % 251) as u8).collect();
     std::fs::write(dir.join("src.bin"), &src).unwrap();

@@ -20,7 +20,7 @@ use amdgpu_lanes::regions::{ActiveMask, LaneModel};
 use amdgpu_lanes::service::{LaneService, LaneState, work_items};
 use amdgpu_sim::debug::{Session, Stop};
 use amdgpu_sim::{ArgValue, Device, LaunchConfig, WaveStatus};
-use amdsim_sim_tests::{TARGETS, read_kernel};
+use amdsim_sim_tests::{ScratchDir, TARGETS, read_kernel};
 
 /// The committed OpenCL kernels a 1-D launch with buffers and counts can run (those of
 /// the reconstruction test).
@@ -301,13 +301,38 @@ fn compare(
     Ok(())
 }
 
-fn run(encoding: LaneEncoding, builds: &[&str], targets: &[&str]) {
+/// The kernels whose `-O0 -g` builds `cargo test` checks on its sample targets, one of
+/// each kind (divergent branches, loops, calls, an early return, a switch, private
+/// memory, LDS and barriers, atomics, 64-bit values); the sweeps check the others there
+/// (the `-O0 -g` builds take most of the time).
+const O0G_SAMPLE: [&str; 10] = [
+    "divergence",
+    "private_array",
+    "reduce_sum",
+    "atomics",
+    "bitops64",
+    "cf_call",
+    "cf_early_return",
+    "cf_loop_break",
+    "cf_nested_if",
+    "cf_switch",
+];
+
+/// [`KERNELS`] without [`O0G_SAMPLE`].
+fn o0g_rest() -> Vec<&'static str> {
+    KERNELS
+        .into_iter()
+        .filter(|k| !O0G_SAMPLE.contains(k))
+        .collect()
+}
+
+fn run(encoding: LaneEncoding, builds: &[&str], targets: &[&str], kernels: &[&str]) {
     let only = std::env::var("ONLY").unwrap_or_default();
     let mut failures = Vec::new();
     for build in builds {
         let mut total = Figures::default();
         for &t in targets {
-            for k in KERNELS {
+            for k in kernels {
                 let file = format!("{k}.{build}");
                 if !only.is_empty() && !format!("{t}/{file}").contains(&only) {
                     continue;
@@ -395,30 +420,36 @@ fn the_caller_walk_uses_the_annotated_cfi_and_says_why_it_stops() {
     }
 }
 
-/// Every build of one wave64 target (the full sweep over every other target is
-/// `..._on_every_target`, which `.ci/run` runs).
+/// Every build of one wave64 target, the `-O0 -g` ones of the kernels of [`O0G_SAMPLE`]
+/// (the others, and every other target, in `..._on_every_target`, which `.ci/run` runs).
 #[test]
 fn annotated_lane_positions_agree_with_the_reconstruction() {
-    run(
-        LaneEncoding::Current,
-        &["co", "O2g.co", "O0g.co"],
-        &["gfx900"],
-    );
+    let current = LaneEncoding::Current;
+    run(current, &["co", "O2g.co"], &["gfx900"], &KERNELS);
+    run(current, &["O0g.co"], &["gfx900"], &O0G_SAMPLE);
 }
 
 #[test]
 #[ignore = "the full sweep (about two minutes): run by .ci/run with --ignored"]
 fn annotated_lane_positions_agree_with_the_reconstruction_on_every_target() {
+    let current = LaneEncoding::Current;
     let rest: Vec<&str> = TARGETS.iter().copied().filter(|t| *t != "gfx900").collect();
-    run(LaneEncoding::Current, &["co", "O2g.co", "O0g.co"], &rest);
+    run(current, &["co", "O2g.co", "O0g.co"], &rest, &KERNELS);
+    run(current, &["O0g.co"], &["gfx900"], &o0g_rest());
 }
 
 /// The optimised builds of a wave32 target and the -O0 builds (spills to VGPR lanes
-/// and scratch, whole-wave regions) of another, in ROCgdb's encoding.
+/// and scratch, whole-wave regions) of another, in ROCgdb's encoding (of the kernels of
+/// [`O0G_SAMPLE`]; the others in `..._on_every_target`).
 #[test]
 fn annotated_lane_positions_agree_in_the_rocgdb_encoding() {
-    run(LaneEncoding::Rocgdb, &["co", "O2g.co"], &["gfx1030"]);
-    run(LaneEncoding::Rocgdb, &["O0g.co"], &["gfx1010"]);
+    run(
+        LaneEncoding::Rocgdb,
+        &["co", "O2g.co"],
+        &["gfx1030"],
+        &KERNELS,
+    );
+    run(LaneEncoding::Rocgdb, &["O0g.co"], &["gfx1010"], &O0G_SAMPLE);
 }
 
 #[test]
@@ -429,8 +460,10 @@ fn annotated_lane_positions_agree_in_the_rocgdb_encoding_on_every_target() {
         .copied()
         .filter(|t| *t != "gfx1030")
         .collect();
-    run(LaneEncoding::Rocgdb, &["co", "O2g.co"], &rest);
-    run(LaneEncoding::Rocgdb, &["O0g.co"], &["gfx900", "gfx1030"]);
+    let rocgdb = LaneEncoding::Rocgdb;
+    run(rocgdb, &["co", "O2g.co"], &rest, &KERNELS);
+    run(rocgdb, &["O0g.co"], &["gfx900", "gfx1030"], &KERNELS);
+    run(rocgdb, &["O0g.co"], &["gfx1010"], &o0g_rest());
 }
 
 /// The errors `llvm-dwarfdump-19 --verify` reports for expressions it cannot decode (the
@@ -457,8 +490,7 @@ fn annotated_code_objects_pass_dwarfdump_verify() {
         println!("{tool} is not installed: skipped");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("amdsim-annotate-verify-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let dir = ScratchDir::new("amdsim-annotate-verify-");
     let mut checked = 0;
     let mut failures = Vec::new();
     for t in ["gfx900", "gfx90a", "gfx1030", "gfx1010-w64"] {
@@ -503,7 +535,6 @@ fn annotated_code_objects_pass_dwarfdump_verify() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     println!("{checked} annotated code objects verified");
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }

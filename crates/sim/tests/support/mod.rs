@@ -28,10 +28,24 @@ pub fn run_paths(
     max_instructions: u64,
     setup: impl FnOnce(&mut Wave),
 ) -> Result<Wave, SimError> {
-    let program = Decoder::new(gpu, size == 64).decode_program(code, BASE);
     let mut w = Wave::new(size, BASE, Scratch::new(private, size), 0, 32);
     w.exec = Mask(if size == 64 { u64::MAX } else { 0xffff_ffff });
     setup(&mut w);
+    run_paths_from(gpu, size, code, mem, lds, max_instructions, w)
+}
+
+/// [`run_paths`] from the wave `w` as set up. Not generic: compiled once, not once for
+/// each `setup` closure of the tests.
+pub fn run_paths_from(
+    gpu: Gpu,
+    size: u32,
+    code: &[u8],
+    mem: &GlobalMemory,
+    lds: &mut Bytes,
+    max_instructions: u64,
+    mut w: Wave,
+) -> Result<Wave, SimError> {
+    let program = Decoder::new(gpu, size == 64).decode_program(code, BASE);
     let prepared = Prepared::new(&program).with_simd(false);
     let simd = Prepared::new(&program).with_simd(true);
     let mem_before = mem.clone();
