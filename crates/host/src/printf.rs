@@ -411,153 +411,12 @@ fn format(f: &PrintfFormat, args: &[&[u8]], read_str: ReadStr) -> Result<String,
         }
         out.push_str(&String::from_utf8_lossy(&lit));
         lit.clear();
-        let mut sp = Spec::default();
-        while let Some(&c) = b.get(i) {
-            match c {
-                b'-' => sp.left = true,
-                b'+' => sp.plus = true,
-                b' ' => sp.space = true,
-                b'#' => sp.alt = true,
-                b'0' => sp.zero = true,
-                _ => break,
-            }
-            i += 1;
-        }
-        while let Some(&c @ b'0'..=b'9') = b.get(i) {
-            sp.width = sp
-                .width
-                .saturating_mul(10)
-                .saturating_add(usize::from(c - b'0'));
-            i += 1;
-        }
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            let mut p = 0usize;
-            while let Some(&c @ b'0'..=b'9') = b.get(i) {
-                p = p.saturating_mul(10).saturating_add(usize::from(c - b'0'));
-                i += 1;
-            }
-            sp.precision = Some(p);
-        }
-        if b.get(i) == Some(&b'v') {
-            i += 1;
-            let mut n = 0usize;
-            while let Some(&c @ b'0'..=b'9') = b.get(i) {
-                n = n.saturating_mul(10).saturating_add(usize::from(c - b'0'));
-                i += 1;
-            }
-            if ![2, 3, 4, 8, 16].contains(&n) {
-                return Err(err(format!("vector length {n}")));
-            }
-            sp.vector = n;
-        }
-        let rest = &b[i..];
-        let (len, skip) = if rest.starts_with(b"hh") {
-            (1, 2)
-        } else if rest.starts_with(b"hl") {
-            (4, 2)
-        } else if rest.starts_with(b"h") {
-            (2, 1)
-        } else if rest.starts_with(b"ll") {
-            (8, 2)
-        } else if rest.starts_with(b"l") {
-            (8, 1)
-        } else {
-            (0, 0)
-        };
-        sp.length = len;
-        i += skip;
-        let Some(&conv) = b.get(i) else {
-            return Err(err("a conversion specification without a conversion".into()));
-        };
-        i += 1;
-        sp.conv = conv;
-        if !b"diouxXcsfFeEgGaAp".contains(&conv) {
-            return Err(err(format!("conversion `%{}`", conv as char)));
-        }
+        let sp = parse_spec(b, &mut i).map_err(err)?;
         let arg = *args
             .get(next)
             .ok_or_else(|| err(format!("no argument for conversion {}", next + 1)))?;
         next += 1;
-        let float_conv = b"fFeEgGaA".contains(&conv);
-        let one = |bytes: &[u8], elem: usize| -> Result<String, PrintfError> {
-            Ok(match conv {
-                b'c' => {
-                    let ch = (le_u64(bytes) & 0xff) as u8 as char;
-                    pad(ch.to_string(), &Spec { zero: false, ..sp }, 0)
-                }
-                b's' => {
-                    // OpenCL C allows only literal strings: the compiler copies a
-                    // string it knows into the record (its size rounded up to 4), and
-                    // stores the address of one it does not (a choice between
-                    // literals), which then points into the code object's image.
-                    let mut s = match read_str(le_u64(bytes)) {
-                        Some(r) if elem == 8 => r.map_err(&err)?,
-                        _ => {
-                            let end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());
-                            String::from_utf8_lossy(&bytes[..end]).into_owned()
-                        }
-                    };
-                    if let Some(p) = sp.precision {
-                        s = s.chars().take(p).collect();
-                    }
-                    pad(s, &Spec { zero: false, ..sp }, 0)
-                }
-                b'p' => {
-                    let v = le_u64(bytes);
-                    let s = if v == 0 {
-                        "(nil)".to_string()
-                    } else {
-                        format!("0x{v:x}")
-                    };
-                    pad(s, &Spec { zero: false, ..sp }, 0)
-                }
-                _ if float_conv => {
-                    let x = match elem {
-                        2 => f64::from(amdgpu_sim::alu::f16_to_f32(le_u64(bytes) as u16)),
-                        4 => f64::from(f32::from_bits(le_u64(bytes) as u32)),
-                        8 => f64::from_bits(le_u64(bytes)),
-                        n => return Err(err(format!("a {n}-byte floating-point value"))),
-                    };
-                    float(x, &sp)
-                }
-                _ => {
-                    let bits = match sp.length {
-                        1 => 8,
-                        2 => 16,
-                        4 => 32,
-                        8 => 64,
-                        _ => 8 * elem.min(8),
-                    };
-                    integer(bytes, bits, &sp)
-                }
-            })
-        };
-        if sp.vector == 0 {
-            out.push_str(&one(arg, arg.len())?);
-            continue;
-        }
-        if conv == b's' || conv == b'c' || conv == b'p' {
-            return Err(err(format!("a vector of %{}", conv as char)));
-        }
-        let slots = if sp.vector == 3 { 4 } else { sp.vector };
-        // Without a length modifier the elements are what the argument holds.
-        let elem = if sp.length == 0 {
-            arg.len() / slots
-        } else {
-            sp.length
-        };
-        if arg.len() != slots * elem {
-            return Err(err(format!(
-                "a {}-byte argument for %v{} of {elem}-byte elements",
-                arg.len(),
-                sp.vector
-            )));
-        }
-        let parts: Vec<String> = (0..sp.vector)
-            .map(|k| one(&arg[k * elem..(k + 1) * elem], elem))
-            .collect::<Result<_, _>>()?;
-        out.push_str(&parts.join(","));
+        out.push_str(&convert(&sp, arg, read_str).map_err(err)?);
     }
     out.push_str(&String::from_utf8_lossy(&lit));
     if next != args.len() {
@@ -567,6 +426,153 @@ fn format(f: &PrintfFormat, args: &[&[u8]], read_str: ReadStr) -> Result<String,
         )));
     }
     Ok(out)
+}
+
+/// A decimal number at `b[*i..]` (none: 0), saturating; `*i` moves past it.
+fn decimal(b: &[u8], i: &mut usize) -> usize {
+    let mut n = 0usize;
+    while let Some(&c @ b'0'..=b'9') = b.get(*i) {
+        n = n.saturating_mul(10).saturating_add(usize::from(c - b'0'));
+        *i += 1;
+    }
+    n
+}
+
+/// The conversion specification after a `%` at `b[*i..]`: flags, width, precision,
+/// OpenCL's vector length, the length modifier and the conversion; `*i` moves past it.
+fn parse_spec(b: &[u8], i: &mut usize) -> Result<Spec, String> {
+    let mut sp = Spec::default();
+    while let Some(&c) = b.get(*i) {
+        match c {
+            b'-' => sp.left = true,
+            b'+' => sp.plus = true,
+            b' ' => sp.space = true,
+            b'#' => sp.alt = true,
+            b'0' => sp.zero = true,
+            _ => break,
+        }
+        *i += 1;
+    }
+    sp.width = decimal(b, i);
+    if b.get(*i) == Some(&b'.') {
+        *i += 1;
+        sp.precision = Some(decimal(b, i));
+    }
+    if b.get(*i) == Some(&b'v') {
+        *i += 1;
+        let n = decimal(b, i);
+        if ![2, 3, 4, 8, 16].contains(&n) {
+            return Err(format!("vector length {n}"));
+        }
+        sp.vector = n;
+    }
+    let rest = &b[*i..];
+    let (len, skip) = [
+        (&b"hh"[..], 1, 2),
+        (b"hl", 4, 2),
+        (b"h", 2, 1),
+        (b"ll", 8, 2),
+        (b"l", 8, 1),
+    ]
+    .into_iter()
+    .find(|(m, _, _)| rest.starts_with(m))
+    .map_or((0, 0), |(_, len, skip)| (len, skip));
+    sp.length = len;
+    *i += skip;
+    let Some(&conv) = b.get(*i) else {
+        return Err("a conversion specification without a conversion".into());
+    };
+    *i += 1;
+    if !b"diouxXcsfFeEgGaAp".contains(&conv) {
+        return Err(format!("conversion `%{}`", conv as char));
+    }
+    sp.conv = conv;
+    Ok(sp)
+}
+
+/// One conversion of `arg`: a scalar, or each element of an OpenCL vector (`%vN`)
+/// joined by commas.
+fn convert(sp: &Spec, arg: &[u8], read_str: ReadStr) -> Result<String, String> {
+    if sp.vector == 0 {
+        return convert_one(sp, arg, arg.len(), read_str);
+    }
+    if matches!(sp.conv, b's' | b'c' | b'p') {
+        return Err(format!("a vector of %{}", sp.conv as char));
+    }
+    let slots = if sp.vector == 3 { 4 } else { sp.vector };
+    // Without a length modifier the elements are what the argument holds.
+    let elem = if sp.length == 0 {
+        arg.len() / slots
+    } else {
+        sp.length
+    };
+    if arg.len() != slots * elem {
+        return Err(format!(
+            "a {}-byte argument for %v{} of {elem}-byte elements",
+            arg.len(),
+            sp.vector
+        ));
+    }
+    let parts: Vec<String> = (0..sp.vector)
+        .map(|k| convert_one(sp, &arg[k * elem..(k + 1) * elem], elem, read_str))
+        .collect::<Result<_, _>>()?;
+    Ok(parts.join(","))
+}
+
+/// One scalar conversion of `bytes`, an `elem`-byte value.
+fn convert_one(sp: &Spec, bytes: &[u8], elem: usize, read_str: ReadStr) -> Result<String, String> {
+    let text = Spec { zero: false, ..*sp };
+    Ok(match sp.conv {
+        b'c' => {
+            let ch = (le_u64(bytes) & 0xff) as u8 as char;
+            pad(ch.to_string(), &text, 0)
+        }
+        b's' => {
+            // OpenCL C allows only literal strings: the compiler copies a string it
+            // knows into the record (its size rounded up to 4), and stores the address
+            // of one it does not (a choice between literals), which then points into
+            // the code object's image.
+            let mut s = match read_str(le_u64(bytes)) {
+                Some(r) if elem == 8 => r?,
+                _ => {
+                    let end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());
+                    String::from_utf8_lossy(&bytes[..end]).into_owned()
+                }
+            };
+            if let Some(p) = sp.precision {
+                s = s.chars().take(p).collect();
+            }
+            pad(s, &text, 0)
+        }
+        b'p' => {
+            let v = le_u64(bytes);
+            let s = if v == 0 {
+                "(nil)".to_string()
+            } else {
+                format!("0x{v:x}")
+            };
+            pad(s, &text, 0)
+        }
+        b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' => {
+            let x = match elem {
+                2 => f64::from(amdgpu_sim::alu::f16_to_f32(le_u64(bytes) as u16)),
+                4 => f64::from(f32::from_bits(le_u64(bytes) as u32)),
+                8 => f64::from_bits(le_u64(bytes)),
+                n => return Err(format!("a {n}-byte floating-point value")),
+            };
+            float(x, sp)
+        }
+        _ => {
+            let bits = match sp.length {
+                1 => 8,
+                2 => 16,
+                4 => 32,
+                8 => 64,
+                _ => 8 * elem.min(8),
+            };
+            integer(bytes, bits, sp)
+        }
+    })
 }
 
 #[cfg(test)]
