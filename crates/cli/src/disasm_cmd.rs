@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 #[command(
     after_help = "Examples:\n  amdsim disasm kernels/bin/gfx900/vector_add.co\n  \
 amdsim disasm --disassemble-symbols=vector_add kernels/bin/gfx1030/vector_add.co\n  \
+amdsim disasm -S kernels/bin/gfx900/divergence.O2g.co\n  \
 amdsim disasm --raw --mcpu=gfx1030 --wave64 code.bin"
 )]
 pub struct DisasmArgs {
@@ -41,6 +42,11 @@ pub struct DisasmArgs {
     /// the instruction words are still shown in the comment.
     #[arg(long)]
     no_show_raw_insn: bool,
+    /// Interleave source lines, as llvm-objdump -S (needs the code object's line
+    /// table; the sources are read at the paths it names, relative ones from the
+    /// current directory).
+    #[arg(short = 'S', long)]
+    source: bool,
 }
 
 /// Runs `amdsim disasm`.
@@ -71,7 +77,12 @@ pub fn run(a: DisasmArgs) -> Result<(), crate::Failure> {
             None => None,
         };
         let only = a.disassemble_symbols.as_deref();
-        let out = listing_as(&co, file, a.wave64, only, gpu)?;
+        let mut source = if a.source {
+            Some(crate::disasm_source::SourcePrinter::new(&co, file)?)
+        } else {
+            None
+        };
+        let out = listing_as(&co, file, a.wave64, only, gpu, source.as_mut())?;
         // Like llvm-objdump: a symbol asked for that is not there is a warning.
         for name in only.unwrap_or_default() {
             if !co.symbols().iter().any(|s| s.name == name.as_str()) {
@@ -139,7 +150,7 @@ pub fn code_object_listing(
     wave64: bool,
     only: Option<&[String]>,
 ) -> Result<String, String> {
-    listing_as(co, path, wave64, only, None)
+    listing_as(co, path, wave64, only, None, None)
 }
 
 /// [`code_object_listing`], decoding as `gpu` when given (`--mcpu`).
@@ -149,6 +160,7 @@ fn listing_as(
     wave64: bool,
     only: Option<&[String]>,
     gpu: Option<Gpu>,
+    mut source: Option<&mut crate::disasm_source::SourcePrinter>,
 ) -> Result<String, String> {
     let dec = match gpu {
         Some(g) => Decoder::new(g, wave64),
@@ -186,6 +198,9 @@ fn listing_as(
         let _ = write!(out, "\n{:016x} <{}>:\n", sym.address, sym.name);
         let program: Program = dec.decode_program(bytes, sym.address);
         for (addr, inst) in program.iter() {
+            if let Some(line) = source.as_mut().and_then(|s| s.before(addr)) {
+                out.push_str(&line);
+            }
             let mut t = inst_text(inst);
             let mut note = None;
             if let Some(target) = inst.branch_target(addr) {

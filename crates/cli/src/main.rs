@@ -11,6 +11,7 @@ mod dap_cmd;
 mod debug_cmd;
 mod demo_cmd;
 mod disasm_cmd;
+mod disasm_source;
 mod dwarf_cmd;
 mod exec_cmd;
 mod info_cmd;

@@ -152,3 +152,119 @@ fn disasm_matches_llvm_objdump(sample: bool) {
         kernels.len()
     );
 }
+
+/// Whether llvm-objdump-19 runs here; without it the source listings are skipped
+/// visibly, unless `AMDSIM_REQUIRE_DWARFDUMP` (set by `.ci/run`, which installs the
+/// LLVM tools) says the tools must be there.
+fn llvm_objdump_present() -> bool {
+    let present = Command::new("llvm-objdump-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        assert!(
+            std::env::var_os("AMDSIM_REQUIRE_DWARFDUMP").is_none(),
+            "llvm-objdump-19 is required (AMDSIM_REQUIRE_DWARFDUMP is set) but not installed"
+        );
+        println!("llvm-objdump-19 is not installed: skipped");
+    }
+    present
+}
+
+/// `amdsim disasm -S` and `llvm-objdump-19 -d -S` on each code object, both run from
+/// the top of the tree (the line tables name the sources relative to it, as the kernels
+/// are built there): the listings, source lines included, and the warnings must be the
+/// same. Returns the failures.
+fn source_listings_differ(objects: &[PathBuf]) -> Vec<String> {
+    let run = |program: &str, co: &Path| {
+        let out = Command::new(program)
+            .current_dir(root())
+            .args(if program == "llvm-objdump-19" {
+                &["-d", "-S"][..]
+            } else {
+                &["disasm", "-S"][..]
+            })
+            .arg(co)
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{program} -S {} failed", co.display());
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            out.stderr,
+        )
+    };
+    let mut failures = Vec::new();
+    for co in objects {
+        let (expected, expected_err) = run("llvm-objdump-19", co);
+        let (got, got_err) = run(env!("CARGO_BIN_EXE_amdsim"), co);
+        let (exp, got) = (body(&expected), body(&got));
+        if let Some(i) = (0..exp.len().max(got.len())).find(|&i| exp.get(i) != got.get(i)) {
+            failures.push(format!(
+                "{}: line {}\n  objdump: {:?}\n  amdsim:  {:?}",
+                co.display(),
+                i + 1,
+                exp.get(i).unwrap_or(&"<end>"),
+                got.get(i).unwrap_or(&"<end>")
+            ));
+        } else if expected_err.is_empty() != got_err.is_empty() {
+            failures.push(format!("{}: the warnings differ", co.display()));
+        }
+    }
+    failures
+}
+
+/// The `-g` builds of the committed kernels (the ones with a line table).
+fn debug_builds(sample: bool) -> Vec<PathBuf> {
+    committed_kernels(sample)
+        .into_iter()
+        .map(|(co, _)| co)
+        .filter(|co| co.to_string_lossy().ends_with("g.co"))
+        .collect()
+}
+
+#[test]
+fn disasm_source_matches_llvm_objdump_on_a_sample() {
+    if !llvm_objdump_present() {
+        return;
+    }
+    // Both optimisation levels of a divergent kernel, one with calls, and a kernel
+    // without a line table, on a GFX9 and a GFX10 target.
+    let mut objects = Vec::new();
+    for gpu in ["gfx900", "gfx1030"] {
+        for name in [
+            "divergence.O0g",
+            "divergence.O2g",
+            "call_chain.O2g",
+            "vector_add",
+        ] {
+            objects.push(root().join(format!("kernels/bin/{gpu}/{name}.co")));
+        }
+    }
+    let failures = source_listings_differ(&objects);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "every -g build of every target: run by .ci/run with --ignored"]
+fn disasm_source_matches_llvm_objdump_on_every_debug_build() {
+    if !llvm_objdump_present() {
+        return;
+    }
+    let mut objects = debug_builds(true);
+    objects.extend(debug_builds(false));
+    assert!(
+        objects.len() > 100,
+        "only {} -g builds found",
+        objects.len()
+    );
+    // Two processes at a time: most of the time is spent starting them.
+    let (a, b) = objects.split_at(objects.len() / 2);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let first = s.spawn(|| source_listings_differ(a));
+        let mut f = source_listings_differ(b);
+        f.extend(first.join().expect("sweep thread"));
+        f
+    });
+    eprintln!("{} -g builds, {} differ", objects.len(), failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -22,8 +22,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod lines;
 mod types;
 
+pub use lines::{LineSequence, SourceRow};
 pub use types::{Encoding, Member, Qualifier, TypeDie};
 
 type Rd<'d> = EndianSlice<'d, LittleEndian>;
