@@ -119,6 +119,7 @@ fn demo_run(file: &str, opts: &DemoArgs) -> Result<(), Failure> {
             run.timeout,
             false,
             run.prepared.module.load_bias,
+            &[],
         );
         return Err(Failure::Reported);
     }

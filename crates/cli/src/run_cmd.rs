@@ -19,6 +19,7 @@
 //! | `ptr:0x1000` | a raw pointer value |
 
 use crate::Failure;
+use amdgpu_dwarf::program::LineSequence;
 use amdgpu_sim::{Device, RunOptions, RunReport, Stopped};
 use amdsim_host::dispatch_file::{
     Arg, Buffer, Dims, DispatchFile, Elem, GwsInit, Number, Offset, Output, PreparedArg,
@@ -459,13 +460,23 @@ fn hostcall_fault(f: &amdgpu_sim::GroupFault) -> bool {
 /// kernel takes `hidden_hostcall_buffer` (it may call `printf`).
 /// PCs are given as the code object's addresses (`bias`: its load bias), as
 /// `amdsim disasm` and llvm-objdump show them.
-pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: bool, bias: u64) {
+/// `lines`: the code object's line table (empty without DWARF), which adds ` at
+/// FILE:LINE` to each PC.
+pub fn print_problems(
+    report: &RunReport,
+    timeout: Option<Duration>,
+    hostcall: bool,
+    bias: u64,
+    lines: &[LineSequence],
+) {
+    let at = |pc: u64| source_place(lines, pc.wrapping_sub(bias));
     for (k, f) in report.faults.iter().enumerate() {
         eprintln!(
-            "fault {} of {}: {}",
+            "fault {} of {}: {}{}",
             k + 1,
             report.fault_count,
-            f.error.rebased(bias)
+            f.error.rebased(bias),
+            f.error.pc().map(at).unwrap_or_default()
         );
     }
     if hostcall && report.faults.iter().any(hostcall_fault) {
@@ -486,7 +497,9 @@ pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: b
     }
     if let Some(s) = &report.stopped {
         let why = match s {
-            Stopped::InstructionLimit(e) => format!("{}", e.rebased(bias)),
+            Stopped::InstructionLimit(e) => {
+                format!("{}{}", e.rebased(bias), e.pc().map(at).unwrap_or_default())
+            }
             Stopped::Timeout => format!(
                 "the wall-clock limit of {} s passed (--timeout)",
                 timeout.map_or(0.0, |t| t.as_secs_f64())
@@ -501,7 +514,7 @@ pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: b
         const SHOWN: usize = 16;
         for w in report.interrupted.iter().take(SHOWN) {
             eprintln!(
-                "  group ({},{},{}) wave {} {:?} at pc 0x{:x} `{}` after {} instructions",
+                "  group ({},{},{}) wave {} {:?} at pc 0x{:x} `{}`{} after {} instructions",
                 w.group[0],
                 w.group[1],
                 w.group[2],
@@ -509,6 +522,7 @@ pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: b
                 w.status,
                 w.pc.wrapping_sub(bias),
                 w.inst,
+                at(w.pc),
                 w.executed
             );
         }
@@ -518,6 +532,35 @@ pub fn print_problems(report: &RunReport, timeout: Option<Duration>, hostcall: b
                 report.interrupted.len() - SHOWN
             );
         }
+    }
+}
+
+/// The line table of a code object, for ` at FILE:LINE` in reports: empty when it has no
+/// DWARF (or the DWARF cannot be read: the reports then give PCs alone).
+pub fn line_table(code_object: &[u8]) -> Vec<LineSequence> {
+    let Ok(co) = amdgpu_codeobj::CodeObject::parse(code_object) else {
+        return Vec::new();
+    };
+    if co.section_data(".debug_line").is_none() {
+        return Vec::new();
+    }
+    amdgpu_dwarf::program::Program::load(|n| co.section_data(n), Default::default())
+        .and_then(|p| p.line_sequences())
+        .unwrap_or_default()
+}
+
+/// ` at FILE:LINE` for a code-object address `pc` (the file as the line table names it,
+/// without a leading `./`), or nothing where the line table has no line.
+pub fn source_place(lines: &[LineSequence], pc: u64) -> String {
+    match lines.iter().find_map(|s| s.row_for(pc)) {
+        Some(r) if r.line != 0 && !r.file.is_empty() => {
+            format!(
+                " at {}:{}",
+                r.file.strip_prefix("./").unwrap_or(&r.file),
+                r.line
+            )
+        }
+        _ => String::new(),
     }
 }
 
@@ -695,11 +738,20 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
                     .iter()
                     .any(|a| a.value_kind == amdgpu_codeobj::ValueKind::HiddenHostcallBuffer)
             });
+        // The code object again, for the lines of the PCs reported (read bounded, as
+        // for the run; a failure only leaves the lines out).
+        let lines = crate::read_file(
+            &d.resolve(&d.code_object).to_string_lossy(),
+            amdgpu_sim::dispatch::MAX_CODE_OBJECT,
+        )
+        .map(|b: Vec<u8>| line_table(&b))
+        .unwrap_or_default();
         print_problems(
             &run.report,
             run.timeout,
             hostcall,
             run.prepared.module.load_bias,
+            &lines,
         );
         Err(Failure::Reported)
     }

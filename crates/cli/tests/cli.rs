@@ -1100,6 +1100,60 @@ fn fault_reports_use_the_code_objects_addresses() {
     );
 }
 
+/// With DWARF, a fault report and a stop report name the source line of the PC, as the
+/// line table gives it (llvm-symbolizer's answer): the load of `a[i]` faults when `a` is
+/// the unmapped address 16, and that load is on the line `c[i] = a[i] + b[i];` of
+/// vector_add.cl. Without DWARF the report gives the PC alone.
+#[test]
+fn fault_reports_name_the_source_line() {
+    let source = std::fs::read_to_string(root().join("kernels/src/vector_add.cl")).unwrap();
+    let line = 1 + source
+        .lines()
+        .position(|l| l.contains("c[i] = a[i] + b[i];"))
+        .expect("the statement in vector_add.cl");
+    let run = |co: &str, extra: &[&str]| {
+        let mut args = vec!["run", co, "vector_add"];
+        args.extend_from_slice(extra);
+        let out = amdsim(&args);
+        assert_eq!(out.status.code(), Some(1));
+        text(&out.stderr)
+    };
+    let args = ["ptr:16", "f32[4]", "f32[4]", "u32:4"];
+    let err = run("kernels/bin/gfx900/vector_add.O2g.co", &args);
+    let at = format!("off` at kernels/src/vector_add.cl:{line}\n");
+    assert!(err.contains(&at), "{err}");
+    let err = run("kernels/bin/gfx900/vector_add.co", &args);
+    assert!(
+        err.contains("off`\n") && !err.contains(" at kernels/"),
+        "{err}"
+    );
+    // A stop: the instruction cap finds the wave at its 30th instruction, the addition
+    // of `a[i]` and `b[i]` (the kernel runs straight through for i < n), on the same
+    // line; the stop and the unfinished wave both say so.
+    let err = run(
+        "kernels/bin/gfx900/vector_add.O2g.co",
+        &[
+            "f32[4]",
+            "f32[4]",
+            "f32[4]",
+            "u32:4",
+            "--max-instructions",
+            "30",
+        ],
+    );
+    let at = format!("`v_add_f32_e32 v2, v6, v7` at kernels/src/vector_add.cl:{line}");
+    let stopped = err
+        .lines()
+        .find(|l| l.starts_with("stopped:"))
+        .unwrap_or("");
+    assert!(stopped.contains(&at), "{err}");
+    let wave = err
+        .lines()
+        .find(|l| l.contains("wave 0 Running"))
+        .unwrap_or("");
+    assert!(wave.contains(&at), "{err}");
+}
+
 /// `amdsim lanes` and `amdsim debug` take a dispatch as `amdsim run` does:
 /// FILE.co KERNEL ARG... gives the same answer as the dispatch file of the
 /// same dispatch; a file of the wrong kind is named as such. (Before: only a
