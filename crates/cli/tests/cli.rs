@@ -2005,6 +2005,195 @@ fn debug_frames_of_callers_show_their_variables() {
     assert!(after("frame 0").starts_with("#0  f5 (a=0x"), "{t}");
 }
 
+/// Inlined calls are frames of their own, as gdb shows them. gds_sync.cl's
+/// `grid_sync` (lines 23-28, no parameters or locals) is inlined twice into
+/// `gws_grid_barrier` at -O2 (`llvm-dwarfdump-19 --debug-info`: the copy called from
+/// line 39 is [0x2a34, 0x2a80), the one from line 41 is [0x2a20, 0x2a28) and
+/// [0x2ac4, 0x2ae8)); `break grid_sync` stops at each copy's start. At 0x2a34 (line
+/// 24 of grid_sync) the stack is grid_sync, then the kernel at the call's line 39;
+/// `finish` runs until the wave leaves [0x2a34, 0x2a80): 0x2a80 is line 40, and no
+/// value is returned. The next hit is the second copy at 0x2a20 (line 27), called from
+/// line 41; there `up` selects the kernel, whose `v` (line 40, in v3 over [0x2a04,
+/// 0x2a34)) is buf[(gid + 64) % 64] = 7 gid + 1 = 1 for lane 0 (one work-group of 64,
+/// round 0), while the inline frame has no locals of its own.
+#[test]
+fn debug_inlined_calls_are_frames() {
+    let out = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break grid_sync",
+        "-ex",
+        "run",
+        "-ex",
+        "bt",
+        "-ex",
+        "info locals",
+        "-ex",
+        "info frame",
+        "-ex",
+        "finish",
+        "-ex",
+        "bt",
+        "-ex",
+        "continue",
+        "-ex",
+        "bt",
+        "-ex",
+        "up",
+        "-ex",
+        "info locals",
+        "-ex",
+        "down",
+        "-ex",
+        "info locals",
+        "kernels/bin/gfx900/gds_sync.O2g.co",
+        "gws_grid_barrier",
+        "u32[64]",
+        "u32[64]",
+        "u32:2",
+    ]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    let after = |cmd: &str, nth: usize| {
+        t.split(&format!("(amdsim) {cmd}\n"))
+            .nth(nth)
+            .and_then(|r| r.split("(amdsim)").next())
+            .unwrap_or_else(|| panic!("no `{cmd}` #{nth} in {t}"))
+            .to_string()
+    };
+    let kernel = "gws_grid_barrier (buf=<optimized out>, out=<optimized out>, \
+                  rounds=<optimized out>) at kernels/src/gds_sync.cl";
+    assert!(
+        after("run", 1).contains(
+            "hit Breakpoint 1, with lanes [0-63], grid_sync () at kernels/src/gds_sync.cl:24\n"
+        ),
+        "{t}"
+    );
+    assert_eq!(
+        after("bt", 1),
+        format!("#0  grid_sync () at kernels/src/gds_sync.cl:24\n#1  {kernel}:39\n"),
+        "{t}"
+    );
+    assert_eq!(after("info locals", 1), "No locals.\n", "{t}");
+    let info = after("info frame", 1);
+    assert!(
+        info.contains(" pc = 0x2a34 in grid_sync (kernels/src/gds_sync.cl:24)"),
+        "{info}"
+    );
+    assert!(info.contains(" inlined into frame 1\n"), "{info}");
+    assert_eq!(
+        after("finish", 1),
+        format!(
+            "Run till exit from #0  grid_sync () at kernels/src/gds_sync.cl:24\n{kernel}:40\n\
+             40\t    uint v = buf[(gid + ls * (r + 1)) % n];\n"
+        ),
+        "{t}"
+    );
+    assert_eq!(after("bt", 2), format!("#0  {kernel}:40\n"), "{t}");
+    assert!(
+        after("continue", 1).contains("grid_sync () at kernels/src/gds_sync.cl:27\n"),
+        "{t}"
+    );
+    assert_eq!(
+        after("bt", 3),
+        format!("#0  grid_sync () at kernels/src/gds_sync.cl:27\n#1  {kernel}:41\n"),
+        "{t}"
+    );
+    assert_eq!(
+        after("up", 1),
+        format!("#1  {kernel}:41\n41\t    grid_sync();\n"),
+        "{t}"
+    );
+    let locals = after("info locals", 2);
+    assert!(locals.starts_with("v = 1\nr = "), "{locals}");
+    assert!(locals.contains("\ngid = "), "{locals}");
+    assert!(after("down", 1).starts_with("#0  grid_sync () at"), "{t}");
+    assert_eq!(after("info locals", 3), "No locals.\n", "{t}");
+}
+
+/// Nested inlining: in the clang-19 -O2 build of kernels/hip/src/device/debug_vars.hip,
+/// `blockIdx.x` (line 14) is HIP's `__X::operator unsigned int` inlined into the
+/// kernel, with `__HIP_BlockIdx::operator()(unsigned x)` inlined into it from
+/// amd_hip_runtime.h:299 (`llvm-dwarfdump-19 --debug-info`: both over 0x1608-0x1610,
+/// 0x162c-0x1630 and 0x163c-0x1644). At 0x1608 (amd_hip_runtime.h:263) that is three
+/// frames; the innermost has its parameter `x`, the kernel's frame its own arguments
+/// and locals; `finish` from frame 1 runs out of both calls, to 0x1610 (line 14).
+#[test]
+fn debug_nested_inlined_calls() {
+    let out = amdsim(&[
+        "debug",
+        "-batch",
+        "-ex",
+        "break *0x1608",
+        "-ex",
+        "run",
+        "-ex",
+        "bt",
+        "-ex",
+        "info args",
+        "-ex",
+        "frame 2",
+        "-ex",
+        "info args",
+        "-ex",
+        "frame 1",
+        "-ex",
+        "finish",
+        "-ex",
+        "bt",
+        "kernels/hip/bin/clang19/debug_vars.gfx900.co",
+        "divergence",
+        "u32[64]:iota",
+        "u32[64]",
+        "u32:64",
+    ]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    let after = |cmd: &str, nth: usize| {
+        t.split(&format!("(amdsim) {cmd}\n"))
+            .nth(nth)
+            .and_then(|r| r.split("(amdsim)").next())
+            .unwrap_or_else(|| panic!("no `{cmd}` #{nth} in {t}"))
+            .to_string()
+    };
+    let bt = after("bt", 1);
+    let frames: Vec<&str> = bt.lines().collect();
+    assert_eq!(frames.len(), 3, "{bt}");
+    assert!(
+        frames[0].starts_with("#0  __HIP_BlockIdx::operator() (")
+            && frames[0].ends_with(" at amd_hip_runtime.h:263"),
+        "{bt}"
+    );
+    assert!(frames[0].contains("x="), "{bt}");
+    assert!(
+        frames[1]
+            .starts_with("#1  __HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int (")
+            && frames[1].ends_with(") at amd_hip_runtime.h:299"),
+        "{bt}"
+    );
+    assert!(
+        frames[2].starts_with("#2  divergence (in=")
+            && frames[2].ends_with(") at src/device/debug_vars.hip:14"),
+        "{bt}"
+    );
+    assert!(after("info args", 1).starts_with("x = "), "{t}");
+    assert!(after("frame 2", 1).contains("14\t  size_t gid ="), "{t}");
+    assert!(after("info args", 2).starts_with("in = "), "{t}");
+    let fin = after("finish", 1);
+    assert!(
+        fin.starts_with(
+            "Run till exit from #1  __HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int ("
+        ),
+        "{fin}"
+    );
+    assert!(fin.contains("\ndivergence (in="), "{fin}");
+    assert!(!fin.contains("Value returned"), "{fin}");
+    let bt = after("bt", 2);
+    assert_eq!(bt.lines().count(), 1, "{bt}");
+    assert!(bt.ends_with(") at src/device/debug_vars.hip:14\n"), "{bt}");
+}
+
 /// The DAP server's framing and a launch that fails, without a client library: the
 /// `initialize` response's capabilities, a failed `launch` (its message names the
 /// missing file) followed by `terminated`, and `disconnect` answered.

@@ -620,3 +620,33 @@ pub fn serve(
         .join()
         .map_err(|_| "the protocol thread failed".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bt` lines of inline frames (no PC, a name with spaces) and of a caller (a PC)
+    /// give stack frames with their levels, names and lines.
+    #[test]
+    fn stack_frames_of_inline_and_physical_frames() {
+        let f = stack_frame("#0  grid_sync () at kernels/src/gds_sync.cl:24").unwrap();
+        assert_eq!(f["id"], 1);
+        assert_eq!(f["name"], "grid_sync");
+        assert_eq!(f["line"], 24);
+        let f = stack_frame(
+            "#1  __HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int () at amd_hip_runtime.h:299",
+        )
+        .unwrap();
+        assert_eq!(f["id"], 2);
+        assert_eq!(
+            f["name"],
+            "__HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int"
+        );
+        assert_eq!(f["line"], 299);
+        let f =
+            stack_frame("#2  0x0000000000001a2c in f4 (a=0x10, v=3) at call_chain.cl:21").unwrap();
+        assert_eq!(f["id"], 3);
+        assert_eq!(f["name"], "f4");
+        assert_eq!(f["line"], 21);
+    }
+}

@@ -288,6 +288,7 @@ impl Frontend {
         stepper.steps_stop_at_breakpoints = true;
         stepper.functions_after_prologue = true;
         stepper.lines_as_gdb = true;
+        stepper.debugger().set_inline_frames(true);
         let flag = interrupt_flag();
         if let Some(f) = &flag {
             stepper.set_interrupt(f.clone());

@@ -27,6 +27,7 @@
 mod breakpoints;
 pub mod dap;
 mod expr;
+mod frames;
 mod frontend;
 mod help;
 mod input;

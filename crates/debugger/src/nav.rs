@@ -290,164 +290,17 @@ impl Frontend {
         Ok(())
     }
 
-    /// `info frame`: the selected frame's level, PC, function and line, and where it
-    /// returns to (gdb's first lines; amdsim has no frame addresses to show).
-    pub(crate) fn info_frame(&mut self, a: &mut Active) -> Result<(), String> {
-        let stack = self.stack(a)?;
-        let level = a.stepper.debugger().selected_frame() as usize;
-        let pc = *stack.get(level).ok_or("No stack.")?;
-        let src = a.stepper.service().source(
-            if level == 0 { pc } else { pc.wrapping_sub(1) },
-            PcKind::Current,
-        );
-        let func = src.function.as_deref().map(frame_function).unwrap_or("??");
-        let line = src
-            .line
-            .as_ref()
-            .map(|(f, l)| format!(" ({f}:{l})"))
-            .unwrap_or_default();
-        println!("Stack level {level}, frame at <unknown>:");
-        let outermost = level + 1 == stack.len();
-        let saved = match stack.get(level + 1) {
-            Some(r) => format!("{r:#x}"),
-            None if a.stepper.service().in_kernel(pc) => "<not saved>".into(),
-            None => "<unknown>".into(),
-        };
-        println!(" pc = {pc:#x} in {func}{line}; saved pc = {saved}");
-        if level > 0 {
-            println!(" caller of frame at level {}", level - 1);
-        }
-        if outermost && a.stepper.service().in_kernel(pc) {
-            println!(" Outermost frame: the kernel's entry");
-        } else if !outermost {
-            println!(" called by frame at level {}", level + 1);
-        }
-        println!(
-            " Arglist at unknown address.\n Locals at unknown address, Previous frame's sp is <unknown>"
-        );
-        Ok(())
-    }
-
-    /// Selects frame `level` of the focused wave, its callers unwound by the
-    /// reconstruction.
-    pub(crate) fn select(&self, a: &mut Active, level: u32) -> Result<(), String> {
-        let view = a.stepper.view().map_err(|e| e.to_string())?;
-        let pc = view.pc.ok_or("No stack.")?;
-        let (_, wave) = a.stepper.focus();
-        let bias = a.stepper.debugger().load_bias();
-        let callers = match a.stepper.debugger().session_ref().wave(wave).cloned() {
-            Some(w) => a.stepper.service().call_frames(&w, bias, pc),
-            None => Vec::new(),
-        };
-        a.stepper
-            .debugger()
-            .select_frame_in(level, callers)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    }
-
-    /// The focused wave's frames' PCs, innermost first: the wave's PC, then the return
-    /// addresses the reconstruction follows into each caller.
-    pub(crate) fn stack(&self, a: &mut Active) -> Result<Vec<u64>, String> {
-        let view = a.stepper.view().map_err(|e| e.to_string())?;
-        let pc = view.pc.ok_or("No stack.")?;
-        let (_, wave) = a.stepper.focus();
-        let bias = a.stepper.debugger().load_bias();
-        let mut out = vec![pc];
-        if let Some(w) = a.stepper.debugger().session_ref().wave(wave).cloned() {
-            out.extend(a.stepper.service().call_stack(&w, bias, pc));
-        }
-        Ok(out)
-    }
-
-    /// `frame [N]`, `up [N]`, `down [N]`: selects a frame of the focused wave (its
-    /// variables are read through the call frame information) and shows it.
-    pub(crate) fn frame_cmd(
-        &mut self,
-        cmd: &str,
-        rest: &str,
-        a: &mut Active,
-    ) -> Result<(), String> {
-        let stack = self.stack(a)?;
-        let top = stack.len() - 1;
-        let cur = a.stepper.debugger().selected_frame() as usize;
-        let arg = rest.trim();
-        let count = || -> Result<usize, String> {
-            if arg.is_empty() {
-                Ok(1)
-            } else {
-                arg.parse()
-                    .map_err(|_| format!("Invalid number \"{arg}\"."))
-            }
-        };
-        let level = match cmd {
-            "up" => {
-                if cur == top {
-                    return Err("Initial frame selected; you cannot go up.".into());
-                }
-                (cur + count()?).min(top)
-            }
-            "down" => {
-                if cur == 0 {
-                    return Err("Bottom (innermost) frame selected; you cannot go down.".into());
-                }
-                cur.saturating_sub(count()?)
-            }
-            _ if arg.is_empty() => cur,
-            _ => match arg.parse::<usize>() {
-                Ok(n) if n <= top => n,
-                _ => return Err(format!("No frame at level {arg}.")),
-            },
-        };
-        self.select(a, level as u32)?;
-        println!("#{level}  {}", self.frame_line(a, &stack, level));
-        let pc = stack[level];
-        let at = if level == 0 { pc } else { pc.wrapping_sub(1) };
-        if let Some((file, line)) = a.stepper.service().source(at, PcKind::Current).line {
-            println!("{}", self.sources.show(&file, line));
-        }
-        Ok(())
-    }
-
-    /// gdb's summary of frame `level` of `stack` (with the arguments of a caller's frame
-    /// read through the call frame information, or `...` when it cannot be unwound).
-    pub(crate) fn frame_line(&mut self, a: &mut Active, stack: &[u64], level: usize) -> String {
-        if level == 0 {
-            let view = a.stepper.view().ok();
-            let (pc, src) = match view {
-                Some(v) => (v.pc, v.source),
-                None => return "??".into(),
-            };
-            let saved = a.stepper.debugger().selected_frame();
-            let _ = self.select(a, 0);
-            let line = self.frame(a, pc, &src, self.lane);
-            let _ = self.select(a, saved);
-            return line;
-        }
-        let ret = stack[level];
-        // The call's line: the instruction before the return address.
-        let src = a
-            .stepper
-            .service()
-            .source(ret.saturating_sub(1), PcKind::Current);
-        let func = src.function.as_deref().map(frame_function).unwrap_or("??");
-        let at = src
-            .line
-            .map(|(f, l)| format!(" at {f}:{l}"))
-            .unwrap_or_default();
-        let saved = a.stepper.debugger().selected_frame();
-        let args = match self.select(a, level as u32) {
-            Ok(()) => self.args(a, self.lane),
-            Err(_) => "...".into(),
-        };
-        let _ = self.select(a, saved);
-        format!("{ret:#018x} in {func} ({args}){at}")
-    }
-
-    /// `finish`: runs until the focused wave returns from the function it is in.
+    /// `finish`: runs until the focused wave returns from the function it is in, or,
+    /// when the selected frame is an inlined call, until the wave leaves its code.
     pub(crate) fn finish(&mut self, a: &mut Active) -> Result<Flow, String> {
         let view = a.stepper.view().map_err(|e| e.to_string())?;
         let pc = view.pc.ok_or("The program is not being run.")?;
+        let frames = self.frames(a)?;
+        let level = self.selected_level(a, &frames);
+        let physical = frames.get(level).map_or(0, |f| f.physical);
+        if physical == 0 && frames.get(level).is_some_and(|f| f.call.is_some()) {
+            return self.finish_inline(a, &frames, level);
+        }
         if a.stepper.service().in_kernel(pc) {
             return Err("\"finish\" not meaningful in the outermost frame.".into());
         }
@@ -461,10 +314,14 @@ impl Frontend {
             .cloned()
             .ok_or("No stack.")?;
         let ra = a.stepper.service().return_address(&w, bias, pc, &[]);
-        println!(
-            "Run till exit from #0  {}",
-            self.frame(a, view.pc, &view.source, self.lane)
-        );
+        if physical == 0 {
+            println!(
+                "Run till exit from #{level}  {}",
+                self.frame_line(a, &frames, level)
+            );
+        } else {
+            println!("Run till exit from #0  {}", self.frame_line(a, &frames, 0));
+        }
         let program = a.stepper.debugger().image().program();
         let ret = program.return_type_at(pc).ok().flatten();
         let (flow, back) = match ra {
@@ -492,6 +349,35 @@ impl Frontend {
             self.show_returned(t, a);
         }
         Ok(flow)
+    }
+
+    /// `finish` from inline frame `level` of `frames` (of the wave's own frame): runs
+    /// until the wave leaves the inlined call's code for the rest of the function it
+    /// is inlined into (gdb's "Run till exit" of an inline frame; an inlined call
+    /// returns no value gdb can show).
+    fn finish_inline(
+        &mut self,
+        a: &mut Active,
+        frames: &[crate::frames::Frame],
+        level: usize,
+    ) -> Result<Flow, String> {
+        let f = &frames[level];
+        let ranges = f
+            .call
+            .as_ref()
+            .map(|c| c.ranges.clone())
+            .unwrap_or_default();
+        let function = a
+            .stepper
+            .service()
+            .function_at(f.pc)
+            .map(|r| (r.start, r.end))
+            .ok_or_else(|| format!("No function contains the PC {:#x}.", f.pc))?;
+        println!(
+            "Run till exit from #{level}  {}",
+            self.frame_line(a, frames, level)
+        );
+        self.resume(a, 1, move |s| s.step_out_of_ranges(&ranges, function))
     }
 
     fn show_returned(&mut self, type_die: u64, a: &mut Active) {

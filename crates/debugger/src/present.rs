@@ -105,16 +105,48 @@ pub(crate) fn wave_name(function: &str) -> String {
 
 /// A function's name as gdb shows it in a frame: without its parameter list.
 pub(crate) fn frame_function(function: &str) -> &str {
-    let head = function.split('(').next().unwrap_or(function).trim();
+    // The parameter list starts at the first `(` outside template arguments that is
+    // not the name of `operator()`.
+    // Whether `s` ends with the keyword `operator` (not `my_operator`).
+    let keyword = |s: &str| {
+        s.strip_suffix("operator").is_some_and(|before| {
+            !before
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    };
+    let mut depth = 0i32;
+    let mut end = function.len();
+    let mut operator = None;
+    for (i, c) in function.char_indices() {
+        match c {
+            '<' if operator.is_none() => depth += 1,
+            '>' if operator.is_none() => depth -= 1,
+            '(' if depth == 0 && keyword(&function[..i]) => {}
+            ')' if depth == 0 && function[..i].strip_suffix('(').is_some_and(keyword) => {}
+            '(' if depth == 0 => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+        if operator.is_none() && depth == 0 && keyword(&function[..=i]) {
+            operator = Some(i + 1 - "operator".len());
+        }
+    }
+    let head = function[..end].trim();
     // A function template instance's demangled name starts with its return type
-    // (`Chars<9> get_chars<9>`): gdb names the frame without it.
+    // (`Chars<9> get_chars<9>`): gdb names the frame without it. After `operator`
+    // (`X::operator unsigned int`), a space is part of the name.
+    let limit = operator.unwrap_or(head.len()).min(head.len());
     let mut depth = 0i32;
     let mut start = 0;
-    for (i, c) in head.char_indices() {
+    for (i, c) in head[..limit].char_indices() {
         match c {
             '<' => depth += 1,
             '>' => depth -= 1,
-            ' ' if depth == 0 && !head[..i].ends_with("operator") => start = i + 1,
+            ' ' if depth == 0 => start = i + 1,
             _ => {}
         }
     }
@@ -172,6 +204,18 @@ mod tests {
             "[1-10 13]"
         );
         assert_eq!(lane_ranges(&[1, 3]), "[1 3]");
+        assert_eq!(frame_function("Chars<9> get_chars<9>(int)"), "get_chars<9>");
+        assert_eq!(
+            frame_function("__HIP_BlockIdx::operator()(unsigned int) const"),
+            "__HIP_BlockIdx::operator()"
+        );
+        assert_eq!(
+            frame_function("__HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int() const"),
+            "__HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int"
+        );
+        assert_eq!(frame_function("ns::f(int)"), "ns::f");
+        assert_eq!(frame_function("my_operator(int)"), "my_operator");
+        assert_eq!(frame_function("bool operator<<int>(S)"), "operator<<int>");
         assert_eq!(wave_name("diverge(int const*, int*, int)"), "diverge");
         assert_eq!(wave_name("ns::kern<int>(int)"), "kern");
         assert_eq!(wave_name("bit_extract_kernel").len(), 16);

@@ -71,8 +71,8 @@ impl Frontend {
         out.join(", ")
     }
 
-    /// gdb's frame summary of the focused wave for `lane`: `[0xPC in ]func (args) at
-    /// file:line`.
+    /// gdb's summary of the focused wave's frame 0 for `lane`: `[0xPC in ]func (args) at
+    /// file:line`, named after the innermost function inlined at the PC.
     pub(crate) fn frame(
         &mut self,
         a: &mut Active,
@@ -80,12 +80,24 @@ impl Frontend {
         src: &SourcePos,
         lane: u32,
     ) -> String {
+        let src = &self.innermost_source(a, pc, src);
         let func = src.function.as_deref().map(frame_function).unwrap_or("??");
         let at = pc
             .filter(|p| !a.stepper.is_statement(*p))
             .map(|p| format!("{p:#018x} in "))
             .unwrap_or_default();
+        // Frame 0's arguments, whichever frame is selected.
+        let d = a.stepper.debugger();
+        let selected = (d.selected_frame(), d.selected_inline());
+        if selected != (0, 0) {
+            let _ = d.select_frame(0);
+        }
         let args = self.args(a, lane);
+        if selected != (0, 0) {
+            let d = a.stepper.debugger();
+            let _ = d.select_frame(selected.0);
+            d.select_inline(selected.1);
+        }
         match &src.line {
             Some((file, line)) => format!("{at}{func} ({args}) at {file}:{line}"),
             None => format!(
@@ -145,8 +157,9 @@ impl Frontend {
         }
         self.last_stop = Some(key);
         let frame = self.frame(a, view.pc, &view.source, self.lane);
-        let new_function = self.last_function.as_ref() != view.source.function.as_ref();
-        self.last_function = view.source.function.clone();
+        let function = self.innermost_source(a, view.pc, &view.source).function;
+        let new_function = self.last_function != function;
+        self.last_function = function;
         match kind {
             StopKind::Breakpoint if !hits.is_empty() => {
                 let (n, temporary) = hits[0];
@@ -378,12 +391,10 @@ impl Frontend {
         };
         let kernel = self.kernel_name(a);
         // gdb shows every thread's innermost frame, then gives the selection back.
-        let selected = a.stepper.debugger().selected_frame();
+        let frames = self.frames(a)?;
+        let selected = self.selected_level(a, &frames);
         if selected != 0 {
-            a.stepper
-                .debugger()
-                .select_frame(0)
-                .map_err(|e| e.to_string())?;
+            self.select(a, &frames, 0)?;
         }
         let mut rows = Vec::new();
         for (w, pc) in waves {
@@ -412,7 +423,7 @@ impl Frontend {
                 .map_err(|e| e.to_string())?;
         }
         if selected != 0 {
-            self.select(a, selected)?;
+            self.select(a, &frames, selected)?;
         }
         let width = rows.iter().map(|r| r.2.len()).max().unwrap_or(0).max(17);
         println!("  Id   {:<width$} Frame ", "Target Id");
@@ -462,14 +473,11 @@ impl Frontend {
         self.show_stop(a, &StopKind::Focused, &[])
     }
 
-    /// `bt`: the focused lane's frames (the kernel's own for now).
+    /// `bt`: the focused lane's frames, inline frames included.
     pub(crate) fn backtrace(&mut self, a: &mut Active) -> Result<(), String> {
         let view = a.stepper.view().map_err(|e| e.to_string())?;
         match view.lanes.iter().find(|f| f.lane == self.lane) {
-            Some(f) if f.state == LaneState::Active => {
-                let stack = self.stack(a)?;
-                println!("#0  {}", self.frame_line(a, &stack, 0))
-            }
+            Some(f) if f.state == LaneState::Active => {}
             Some(f) => {
                 println!("#0  (inactive) {}", whereabouts(f));
                 return Ok(());
@@ -479,11 +487,12 @@ impl Frontend {
                 return Ok(());
             }
         }
-        // The callers' frames, through the return addresses the reconstruction follows
-        // (their arguments read through the call frame information).
-        let stack = self.stack(a)?;
-        for level in 1..stack.len() {
-            println!("#{level}  {}", self.frame_line(a, &stack, level));
+        // The inline frames, and the callers' frames through the return addresses the
+        // reconstruction follows (their arguments read through the call frame
+        // information).
+        let frames = self.frames(a)?;
+        for level in 0..frames.len() {
+            println!("#{level}  {}", self.frame_line(a, &frames, level));
         }
         Ok(())
     }

@@ -22,9 +22,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod inline;
 mod lines;
 mod types;
 
+pub use inline::InlinedCall;
 pub use lines::{LineSequence, SourceRow};
 pub use types::{Encoding, Member, Qualifier, TypeDie};
 
@@ -534,18 +536,34 @@ impl<'d> Program<'d> {
         }
     }
 
-    /// The variables and formal parameters in scope at `pc` (innermost scopes last).
+    /// The variables and formal parameters in scope at `pc` (innermost scopes last),
+    /// those of the calls inlined there included (see [`Program::frame_variables`] for
+    /// one inline frame's).
     pub fn variables_at(&self, pc: u64) -> Result<Vec<Variable>, ProgramError> {
+        Ok(self
+            .scoped_variables(pc)?
+            .0
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect())
+    }
+
+    /// [`Program::variables_at`], each variable with how many inlined calls containing
+    /// `pc` it is inside, and the number of inlined calls containing `pc`.
+    fn scoped_variables(&self, pc: u64) -> Result<(Vec<(usize, Variable)>, usize), ProgramError> {
         let mut out = Vec::new();
+        let mut levels = 0;
         for u in &self.units {
             let mut cur = u.unit.entries();
-            // Per depth: whether the scope at that depth contains pc, and the function name.
-            let mut scopes: Vec<(bool, String)> = Vec::new();
+            // Per depth: whether the scope at that depth contains pc, the function name,
+            // and how many inlined calls it is in.
+            let mut scopes: Vec<(bool, String, usize)> = Vec::new();
             while let Some(die) = cur.next_dfs()? {
                 let depth = usize::try_from(die.depth()).unwrap_or(0);
                 scopes.truncate(depth);
                 let parent_in = scopes.last().map(|s| s.0).unwrap_or(true);
                 let parent_fn = scopes.last().map(|s| s.1.clone()).unwrap_or_default();
+                let parent_level = scopes.last().map(|s| s.2).unwrap_or(0);
                 let tag = die.tag();
                 let is_scope = matches!(
                     tag,
@@ -596,25 +614,36 @@ impl<'d> Program<'d> {
                         None => None,
                     };
                     let name = self.origin_name(u, die);
-                    out.push(Variable {
-                        name: name.unwrap_or_default(),
-                        die: Self::die_offset(u, die.offset()),
-                        parameter: tag == gimli::DW_TAG_formal_parameter,
-                        type_name,
-                        type_die: typed
-                            .attr_value(gimli::DW_AT_type)
-                            .and_then(|v| self.ref_offset(u, v)),
-                        byte_size,
-                        location,
-                        const_value: const_value(die)
-                            .or_else(|| origin.as_ref().and_then(const_value)),
-                        function: parent_fn.clone(),
-                    });
+                    out.push((
+                        parent_level,
+                        Variable {
+                            name: name.unwrap_or_default(),
+                            die: Self::die_offset(u, die.offset()),
+                            parameter: tag == gimli::DW_TAG_formal_parameter,
+                            type_name,
+                            type_die: typed
+                                .attr_value(gimli::DW_AT_type)
+                                .and_then(|v| self.ref_offset(u, v)),
+                            byte_size,
+                            location,
+                            const_value: const_value(die)
+                                .or_else(|| origin.as_ref().and_then(const_value)),
+                            function: parent_fn.clone(),
+                        },
+                    ));
                 }
-                scopes.push((inside, fname));
+                let level = if inside && tag == gimli::DW_TAG_inlined_subroutine {
+                    parent_level + 1
+                } else {
+                    parent_level
+                };
+                if inside {
+                    levels = levels.max(level);
+                }
+                scopes.push((inside, fname, level));
             }
         }
-        Ok(out)
+        Ok((out, levels))
     }
 
     /// Finds the innermost subprogram (or inlined subroutine) DIE at `pc`, calling `f` on it.

@@ -103,6 +103,12 @@ pub struct Debugger<'a, 'd> {
     /// ([`Debugger::select_frame_in`]); without them, callers are found through the
     /// call frame information.
     callers: Vec<crate::frames::CallerFrame>,
+    /// Whether the selected frame's variables are one inline frame's
+    /// ([`Debugger::set_inline_frames`]).
+    inline_frames: bool,
+    /// The selected inline frame of the selected frame: how many of the calls inlined
+    /// at its PC are left out, innermost first (0 after every stop).
+    inline: u32,
 }
 
 impl<'a, 'd> Debugger<'a, 'd> {
@@ -129,7 +135,30 @@ impl<'a, 'd> Debugger<'a, 'd> {
             event_wave: None,
             frame: 0,
             callers: Vec::new(),
+            inline_frames: false,
+            inline: 0,
         }
+    }
+
+    /// With `on`, [`Debugger::variables`] gives the variables of one inline frame of
+    /// the selected frame ([`Debugger::select_inline`]; gdb's view, where every inlined
+    /// call containing the PC is a frame of its own); without (the default), those of
+    /// every scope at its PC, the inlined calls' included.
+    pub fn set_inline_frames(&mut self, on: bool) {
+        self.inline_frames = on;
+    }
+
+    /// Selects the inline frame of the selected frame whose variables
+    /// [`Debugger::variables`] gives when inline frames are on: 0 is the innermost
+    /// inlined call at its PC (or the function itself when there is none), `n` the
+    /// scope `n` inlined calls out. Reset to 0 by every stop and frame selection.
+    pub fn select_inline(&mut self, inline: u32) {
+        self.inline = inline;
+    }
+
+    /// The selected inline frame ([`Debugger::select_inline`]).
+    pub fn selected_inline(&self) -> u32 {
+        self.inline
     }
 
     /// The code object's DWARF.
@@ -225,6 +254,7 @@ impl<'a, 'd> Debugger<'a, 'd> {
         self.stopped = stopped;
         self.event_wave = stopped;
         self.frame = 0;
+        self.inline = 0;
         self.callers.clear();
         ev
     }
@@ -273,6 +303,7 @@ impl<'a, 'd> Debugger<'a, 'd> {
         if self.stopped != Some(wave) {
             self.stopped = Some(wave);
             self.frame = 0;
+            self.inline = 0;
             self.callers.clear();
         }
         Ok(())
@@ -345,6 +376,7 @@ impl<'a, 'd> Debugger<'a, 'd> {
     pub fn select_frame(&mut self, frame: u32) -> Result<u64, Error> {
         let pc = self.frame_pc_of(frame)?;
         self.frame = frame;
+        self.inline = 0;
         Ok(pc)
     }
 
@@ -390,9 +422,15 @@ impl<'a, 'd> Debugger<'a, 'd> {
     }
 
     /// The variables and parameters in scope at the stopped PC, or in the selected
-    /// caller's frame (innermost scopes last).
+    /// caller's frame (innermost scopes last); with inline frames on, those of the
+    /// selected inline frame only ([`Debugger::set_inline_frames`]).
     pub fn variables(&self) -> Result<Vec<Variable>, Error> {
-        Ok(self.image.program().variables_at(self.lookup_pc()?)?)
+        let program = self.image.program();
+        let pc = self.lookup_pc()?;
+        if self.inline_frames {
+            return Ok(program.frame_variables(pc, self.inline as usize)?);
+        }
+        Ok(program.variables_at(pc)?)
     }
 
     /// The innermost variable named `name` in scope at the stopped PC (or the selected

@@ -273,4 +273,65 @@ mod tests {
         assert_eq!(entries("ordered_add"), vec![0x303c]);
         assert!(entries("gws_init").is_empty());
     }
+
+    /// The inlined calls at a PC, innermost first, and each inline frame's variables
+    /// (gds_sync.O2g.co, `llvm-dwarfdump-19 --debug-info`): 0x303c is `ordered_add`
+    /// inlined at line 122 of `ordered_compact`, with its parameter `v` and local `r`;
+    /// the kernel's frame has its own four parameters and locals, not those; 0x2ac4 is
+    /// the second copy of `grid_sync` (no variables), inside the loop's block with `v`.
+    #[test]
+    fn inlined_calls_and_their_frames_variables() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../kernels/bin/gfx900/gds_sync.O2g.co"
+        );
+        let bytes = std::fs::read(path).expect("committed kernel");
+        let image = Image::parse(&bytes).unwrap();
+        let p = image.program();
+        let calls = p.inlined_calls_at(0x303c).unwrap();
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].name, "ordered_add");
+        assert_eq!(calls[0].call_line, Some(122));
+        assert!(
+            calls[0]
+                .call_file
+                .as_deref()
+                .unwrap()
+                .ends_with("gds_sync.cl")
+        );
+        assert_eq!(calls[0].ranges, vec![(0x303c, 0x3054)]);
+        assert_eq!(calls[0].entry, 0x303c);
+        let names = |inline| -> Vec<String> {
+            let mut v: Vec<String> = p
+                .frame_variables(0x303c, inline)
+                .unwrap()
+                .into_iter()
+                .map(|v| v.name)
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(0), ["r", "v"]);
+        assert_eq!(
+            names(1),
+            [
+                "base", "before", "count", "g", "gid", "in", "keep", "m", "n", "out", "total"
+            ]
+        );
+        assert!(names(2).is_empty());
+        // Everything in scope, as before.
+        assert_eq!(p.variables_at(0x303c).unwrap().len(), 13);
+        let calls = p.inlined_calls_at(0x2ac4).unwrap();
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].call_line, Some(41));
+        assert_eq!(calls[0].ranges, vec![(0x2a20, 0x2a28), (0x2ac4, 0x2ae8)]);
+        assert!(p.frame_variables(0x2ac4, 0).unwrap().is_empty());
+        assert!(
+            p.frame_variables(0x2ac4, 1)
+                .unwrap()
+                .iter()
+                .any(|v| v.name == "v")
+        );
+        assert!(p.inlined_calls_at(0x2a80).unwrap().is_empty());
+    }
 }

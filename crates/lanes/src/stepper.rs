@@ -792,16 +792,10 @@ impl<'a, 'd> Stepper<'a, 'd> {
     /// `depth` (0 to start with) is how many calls deep the wave is then, for going on.
     pub fn step_out(&mut self, depth: &mut u32) -> Result<Stop, StepError> {
         self.check_steppable()?;
-        let (group, wave) = self.focus;
+        let (_, wave) = self.focus;
         let bias = self.debugger.load_bias();
         let mut n = 0u64;
         loop {
-            if n >= self.step_limit {
-                return Err(StepError::StepLimit {
-                    lane: 0,
-                    limit: self.step_limit,
-                });
-            }
             let flow = {
                 let session = self.debugger.session_ref();
                 let pc = session.wave(wave).map(|w| w.pc);
@@ -825,31 +819,8 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 Some(amdgpu_isa::Flow::IndirectJump { conditional: false }) => true,
                 _ => false,
             };
-            match self.step_once()? {
-                Stepped::Ran => n += 1,
-                Stepped::GroupEnded => {
-                    return Ok(Stop {
-                        kind: StopKind::WaveEnded {
-                            instructions: n + 1,
-                        },
-                        view: self.view().ok(),
-                    });
-                }
-                Stepped::NotRunnable => {
-                    self.run_others()?;
-                    if self.running_group() != Some(group)
-                        || self.step_once()? == Stepped::NotRunnable
-                    {
-                        return Err(StepError::Stuck { wave });
-                    }
-                    n += 1;
-                }
-            }
-            if self.wave_status(wave) == WaveStatus::Done {
-                return Ok(Stop {
-                    kind: StopKind::WaveEnded { instructions: n },
-                    view: self.view().ok(),
-                });
+            if let Some(stop) = self.step_focused(&mut n)? {
+                return Ok(stop);
             }
             if returns {
                 return Ok(Stop {
@@ -857,19 +828,102 @@ impl<'a, 'd> Stepper<'a, 'd> {
                     view: Some(self.view()?),
                 });
             }
-            if self.interrupted() {
-                return Ok(Stop {
-                    kind: StopKind::Interrupted,
-                    view: Some(self.view()?),
-                });
-            }
-            if self.steps_stop_at_breakpoints && self.at_breakpoint(wave) {
-                return Ok(Stop {
-                    kind: StopKind::Breakpoint,
-                    view: Some(self.view()?),
-                });
+            if let Some(stop) = self.interrupt_or_breakpoint(wave)? {
+                return Ok(stop);
             }
         }
+    }
+
+    /// Runs the focused wave until its PC (link-time) leaves `ranges` for an address of
+    /// the function `[start, end)` (a call made from the ranges to another function
+    /// runs on): how `finish` leaves an inlined call, whose code is `ranges` of the
+    /// function it is inlined into. Stops early as [`Stepper::step_out`] does.
+    pub fn step_out_of_ranges(
+        &mut self,
+        ranges: &[(u64, u64)],
+        function: (u64, u64),
+    ) -> Result<Stop, StepError> {
+        self.check_steppable()?;
+        let (_, wave) = self.focus;
+        let bias = self.debugger.load_bias();
+        let mut n = 0u64;
+        loop {
+            if let Some(stop) = self.step_focused(&mut n)? {
+                return Ok(stop);
+            }
+            let pc = self
+                .debugger
+                .session_ref()
+                .wave(wave)
+                .map(|w| w.pc.wrapping_sub(bias));
+            let left = pc.is_some_and(|pc| {
+                pc >= function.0 && pc < function.1 && !ranges.iter().any(|r| pc >= r.0 && pc < r.1)
+            });
+            if left {
+                return Ok(Stop {
+                    kind: StopKind::Stepped,
+                    view: Some(self.view()?),
+                });
+            }
+            if let Some(stop) = self.interrupt_or_breakpoint(wave)? {
+                return Ok(stop);
+            }
+        }
+    }
+
+    /// One instruction of the focused wave for [`Stepper::step_out`] (`n`: instructions
+    /// so far): past a barrier it waits at (the other waves run to it), within the step
+    /// limit. `Some` when the wave has ended.
+    fn step_focused(&mut self, n: &mut u64) -> Result<Option<Stop>, StepError> {
+        let (group, wave) = self.focus;
+        if *n >= self.step_limit {
+            return Err(StepError::StepLimit {
+                lane: 0,
+                limit: self.step_limit,
+            });
+        }
+        match self.step_once()? {
+            Stepped::Ran => *n += 1,
+            Stepped::GroupEnded => {
+                return Ok(Some(Stop {
+                    kind: StopKind::WaveEnded {
+                        instructions: *n + 1,
+                    },
+                    view: self.view().ok(),
+                }));
+            }
+            Stepped::NotRunnable => {
+                self.run_others()?;
+                if self.running_group() != Some(group) || self.step_once()? == Stepped::NotRunnable
+                {
+                    return Err(StepError::Stuck { wave });
+                }
+                *n += 1;
+            }
+        }
+        if self.wave_status(wave) == WaveStatus::Done {
+            return Ok(Some(Stop {
+                kind: StopKind::WaveEnded { instructions: *n },
+                view: self.view().ok(),
+            }));
+        }
+        Ok(None)
+    }
+
+    /// An interrupt, or a breakpoint wave `wave` is at (when steps stop at them), as a
+    /// stop.
+    fn interrupt_or_breakpoint(&mut self, wave: u32) -> Result<Option<Stop>, StepError> {
+        let kind = if self.interrupted() {
+            StopKind::Interrupted
+        } else if self.steps_stop_at_breakpoints && self.at_breakpoint(wave) {
+            StopKind::Breakpoint
+        } else {
+            return Ok(None);
+        };
+        Ok(Some(Stop {
+            kind,
+            view: Some(self.view()?),
+        }))
     }
 
     /// Whether link-time address `pc` starts a statement of a source line (gdb shows a

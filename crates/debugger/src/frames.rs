@@ -1,0 +1,302 @@
+//! The focused wave's frames as gdb shows them: every physical frame (the wave's own,
+//! then the callers the reconstruction unwinds), and in each, every inlined call
+//! containing its PC as a frame of its own (gdb's inline frames: the innermost inlined
+//! function first, at the PC's line; each enclosing one at the line of the call inlined
+//! into it). `frame`/`up`/`down`, `info frame` and `bt` go through them; an inline frame's
+//! variables are its own scope's, read with its physical frame's registers.
+
+use crate::frontend::{Active, Frontend};
+use crate::present::frame_function;
+use amdgpu_dwarf::program::InlinedCall;
+use amdgpu_lanes::service::{PcKind, SourcePos, demangle};
+
+/// One frame of the focused wave.
+#[derive(Debug, Clone)]
+pub(crate) struct Frame {
+    /// The physical frame it is in (0: the wave's own).
+    pub physical: u32,
+    /// How many inlined calls at the physical frame's PC are inside it (0: the
+    /// innermost frame of its physical frame).
+    pub inline: u32,
+    /// The physical frame's PC: the wave's, or the return address into a caller.
+    pub pc: u64,
+    /// Function and line as the frame shows them.
+    pub source: SourcePos,
+    /// The inlined call the frame is (`None`: the physical frame's function).
+    pub call: Option<InlinedCall>,
+}
+
+/// The name gdb gives an inlined function: its linkage name demangled, else its name.
+pub(crate) fn inlined_name(call: &InlinedCall) -> String {
+    match &call.linkage_name {
+        Some(l) => demangle(l),
+        None => call.name.clone(),
+    }
+}
+
+impl Frontend {
+    /// The focused wave's physical frames' PCs, innermost first: the wave's PC, then
+    /// the return addresses the reconstruction follows into each caller.
+    pub(crate) fn stack(&self, a: &mut Active) -> Result<Vec<u64>, String> {
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let pc = view.pc.ok_or("No stack.")?;
+        let (_, wave) = a.stepper.focus();
+        let bias = a.stepper.debugger().load_bias();
+        let mut out = vec![pc];
+        if let Some(w) = a.stepper.debugger().session_ref().wave(wave).cloned() {
+            out.extend(a.stepper.service().call_stack(&w, bias, pc));
+        }
+        Ok(out)
+    }
+
+    /// The focused wave's frames, innermost first, inline frames included.
+    pub(crate) fn frames(&self, a: &mut Active) -> Result<Vec<Frame>, String> {
+        let stack = self.stack(a)?;
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        for (p, &pc) in stack.iter().enumerate() {
+            let lookup = if p == 0 { pc } else { pc.wrapping_sub(1) };
+            let source = if p == 0 {
+                view.source.clone()
+            } else {
+                a.stepper.service().source(lookup, PcKind::Current)
+            };
+            let calls = a
+                .stepper
+                .debugger()
+                .image()
+                .program()
+                .inlined_calls_at(lookup)
+                .unwrap_or_default();
+            out.extend(physical_frames(p as u32, pc, source, calls));
+        }
+        Ok(out)
+    }
+
+    /// The level of the selected frame among `frames`.
+    pub(crate) fn selected_level(&self, a: &mut Active, frames: &[Frame]) -> usize {
+        let d = a.stepper.debugger();
+        let (p, i) = (d.selected_frame(), d.selected_inline());
+        frames
+            .iter()
+            .position(|f| f.physical == p && f.inline == i)
+            .unwrap_or(0)
+    }
+
+    /// Selects frame `level` of `frames` (the focused wave's): its physical frame,
+    /// the callers unwound by the reconstruction, and its inline scope.
+    pub(crate) fn select(
+        &self,
+        a: &mut Active,
+        frames: &[Frame],
+        level: usize,
+    ) -> Result<(), String> {
+        let f = frames.get(level).ok_or("No stack.")?;
+        let view = a.stepper.view().map_err(|e| e.to_string())?;
+        let pc = view.pc.ok_or("No stack.")?;
+        let (_, wave) = a.stepper.focus();
+        let bias = a.stepper.debugger().load_bias();
+        let callers = match a.stepper.debugger().session_ref().wave(wave).cloned() {
+            Some(w) => a.stepper.service().call_frames(&w, bias, pc),
+            None => Vec::new(),
+        };
+        let d = a.stepper.debugger();
+        d.select_frame_in(f.physical, callers)
+            .map_err(|e| e.to_string())?;
+        d.select_inline(f.inline);
+        Ok(())
+    }
+
+    /// `src` (the function and line of link-time `pc` as the line table and the
+    /// symbols give them) with the innermost function inlined at `pc` as its function:
+    /// how gdb names a frame 0 in inlined code.
+    pub(crate) fn innermost_source(
+        &self,
+        a: &mut Active,
+        pc: Option<u64>,
+        src: &SourcePos,
+    ) -> SourcePos {
+        let program = a.stepper.debugger().image().program();
+        let call = pc.and_then(|pc| program.inlined_calls_at(pc).ok()?.into_iter().next());
+        SourcePos {
+            function: call
+                .as_ref()
+                .map(inlined_name)
+                .or_else(|| src.function.clone()),
+            line: src.line.clone(),
+        }
+    }
+
+    /// `frame [N]`, `up [N]`, `down [N]`: selects a frame of the focused wave (a
+    /// caller's variables are read through the call frame information, an inline
+    /// frame's in its own scope) and shows it.
+    pub(crate) fn frame_cmd(
+        &mut self,
+        cmd: &str,
+        rest: &str,
+        a: &mut Active,
+    ) -> Result<(), String> {
+        let frames = self.frames(a)?;
+        let top = frames.len() - 1;
+        let cur = self.selected_level(a, &frames);
+        let arg = rest.trim();
+        let count = || -> Result<usize, String> {
+            if arg.is_empty() {
+                Ok(1)
+            } else {
+                arg.parse()
+                    .map_err(|_| format!("Invalid number \"{arg}\"."))
+            }
+        };
+        let level = match cmd {
+            "up" => {
+                if cur == top {
+                    return Err("Initial frame selected; you cannot go up.".into());
+                }
+                (cur + count()?).min(top)
+            }
+            "down" => {
+                if cur == 0 {
+                    return Err("Bottom (innermost) frame selected; you cannot go down.".into());
+                }
+                cur.saturating_sub(count()?)
+            }
+            _ if arg.is_empty() => cur,
+            _ => match arg.parse::<usize>() {
+                Ok(n) if n <= top => n,
+                _ => return Err(format!("No frame at level {arg}.")),
+            },
+        };
+        self.select(a, &frames, level)?;
+        println!("#{level}  {}", self.frame_line(a, &frames, level));
+        if let Some((file, line)) = &frames[level].source.line {
+            println!("{}", self.sources.show(file, *line));
+        }
+        Ok(())
+    }
+
+    /// gdb's summary of frame `level` of `frames`: its arguments read in its scope
+    /// (`...` when its physical frame cannot be unwound); a caller's PC before its
+    /// function unless the frame is an inlined call's caller (which has no PC of its
+    /// own in gdb's view).
+    pub(crate) fn frame_line(&mut self, a: &mut Active, frames: &[Frame], level: usize) -> String {
+        let Some(f) = frames.get(level) else {
+            return "??".into();
+        };
+        let saved = self.selected_level(a, frames);
+        if f.physical == 0 && f.inline == 0 {
+            let _ = self.select(a, frames, 0);
+            let line = self.frame(a, Some(f.pc), &f.source, self.lane);
+            let _ = self.select(a, frames, saved);
+            return line;
+        }
+        let func = f
+            .source
+            .function
+            .as_deref()
+            .map(frame_function)
+            .unwrap_or("??");
+        let at = f
+            .source
+            .line
+            .as_ref()
+            .map(|(file, l)| format!(" at {file}:{l}"))
+            .unwrap_or_default();
+        let args = match self.select(a, frames, level) {
+            Ok(()) => self.args(a, self.lane),
+            Err(_) => "...".into(),
+        };
+        let _ = self.select(a, frames, saved);
+        let pc = if f.inline == 0 {
+            format!("{:#018x} in ", f.pc)
+        } else {
+            String::new()
+        };
+        format!("{pc}{func} ({args}){at}")
+    }
+
+    /// `info frame`: the selected frame's level, PC, function and line, and where it
+    /// returns to (gdb's first lines; amdsim has no frame addresses to show). An inline
+    /// frame says so, and its caller is the frame it is inlined into.
+    pub(crate) fn info_frame(&mut self, a: &mut Active) -> Result<(), String> {
+        let frames = self.frames(a)?;
+        let level = self.selected_level(a, &frames);
+        let f = frames.get(level).ok_or("No stack.")?;
+        let func = f
+            .source
+            .function
+            .as_deref()
+            .map(frame_function)
+            .unwrap_or("??");
+        let line = f
+            .source
+            .line
+            .as_ref()
+            .map(|(file, l)| format!(" ({file}:{l})"))
+            .unwrap_or_default();
+        println!("Stack level {level}, frame at <unknown>:");
+        let outermost = level + 1 == frames.len();
+        let kernel = a.stepper.service().in_kernel(f.pc);
+        // An inline frame's caller is its physical frame's caller.
+        let saved = match frames[level..].iter().find(|c| c.physical > f.physical) {
+            Some(c) => format!("{:#x}", c.pc),
+            None if kernel => "<not saved>".into(),
+            None => "<unknown>".into(),
+        };
+        println!(" pc = {:#x} in {func}{line}; saved pc = {saved}", f.pc);
+        if f.call.is_some() {
+            println!(" inlined into frame {}", level + 1);
+        } else if outermost && kernel {
+            println!(" Outermost frame: the kernel's entry");
+        } else if !outermost {
+            println!(" called by frame at level {}", level + 1);
+        }
+        if level > 0 {
+            println!(" caller of frame at level {}", level - 1);
+        }
+        println!(
+            " Arglist at unknown address.\n Locals at unknown address, Previous frame's sp is <unknown>"
+        );
+        Ok(())
+    }
+}
+
+/// The frames of physical frame `physical` at `pc` (`source`: its innermost function
+/// and line), with `calls` the inlined calls containing its PC, innermost first.
+fn physical_frames(
+    physical: u32,
+    pc: u64,
+    source: SourcePos,
+    calls: Vec<InlinedCall>,
+) -> Vec<Frame> {
+    let mut out = Vec::with_capacity(calls.len() + 1);
+    let mut line = source.line.clone();
+    for (k, call) in calls.iter().enumerate() {
+        out.push(Frame {
+            physical,
+            inline: k as u32,
+            pc,
+            source: SourcePos {
+                function: Some(inlined_name(call)),
+                line: line.clone(),
+            },
+            call: Some(call.clone()),
+        });
+        // The frame it is inlined into is at the call's line.
+        line = match (&call.call_file, call.call_line) {
+            (Some(file), Some(l)) => Some((file.clone(), l)),
+            _ => line,
+        };
+    }
+    out.push(Frame {
+        physical,
+        inline: calls.len() as u32,
+        pc,
+        source: SourcePos {
+            function: source.function,
+            line,
+        },
+        call: None,
+    });
+    out
+}
