@@ -22,7 +22,7 @@ fn amdsim(args: &[&str]) -> Output {
 
 /// Held by the tests that run the committed dispatch files, which write
 /// their outputs beside them.
-static EXAMPLES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+pub(crate) static EXAMPLES: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -819,21 +819,6 @@ fn isa_coverage_lists_operations_and_counts() {
             .status
             .code(),
         Some(2)
-    );
-}
-
-#[test]
-fn readme_shows_the_coverage_counts_the_command_prints() {
-    let out = amdsim(&["isa", "coverage"]);
-    assert_ok("isa coverage", &out);
-    let indented: String = text(&out.stdout)
-        .lines()
-        .map(|l| format!("    {l}\n"))
-        .collect();
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    assert!(
-        readme.contains(&format!("    $ amdsim isa coverage\n{indented}")),
-        "README.md's table differs from `amdsim isa coverage`:\n{indented}"
     );
 }
 
@@ -1753,51 +1738,6 @@ fn debug_finish_returns_the_value() {
     assert!(t.contains(" in cf_call (in=0x"), "{t}");
     assert!(t.contains("Value returned is $1 = 455\n"), "{t}");
     assert!(t.contains("$2 = 456\n"), "{t}");
-}
-
-/// The README's debugging walk-through is what `amdsim debug` prints for it, line for
-/// line (trailing spaces aside): the transcript in the README stays true.
-#[test]
-fn readme_debugging_walkthrough_is_current() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let start = readme
-        .find("    $ amdsim debug -x kernels/examples/walkthrough.cmds")
-        .expect("the README has the walk-through");
-    let block: Vec<&str> = readme[start..]
-        .lines()
-        .take_while(|l| l.starts_with("    ") || l.is_empty())
-        .collect();
-    let block: Vec<&str> = block
-        .iter()
-        .rev()
-        .skip_while(|l| l.is_empty())
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .copied()
-        .collect();
-    let args: Vec<&str> = block[0]
-        .trim_start()
-        .strip_prefix("$ amdsim ")
-        .unwrap()
-        .split_whitespace()
-        .collect();
-    let out = amdsim(&args);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let got: Vec<String> = text(&out.stdout)
-        .lines()
-        .map(|l| l.trim_end().to_string())
-        .collect();
-    let want: Vec<String> = block[1..]
-        .iter()
-        .map(|l| l.strip_prefix("    ").unwrap_or(l).trim_end().to_string())
-        .collect();
-    assert_eq!(
-        got,
-        want,
-        "README.md's walk-through differs from what the command prints:\n{}",
-        got.join("\n")
-    );
 }
 
 /// At a terminal (a pseudo-terminal here), `amdsim debug` edits lines (a cursor key

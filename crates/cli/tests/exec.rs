@@ -305,9 +305,8 @@ fn readme_and_help_examples_run_as_printed() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let section = readme.split("## Run a HIP program").nth(1).unwrap();
-    let section = section.split("\n## ").next().unwrap();
-    let mut text = section.to_string();
+    // Every such line of the README (the tour's `$ ` transcripts are readme.rs's).
+    let mut text = readme.clone();
     for cmd in ["exec", "debug", "lanes"] {
         let help = Command::new(env!("CARGO_BIN_EXE_amdsim"))
             .args([cmd, "--help"])
@@ -322,8 +321,10 @@ fn readme_and_help_examples_run_as_printed() {
     };
     let mut lines: Vec<String> = text
         .lines()
-        .map(str::trim_start)
+        .map(|l| l.split("  #").next().unwrap_or(l).trim())
         .filter(runs_a_program)
+        // Not the command synopses (`amdsim debug -- PROGRAM [ARGS...]`).
+        .filter(|l| !l.contains("PROGRAM") && !l.contains('['))
         .map(str::to_string)
         .collect();
     lines.sort();

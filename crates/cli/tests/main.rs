@@ -6,6 +6,7 @@
 mod cli;
 mod disasm_objdump;
 mod exec;
+mod readme;
 
 /// With `autotests = false` a test file that is not a module here would never be
 /// built: every `tests/*.rs` and every `tests/*/mod.rs` must be named above.
