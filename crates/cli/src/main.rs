@@ -4,8 +4,12 @@
 //! `Subcommand` type) and a `run` function. A new subcommand is a new file,
 //! a variant of [`Command`] and an arm in [`Command::run`].
 //!
+//! The doc comments of the argument types are clap's help text, written for a terminal
+//! (`X[,Y[,Z]]`), not rustdoc links.
+//!
 //! The tool is a thin layer over the library crates (the device, the host, the lane
 //! service, the debugger, the DWARF evaluator); nothing depends on it.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 mod dap_cmd;
 mod debug_cmd;

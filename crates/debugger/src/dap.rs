@@ -6,7 +6,7 @@
 //! thread turns each request into gdb commands (`break FILE:LINE`, `continue`, `next`,
 //! `bt`, `info locals`, `print EXPR`, ...) and reads their answers from the front
 //! end's standard output, which the caller has pointed at a pipe (`captured`): each
-//! command's output ends where the front end writes [`crate::input::READY`] before
+//! command's output ends where the front end writes `READY` (`input.rs`) before
 //! reading the next one. The protocol itself goes through `proto_in` / `proto_out`.
 //!
 //! What maps to what: waves are threads (ROCgdb's target ids as names), the focused

@@ -61,7 +61,7 @@
 //! gimli does not rewrite (`.debug_str_offsets`, `.debug_addr`, `.debug_aranges`,
 //! `.debug_names`, ...) are emptied: the rewritten DWARF does not use them, and stale
 //! offsets would mislead. `.debug_frame` is replaced by call frame information that
-//! unwinds to the callers' frames ([`frames`]: clang-19's has no rules at all).
+//! unwinds to the callers' frames (`frames`: clang-19's has no rules at all).
 
 use crate::regions::{
     ActiveMask, FunctionRegions, Home, LaneModel, Loc, RegionId, Wait, analyse_code_object,

@@ -153,7 +153,7 @@ pub struct Member {
     pub bit_size: Option<u64>,
     /// Bits from the start of the containing object to the bit field: its
     /// DW_AT_data_bit_offset, or what the DWARF 4 attributes say (see
-    /// [`dwarf4_bit_offset`]).
+    /// `dwarf4_bit_offset`).
     pub bit_offset: Option<u64>,
 }
 

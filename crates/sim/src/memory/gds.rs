@@ -6,8 +6,8 @@
 //!
 //! The operations and their resources follow the Vega ISA's pseudo-code (as
 //! quoted in gem5's `vega/insts/ds.cc`); the resource number is
-//! `(M0[21:16] + offset0[5:0]) % 64` (LLVM `AMDGPUISelDAGToDAG.cpp`: "(<isa
-//! opaque base> + M0[21:16] + offset field) % 64", the opaque base being 0
+//! `(M0[21:16] + offset0[5:0]) % 64` (LLVM `AMDGPUISelDAGToDAG.cpp`: "(\<isa
+//! opaque base\> + M0\[21:16\] + offset field) % 64", the opaque base being 0
 //! here). The value an operation takes (`ds_gws_init`, `ds_gws_barrier`,
 //! `ds_gws_sema_br`) is the data VGPR of the first active lane, of lane 0 when
 //! EXEC is zero (RDNA3 guide §13.4.2).
@@ -41,9 +41,9 @@
 //! (offset1 bit 0, `wave_release`) or ended; until then it waits with its PC
 //! *at* the instruction. The dword is at GDS byte address `M0[15:0] + offset0`
 //! (LLVM puts the intrinsic's GDS pointer in M0 and 4 × the counter index in
-//! offset0); offset1[5:4] selects add (0) or swap (1); the operand is the
+//! offset0); offset1\[5:4\] selects add (0) or swap (1); the operand is the
 //! address VGPR of the first active lane; every active lane receives the
-//! value before the operation. GFX10's dword count (offset1[7:6]) must be 1.
+//! value before the operation. GFX10's dword count (offset1\[7:6\]) must be 1.
 
 use super::bytes::Bytes;
 use crate::error::Space;

@@ -62,7 +62,7 @@ struct Entry {
     mem: bool,
 }
 
-/// A program prepared for execution: the [`Fast`] handlers of its
+/// A program prepared for execution: the `Fast` handlers of its
 /// instructions, by address.
 #[derive(Clone, Debug, Default)]
 pub struct Prepared {
