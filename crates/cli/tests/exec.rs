@@ -238,6 +238,48 @@ fn a_kernel_fault_aborts_the_program_after_amdsims_report() {
     );
 }
 
+/// Built with `-g`, the fault report also names the source line of the faulting
+/// instruction, as the code object's line table gives it: the store `p[i] = ...` of
+/// kernel_fault.hip (the only store through `p`). Built here with hipcc, so that the
+/// committed corpus keeps its flags.
+#[test]
+fn a_kernel_fault_names_its_source_line() {
+    if !have_hip("a_kernel_fault_names_its_source_line") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let src = root.join("kernels/hip/src/kernel_fault.hip");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("p[i] = i * 5 + 1;"))
+        .expect("the store in kernel_fault.hip");
+    let dir = ScratchDir::new("amdsim-fault-line-");
+    let program = dir.join("kernel_fault");
+    let built = Command::new("hipcc")
+        .args(["--offload-arch=gfx900", "-O2", "-g"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&program)
+        .output()
+        .expect("run hipcc");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let out = exec("gfx900", &program, &["--fault"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report = stderr
+        .lines()
+        .find(|l| l.starts_with("amdsim: the faulting instruction is at"))
+        .unwrap_or_else(|| panic!("no report: {stderr}"));
+    assert!(
+        report.ends_with(&format!("kernels/hip/src/kernel_fault.hip:{line}")),
+        "{report}"
+    );
+}
+
 /// A failed device assert prints HIP's message (through hostcall) and ends
 /// the program as on a GPU.
 #[test]

@@ -315,9 +315,14 @@ impl Runtime {
                 k.info.name, f.group, f.error
             );
             if let Some(pc) = f.error.pc() {
+                let address = pc.wrapping_sub(module.load_bias);
+                let code = lock(&self.codes).get(&module.load_bias).cloned();
+                let line = code
+                    .and_then(|c| source_line(&c, address))
+                    .map(|(file, line)| format!(", {file}:{line}"))
+                    .unwrap_or_default();
                 eprintln!(
-                    "amdsim: the faulting instruction is at {:#x} in the kernel's code object (as llvm-objdump numbers it)",
-                    pc.wrapping_sub(module.load_bias)
+                    "amdsim: the faulting instruction is at {address:#x} in the kernel's code object (as llvm-objdump numbers it){line}"
                 );
             }
             return Err(fault_status(&f.error));
@@ -368,4 +373,17 @@ impl Runtime {
     pub fn kernel_symbol(&self, object: u64) -> Option<Arc<Symbol>> {
         lock(&self.kernels).get(&object).cloned()
     }
+}
+
+/// The source file and line of code-object address `address`, when the code object has a
+/// line table that gives one (the file as the line table names it, without `./`).
+fn source_line(code: &[u8], address: u64) -> Option<(String, u64)> {
+    let co = amdgpu_codeobj::CodeObject::parse(code).ok()?;
+    co.section_data(".debug_line")?;
+    let program =
+        amdgpu_dwarf::program::Program::load(|n| co.section_data(n), Default::default()).ok()?;
+    let sequences = program.line_sequences().ok()?;
+    let row = sequences.iter().find_map(|s| s.row_for(address))?;
+    let file = row.file.strip_prefix("./").unwrap_or(&row.file);
+    (row.line != 0 && !file.is_empty()).then(|| (file.to_string(), row.line))
 }
