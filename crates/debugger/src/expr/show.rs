@@ -73,6 +73,21 @@ fn data_symbol(addr: u64, a: &mut Active) -> String {
         .unwrap_or_default()
 }
 
+/// ` <function>` or ` <function+off>` for a code address (a link-time one, as `$pc`
+/// holds), as gdb names the function a code pointer points into.
+fn code_symbol(addr: u64, a: &mut Active) -> String {
+    let service = a.stepper.service();
+    let src = service.source(addr, amdgpu_lanes::service::PcKind::Current);
+    let start = service.function_at(addr).map_or(addr, |f| f.start);
+    src.function
+        .as_deref()
+        .map(|f| match addr - start {
+            0 => format!(" <{}>", crate::present::frame_function(f)),
+            off => format!(" <{}+{off}>", crate::present::frame_function(f)),
+        })
+        .unwrap_or_default()
+}
+
 impl Frontend {
     /// `v` as gdb prints it; `top`: a pointer shows its type.
     pub(crate) fn show(
@@ -219,9 +234,11 @@ impl Frontend {
                 .find(|(_, v)| i128::from(*v) == i)
                 .map(|(name, _)| name.clone())
                 .unwrap_or_else(|| i.to_string()),
-            (Ty::Pointer { space, .. }, Num::Int(i)) => {
+            (Ty::Pointer { space, target, .. }, Num::Int(i)) => {
                 let mut addr = format!("{}{:#x}", super::parse::aspace_prefix(*space), i as u64);
-                if matches!(space, AddressSpace::Global | AddressSpace::Generic) {
+                if matches!(target, super::types::Target::Ty(t) if matches!(**t, Ty::Function)) {
+                    addr += &code_symbol(i as u64, a);
+                } else if matches!(space, AddressSpace::Global | AddressSpace::Generic) {
                     addr += &data_symbol(i as u64, a);
                 }
                 if top {
