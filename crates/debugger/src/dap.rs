@@ -16,13 +16,17 @@
 //! the focused lane (`hover`, `watch`), or runs any debugger command (`repl`).
 //! Breakpoints are verified when the code object has code for them. A request that
 //! runs the dispatch (`continue`, `next`, `stepIn`, `stepOut`) is answered at once and
-//! followed by a `stopped` event, or `terminated` when the dispatch ends.
+//! followed by a `stopped` event, or `terminated` when the dispatch ends. A `pause`
+//! while such a request runs stops the dispatch as Ctrl-C does in `amdsim debug` (a
+//! reader thread takes requests as they come, so it is seen during the run); its answer
+//! follows the `stopped` event (reason `pause`).
 
 use crate::Input;
 use crate::input::READY;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -113,6 +117,9 @@ struct Server<W: Write> {
     /// Breakpoint numbers by source path, as the client set them.
     breakpoints: HashMap<String, Vec<u32>>,
     functions: Vec<u32>,
+    /// Raised while a request runs the dispatch (the reader thread then passes a
+    /// `pause` on as an interrupt).
+    running: Arc<AtomicBool>,
 }
 
 impl<W: Write> Server<W> {
@@ -156,6 +163,17 @@ impl<W: Write> Server<W> {
             self.ended = true;
         }
         !self.ended
+    }
+
+    /// Runs a command that runs the dispatch (`run`, `continue`, ...): a `pause` that
+    /// comes meanwhile interrupts it.
+    fn exec_running(&mut self, cmd: &str) -> Option<String> {
+        self.running.store(true, Ordering::SeqCst);
+        let text = self.exec(cmd);
+        self.running.store(false, Ordering::SeqCst);
+        // A pause that came as the run ended must not stop the next one.
+        crate::frontend::clear_interrupt();
+        text
     }
 
     /// Runs one debugger command and returns what it printed (`None`: the session
@@ -486,7 +504,7 @@ impl<W: Write> Server<W> {
             "configurationDone" => {
                 self.respond(req, Ok(json!({})));
                 self.started = true;
-                let text = self.exec("run");
+                let text = self.exec_running("run");
                 self.after_run(text, "entry");
                 return true;
             }
@@ -502,6 +520,9 @@ impl<W: Write> Server<W> {
             }
             "variables" => self.variables(args),
             "evaluate" => self.evaluate(args),
+            // The interrupt was raised when the request came (see `serve`); the run it
+            // stopped has been answered with its `stopped` event by now.
+            "pause" => Ok(json!({})),
             "continue" | "next" | "stepIn" | "stepOut" => {
                 let (gdb, reason) = match cmd {
                     "continue" => ("continue", "breakpoint"),
@@ -510,7 +531,7 @@ impl<W: Write> Server<W> {
                     _ => ("finish", "step"),
                 };
                 self.respond(req, Ok(json!({"allThreadsContinued": true})));
-                let text = self.exec(gdb);
+                let text = self.exec_running(gdb);
                 self.after_run(text, reason);
                 return true;
             }
@@ -577,6 +598,24 @@ pub fn serve(
     let (cmd_tx, cmd_rx) = channel::<String>();
     let (ready_tx, ready_rx) = channel::<()>();
     let (launch_tx, launch_rx) = channel::<Value>();
+    let running = Arc::new(AtomicBool::new(false));
+    // Requests as they come: a `pause` during a run interrupts it at once, while the
+    // protocol thread waits for the run's output.
+    let (req_tx, req_rx) = channel::<Value>();
+    {
+        let running = running.clone();
+        std::thread::spawn(move || {
+            let mut input = BufReader::new(proto_in);
+            while let Some(req) = read_message(&mut input) {
+                if req["command"] == "pause" && running.load(Ordering::SeqCst) {
+                    crate::frontend::interrupt();
+                }
+                if req_tx.send(req).is_err() {
+                    break;
+                }
+            }
+        });
+    }
     let protocol = std::thread::spawn(move || {
         let mut server = Server {
             out: proto_out,
@@ -590,10 +629,10 @@ pub fn serve(
             thread: 1,
             breakpoints: HashMap::new(),
             functions: Vec::new(),
+            running,
         };
         let mut launch = Some(launch_tx);
-        let mut input = BufReader::new(proto_in);
-        while let Some(req) = read_message(&mut input) {
+        while let Ok(req) = req_rx.recv() {
             if req["type"] == "request" && !server.handle(&req, &mut launch) {
                 break;
             }

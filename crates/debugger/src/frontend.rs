@@ -166,8 +166,9 @@ fn sim_error(e: &StepError) -> Option<SimError> {
 
 pub(crate) const NOT_RUNNING: &str = "The program is not being run.";
 
-/// The flag Ctrl-C raises while a dispatch runs under an interactive session (a second
-/// Ctrl-C before the debugger has seen the first ends the process).
+/// The flag that stops a running dispatch: Ctrl-C raises it under an interactive session
+/// (a second Ctrl-C before the debugger has seen the first ends the process), and so does
+/// [`interrupt`] (a DAP client's `pause`). `None` where no Ctrl-C handler could be set.
 fn interrupt_flag() -> Option<Arc<AtomicBool>> {
     static FLAG: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
     FLAG.get_or_init(|| {
@@ -182,6 +183,22 @@ fn interrupt_flag() -> Option<Arc<AtomicBool>> {
         .map(|()| flag)
     })
     .clone()
+}
+
+/// Stops the dispatch the front end is running, as Ctrl-C does (the stop reads
+/// "received signal SIGINT"). Raise it only while a command runs the dispatch: raised
+/// at a stop, it would stop the next one at once.
+pub fn interrupt() {
+    if let Some(f) = interrupt_flag() {
+        f.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Lowers an [`interrupt`] that came too late to stop anything (the run had ended).
+pub fn clear_interrupt() {
+    if let Some(f) = interrupt_flag() {
+        f.store(false, Ordering::Relaxed);
+    }
 }
 
 impl Frontend {

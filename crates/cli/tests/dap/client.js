@@ -67,7 +67,41 @@ async function main() {
   } finally {
     await dc.stop();
   }
+  await pauseALongRun();
   console.log('dap client: all checks passed');
+}
+
+// `pause` stops a running dispatch as Ctrl-C does in `amdsim debug`: vector_add at
+// -O0 -g over 200,000 work-items with a breakpoint whose condition never holds
+// (n is 200000, not 7) runs for many seconds under the debugger; paused after a
+// moment, it stops with reason `pause` in vector_add, far from its end.
+async function pauseALongRun() {
+  const dc = new DebugClient(amdsim, 'dap', 'amdsim', { cwd: root });
+  dc.defaultTimeout = 60000;
+  await dc.start();
+  try {
+    const n = 200000;
+    const long = {
+      program: path.join(root, 'kernels/bin/gfx900/vector_add.O0g.co'),
+      kernel: 'vector_add',
+      args: [`f32[${n}]`, `f32[${n}]`, `f32[${n}]`, `u32:${n}`],
+    };
+    const src = path.join(root, 'kernels/src/vector_add.cl');
+    await Promise.all([dc.waitForEvent('initialized'), dc.launch(long)]);
+    const set = await dc.setBreakpointsRequest({ source: { path: src }, breakpoints: [{ line: 9, condition: 'n == 7' }] });
+    assert.strictEqual(set.body.breakpoints[0].verified, true);
+    await dc.configurationDoneRequest();
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    const [stopped] = await Promise.all([dc.waitForEvent('stopped'), dc.pauseRequest({ threadId: 1 })]);
+    assert.strictEqual(stopped.body.reason, 'pause');
+    assert.ok(Date.now() - started < 10000, 'the pause took effect at once');
+    const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId });
+    assert.ok(st.body.stackFrames.some((f) => f.name === 'vector_add'), JSON.stringify(st.body));
+    // dc.stop() disconnects, which ends the stopped session.
+  } finally {
+    await dc.stop();
+  }
 }
 
 main().catch((err) => {
