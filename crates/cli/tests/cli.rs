@@ -2402,3 +2402,59 @@ fn debug_listings_name_branch_targets() {
         "disassemble names targets too:\n{t}"
     );
 }
+
+/// gdb's `next` steps over calls, `step` into them. cf_call.cl at -O0: line 46 calls
+/// `classify` (a real call, `s_swappc_b64`) for the lanes with (v >> 4) % 3 != 0; from
+/// there `next` comes to line 48, the next line of cf_call, while `step` stops at
+/// classify's first line after its prologue (25). gds_sync.cl at -O2: `grid_sync` is
+/// inlined (its lines 24-27); from line 40 `step` enters the copy called from line 41,
+/// while `next` passes over it: the line table has no other statement of the kernel's
+/// own on the way (line 42's store has no row of its own), so the loop's next round
+/// stops at the breakpoint on line 40 again.
+#[test]
+fn debug_next_steps_over_calls_and_inlined_calls() {
+    let session = |co: &str, kernel: &str, args: &[&str], cmds: &[&str]| {
+        let mut all = vec!["debug", "-batch"];
+        for c in cmds {
+            all.extend(["-ex", c]);
+        }
+        all.extend([co, kernel]);
+        all.extend_from_slice(args);
+        let out = amdsim(&all);
+        let t = text(&out.stdout);
+        assert!(out.status.success(), "{t}");
+        t.rsplit("(amdsim) ").next().unwrap_or_default().to_string()
+    };
+    let cf = |cmd: &str| {
+        session(
+            "kernels/bin/gfx900/cf_call.O0g.co",
+            "cf_call",
+            &["u32[64]:iota=300", "u32[64]", "u32:64"],
+            &["break 46", "run", cmd],
+        )
+    };
+    assert!(cf("next").starts_with("next\n48\t"), "{}", cf("next"));
+    assert!(
+        cf("step").contains("classify (x=4, in=0x100000000, n=64) at kernels/src/cf_call.cl:25"),
+        "{}",
+        cf("step")
+    );
+    let gds = |cmd: &str| {
+        session(
+            "kernels/bin/gfx900/gds_sync.O2g.co",
+            "gws_grid_barrier",
+            &["u32[64]", "u32[64]", "u32:2"],
+            &["break 40", "run", cmd],
+        )
+    };
+    let next = gds("next");
+    assert!(
+        next.contains("hit Breakpoint 1") && next.contains("gds_sync.cl:40\n"),
+        "{next}"
+    );
+    let step = gds("step");
+    assert!(
+        step.contains("grid_sync () at kernels/src/gds_sync.cl:24"),
+        "{step}"
+    );
+}

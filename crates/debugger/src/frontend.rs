@@ -721,9 +721,13 @@ impl Frontend {
                 }
                 return self.resume(a, 1, |s| s.resume());
             }
-            "s" | "step" | "n" | "next" => {
+            "s" | "step" => {
                 let lane = self.lane;
                 return self.resume(a, count(rest)?, move |s| s.step_line(lane));
+            }
+            "n" | "next" => {
+                let lane = self.lane;
+                return self.resume(a, count(rest)?, move |s| s.next_line(lane));
             }
             "si" | "stepi" | "ni" | "nexti" => {
                 return self.resume(a, count(rest)?, |s| s.step_instruction());

@@ -44,7 +44,7 @@ const COMMANDS: &[(&[&str], &str)] = &[
     ),
     (
         &["next", "n"],
-        "next [N]\nAs step: the focused lane's next source line; a breakpoint reached on the way stops it.",
+        "next [N]\nAs step, but over calls: a function the wave calls (or an inlined call) runs to its return; a breakpoint reached on the way stops it.",
     ),
     (
         &["stepi", "si", "nexti", "ni"],

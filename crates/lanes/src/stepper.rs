@@ -1001,6 +1001,40 @@ impl<'a, 'd> Stepper<'a, 'd> {
     /// Steps the focused wave until `lane` is active at the start of a statement of
     /// another line than the one it is at now (see the module documentation).
     pub fn step_line(&mut self, lane: u32) -> Result<Stop, StepError> {
+        self.line_step(lane, false)
+    }
+
+    /// gdb's `next`: as [`Stepper::step_line`], but a call the focused wave makes runs to
+    /// its return ([`Stepper::step_out`]; a breakpoint, an interrupt or the wave's end
+    /// inside it stops there), and the lines of an inlined call deeper than the one the
+    /// lane starts in are passed over.
+    pub fn next_line(&mut self, lane: u32) -> Result<Stop, StepError> {
+        self.line_step(lane, true)
+    }
+
+    /// Whether the focused wave's next instruction is a call.
+    fn at_call(&self) -> bool {
+        let session = self.debugger.session_ref();
+        let bias = self.debugger.load_bias();
+        session.wave(self.focus.1).is_some_and(|w| {
+            session.launch().program.at(w.pc).is_some_and(|i| {
+                matches!(
+                    i.flow(w.pc.wrapping_sub(bias)),
+                    amdgpu_isa::Flow::Call { .. } | amdgpu_isa::Flow::IndirectCall
+                )
+            })
+        })
+    }
+
+    /// How many inlined calls contain link-time `pc` (0 where the DWARF cannot say).
+    fn inline_depth(&self, pc: Option<u64>) -> usize {
+        let program = self.debugger.image().program();
+        pc.and_then(|pc| program.inlined_calls_at(pc).ok())
+            .map_or(0, |calls| calls.len())
+    }
+
+    /// [`Stepper::step_line`] (`over`: false) and [`Stepper::next_line`] (true).
+    fn line_step(&mut self, lane: u32, over: bool) -> Result<Stop, StepError> {
         self.check_steppable()?;
         if lane >= self.wave_size {
             return Err(StepError::LaneOutOfRange {
@@ -1031,6 +1065,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
         let mut n = 0u64;
         // Set when the lane entered a function: where its prologue ends.
         let mut prologue_end: Option<u64> = None;
+        let start_depth = if over { self.inline_depth(start.pc) } else { 0 };
         loop {
             if n >= self.step_limit {
                 return Err(StepError::StepLimit {
@@ -1038,6 +1073,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
                     limit: self.step_limit,
                 });
             }
+            let calls = over && self.at_call();
             match self.step_once()? {
                 Stepped::Ran => n += 1,
                 Stepped::GroupEnded => {
@@ -1085,6 +1121,13 @@ impl<'a, 'd> Stepper<'a, 'd> {
                     view: Some(self.view()?),
                 });
             }
+            if calls {
+                // `next` over a call: on to its return, unless something stops it there.
+                let stop = self.step_out(&mut 0)?;
+                if !matches!(stop.kind, StopKind::Stepped) {
+                    return Ok(stop);
+                }
+            }
             let f = self.lane_fact(lane)?;
             match f.state {
                 LaneState::Active => {
@@ -1095,6 +1138,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
                             line.is_some()
                                 && line != start_line
                                 && f.pc.is_some_and(|pc| self.statements.contains(&pc))
+                                && !(over && self.inline_depth(f.pc) > start_depth)
                         }
                     };
                     if new_line && prologue_end.is_none() {
