@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 mod types;
 
-pub use types::{Encoding, Member, Qualifier, TypeDie};
+pub use types::{Encoding, Member, PointerKind, Qualifier, StaticMember, TypeDie};
 
 type Rd<'d> = EndianSlice<'d, LittleEndian>;
 

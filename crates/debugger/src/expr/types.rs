@@ -229,6 +229,7 @@ impl Ty {
                 size,
                 members,
                 union,
+                ..
             } => Ty::Struct {
                 name: name.unwrap_or_else(|| "<anonymous>".into()),
                 size: size.unwrap_or(0),
