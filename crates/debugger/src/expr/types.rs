@@ -2,7 +2,7 @@
 //! from [`amdgpu_dwarf::program::TypeDie`]) and the C types a cast can name.
 
 use amdgpu_dwarf::AddressSpace;
-use amdgpu_dwarf::program::{Encoding, Program, TypeDie};
+use amdgpu_dwarf::program::{Encoding, PointerKind, Program, TypeDie};
 
 /// What a pointer points to.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +23,20 @@ pub(crate) struct Field {
     pub ty: Target,
     /// A bit field: where its bits are.
     pub bits: Option<BitField>,
+}
+
+/// A static data member: no part of the object, its value is where its definition
+/// says ([`Program::static_member`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct StaticField {
+    pub name: String,
+    /// Its type (`Void` when the DWARF names none).
+    pub ty: Target,
+    /// .debug_info offset of the member's DIE.
+    pub die: u64,
+    /// How many of the struct's [`Field`]s come before it (gdb shows members in
+    /// declaration order, static ones among the others).
+    pub position: usize,
 }
 
 /// A bit field's place in its struct.
@@ -80,6 +94,14 @@ pub(crate) enum Ty {
         space: AddressSpace,
         name: Option<String>,
     },
+    /// A C++ reference (`T &`, or `T &&` when `rvalue`): held as the referent's
+    /// address, and standing for the referent in expressions.
+    Reference {
+        target: Target,
+        size: u8,
+        space: AddressSpace,
+        rvalue: bool,
+    },
     /// An array.
     Array {
         element: Box<Ty>,
@@ -90,6 +112,7 @@ pub(crate) enum Ty {
         name: String,
         size: u64,
         fields: Vec<Field>,
+        statics: Vec<StaticField>,
         union: bool,
     },
     /// An enumeration.
@@ -141,6 +164,42 @@ fn die_type_name(program: &Program, die: u64, depth: u32) -> Option<String> {
         TypeDie::Typedef { name, .. } => Some(name),
         _ => None,
     }
+}
+
+/// The name of a pointer's or reference's target: a DWARF type as the source writes it
+/// (qualifiers kept, typedefs by name), else its resolved type's name.
+fn target_name(program: &Program, target: &Target) -> String {
+    match target {
+        Target::Die(d) => die_type_name(program, *d, 0),
+        _ => None,
+    }
+    .map(Ok)
+    .unwrap_or_else(|| Ty::target(program, target).map(|t| t.name(program)))
+    .unwrap_or_else(|_| "?".into())
+}
+
+/// The qualifiers (`const `, `volatile `, both) on the type at `die`, before the first
+/// type that is no qualifier.
+fn qualifiers(program: &Program, mut die: u64) -> String {
+    use amdgpu_dwarf::program::Qualifier;
+    let mut out = String::new();
+    for _ in 0..MAX_DEPTH {
+        match program.type_die(die) {
+            Ok(TypeDie::Qualified {
+                qualifier,
+                target: Some(t),
+            }) => {
+                match qualifier {
+                    Qualifier::Const => out += "const ",
+                    Qualifier::Volatile => out += "volatile ",
+                    _ => {}
+                }
+                die = t;
+            }
+            _ => break,
+        }
+    }
+    out
 }
 
 /// The deepest chain of typedefs, qualifiers and nested arrays followed.
@@ -212,6 +271,21 @@ impl Ty {
                 target,
                 size,
                 address_class,
+                kind: kind @ (PointerKind::Reference | PointerKind::RvalueReference),
+            } => Ty::Reference {
+                target: target.map_or(Target::Void, Target::Die),
+                size: if matches!(address_class, Some(1 | 2)) {
+                    4
+                } else {
+                    size.min(8) as u8
+                },
+                space: space_of_class(address_class, size),
+                rvalue: kind == PointerKind::RvalueReference,
+            },
+            TypeDie::Pointer {
+                target,
+                size,
+                address_class,
                 ..
             } => Ty::Pointer {
                 target: target.map_or(Target::Void, Target::Die),
@@ -228,12 +302,21 @@ impl Ty {
                 name,
                 size,
                 members,
+                statics,
                 union,
-                ..
             } => Ty::Struct {
                 name: name.unwrap_or_else(|| "<anonymous>".into()),
                 size: size.unwrap_or(0),
                 union,
+                statics: statics
+                    .into_iter()
+                    .map(|m| StaticField {
+                        name: m.name,
+                        ty: m.ty.map_or(Target::Void, Target::Die),
+                        die: m.die,
+                        position: m.position,
+                    })
+                    .collect(),
                 fields: members
                     .into_iter()
                     .map(|m| Field {
@@ -279,11 +362,13 @@ impl Ty {
                         name: n,
                         size,
                         fields,
+                        statics,
                         union,
                     } if n == "<anonymous>" => Ty::Struct {
                         name,
                         size,
                         fields,
+                        statics,
                         union,
                     },
                     other => other,
@@ -319,9 +404,12 @@ impl Ty {
     /// Size in bytes.
     pub fn size(&self) -> u64 {
         match self {
-            Ty::Int { size, .. } | Ty::Float { size, .. } | Ty::Pointer { size, .. } => {
-                u64::from(*size)
-            }
+            // A reference's own size (its address); `sizeof` of a reference is its
+            // referent's, which the evaluator gives (it reads through references).
+            Ty::Int { size, .. }
+            | Ty::Float { size, .. }
+            | Ty::Pointer { size, .. }
+            | Ty::Reference { size, .. } => u64::from(*size),
             Ty::Enum { size, .. } => u64::from(*size),
             Ty::Bool => 1,
             Ty::Array { element, count } => element.size() * count.unwrap_or(0),
@@ -399,13 +487,7 @@ impl Ty {
             Ty::Bool => "bool".into(),
             Ty::Pointer { name: Some(n), .. } => n.clone(),
             Ty::Pointer { target, .. } => {
-                let inner = match target {
-                    Target::Die(d) => die_type_name(program, *d, 0),
-                    _ => None,
-                }
-                .map(Ok)
-                .unwrap_or_else(|| Ty::target(program, target).map(|t| t.name(program)));
-                let inner = inner.unwrap_or_else(|_| "?".into());
+                let inner = target_name(program, target);
                 if inner.ends_with('*') {
                     format!("{inner}*")
                 } else if let Some(open) = inner.find('[').filter(|_| inner.ends_with(']')) {
@@ -413,6 +495,18 @@ impl Ty {
                     format!("{} (*){}", &inner[..open], &inner[open..])
                 } else {
                     format!("{inner} *")
+                }
+            }
+            // As gdb writes them: `const Tally &`, `int &&`, `int *&`, `int (&)[4]`.
+            Ty::Reference { target, rvalue, .. } => {
+                let inner = target_name(program, target);
+                let amp = if *rvalue { "&&" } else { "&" };
+                if inner.ends_with('*') {
+                    format!("{inner}{amp}")
+                } else if let Some(open) = inner.find('[').filter(|_| inner.ends_with(']')) {
+                    format!("{} ({amp}){}", &inner[..open], &inner[open..])
+                } else {
+                    format!("{inner} {amp}")
                 }
             }
             Ty::Array { element, count } => {
@@ -439,22 +533,47 @@ impl Ty {
             Ty::Struct {
                 name,
                 fields,
+                statics,
                 union,
                 ..
             } => {
                 let mut s = format!("{} {name} {{\n", if *union { "union" } else { "struct" });
-                for f in fields {
+                // An array member as C declares it: `short b[2];`.
+                let split = |t: String| match t.find('[').filter(|_| t.ends_with(']')) {
+                    Some(i) => (t[..i].to_string(), t[i..].to_string()),
+                    None => (t, String::new()),
+                };
+                // Static members among the others, in declaration order, as gdb's ptype
+                // shows them: `static int made;` (qualifiers kept: `static const int k;`).
+                let statics_at = |k: usize| statics.iter().filter(move |m| m.position == k);
+                for k in 0..=fields.len() {
+                    for m in statics_at(k) {
+                        let (t, dims) = split(target_name(program, &m.ty));
+                        s += &format!("    static {t} {}{dims};\n", m.name);
+                    }
+                    let Some(f) = fields.get(k) else { break };
                     let t = Ty::target(program, &f.ty).map(|t| t.name(program));
                     let bits = f.bits.map(|b| format!(" : {}", b.size)).unwrap_or_default();
-                    let t = t.unwrap_or_else(|_| "?".into());
-                    // An array member as C declares it: `short b[2];`.
-                    let (t, dims) = match t.find('[').filter(|_| t.ends_with(']')) {
-                        Some(i) => (t[..i].to_string(), t[i..].to_string()),
-                        None => (t, String::new()),
-                    };
+                    let (t, dims) = split(t.unwrap_or_else(|_| "?".into()));
                     s += &format!("    {t} {}{dims}{bits};\n", f.name);
                 }
                 s + "}"
+            }
+            // gdb expands the referent: `const struct Tally {...} &`.
+            Ty::Reference { target, rvalue, .. } => {
+                let inner = Ty::target(program, target)
+                    .map(|t| t.expanded(program))
+                    .unwrap_or_else(|_| "?".into());
+                let quals = match target {
+                    Target::Die(d) => qualifiers(program, *d),
+                    _ => String::new(),
+                };
+                let amp = if *rvalue { "&&" } else { "&" };
+                if matches!(Ty::target(program, target), Ok(Ty::Struct { .. } | Ty::Enum { .. })) {
+                    format!("{quals}{inner} {amp}")
+                } else {
+                    self.name(program)
+                }
             }
             // ROCgdb's own type for the built-ins (hip-builtin-variables.exp).
             Ty::Dim3 => "struct __gdb_hip_builtin_vec {\n    uint32_t x;\n    uint32_t y;\n    uint32_t z;\n}"
