@@ -594,3 +594,155 @@ impl Ty {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amdgpu_dwarf::program::ProgramOptions;
+    use gimli::write::{AttributeValue, EndianVec, Sections, Unit, UnitEntryId};
+    use std::collections::HashMap;
+
+    /// A unit with `struct S { static const int limit = 7; int x; static int made; int
+    /// y[2]; }` (`limit` in DWARF 5's form, `made` in DWARF 4's) and a typedef naming each
+    /// reference type of the test (typedefs are what `Program::type_named` finds).
+    fn sections() -> HashMap<&'static str, Vec<u8>> {
+        let enc = gimli::Encoding {
+            format: gimli::Format::Dwarf32,
+            version: 5,
+            address_size: 8,
+        };
+        let mut dwarf = gimli::write::Dwarf::new();
+        let id = dwarf
+            .units
+            .add(Unit::new(enc, gimli::write::LineProgram::none()));
+        let u = dwarf.units.get_mut(id);
+        let root = u.root();
+        let mut add = |parent: UnitEntryId, tag, attrs: Vec<(gimli::DwAt, AttributeValue)>| {
+            let e = u.add(parent, tag);
+            for (a, v) in attrs {
+                u.get_mut(e).set(a, v);
+            }
+            e
+        };
+        let name = |n: &str| (gimli::DW_AT_name, AttributeValue::String(n.into()));
+        let ty = |e: UnitEntryId| (gimli::DW_AT_type, AttributeValue::UnitRef(e));
+        let decl = || (gimli::DW_AT_declaration, AttributeValue::Flag(true));
+        let int = add(
+            root,
+            gimli::DW_TAG_base_type,
+            vec![
+                name("int"),
+                (gimli::DW_AT_byte_size, AttributeValue::Data1(4)),
+                (
+                    gimli::DW_AT_encoding,
+                    AttributeValue::Encoding(gimli::DW_ATE_signed),
+                ),
+            ],
+        );
+        let cint = add(root, gimli::DW_TAG_const_type, vec![ty(int)]);
+        let arr = add(root, gimli::DW_TAG_array_type, vec![ty(int)]);
+        let count = (gimli::DW_AT_count, AttributeValue::Udata(4));
+        add(arr, gimli::DW_TAG_subrange_type, vec![count]);
+        let arr2 = add(root, gimli::DW_TAG_array_type, vec![ty(int)]);
+        let count = (gimli::DW_AT_count, AttributeValue::Udata(2));
+        add(arr2, gimli::DW_TAG_subrange_type, vec![count]);
+        let size = |n: u8| (gimli::DW_AT_byte_size, AttributeValue::Data1(n));
+        let at = |n: u64| (gimli::DW_AT_data_member_location, AttributeValue::Udata(n));
+        let s = add(
+            root,
+            gimli::DW_TAG_structure_type,
+            vec![name("S"), size(12)],
+        );
+        let limit = (gimli::DW_AT_const_value, AttributeValue::Sdata(7));
+        add(
+            s,
+            gimli::DW_TAG_variable,
+            vec![name("limit"), ty(cint), decl(), limit],
+        );
+        add(s, gimli::DW_TAG_member, vec![name("x"), ty(int), at(0)]);
+        add(s, gimli::DW_TAG_member, vec![name("made"), ty(int), decl()]);
+        add(s, gimli::DW_TAG_member, vec![name("y"), ty(arr2), at(4)]);
+        let cs = add(root, gimli::DW_TAG_const_type, vec![ty(s)]);
+        let ptr = add(root, gimli::DW_TAG_pointer_type, vec![ty(int)]);
+        for (alias, tag, target) in [
+            ("SRef", gimli::DW_TAG_reference_type, cs),
+            ("IntRvalue", gimli::DW_TAG_rvalue_reference_type, int),
+            ("PtrRef", gimli::DW_TAG_reference_type, ptr),
+            ("ArrRef", gimli::DW_TAG_reference_type, arr),
+        ] {
+            let r = add(root, tag, vec![ty(target)]);
+            add(root, gimli::DW_TAG_typedef, vec![name(alias), ty(r)]);
+        }
+        let mut out = Sections::new(EndianVec::new(gimli::LittleEndian));
+        dwarf.write(&mut out).expect("writes");
+        let mut map = HashMap::new();
+        out.for_each(|id, w| {
+            map.insert(id.name(), w.slice().to_vec());
+            Ok::<(), gimli::write::Error>(())
+        })
+        .unwrap();
+        map
+    }
+
+    /// The type a typedef of the test unit names.
+    fn aliased(p: &Program, alias: &str) -> Ty {
+        let die = p.type_named(alias).unwrap().expect(alias);
+        match p.type_die(die).unwrap() {
+            TypeDie::Typedef {
+                target: Some(t), ..
+            } => Ty::of_die(p, t).unwrap(),
+            t => panic!("{alias}: {t:?}"),
+        }
+    }
+
+    /// References are named as gdb's `whatis` names them (the referent's qualifiers
+    /// kept), `ptype` expands a referenced struct, and a struct's static members come
+    /// in declaration order among the others, with their qualifiers (gdb's ptype of
+    /// `struct S` as the unit declares it).
+    #[test]
+    fn references_and_static_members_as_gdb_types_them() {
+        let secs = sections();
+        let p = Program::load(
+            |n| secs.get(n).map(Vec::as_slice),
+            ProgramOptions::default(),
+        )
+        .unwrap();
+        let s_body = "struct S {\n    static const int limit;\n    int x;\n    \
+                      static int made;\n    int y[2];\n}";
+        let sref = aliased(&p, "SRef");
+        assert!(matches!(
+            sref,
+            Ty::Reference {
+                rvalue: false,
+                size: 8,
+                ..
+            }
+        ));
+        assert_eq!(sref.name(&p), "const S &");
+        assert_eq!(sref.expanded(&p), format!("const {s_body} &"));
+        let rv = aliased(&p, "IntRvalue");
+        assert_eq!(
+            (rv.name(&p), rv.expanded(&p)),
+            ("int &&".into(), "int &&".into())
+        );
+        assert_eq!(aliased(&p, "PtrRef").name(&p), "int *&");
+        assert_eq!(aliased(&p, "ArrRef").name(&p), "int (&)[4]");
+        // A reference is not a number: arithmetic reads through it (the evaluator's
+        // `referent`), never with its address.
+        assert!(!sref.scalar());
+        let s = Ty::of_die(&p, p.type_named("S").unwrap().unwrap()).unwrap();
+        assert_eq!(s.expanded(&p), s_body);
+        let Ty::Struct {
+            fields, statics, ..
+        } = &s
+        else {
+            panic!("{s:?}")
+        };
+        // Static members take no room: the data members keep their offsets.
+        let layout: Vec<(&str, u64)> = fields.iter().map(|f| (&*f.name, f.offset)).collect();
+        assert_eq!(layout, [("x", 0), ("y", 4)]);
+        let statics: Vec<(&str, usize)> = statics.iter().map(|m| (&*m.name, m.position)).collect();
+        assert_eq!(statics, [("limit", 0), ("made", 1)]);
+        assert_eq!(s.size(), 12);
+    }
+}
