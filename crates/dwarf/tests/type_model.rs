@@ -27,10 +27,16 @@ fn opencl(name: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// The gfx900 device code object in the offload bundle (`__CLANG_OFFLOAD_BUNDLE__`:
-/// entry count, then per entry offset, size, id length and id) of a HIP executable.
+/// The gfx900 device code object of a HIP executable built by hipcc.
 fn hip_device_object(program: &str) -> Vec<u8> {
-    let p = kernels_dir().join("hip/bin/hipcc").join(program);
+    hip_device_object_of("hipcc", program)
+}
+
+/// The gfx900 device code object in the offload bundle (`__CLANG_OFFLOAD_BUNDLE__`:
+/// entry count, then per entry offset, size, id length and id) of a HIP executable
+/// built by `compiler` (`hipcc` or `clang19`).
+fn hip_device_object_of(compiler: &str, program: &str) -> Vec<u8> {
+    let p = kernels_dir().join("hip/bin").join(compiler).join(program);
     let data = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     let file = object::File::parse(&*data).expect("ELF");
     let bundle = file
@@ -909,6 +915,71 @@ fn check_scoped_globals(p: &Program, off: &HashMap<String, u64>) {
     let mut want = vec![gimli::DW_OP_addr.0];
     want.extend_from_slice(&0x110u64.to_le_bytes());
     assert_eq!(globals[2].location, Some(LocationValue::Exprs(vec![want])));
+}
+
+/// `struct Tally` of `debug_returns.hip` as both compilers describe it: hipcc's clang-15
+/// writes its static members as DW_TAG_member declarations (DWARF 4's form), clang-19
+/// as DW_TAG_variable children (DWARF 5's); either way they are static members after
+/// `x`, and their values are where gdb finds them: `made` at its definition's address,
+/// `never` nowhere (declared, never defined), `limit` the constant 7 on the member.
+/// The parameters of `add_ref(int &r, const Tally &c, int &&k)` are references of both
+/// kinds.
+#[test]
+fn hip_static_members_and_references_in_both_dwarf_forms() {
+    for compiler in ["hipcc", "clang19"] {
+        with_program(
+            &hip_device_object_of(compiler, "debug_returns"),
+            |p, file| {
+                let tally = p.type_named("Tally").unwrap().expect("Tally");
+                let TypeDie::Struct {
+                    members, statics, ..
+                } = p.type_die(tally).unwrap()
+                else {
+                    panic!("{compiler}: Tally is not a struct");
+                };
+                let names: Vec<_> = members.iter().map(|m| m.name.as_deref()).collect();
+                assert_eq!(names, [Some("x")], "{compiler}");
+                let statics: Vec<_> = statics
+                    .iter()
+                    .map(|m| (&*m.name, m.position, m.die))
+                    .collect();
+                let names: Vec<_> = statics.iter().map(|m| (m.0, m.1)).collect();
+                assert_eq!(
+                    names,
+                    [("made", 1), ("never", 1), ("limit", 1)],
+                    "{compiler}"
+                );
+                let made = p.static_member(statics[0].2).unwrap();
+                assert_eq!(made.name, "Tally::made", "{compiler}");
+                assert_eq!(made.type_name.as_deref(), Some("int"), "{compiler}");
+                assert!(
+                    matches!(made.location, Some(LocationValue::Exprs(_))),
+                    "{compiler}: {made:?}"
+                );
+                let never = p.static_member(statics[1].2).unwrap();
+                assert_eq!(
+                    (never.location, never.const_value),
+                    (None, None),
+                    "{compiler}"
+                );
+                let limit = p.static_member(statics[2].2).unwrap();
+                assert_eq!(limit.location, None, "{compiler}");
+                assert_eq!(
+                    limit.const_value.as_deref().map(|b| b[0]),
+                    Some(7),
+                    "{compiler}"
+                );
+                let vars = variables_in(p, file, "_Z7add_refRiRK5TallyOi");
+                let kind = |n: &str| match p.type_die(var(&vars, n).type_die.unwrap()).unwrap() {
+                    TypeDie::Pointer { kind, .. } => kind,
+                    t => panic!("{compiler}: {n}: {t:?}"),
+                };
+                assert_eq!(kind("r"), PointerKind::Reference, "{compiler}");
+                assert_eq!(kind("c"), PointerKind::Reference, "{compiler}");
+                assert_eq!(kind("k"), PointerKind::RvalueReference, "{compiler}");
+            },
+        );
+    }
 }
 
 #[test]
