@@ -33,7 +33,10 @@ impl Frontend {
         let saved = std::mem::replace(&mut self.lane, lane);
         let r = crate::expr::parse::parse(name).and_then(|ast| {
             let v = self.eval_ref(&ast, a)?;
-            if let crate::expr::types::Ty::Reference { target, .. } = &v.ty {
+            // (An optimized-out reference says so, as gdb checks that first.)
+            if let crate::expr::types::Ty::Reference { target, .. } = &v.ty
+                && !matches!(v.repr, crate::expr::eval::Repr::OptimizedOut)
+            {
                 let program = a.stepper.debugger().image().program();
                 let referent = crate::expr::types::Ty::target(program, target)?;
                 if matches!(
