@@ -678,7 +678,8 @@ fn debug_finish_reads_returned_aggregates() {
 /// 7 of a `constexpr` member. `add_ref(acc, g, t + 1)` gets `r` referring to the
 /// caller's `acc` (= t = 5, private memory: `&r` is its address), `c` to `tallies[5]`,
 /// `k` to a temporary 6. Expressions read through a reference (`r + 1` = 6, `c.x * 2`
-/// = 30, `sizeof (c)` = 4: static members take no room), and `set var r = 9` writes
+/// = 30, `sizeof (c)` = 4: static members take no room; `&c` points to `tallies[5]`,
+/// typed as the reference names it), and `set var r = 9` writes
 /// `acc`, which the caller's frame shows; it is set back to 5 so that the function
 /// returns 5 + 15 + 56 + 6 = 82 and the program passes. `get_tally_value` returns
 /// `{7 * 5}`. In frame lines a reference to an int shows `@ADDR: VALUE` and one to a
@@ -714,6 +715,7 @@ fn debug_prints_references_and_static_members() {
         "p Tally::made",
         "p Tally::limit",
         "p sizeof (c)",
+        "p &c",
         "set var r = 9",
         "up",
         "p acc",
@@ -775,10 +777,11 @@ fn debug_prints_references_and_static_members() {
             "$10 = 56\n".into(),
             "$11 = 7\n".into(),
             "$12 = 4\n".into(),
-            "$13 = 9\n".into(),
+            format!("$13 = (const Tally *) {g} <tallies+20>\n"),
+            "$14 = 9\n".into(),
             format!("Run till exit from #0  {frame}"),
-            "Value returned is $14 = 82\n".into(),
-            format!("Value returned is $15 = {}\n", tally(35)),
+            "Value returned is $15 = 82\n".into(),
+            format!("Value returned is $16 = {}\n", tally(35)),
             "PASS\n".into(),
         ] {
             assert!(t.contains(&want), "{gpu}: no `{want}` in\n{t}");

@@ -763,7 +763,28 @@ impl Frontend {
     }
 
     fn unary(&mut self, op: UnOp, e: &Ast, a: &mut Active) -> Result<Val, String> {
-        let v = self.eval(e, a)?;
+        let v = self.eval_ref(e, a)?;
+        // `&r`: a pointer to the referent, of the type the reference names (`const
+        // Tally *` for a `const Tally &`, as gdb types it), holding the reference's
+        // address.
+        if let (UnOp::AddrOf, Ty::Reference { target, space, .. }) = (op, &v.ty)
+            && !matches!(v.repr, Repr::OptimizedOut)
+        {
+            let b = self.bytes(&v, a)?;
+            let Some(Num::Int(addr)) = decode(&v.ty, &b) else {
+                return Err("the reference's address cannot be read".into());
+            };
+            return Ok(Val {
+                ty: Ty::Pointer {
+                    target: target.clone(),
+                    size: 8,
+                    space: *space,
+                    name: None,
+                },
+                repr: Repr::Bytes((addr as u64).to_le_bytes().to_vec()),
+            });
+        }
+        let v = self.referent(v, a)?;
         match op {
             UnOp::Deref => self.deref(v, a),
             UnOp::AddrOf => {
