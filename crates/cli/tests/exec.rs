@@ -711,6 +711,127 @@ fn debug_finish_reads_returned_aggregates() {
     }
 }
 
+/// C++ references and static data members as gdb prints them (ROCgdb's finish.exp
+/// expects these formats: `(const Custom<char, 8> &) @0x...: {data = "abcdefgh"}`,
+/// `{static something = 56}`), over `debug_returns.hip` (hipcc, -O0 -g), lane 5 (t = 5).
+/// `get_tally` sets `tallies[5].x` to 3 * 5 and returns a reference to it: `finish`
+/// shows its address (that of `tallies[5]`, `<tallies+20>` as 4-byte elements) and the
+/// struct, whose static members follow their declarations: `made` from its definition
+/// (56), `never` declared and never defined (`<optimized out>`), `limit` the constant
+/// 7 of a `constexpr` member. `add_ref(acc, g, t + 1)` gets `r` referring to the
+/// caller's `acc` (= t = 5, private memory: `&r` is its address), `c` to `tallies[5]`,
+/// `k` to a temporary 6. Expressions read through a reference (`r + 1` = 6, `c.x * 2`
+/// = 30, `sizeof (c)` = 4: static members take no room; `&c` points to `tallies[5]`,
+/// typed as the reference names it), and `set var r = 9` writes
+/// `acc`, which the caller's frame shows; it is set back to 5 so that the function
+/// returns 5 + 15 + 56 + 6 = 82 and the program passes. `get_tally_value` returns
+/// `{7 * 5}`. In frame lines a reference to an int shows `@ADDR: VALUE` and one to a
+/// struct `...` (gdb's `print frame-arguments scalars`); `info args` shows each as
+/// `@ADDR: VALUE`. Before: references were pointers (`(const Tally *) 0x...`) and
+/// static members were left out (`{x = 15}`, an empty `ptype`).
+#[test]
+fn debug_prints_references_and_static_members() {
+    if !have_hip("debug_prints_references_and_static_members") {
+        return;
+    }
+    let program = corpus("hipcc").join("debug_returns");
+    let cmds = [
+        "break get_tally if $_lane == 5",
+        "break add_ref if $_lane == 5",
+        "break get_tally_value if $_lane == 5",
+        "run",
+        "finish",
+        "p &tallies[5]",
+        "continue",
+        "info args",
+        "p r",
+        "p &r",
+        "p k",
+        "whatis r",
+        "whatis c",
+        "whatis k",
+        "ptype c",
+        "p r + 1",
+        "p c.x * 2",
+        "p c.made",
+        "p c.never",
+        "p Tally::made",
+        "p Tally::limit",
+        "p sizeof (c)",
+        "p &c",
+        "set var r = 9",
+        "up",
+        "p acc",
+        "down",
+        "set var r = 5",
+        "finish",
+        "continue",
+        "finish",
+        "delete",
+        "continue",
+    ];
+    let tally = |x: u32| {
+        format!("{{x = {x}, static made = 56, static never = <optimized out>, static limit = 7}}")
+    };
+    for gpu in ["gfx900", "gfx1030"] {
+        let out = debug_batch(gpu, &program, &cmds);
+        let t = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{gpu}: {:?}\n{t}", out.status);
+        // The text after `prefix` up to the end of its line.
+        let line = |prefix: &str| -> String {
+            let at = t
+                .find(prefix)
+                .unwrap_or_else(|| panic!("{gpu}: no `{prefix}` in\n{t}"));
+            t[at + prefix.len()..]
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        };
+        // tallies[5]: the address `finish` shows after `@`.
+        let g = line("$2 = (Tally *) ");
+        let g = g
+            .strip_suffix(" <tallies+20>")
+            .unwrap_or_else(|| panic!("{gpu}: {g}"));
+        let r = line("$4 = (int *) ");
+        let k = line("$5 = (int &&) @");
+        let k = k
+            .strip_suffix(": 6")
+            .unwrap_or_else(|| panic!("{gpu}: {k}\n{t}"));
+        let frame = format!("add_ref (r=@{r}: 5, c=..., k=@{k}: 6) at src/debug_returns.hip:");
+        for want in [
+            format!(
+                "Value returned is $1 = (const Tally &) @{g}: {}\n",
+                tally(15)
+            ),
+            format!("hit Breakpoint 2, with lane 5, {frame}"),
+            format!("r = @{r}: 5\nc = @{g}: {}\nk = @{k}: 6\n", tally(15)),
+            format!("$3 = (int &) @{r}: 5\n"),
+            "whatis r\ntype = int &\n".into(),
+            "whatis c\ntype = const Tally &\n".into(),
+            "whatis k\ntype = int &&\n".into(),
+            "type = const struct Tally {\n    int x;\n    static int made;\n    \
+             static int never;\n    static const int limit;\n} &\n"
+                .into(),
+            "$6 = 6\n".into(),
+            "$7 = 30\n".into(),
+            "$8 = 56\n".into(),
+            "$9 = <optimized out>\n".into(),
+            "$10 = 56\n".into(),
+            "$11 = 7\n".into(),
+            "$12 = 4\n".into(),
+            format!("$13 = (const Tally *) {g} <tallies+20>\n"),
+            "$14 = 9\n".into(),
+            format!("Run till exit from #0  {frame}"),
+            "Value returned is $15 = 82\n".into(),
+            format!("Value returned is $16 = {}\n", tally(35)),
+            "PASS\n".into(),
+        ] {
+            assert!(t.contains(&want), "{gpu}: no `{want}` in\n{t}");
+        }
+    }
+}
+
 /// A wave that executes `s_sleep` ends its turn, so the waves of its group it waits for
 /// run at once: in wave_spin each wave polls a flag the next wave sets, and needs only a
 /// few polls (13,106 when a spinning wave kept its turn for 65,536 instructions).

@@ -104,6 +104,10 @@ pub struct Frontend {
     /// a breakpoint without a condition stopped the wave, every active lane counts):
     /// ROCgdb names only those in "hit Breakpoint N, with lanes ...".
     pub(crate) hit_lanes: Option<Vec<u32>>,
+    /// The static members (by DIE) whose values are being shown, innermost last: one
+    /// met again inside its own value is not shown again (as gdb guards
+    /// `struct S { static S s; }`).
+    pub(crate) statics_shown: Vec<u64>,
 }
 
 fn parse_u64(s: &str) -> Result<u64, String> {
@@ -222,6 +226,7 @@ impl Frontend {
             detached: false,
             last_hit: None,
             hit_lanes: None,
+            statics_shown: Vec::new(),
             restarting: false,
             stops: 0,
         }

@@ -76,7 +76,8 @@ const COMMANDS: &[(&[&str], &str)] = &[
     ),
     (
         &["print", "p", "call", "inspect"],
-        "print[/FMT] [EXPR]\nEvaluate EXPR for the focused lane (C/C++/OpenCL: variables, members, [], *, &, casts,\narithmetic, comparisons, ?:, assignment; $pc, $exec, $vcc, $sN, $vN and ROCgdb's\nconvenience variables $_lane, $_lane_count, $_dispatch_pos, $_thread_workgroup_pos,\n$_lane_workgroup_pos, $_wave_id; HIP's threadIdx, blockIdx, blockDim, gridDim, warpSize;\nOpenCL's get_global_id(D) and friends). FMT: x d u o t c. The value is recorded as $N.",
+        "print[/FMT] [EXPR]\nEvaluate EXPR for the focused lane (C/C++/OpenCL: variables, members, [], *, &, casts,\narithmetic, comparisons, ?:, assignment; $pc, $exec, $vcc, $sN, $vN and ROCgdb's\nconvenience variables $_lane, $_lane_count, $_dispatch_pos, $_thread_workgroup_pos,\n$_lane_workgroup_pos, $_wave_id; HIP's threadIdx, blockIdx, blockDim, gridDim, warpSize;\nOpenCL's get_global_id(D) and friends; a C++ reference stands for the object it refers to,
+static members read as obj.m or S::m). FMT: x d u o t c. The value is recorded as $N.",
     ),
     (
         &["output"],
@@ -89,7 +90,7 @@ const COMMANDS: &[(&[&str], &str)] = &[
     (&["whatis"], "whatis EXPR\nThe type of EXPR."),
     (
         &["ptype"],
-        "ptype EXPR\nThe type of EXPR, structs with their members.",
+        "ptype EXPR\nThe type of EXPR, structs with their members (static ones too).",
     ),
     (
         &["display"],

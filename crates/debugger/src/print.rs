@@ -54,8 +54,18 @@ impl Frontend {
         a: &mut Active,
     ) -> Result<String, String> {
         let ast = crate::expr::parse::parse(expr)?;
-        let v = self.eval(&ast, a)?;
+        let v = self.eval_ref(&ast, a)?;
         self.show(&v, fmt, true, a)
+    }
+
+    /// A variable's value as `info locals` / `info args` show it: as `print` does, but a
+    /// reference without its type (`r = @0x2000000000000270: 5`), as gdb prints it
+    /// there (its `print_variable_and_value`).
+    fn variable_text(&mut self, name: &str, a: &mut Active) -> Result<String, String> {
+        let ast = crate::expr::parse::parse(name)?;
+        let v = self.eval_ref(&ast, a)?;
+        let top = !matches!(v.ty, crate::expr::types::Ty::Reference { .. });
+        self.show(&v, None, top, a)
     }
 
     /// `whatis EXPR` / `ptype EXPR`.
@@ -67,7 +77,7 @@ impl Frontend {
     ) -> Result<(), String> {
         let parsed = crate::expr::parse::parse(expr);
         let evaluated = match &parsed {
-            Ok(ast) => self.eval(ast, a),
+            Ok(ast) => self.eval_ref(ast, a),
             Err(e) => Err(e.clone()),
         };
         let v = match evaluated {
@@ -346,7 +356,7 @@ impl Frontend {
         }
         for v in chosen {
             any = true;
-            let text = match self.value_text(&v.name, None, a) {
+            let text = match self.variable_text(&v.name, a) {
                 Ok(t) => t,
                 Err(e) => format!("<error: {e}>"),
             };

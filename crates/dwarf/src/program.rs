@@ -28,7 +28,7 @@ mod types;
 
 pub use inline::InlinedCall;
 pub use lines::{LineSequence, SourceRow};
-pub use types::{Encoding, Member, Qualifier, TypeDie};
+pub use types::{Encoding, Member, PointerKind, Qualifier, StaticMember, TypeDie};
 
 type Rd<'d> = EndianSlice<'d, LittleEndian>;
 

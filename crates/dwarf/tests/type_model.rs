@@ -5,7 +5,8 @@
 //! bundle), plus hand-assembled DWARF for the forms those do not use.
 
 use amdgpu_dwarf::program::{
-    Encoding, LocationValue, Member, Program, ProgramOptions, Qualifier, TypeDie, Variable,
+    Encoding, LocationValue, Member, PointerKind, Program, ProgramOptions, Qualifier, StaticMember,
+    TypeDie, Variable,
 };
 use gimli::LittleEndian;
 use gimli::write::{
@@ -26,10 +27,16 @@ fn opencl(name: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// The gfx900 device code object in the offload bundle (`__CLANG_OFFLOAD_BUNDLE__`:
-/// entry count, then per entry offset, size, id length and id) of a HIP executable.
+/// The gfx900 device code object of a HIP executable built by hipcc.
 fn hip_device_object(program: &str) -> Vec<u8> {
-    let p = kernels_dir().join("hip/bin/hipcc").join(program);
+    hip_device_object_of("hipcc", program)
+}
+
+/// The gfx900 device code object in the offload bundle (`__CLANG_OFFLOAD_BUNDLE__`:
+/// entry count, then per entry offset, size, id length and id) of a HIP executable
+/// built by `compiler` (`hipcc` or `clang19`).
+fn hip_device_object_of(compiler: &str, program: &str) -> Vec<u8> {
+    let p = kernels_dir().join("hip/bin").join(compiler).join(program);
     let data = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     let file = object::File::parse(&*data).expect("ELF");
     let bundle = file
@@ -117,10 +124,10 @@ fn pointer_target(p: &Program, offset: u64) -> (Option<u64>, Option<u64>) {
             target,
             size,
             address_class,
-            reference,
+            kind,
         } => {
             assert_eq!(size, 8);
-            assert!(!reference);
+            assert_eq!(kind, PointerKind::Pointer);
             (target, address_class)
         }
         t => panic!("not a pointer: {t:?}"),
@@ -188,12 +195,14 @@ fn opencl_struct_parameter_gives_members_with_offsets_and_array_counts() {
             name,
             size,
             members,
+            statics,
             union,
         } = p.type_die(s).unwrap()
         else {
             panic!("not a struct");
         };
         assert_eq!((name, size, union), (None, Some(40), false));
+        assert_eq!(statics, []);
         let layout: Vec<(&str, u64)> = members
             .iter()
             .map(|m| (m.name.as_deref().unwrap(), m.offset))
@@ -524,7 +533,11 @@ fn type_unit(u: &mut Unit) -> Shared {
         ],
     );
     add(u, arr, gimli::DW_TAG_subrange_type, vec![]);
-    // struct S : B { int a : 3; int b : 5; static int count; }.
+    // struct S : B { static constexpr int limit = 7; int a : 3; int b : 5;
+    // static int count; static int never; static int placed; }: `limit` as DWARF 5
+    // writes a static member (a DW_TAG_variable child), the others as DWARF 4 does;
+    // `count` is defined in the other unit, `never` nowhere, `placed` has its own
+    // location.
     let s = add(
         u,
         root,
@@ -552,6 +565,18 @@ fn type_unit(u: &mut Unit) -> Shared {
             (gimli::DW_AT_data_member_location, AttributeValue::Udata(4)),
         ],
     );
+    add(
+        u,
+        s,
+        gimli::DW_TAG_variable,
+        vec![
+            (gimli::DW_AT_name, string("limit")),
+            tref(int),
+            (gimli::DW_AT_external, AttributeValue::Flag(true)),
+            (gimli::DW_AT_declaration, AttributeValue::Flag(true)),
+            (gimli::DW_AT_const_value, AttributeValue::Sdata(7)),
+        ],
+    );
     for (name, bits, at) in [("a", 3u64, 0u64), ("b", 5, 3)] {
         add(
             u,
@@ -576,6 +601,20 @@ fn type_unit(u: &mut Unit) -> Shared {
             (gimli::DW_AT_external, AttributeValue::Flag(true)),
         ],
     );
+    let mut placed = Expression::new();
+    placed.op_addr(Address::Constant(0x130));
+    for (name, location) in [("never", None), ("placed", Some(placed))] {
+        let mut attrs = vec![
+            (gimli::DW_AT_name, string(name)),
+            tref(int),
+            (gimli::DW_AT_declaration, AttributeValue::Flag(true)),
+            (gimli::DW_AT_external, AttributeValue::Flag(true)),
+        ];
+        if let Some(e) = location {
+            attrs.push((gimli::DW_AT_location, AttributeValue::Exprloc(e)));
+        }
+        add(u, s, gimli::DW_TAG_member, attrs);
+    }
     add(u, root, gimli::DW_TAG_ptr_to_member_type, vec![tref(int)]);
     Shared { int, s, count }
 }
@@ -732,12 +771,12 @@ fn check_base_pointer_and_qualified_types(p: &Program, off: &HashMap<String, u64
             target: Some(int),
             size: 8,
             address_class: None,
-            reference: true
+            kind: PointerKind::Reference
         }
     );
     assert!(matches!(
         p.type_die(tag("DW_TAG_rvalue_reference_type")).unwrap(),
-        TypeDie::Pointer { target: Some(t), reference: true, .. } if t == int
+        TypeDie::Pointer { target: Some(t), kind: PointerKind::RvalueReference, .. } if t == int
     ));
     let vol = tag("DW_TAG_volatile_type");
     assert_eq!(
@@ -767,7 +806,7 @@ fn check_base_pointer_and_qualified_types(p: &Program, off: &HashMap<String, u64
             target: None,
             size: 8,
             address_class: Some(1),
-            reference: false
+            kind: PointerKind::Pointer
         }
     );
 }
@@ -829,6 +868,16 @@ fn check_composite_types(p: &Program, off: &HashMap<String, u64>) {
                 member("a", 0, Some(3), Some(0)),
                 member("b", 0, Some(5), Some(3)),
             ],
+            statics: ["limit", "count", "never", "placed"]
+                .into_iter()
+                .zip([1, 3, 3, 3])
+                .map(|(name, position)| StaticMember {
+                    name: name.into(),
+                    ty: Some(int),
+                    die: o(name),
+                    position,
+                })
+                .collect(),
             union: false,
         }
     );
@@ -868,6 +917,71 @@ fn check_scoped_globals(p: &Program, off: &HashMap<String, u64>) {
     assert_eq!(globals[2].location, Some(LocationValue::Exprs(vec![want])));
 }
 
+/// `struct Tally` of `debug_returns.hip` as both compilers describe it: hipcc's clang-15
+/// writes its static members as DW_TAG_member declarations (DWARF 4's form), clang-19
+/// as DW_TAG_variable children (DWARF 5's); either way they are static members after
+/// `x`, and their values are where gdb finds them: `made` at its definition's address,
+/// `never` nowhere (declared, never defined), `limit` the constant 7 on the member.
+/// The parameters of `add_ref(int &r, const Tally &c, int &&k)` are references of both
+/// kinds.
+#[test]
+fn hip_static_members_and_references_in_both_dwarf_forms() {
+    for compiler in ["hipcc", "clang19"] {
+        with_program(
+            &hip_device_object_of(compiler, "debug_returns"),
+            |p, file| {
+                let tally = p.type_named("Tally").unwrap().expect("Tally");
+                let TypeDie::Struct {
+                    members, statics, ..
+                } = p.type_die(tally).unwrap()
+                else {
+                    panic!("{compiler}: Tally is not a struct");
+                };
+                let names: Vec<_> = members.iter().map(|m| m.name.as_deref()).collect();
+                assert_eq!(names, [Some("x")], "{compiler}");
+                let statics: Vec<_> = statics
+                    .iter()
+                    .map(|m| (&*m.name, m.position, m.die))
+                    .collect();
+                let names: Vec<_> = statics.iter().map(|m| (m.0, m.1)).collect();
+                assert_eq!(
+                    names,
+                    [("made", 1), ("never", 1), ("limit", 1)],
+                    "{compiler}"
+                );
+                let made = p.static_member(statics[0].2).unwrap();
+                assert_eq!(made.name, "Tally::made", "{compiler}");
+                assert_eq!(made.type_name.as_deref(), Some("int"), "{compiler}");
+                assert!(
+                    matches!(made.location, Some(LocationValue::Exprs(_))),
+                    "{compiler}: {made:?}"
+                );
+                let never = p.static_member(statics[1].2).unwrap();
+                assert_eq!(
+                    (never.location, never.const_value),
+                    (None, None),
+                    "{compiler}"
+                );
+                let limit = p.static_member(statics[2].2).unwrap();
+                assert_eq!(limit.location, None, "{compiler}");
+                assert_eq!(
+                    limit.const_value.as_deref().map(|b| b[0]),
+                    Some(7),
+                    "{compiler}"
+                );
+                let vars = variables_in(p, file, "_Z7add_refRiRK5TallyOi");
+                let kind = |n: &str| match p.type_die(var(&vars, n).type_die.unwrap()).unwrap() {
+                    TypeDie::Pointer { kind, .. } => kind,
+                    t => panic!("{compiler}: {n}: {t:?}"),
+                };
+                assert_eq!(kind("r"), PointerKind::Reference, "{compiler}");
+                assert_eq!(kind("c"), PointerKind::Reference, "{compiler}");
+                assert_eq!(kind("k"), PointerKind::RvalueReference, "{compiler}");
+            },
+        );
+    }
+}
+
 #[test]
 fn hand_assembled_types_cross_unit_references_and_scoped_globals() {
     let secs = hand_assembled();
@@ -880,4 +994,34 @@ fn hand_assembled_types_cross_unit_references_and_scoped_globals() {
     check_base_pointer_and_qualified_types(&p, &off);
     check_composite_types(&p, &off);
     check_scoped_globals(&p, &off);
+    check_static_members(&p, &off);
+}
+
+/// Static data members: where each one's value is (as gdb looks for it).
+fn check_static_members(p: &Program, off: &HashMap<String, u64>) {
+    let o = |k: &str| die(off, k);
+    let addr = |a: u64| {
+        let mut e = vec![gimli::DW_OP_addr.0];
+        e.extend_from_slice(&a.to_le_bytes());
+        Some(LocationValue::Exprs(vec![e]))
+    };
+    let get = |name: &str| p.static_member(o(name)).unwrap();
+    // `count`: its definition in the other unit (DW_AT_specification), at 0x110.
+    let count = get("count");
+    assert_eq!(count.name, "S::count");
+    assert_eq!((count.type_die, count.byte_size), (Some(o("int")), Some(4)));
+    assert_eq!(count.location, addr(0x110));
+    assert_eq!(count.const_value, None);
+    // `limit`: no definition, a constant on the member (sign-extended Sdata bytes).
+    let limit = get("limit");
+    assert_eq!(limit.name, "S::limit");
+    assert_eq!(limit.location, None);
+    assert_eq!(limit.const_value, Some(7i64.to_le_bytes().to_vec()));
+    // `never`: nothing gives its value.
+    let never = get("never");
+    assert_eq!((never.location, never.const_value), (None, None));
+    assert_eq!(never.type_name.as_deref(), Some("int"));
+    // `placed`: the member's own location.
+    assert_eq!(get("placed").location, addr(0x130));
+    assert!(p.static_member(0xffff_ffff).is_err());
 }

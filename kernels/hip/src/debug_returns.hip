@@ -4,6 +4,9 @@
 // register per scalar member (up to 32), the rest through memory the caller
 // gave. Every value depends on the lane's work-item; the kernel stores what it
 // got and the host checks it. Integer-exact (the floats are exact constants).
+// Then C++ references (to a caller's local in private memory, to a global, an
+// rvalue reference to a temporary) and a struct with static data members (one
+// defined, one never defined, one constexpr), as gdb prints them.
 // flags: -O0 -g
 #include "common.h"
 
@@ -30,6 +33,15 @@ struct Wide {  // 2 + 1 + 2 registers: a[0], a[1], b, d (two halves)
   float b;
   double d;
 };
+
+struct Tally {  // 4 bytes: its static data members take no room in it
+  int x;
+  __device__ static int made;      // defined below: read from its definition
+  __device__ static int never;     // never defined (nor used): nothing to read
+  static constexpr int limit = 7;  // a constant the DWARF carries
+};
+__device__ int Tally::made = 56;
+__device__ Tally tallies[64];
 
 __device__ __attribute__((noinline)) Empty get_empty() { return {}; }
 
@@ -77,9 +89,24 @@ __device__ __attribute__((noinline)) long get_long(int t) {
   return -(1L << 40) - t;
 }
 
+// r: the caller's local; c: an element of a global array; k: a temporary.
+__device__ __attribute__((noinline)) int add_ref(int &r, const Tally &c, int &&k) {
+  r += c.x + Tally::made + k;
+  return r;
+}
+
+__device__ __attribute__((noinline)) const Tally &get_tally(int t) {
+  tallies[t].x = 3 * t;
+  return tallies[t];
+}
+
+__device__ __attribute__((noinline)) Tally get_tally_value(int t) { return {7 * t}; }
+
+constexpr int kOut = 20;
+
 __global__ void __attribute__((optnone)) returns(long *out) {
   const int t = threadIdx.x;
-  long *o = out + t * 16;
+  long *o = out + t * kOut;
   get_empty();
   Mixed m = get_mixed(t);
   Bits b = get_bits(t);
@@ -105,18 +132,26 @@ __global__ void __attribute__((optnone)) returns(long *out) {
   o[13] = c2.data[0];
   o[14] = c9.data[0];
   o[15] = c40.data[0];
+  const Tally &g = get_tally(t);
+  int acc = t;
+  int sum = add_ref(acc, g, t + 1);
+  Tally v = get_tally_value(t);
+  o[16] = sum;
+  o[17] = acc;
+  o[18] = v.x;
+  o[19] = g.x;
 }
 
 int main() {
   const int n = 64;
   long *d_out;
-  CHECK(hipMalloc(&d_out, sizeof(long) * n * 16));
+  CHECK(hipMalloc(&d_out, sizeof(long) * n * kOut));
   returns<<<1, n>>>(d_out);
   CHECK_LAUNCH();
-  long h[n * 16];
+  long h[n * kOut];
   CHECK(hipMemcpy(h, d_out, sizeof h, hipMemcpyDeviceToHost));
   for (int t = 0; t < n; t++) {
-    const long want[16] = {t,
+    const long want[kOut] = {t,
                            4 + t,
                            -7 - t,
                            // 7-bit signed fields: wrap into [-64, 63]
@@ -132,9 +167,15 @@ int main() {
                            -(1L << 40) - t,
                            'A' + t % 26,
                            'a' + t % 26,
-                           'a' + t % 26};
-    for (int k = 0; k < 16; k++) EXPECT_EQ("returns", (long)t * 16 + k, h[t * 16 + k], want[k]);
+                           'a' + t % 26,
+                           // t + 3t + 56 + (t + 1), in sum and in acc through r
+                           5 * t + 57,
+                           5 * t + 57,
+                           7 * t,
+                           3 * t};
+    for (int k = 0; k < kOut; k++)
+      EXPECT_EQ("returns", (long)t * kOut + k, h[t * kOut + k], want[k]);
   }
   CHECK(hipFree(d_out));
-  return finish("debug_returns", "values of nine return-value shapes, every lane");
+  return finish("debug_returns", "values of eleven return-value shapes and references, every lane");
 }

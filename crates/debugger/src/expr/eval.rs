@@ -81,7 +81,8 @@ pub(crate) fn decode(ty: &Ty, bytes: &[u8]) -> Option<Num> {
             Num::Int(((v << (128 - bits)) as i128) >> (128 - bits))
         }
         Ty::Bool => Num::Int(i128::from(raw & 0xff != 0)),
-        Ty::Pointer { size, .. } => {
+        // A reference: the referent's address.
+        Ty::Pointer { size, .. } | Ty::Reference { size, .. } => {
             Num::Int((raw & ((1u128 << (8 * u32::from(*size))) - 1)) as i128)
         }
         Ty::Float { size: 4, .. } => Num::Float(f64::from(f32::from_bits(raw as u32))),
@@ -148,8 +149,17 @@ fn common(a: &Ty, b: &Ty) -> Ty {
 }
 
 impl Frontend {
-    /// Evaluates `ast` for the focused lane.
+    /// Evaluates `ast` for the focused lane; a reference stands for its referent (as
+    /// gdb's `coerce_ref`: `r.a`, `r + 1`, `&r`, `sizeof (r)`, `r = 5` all use the
+    /// referenced object).
     pub(crate) fn eval(&mut self, ast: &Ast, a: &mut Active) -> Result<Val, String> {
+        let v = self.eval_ref(ast, a)?;
+        self.referent(v, a)
+    }
+
+    /// Evaluates `ast` for the focused lane, a reference kept as one: what `print`,
+    /// `whatis` and `ptype` show (`(int &) @0x...: 5`, `type = int &`).
+    pub(crate) fn eval_ref(&mut self, ast: &Ast, a: &mut Active) -> Result<Val, String> {
         match ast {
             Ast::Int(v) => {
                 let ty = if *v > i32::MAX as u64 {
@@ -322,14 +332,50 @@ impl Frontend {
                 Some(v) => return Ok(v),
                 None => {
                     let globals = Self::program(a).globals().map_err(|e| e.to_string())?;
-                    globals
+                    match globals
                         .into_iter()
                         .find(|g| g.name == n || g.name.rsplit("::").next() == Some(n))
-                        .ok_or_else(|| format!("No symbol \"{n}\" in current context."))?
+                    {
+                        Some(g) => g,
+                        None => {
+                            return self
+                                .scoped_static(n, a)?
+                                .ok_or_else(|| format!("No symbol \"{n}\" in current context."));
+                        }
+                    }
                 }
             },
         };
         self.variable(&var, a)
+    }
+
+    /// The value of the static data member whose DIE is at `die`: its definition's, or
+    /// `<optimized out>` when the program gives it none (as gdb shows a static member
+    /// that was declared but never defined).
+    pub(crate) fn static_value(&mut self, die: u64, a: &mut Active) -> Result<Val, String> {
+        let var = Self::program(a)
+            .static_member(die)
+            .map_err(|e| e.to_string())?;
+        self.variable(&var, a)
+    }
+
+    /// `S::m` for a static member `m` of a struct `S` that has no definition among the
+    /// globals (a `constexpr` member's constant, or one never defined).
+    fn scoped_static(&mut self, n: &str, a: &mut Active) -> Result<Option<Val>, String> {
+        let Some((scope, member)) = n.rsplit_once("::") else {
+            return Ok(None);
+        };
+        let program = Self::program(a);
+        let Some(die) = program.type_named(scope).map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        let Ty::Struct { statics, .. } = Ty::of_die(program, die)? else {
+            return Ok(None);
+        };
+        match statics.iter().find(|s| s.name == member) {
+            Some(s) => self.static_value(s.die, a).map(Some),
+            None => Ok(None),
+        }
     }
 
     fn variable(&mut self, var: &Variable, a: &mut Active) -> Result<Val, String> {
@@ -605,12 +651,16 @@ impl Frontend {
                 };
                 self.part(v, 4 * k, int_ty(4, false), a)
             }
-            Ty::Struct { fields, .. } => {
-                let f = fields
-                    .iter()
-                    .find(|f| f.name == m)
-                    .cloned()
-                    .ok_or_else(|| format!("There is no member named {m}."))?;
+            Ty::Struct {
+                fields, statics, ..
+            } => {
+                let Some(f) = fields.iter().find(|f| f.name == m).cloned() else {
+                    // `obj.count`: a static member, which is no part of `obj`.
+                    return match statics.iter().find(|s| s.name == m) {
+                        Some(s) => self.static_value(s.die, a),
+                        None => Err(format!("There is no member named {m}.")),
+                    };
+                };
                 let ty = Ty::target(Self::program(a), &f.ty)?;
                 match f.bits {
                     // A value (not assignable: a write would need the neighbours' bits).
@@ -673,6 +723,27 @@ impl Frontend {
         })
     }
 
+    /// The object a reference refers to (in memory of the reference's address space);
+    /// any other value as it is.
+    pub(crate) fn referent(&mut self, v: Val, a: &mut Active) -> Result<Val, String> {
+        let Ty::Reference { target, space, .. } = &v.ty else {
+            return Ok(v);
+        };
+        let ty = Ty::target(Self::program(a), target)?;
+        let repr = match v.repr {
+            Repr::OptimizedOut => Repr::OptimizedOut,
+            _ => {
+                let b = self.bytes(&v, a)?;
+                let addr = match decode(&v.ty, &b) {
+                    Some(Num::Int(i)) => i as u64,
+                    _ => return Err("the reference's address cannot be read".into()),
+                };
+                Repr::Loc(Loc::One(Single::memory(*space, addr)))
+            }
+        };
+        Ok(Val { ty, repr })
+    }
+
     fn deref(&mut self, p: Val, a: &mut Active) -> Result<Val, String> {
         let Ty::Pointer { target, space, .. } = &p.ty else {
             return Err("Attempt to take contents of a non-pointer value.".into());
@@ -692,7 +763,28 @@ impl Frontend {
     }
 
     fn unary(&mut self, op: UnOp, e: &Ast, a: &mut Active) -> Result<Val, String> {
-        let v = self.eval(e, a)?;
+        let v = self.eval_ref(e, a)?;
+        // `&r`: a pointer to the referent, of the type the reference names (`const
+        // Tally *` for a `const Tally &`, as gdb types it), holding the reference's
+        // address.
+        if let (UnOp::AddrOf, Ty::Reference { target, space, .. }) = (op, &v.ty)
+            && !matches!(v.repr, Repr::OptimizedOut)
+        {
+            let b = self.bytes(&v, a)?;
+            let Some(Num::Int(addr)) = decode(&v.ty, &b) else {
+                return Err("the reference's address cannot be read".into());
+            };
+            return Ok(Val {
+                ty: Ty::Pointer {
+                    target: target.clone(),
+                    size: 8,
+                    space: *space,
+                    name: None,
+                },
+                repr: Repr::Bytes((addr as u64).to_le_bytes().to_vec()),
+            });
+        }
+        let v = self.referent(v, a)?;
         match op {
             UnOp::Deref => self.deref(v, a),
             UnOp::AddrOf => {

@@ -160,45 +160,11 @@ impl Frontend {
                 }
                 Ok(format!("{{{}}}", out.join(", ")))
             }
-            Ty::Struct { fields, .. } if fields.is_empty() => Ok("{<No data fields>}".into()),
-            Ty::Struct { fields, .. } => {
-                let bytes = self.bytes(v, a)?;
-                let mut parts = Vec::new();
-                for f in fields.clone() {
-                    let ty = Ty::target(a.stepper.debugger().image().program(), &f.ty)?;
-                    if let Some(bits) = f.bits {
-                        let signed = matches!(ty, Ty::Int { signed: true, .. });
-                        let b = bits.extract(&bytes, signed, ty.size())?;
-                        let text = self.show(
-                            &Val {
-                                ty,
-                                repr: Repr::Bytes(b),
-                            },
-                            fmt,
-                            false,
-                            a,
-                        )?;
-                        parts.push(format!("{} = {text}", f.name));
-                        continue;
-                    }
-                    let start = f.offset as usize;
-                    let end = start + ty.size() as usize;
-                    let text = match bytes.get(start..end) {
-                        Some(b) => self.show(
-                            &Val {
-                                ty,
-                                repr: Repr::Bytes(b.to_vec()),
-                            },
-                            fmt,
-                            false,
-                            a,
-                        )?,
-                        None => "<unavailable>".into(),
-                    };
-                    parts.push(format!("{} = {text}", f.name));
-                }
-                Ok(format!("{{{}}}", parts.join(", ")))
-            }
+            Ty::Struct {
+                fields, statics, ..
+            } if fields.is_empty() && statics.is_empty() => Ok("{<No data fields>}".into()),
+            Ty::Struct { .. } => self.show_struct(v, fmt, a),
+            Ty::Reference { .. } => self.show_reference(v, fmt, top, a),
             Ty::Dim3 => {
                 let b = self.bytes(v, a)?;
                 let w = |k: usize| {
@@ -218,6 +184,107 @@ impl Frontend {
                 Ok(self.scalar(ty, n, fmt, top, a))
             }
         }
+    }
+
+    /// A struct's members in declaration order, static ones among them (`{x = 1, static
+    /// made = 56}`, as gdb prints them).
+    fn show_struct(
+        &mut self,
+        v: &Val,
+        fmt: Option<char>,
+        a: &mut Active,
+    ) -> Result<String, String> {
+        let Ty::Struct {
+            fields, statics, ..
+        } = &v.ty
+        else {
+            return Err("not a struct".into());
+        };
+        let bytes = self.bytes(v, a)?;
+        let mut parts = Vec::new();
+        for k in 0..=fields.len() {
+            for m in statics.iter().filter(|m| m.position == k) {
+                let text = self.show_static(m.die, fmt, a);
+                parts.push(format!("static {} = {text}", m.name));
+            }
+            let Some(f) = fields.get(k) else { break };
+            let ty = Ty::target(a.stepper.debugger().image().program(), &f.ty)?;
+            let part = match f.bits {
+                Some(bits) => {
+                    let signed = matches!(ty, Ty::Int { signed: true, .. });
+                    Some(bits.extract(&bytes, signed, ty.size())?)
+                }
+                None => {
+                    let start = f.offset as usize;
+                    let end = start + ty.size() as usize;
+                    bytes.get(start..end).map(<[u8]>::to_vec)
+                }
+            };
+            let text = match part {
+                Some(b) => self.show(
+                    &Val {
+                        ty,
+                        repr: Repr::Bytes(b),
+                    },
+                    fmt,
+                    false,
+                    a,
+                )?,
+                None => "<unavailable>".into(),
+            };
+            parts.push(format!("{} = {text}", f.name));
+        }
+        Ok(format!("{{{}}}", parts.join(", ")))
+    }
+
+    /// The value of a static member (DIE `die`) inside a struct's braces. A static
+    /// member met again while it is being shown (`struct S { static S s; }`) is not
+    /// shown again, in gdb's words; one that cannot be read shows why, as gdb's
+    /// `<error: ...>`.
+    fn show_static(&mut self, die: u64, fmt: Option<char>, a: &mut Active) -> String {
+        if self.statics_shown.contains(&die) {
+            return "<same as static member of an already seen type>".into();
+        }
+        self.statics_shown.push(die);
+        let text = self
+            .static_value(die, a)
+            .and_then(|v| self.show(&v, fmt, false, a));
+        self.statics_shown.pop();
+        text.unwrap_or_else(|e| format!("<error: {e}>"))
+    }
+
+    /// A reference as gdb prints it: the referent's address after `@`, then the
+    /// referent (`(int &) @0x2000000000000270: 5`; `top`: with the type). The address
+    /// is written as a pointer's is, with its address space's prefix where the
+    /// reference points into one (`@private_lane#0x10: 5`), but without the symbol a
+    /// pointer names (gdb's `print_ref_address` writes the bare address). A referent
+    /// that cannot be read shows why after the address, as gdb does.
+    fn show_reference(
+        &mut self,
+        v: &Val,
+        fmt: Option<char>,
+        top: bool,
+        a: &mut Active,
+    ) -> Result<String, String> {
+        let Ty::Reference { space, .. } = &v.ty else {
+            return Err("not a reference".into());
+        };
+        let b = self.bytes(v, a)?;
+        let addr = match decode(&v.ty, &b) {
+            Some(Num::Int(i)) => i as u64,
+            _ => return Err("the reference's address cannot be read".into()),
+        };
+        let at = format!("@{}{addr:#x}", super::parse::aspace_prefix(*space));
+        let referent = self.referent(v.clone(), a)?;
+        let text = self
+            .show(&referent, fmt, false, a)
+            .unwrap_or_else(|e| format!("<error: {e}>"));
+        Ok(if top {
+            let name = v.ty.name(a.stepper.debugger().image().program());
+            format!("({name}) {at}: {text}")
+        } else {
+            format!("{at}: {text}")
+        })
     }
 
     fn scalar(&mut self, ty: &Ty, n: Num, fmt: Option<char>, top: bool, a: &mut Active) -> String {

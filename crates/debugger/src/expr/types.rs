@@ -2,7 +2,7 @@
 //! from [`amdgpu_dwarf::program::TypeDie`]) and the C types a cast can name.
 
 use amdgpu_dwarf::AddressSpace;
-use amdgpu_dwarf::program::{Encoding, Program, TypeDie};
+use amdgpu_dwarf::program::{Encoding, PointerKind, Program, TypeDie};
 
 /// What a pointer points to.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +23,20 @@ pub(crate) struct Field {
     pub ty: Target,
     /// A bit field: where its bits are.
     pub bits: Option<BitField>,
+}
+
+/// A static data member: no part of the object, its value is where its definition
+/// says ([`Program::static_member`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct StaticField {
+    pub name: String,
+    /// Its type (`Void` when the DWARF names none).
+    pub ty: Target,
+    /// .debug_info offset of the member's DIE.
+    pub die: u64,
+    /// How many of the struct's [`Field`]s come before it (gdb shows members in
+    /// declaration order, static ones among the others).
+    pub position: usize,
 }
 
 /// A bit field's place in its struct.
@@ -80,6 +94,14 @@ pub(crate) enum Ty {
         space: AddressSpace,
         name: Option<String>,
     },
+    /// A C++ reference (`T &`, or `T &&` when `rvalue`): held as the referent's
+    /// address, and standing for the referent in expressions.
+    Reference {
+        target: Target,
+        size: u8,
+        space: AddressSpace,
+        rvalue: bool,
+    },
     /// An array.
     Array {
         element: Box<Ty>,
@@ -90,6 +112,7 @@ pub(crate) enum Ty {
         name: String,
         size: u64,
         fields: Vec<Field>,
+        statics: Vec<StaticField>,
         union: bool,
     },
     /// An enumeration.
@@ -141,6 +164,42 @@ fn die_type_name(program: &Program, die: u64, depth: u32) -> Option<String> {
         TypeDie::Typedef { name, .. } => Some(name),
         _ => None,
     }
+}
+
+/// The name of a pointer's or reference's target: a DWARF type as the source writes it
+/// (qualifiers kept, typedefs by name), else its resolved type's name.
+fn target_name(program: &Program, target: &Target) -> String {
+    match target {
+        Target::Die(d) => die_type_name(program, *d, 0),
+        _ => None,
+    }
+    .map(Ok)
+    .unwrap_or_else(|| Ty::target(program, target).map(|t| t.name(program)))
+    .unwrap_or_else(|_| "?".into())
+}
+
+/// The qualifiers (`const `, `volatile `, both) on the type at `die`, before the first
+/// type that is no qualifier.
+fn qualifiers(program: &Program, mut die: u64) -> String {
+    use amdgpu_dwarf::program::Qualifier;
+    let mut out = String::new();
+    for _ in 0..MAX_DEPTH {
+        match program.type_die(die) {
+            Ok(TypeDie::Qualified {
+                qualifier,
+                target: Some(t),
+            }) => {
+                match qualifier {
+                    Qualifier::Const => out += "const ",
+                    Qualifier::Volatile => out += "volatile ",
+                    _ => {}
+                }
+                die = t;
+            }
+            _ => break,
+        }
+    }
+    out
 }
 
 /// The deepest chain of typedefs, qualifiers and nested arrays followed.
@@ -212,6 +271,21 @@ impl Ty {
                 target,
                 size,
                 address_class,
+                kind: kind @ (PointerKind::Reference | PointerKind::RvalueReference),
+            } => Ty::Reference {
+                target: target.map_or(Target::Void, Target::Die),
+                size: if matches!(address_class, Some(1 | 2)) {
+                    4
+                } else {
+                    size.min(8) as u8
+                },
+                space: space_of_class(address_class, size),
+                rvalue: kind == PointerKind::RvalueReference,
+            },
+            TypeDie::Pointer {
+                target,
+                size,
+                address_class,
                 ..
             } => Ty::Pointer {
                 target: target.map_or(Target::Void, Target::Die),
@@ -228,11 +302,21 @@ impl Ty {
                 name,
                 size,
                 members,
+                statics,
                 union,
             } => Ty::Struct {
                 name: name.unwrap_or_else(|| "<anonymous>".into()),
                 size: size.unwrap_or(0),
                 union,
+                statics: statics
+                    .into_iter()
+                    .map(|m| StaticField {
+                        name: m.name,
+                        ty: m.ty.map_or(Target::Void, Target::Die),
+                        die: m.die,
+                        position: m.position,
+                    })
+                    .collect(),
                 fields: members
                     .into_iter()
                     .map(|m| Field {
@@ -278,11 +362,13 @@ impl Ty {
                         name: n,
                         size,
                         fields,
+                        statics,
                         union,
                     } if n == "<anonymous>" => Ty::Struct {
                         name,
                         size,
                         fields,
+                        statics,
                         union,
                     },
                     other => other,
@@ -318,9 +404,12 @@ impl Ty {
     /// Size in bytes.
     pub fn size(&self) -> u64 {
         match self {
-            Ty::Int { size, .. } | Ty::Float { size, .. } | Ty::Pointer { size, .. } => {
-                u64::from(*size)
-            }
+            // A reference's own size (its address); `sizeof` of a reference is its
+            // referent's, which the evaluator gives (it reads through references).
+            Ty::Int { size, .. }
+            | Ty::Float { size, .. }
+            | Ty::Pointer { size, .. }
+            | Ty::Reference { size, .. } => u64::from(*size),
             Ty::Enum { size, .. } => u64::from(*size),
             Ty::Bool => 1,
             Ty::Array { element, count } => element.size() * count.unwrap_or(0),
@@ -398,13 +487,7 @@ impl Ty {
             Ty::Bool => "bool".into(),
             Ty::Pointer { name: Some(n), .. } => n.clone(),
             Ty::Pointer { target, .. } => {
-                let inner = match target {
-                    Target::Die(d) => die_type_name(program, *d, 0),
-                    _ => None,
-                }
-                .map(Ok)
-                .unwrap_or_else(|| Ty::target(program, target).map(|t| t.name(program)));
-                let inner = inner.unwrap_or_else(|_| "?".into());
+                let inner = target_name(program, target);
                 if inner.ends_with('*') {
                     format!("{inner}*")
                 } else if let Some(open) = inner.find('[').filter(|_| inner.ends_with(']')) {
@@ -412,6 +495,18 @@ impl Ty {
                     format!("{} (*){}", &inner[..open], &inner[open..])
                 } else {
                     format!("{inner} *")
+                }
+            }
+            // As gdb writes them: `const Tally &`, `int &&`, `int *&`, `int (&)[4]`.
+            Ty::Reference { target, rvalue, .. } => {
+                let inner = target_name(program, target);
+                let amp = if *rvalue { "&&" } else { "&" };
+                if inner.ends_with('*') {
+                    format!("{inner}{amp}")
+                } else if let Some(open) = inner.find('[').filter(|_| inner.ends_with(']')) {
+                    format!("{} ({amp}){}", &inner[..open], &inner[open..])
+                } else {
+                    format!("{inner} {amp}")
                 }
             }
             Ty::Array { element, count } => {
@@ -438,22 +533,47 @@ impl Ty {
             Ty::Struct {
                 name,
                 fields,
+                statics,
                 union,
                 ..
             } => {
                 let mut s = format!("{} {name} {{\n", if *union { "union" } else { "struct" });
-                for f in fields {
+                // An array member as C declares it: `short b[2];`.
+                let split = |t: String| match t.find('[').filter(|_| t.ends_with(']')) {
+                    Some(i) => (t[..i].to_string(), t[i..].to_string()),
+                    None => (t, String::new()),
+                };
+                // Static members among the others, in declaration order, as gdb's ptype
+                // shows them: `static int made;` (qualifiers kept: `static const int k;`).
+                let statics_at = |k: usize| statics.iter().filter(move |m| m.position == k);
+                for k in 0..=fields.len() {
+                    for m in statics_at(k) {
+                        let (t, dims) = split(target_name(program, &m.ty));
+                        s += &format!("    static {t} {}{dims};\n", m.name);
+                    }
+                    let Some(f) = fields.get(k) else { break };
                     let t = Ty::target(program, &f.ty).map(|t| t.name(program));
                     let bits = f.bits.map(|b| format!(" : {}", b.size)).unwrap_or_default();
-                    let t = t.unwrap_or_else(|_| "?".into());
-                    // An array member as C declares it: `short b[2];`.
-                    let (t, dims) = match t.find('[').filter(|_| t.ends_with(']')) {
-                        Some(i) => (t[..i].to_string(), t[i..].to_string()),
-                        None => (t, String::new()),
-                    };
+                    let (t, dims) = split(t.unwrap_or_else(|_| "?".into()));
                     s += &format!("    {t} {}{dims}{bits};\n", f.name);
                 }
                 s + "}"
+            }
+            // gdb expands the referent: `const struct Tally {...} &`.
+            Ty::Reference { target, rvalue, .. } => {
+                let inner = Ty::target(program, target)
+                    .map(|t| t.expanded(program))
+                    .unwrap_or_else(|_| "?".into());
+                let quals = match target {
+                    Target::Die(d) => qualifiers(program, *d),
+                    _ => String::new(),
+                };
+                let amp = if *rvalue { "&&" } else { "&" };
+                if matches!(Ty::target(program, target), Ok(Ty::Struct { .. } | Ty::Enum { .. })) {
+                    format!("{quals}{inner} {amp}")
+                } else {
+                    self.name(program)
+                }
             }
             // ROCgdb's own type for the built-ins (hip-builtin-variables.exp).
             Ty::Dim3 => "struct __gdb_hip_builtin_vec {\n    uint32_t x;\n    uint32_t y;\n    uint32_t z;\n}"
@@ -472,5 +592,157 @@ impl Ty {
             self,
             Ty::Int { .. } | Ty::Float { .. } | Ty::Bool | Ty::Enum { .. } | Ty::Pointer { .. }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amdgpu_dwarf::program::ProgramOptions;
+    use gimli::write::{AttributeValue, EndianVec, Sections, Unit, UnitEntryId};
+    use std::collections::HashMap;
+
+    /// A unit with `struct S { static const int limit = 7; int x; static int made; int
+    /// y[2]; }` (`limit` in DWARF 5's form, `made` in DWARF 4's) and a typedef naming each
+    /// reference type of the test (typedefs are what `Program::type_named` finds).
+    fn sections() -> HashMap<&'static str, Vec<u8>> {
+        let enc = gimli::Encoding {
+            format: gimli::Format::Dwarf32,
+            version: 5,
+            address_size: 8,
+        };
+        let mut dwarf = gimli::write::Dwarf::new();
+        let id = dwarf
+            .units
+            .add(Unit::new(enc, gimli::write::LineProgram::none()));
+        let u = dwarf.units.get_mut(id);
+        let root = u.root();
+        let mut add = |parent: UnitEntryId, tag, attrs: Vec<(gimli::DwAt, AttributeValue)>| {
+            let e = u.add(parent, tag);
+            for (a, v) in attrs {
+                u.get_mut(e).set(a, v);
+            }
+            e
+        };
+        let name = |n: &str| (gimli::DW_AT_name, AttributeValue::String(n.into()));
+        let ty = |e: UnitEntryId| (gimli::DW_AT_type, AttributeValue::UnitRef(e));
+        let decl = || (gimli::DW_AT_declaration, AttributeValue::Flag(true));
+        let int = add(
+            root,
+            gimli::DW_TAG_base_type,
+            vec![
+                name("int"),
+                (gimli::DW_AT_byte_size, AttributeValue::Data1(4)),
+                (
+                    gimli::DW_AT_encoding,
+                    AttributeValue::Encoding(gimli::DW_ATE_signed),
+                ),
+            ],
+        );
+        let cint = add(root, gimli::DW_TAG_const_type, vec![ty(int)]);
+        let arr = add(root, gimli::DW_TAG_array_type, vec![ty(int)]);
+        let count = (gimli::DW_AT_count, AttributeValue::Udata(4));
+        add(arr, gimli::DW_TAG_subrange_type, vec![count]);
+        let arr2 = add(root, gimli::DW_TAG_array_type, vec![ty(int)]);
+        let count = (gimli::DW_AT_count, AttributeValue::Udata(2));
+        add(arr2, gimli::DW_TAG_subrange_type, vec![count]);
+        let size = |n: u8| (gimli::DW_AT_byte_size, AttributeValue::Data1(n));
+        let at = |n: u64| (gimli::DW_AT_data_member_location, AttributeValue::Udata(n));
+        let s = add(
+            root,
+            gimli::DW_TAG_structure_type,
+            vec![name("S"), size(12)],
+        );
+        let limit = (gimli::DW_AT_const_value, AttributeValue::Sdata(7));
+        add(
+            s,
+            gimli::DW_TAG_variable,
+            vec![name("limit"), ty(cint), decl(), limit],
+        );
+        add(s, gimli::DW_TAG_member, vec![name("x"), ty(int), at(0)]);
+        add(s, gimli::DW_TAG_member, vec![name("made"), ty(int), decl()]);
+        add(s, gimli::DW_TAG_member, vec![name("y"), ty(arr2), at(4)]);
+        let cs = add(root, gimli::DW_TAG_const_type, vec![ty(s)]);
+        let ptr = add(root, gimli::DW_TAG_pointer_type, vec![ty(int)]);
+        for (alias, tag, target) in [
+            ("SRef", gimli::DW_TAG_reference_type, cs),
+            ("IntRvalue", gimli::DW_TAG_rvalue_reference_type, int),
+            ("PtrRef", gimli::DW_TAG_reference_type, ptr),
+            ("ArrRef", gimli::DW_TAG_reference_type, arr),
+        ] {
+            let r = add(root, tag, vec![ty(target)]);
+            add(root, gimli::DW_TAG_typedef, vec![name(alias), ty(r)]);
+        }
+        let mut out = Sections::new(EndianVec::new(gimli::LittleEndian));
+        dwarf.write(&mut out).expect("writes");
+        let mut map = HashMap::new();
+        out.for_each(|id, w| {
+            map.insert(id.name(), w.slice().to_vec());
+            Ok::<(), gimli::write::Error>(())
+        })
+        .unwrap();
+        map
+    }
+
+    /// The type a typedef of the test unit names.
+    fn aliased(p: &Program, alias: &str) -> Ty {
+        let die = p.type_named(alias).unwrap().expect(alias);
+        match p.type_die(die).unwrap() {
+            TypeDie::Typedef {
+                target: Some(t), ..
+            } => Ty::of_die(p, t).unwrap(),
+            t => panic!("{alias}: {t:?}"),
+        }
+    }
+
+    /// References are named as gdb's `whatis` names them (the referent's qualifiers
+    /// kept), `ptype` expands a referenced struct, and a struct's static members come
+    /// in declaration order among the others, with their qualifiers (gdb's ptype of
+    /// `struct S` as the unit declares it).
+    #[test]
+    fn references_and_static_members_as_gdb_types_them() {
+        let secs = sections();
+        let p = Program::load(
+            |n| secs.get(n).map(Vec::as_slice),
+            ProgramOptions::default(),
+        )
+        .unwrap();
+        let s_body = "struct S {\n    static const int limit;\n    int x;\n    \
+                      static int made;\n    int y[2];\n}";
+        let sref = aliased(&p, "SRef");
+        assert!(matches!(
+            sref,
+            Ty::Reference {
+                rvalue: false,
+                size: 8,
+                ..
+            }
+        ));
+        assert_eq!(sref.name(&p), "const S &");
+        assert_eq!(sref.expanded(&p), format!("const {s_body} &"));
+        let rv = aliased(&p, "IntRvalue");
+        assert_eq!(
+            (rv.name(&p), rv.expanded(&p)),
+            ("int &&".into(), "int &&".into())
+        );
+        assert_eq!(aliased(&p, "PtrRef").name(&p), "int *&");
+        assert_eq!(aliased(&p, "ArrRef").name(&p), "int (&)[4]");
+        // A reference is not a number: arithmetic reads through it (the evaluator's
+        // `referent`), never with its address.
+        assert!(!sref.scalar());
+        let s = Ty::of_die(&p, p.type_named("S").unwrap().unwrap()).unwrap();
+        assert_eq!(s.expanded(&p), s_body);
+        let Ty::Struct {
+            fields, statics, ..
+        } = &s
+        else {
+            panic!("{s:?}")
+        };
+        // Static members take no room: the data members keep their offsets.
+        let layout: Vec<(&str, u64)> = fields.iter().map(|f| (&*f.name, f.offset)).collect();
+        assert_eq!(layout, [("x", 0), ("y", 4)]);
+        let statics: Vec<(&str, usize)> = statics.iter().map(|m| (&*m.name, m.position)).collect();
+        assert_eq!(statics, [("limit", 0), ("made", 1)]);
+        assert_eq!(s.size(), 12);
     }
 }

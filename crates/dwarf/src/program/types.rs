@@ -23,7 +23,8 @@ pub enum TypeDie {
         /// DW_AT_encoding.
         encoding: Encoding,
     },
-    /// DW_TAG_pointer_type, DW_TAG_reference_type, DW_TAG_rvalue_reference_type.
+    /// DW_TAG_pointer_type, DW_TAG_reference_type, DW_TAG_rvalue_reference_type (a
+    /// reference is held as the address of its referent, as a pointer is).
     Pointer {
         /// The pointed-to type (None: `void`).
         target: Option<u64>,
@@ -31,8 +32,8 @@ pub enum TypeDie {
         size: u64,
         /// DW_AT_address_class.
         address_class: Option<u64>,
-        /// Whether it is a (lvalue or rvalue) reference.
-        reference: bool,
+        /// A pointer, or which kind of reference.
+        kind: PointerKind,
     },
     /// DW_TAG_structure_type, DW_TAG_class_type, DW_TAG_union_type.
     Struct {
@@ -42,6 +43,8 @@ pub enum TypeDie {
         size: Option<u64>,
         /// The data members (static members left out) and base classes, in DIE order.
         members: Vec<Member>,
+        /// The static data members, in DIE order (each placed among `members`).
+        statics: Vec<StaticMember>,
         /// Whether it is a DW_TAG_union_type.
         union: bool,
     },
@@ -125,6 +128,18 @@ impl Encoding {
     }
 }
 
+/// What a DW_TAG_pointer_type, DW_TAG_reference_type or DW_TAG_rvalue_reference_type
+/// is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointerKind {
+    /// DW_TAG_pointer_type (`T *`).
+    Pointer,
+    /// DW_TAG_reference_type (`T &`).
+    Reference,
+    /// DW_TAG_rvalue_reference_type (`T &&`).
+    RvalueReference,
+}
+
 /// A type qualifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Qualifier {
@@ -157,12 +172,44 @@ pub struct Member {
     pub bit_offset: Option<u64>,
 }
 
+/// A static data member of a structure or class: a DW_TAG_member with DW_AT_declaration
+/// (DWARF 4's form, which clang-15 still writes in DWARF 5 units) or a DW_TAG_variable
+/// child (DWARF 5's). It takes no room in the object; its value is where its definition
+/// (a DW_TAG_variable whose DW_AT_specification names this DIE) says, see
+/// [`Program::static_member`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StaticMember {
+    /// DW_AT_name.
+    pub name: String,
+    /// .debug_info offset of its type (None: the DIE names none).
+    pub ty: Option<u64>,
+    /// .debug_info offset of the member's DIE (the declaration).
+    pub die: u64,
+    /// How many of the struct's [`Member`]s come before it in DIE order (where a
+    /// debugger shows it among them: gdb prints members in declaration order).
+    pub position: usize,
+}
+
 /// Where a variable DIE at namespace or compile-unit scope sits.
+#[derive(Clone)]
 struct GlobalSite {
     unit: usize,
     die: gimli::UnitOffset,
     /// The qualified name of its scope (`ns::S`; empty at compile-unit scope).
     scope: String,
+}
+
+/// What [`Program::global_sites`] finds.
+#[derive(Default)]
+struct Sites {
+    /// The variables of [`Program::globals`].
+    globals: Vec<GlobalSite>,
+    /// The first definition (a DW_TAG_variable with DW_AT_specification outside any
+    /// function) of each declaration, by the declaration's .debug_info offset.
+    definitions: HashMap<u64, GlobalSite>,
+    /// The qualified scope name of every DW_TAG_variable and DW_TAG_member DIE (by
+    /// .debug_info offset), which a DW_AT_specification may name.
+    scopes: HashMap<u64, String>,
 }
 
 /// The scope a DIE opens for its children, in [`Program::globals`]'s walk.
@@ -264,6 +311,11 @@ impl<'d> Program<'d> {
             gimli::DW_TAG_pointer_type
             | gimli::DW_TAG_reference_type
             | gimli::DW_TAG_rvalue_reference_type => TypeDie::Pointer {
+                kind: match tag {
+                    gimli::DW_TAG_reference_type => PointerKind::Reference,
+                    gimli::DW_TAG_rvalue_reference_type => PointerKind::RvalueReference,
+                    _ => PointerKind::Pointer,
+                },
                 target,
                 size: size.unwrap_or(u64::from(u.unit.encoding().address_size)),
                 address_class: match die.attr_value(gimli::DW_AT_address_class) {
@@ -271,13 +323,14 @@ impl<'d> Program<'d> {
                     Some(v) => v.udata_value(),
                     None => None,
                 },
-                reference: tag != gimli::DW_TAG_pointer_type,
             },
             gimli::DW_TAG_structure_type | gimli::DW_TAG_class_type | gimli::DW_TAG_union_type => {
+                let (members, statics) = self.members(u, uo)?;
                 TypeDie::Struct {
                     name,
                     size,
-                    members: self.members(u, uo)?,
+                    members,
+                    statics,
                     union: tag == gimli::DW_TAG_union_type,
                 }
             }
@@ -327,13 +380,15 @@ impl<'d> Program<'d> {
         None
     }
 
-    /// The data members and base classes of a structure, class or union.
+    /// The data members and base classes of a structure, class or union, and its static
+    /// data members.
     fn members(
         &self,
         u: &UnitData<'d>,
         uo: gimli::UnitOffset,
-    ) -> Result<Vec<Member>, ProgramError> {
+    ) -> Result<(Vec<Member>, Vec<StaticMember>), ProgramError> {
         let mut out = Vec::new();
+        let mut statics = Vec::new();
         let mut tree = u.unit.entries_tree(Some(uo))?;
         let root = tree.root()?;
         let mut children = root.children();
@@ -342,9 +397,20 @@ impl<'d> Program<'d> {
             let tag = e.tag();
             // Static data members are declarations (DW_TAG_member with DW_AT_declaration
             // in DWARF 4 style, DW_TAG_variable in DWARF 5 style): they take no room.
-            if !matches!(tag, gimli::DW_TAG_member | gimli::DW_TAG_inheritance)
-                || e.attr(gimli::DW_AT_declaration).is_some()
-            {
+            let is_static = tag == gimli::DW_TAG_variable
+                || (tag == gimli::DW_TAG_member && e.attr(gimli::DW_AT_declaration).is_some());
+            if is_static {
+                statics.push(StaticMember {
+                    name: self.die_name(u, e).unwrap_or_default(),
+                    ty: e
+                        .attr_value(gimli::DW_AT_type)
+                        .and_then(|v| self.ref_offset(u, v)),
+                    die: Self::die_offset(u, e.offset()),
+                    position: out.len(),
+                });
+                continue;
+            }
+            if !matches!(tag, gimli::DW_TAG_member | gimli::DW_TAG_inheritance) {
                 continue;
             }
             let Some(ty) = e
@@ -377,7 +443,7 @@ impl<'d> Program<'d> {
                     .or_else(|| dwarf4_bit_offset(e, offset)),
             });
         }
-        Ok(out)
+        Ok((out, statics))
     }
 
     /// The element count of each dimension of an array type.
@@ -441,61 +507,116 @@ impl<'d> Program<'d> {
     /// location does not depend on the PC; a location list, which LLVM never gives a
     /// global, is reported as [`LocationValue::NotAtPc`]); `function` is empty.
     pub fn globals(&self) -> Result<Vec<Variable>, ProgramError> {
-        let (sites, scopes) = self.global_sites()?;
-        let mut out = Vec::with_capacity(sites.len());
-        for site in sites {
-            let u = &self.units[site.unit];
-            let die = u.unit.entry(site.die)?;
-            let decl = die
-                .attr_value(gimli::DW_AT_specification)
-                .and_then(|v| Some((self.resolve_ref(u, v)?, self.ref_offset(u, v)?)));
-            let decl = match decl {
-                Some(((du, doff), off)) => Some((du, du.unit.entry(doff)?, off)),
-                None => None,
-            };
-            let name = self
-                .die_name(u, &die)
-                .or_else(|| decl.as_ref().and_then(|(du, d, _)| self.die_name(du, d)))
-                .unwrap_or_default();
-            let scope = match &decl {
-                Some((_, _, off)) => scopes.get(off).map(String::as_str).unwrap_or(""),
-                None => site.scope.as_str(),
-            };
-            // The DIE carrying DW_AT_type: the definition, else its declaration.
-            let (tu, tdie) = match &decl {
-                Some((du, d, _)) if die.attr(gimli::DW_AT_type).is_none() => (*du, d),
-                _ => (u, &die),
-            };
-            let (type_name, byte_size) = self.type_of(tu, tdie);
-            let location = match die.attr_value(gimli::DW_AT_location) {
-                Some(AttributeValue::Exprloc(e)) => {
-                    Some(LocationValue::Exprs(vec![e.0.slice().to_vec()]))
-                }
-                _ => Some(LocationValue::NotAtPc),
-            };
-            out.push(Variable {
-                name: join(scope, &name),
-                die: Self::die_offset(u, site.die),
-                parameter: false,
-                type_name,
-                type_die: tdie
-                    .attr_value(gimli::DW_AT_type)
-                    .and_then(|v| self.ref_offset(tu, v)),
-                byte_size,
-                location,
-                const_value: const_value(&die),
-                function: String::new(),
-            });
-        }
-        Ok(out)
+        let sites = self.global_sites()?;
+        sites
+            .globals
+            .iter()
+            .map(|site| self.global_variable(site, &sites.scopes))
+            .collect()
     }
 
-    /// The variable DIEs of [`Program::globals`], and the qualified scope name of every
-    /// DW_TAG_variable and DW_TAG_member DIE (by .debug_info offset), which a
-    /// DW_AT_specification may name.
-    fn global_sites(&self) -> Result<(Vec<GlobalSite>, HashMap<u64, String>), ProgramError> {
-        let mut sites = Vec::new();
-        let mut names = HashMap::new();
+    /// The variable a static data member ([`StaticMember::die`]) stands for, as gdb
+    /// finds it: its definition (the DW_TAG_variable outside any function whose
+    /// DW_AT_specification names the member, as clang writes it) with that definition's
+    /// location or constant, else the member's own DW_AT_location or DW_AT_const_value
+    /// (clang-15 gives a `constexpr` member its value there and writes no definition).
+    /// `location` and `const_value` are both None when nothing gives the value (a member
+    /// declared but never defined): gdb shows it `<optimized out>`.
+    pub fn static_member(&self, member: u64) -> Result<Variable, ProgramError> {
+        let sites = self.global_sites()?;
+        let (mu, mo) = self.find_die(member)?;
+        let decl = mu.unit.entry(mo)?;
+        let own = match decl.attr_value(gimli::DW_AT_location) {
+            Some(AttributeValue::Exprloc(e)) => {
+                Some(LocationValue::Exprs(vec![e.0.slice().to_vec()]))
+            }
+            _ => None,
+        };
+        let mut v = match sites.definitions.get(&member) {
+            Some(site) => self.global_variable(site, &sites.scopes)?,
+            None => {
+                let scope = sites.scopes.get(&member).map(String::as_str).unwrap_or("");
+                let (type_name, byte_size) = self.type_of(mu, &decl);
+                Variable {
+                    name: join(scope, &self.die_name(mu, &decl).unwrap_or_default()),
+                    die: member,
+                    parameter: false,
+                    type_name,
+                    type_die: decl
+                        .attr_value(gimli::DW_AT_type)
+                        .and_then(|v| self.ref_offset(mu, v)),
+                    byte_size,
+                    location: None,
+                    const_value: None,
+                    function: String::new(),
+                }
+            }
+        };
+        if v.location.is_none() && v.const_value.is_none() {
+            v.location = own;
+            v.const_value = const_value(&decl);
+        }
+        Ok(v)
+    }
+
+    /// The variable at a [`GlobalSite`]. A defining DIE with only DW_AT_specification
+    /// takes its name and type from the declaration; `location` is None when the DIE
+    /// has no DW_AT_location (a definition that gives only DW_AT_const_value).
+    fn global_variable(
+        &self,
+        site: &GlobalSite,
+        scopes: &HashMap<u64, String>,
+    ) -> Result<Variable, ProgramError> {
+        let u = &self.units[site.unit];
+        let die = u.unit.entry(site.die)?;
+        let decl = die
+            .attr_value(gimli::DW_AT_specification)
+            .and_then(|v| Some((self.resolve_ref(u, v)?, self.ref_offset(u, v)?)));
+        let decl = match decl {
+            Some(((du, doff), off)) => Some((du, du.unit.entry(doff)?, off)),
+            None => None,
+        };
+        let name = self
+            .die_name(u, &die)
+            .or_else(|| decl.as_ref().and_then(|(du, d, _)| self.die_name(du, d)))
+            .unwrap_or_default();
+        let scope = match &decl {
+            Some((_, _, off)) => scopes.get(off).map(String::as_str).unwrap_or(""),
+            None => site.scope.as_str(),
+        };
+        // The DIE carrying DW_AT_type: the definition, else its declaration.
+        let (tu, tdie) = match &decl {
+            Some((du, d, _)) if die.attr(gimli::DW_AT_type).is_none() => (*du, d),
+            _ => (u, &die),
+        };
+        let (type_name, byte_size) = self.type_of(tu, tdie);
+        let location = match die.attr_value(gimli::DW_AT_location) {
+            Some(AttributeValue::Exprloc(e)) => {
+                Some(LocationValue::Exprs(vec![e.0.slice().to_vec()]))
+            }
+            Some(_) => Some(LocationValue::NotAtPc),
+            None => None,
+        };
+        Ok(Variable {
+            name: join(scope, &name),
+            die: Self::die_offset(u, site.die),
+            parameter: false,
+            type_name,
+            type_die: tdie
+                .attr_value(gimli::DW_AT_type)
+                .and_then(|v| self.ref_offset(tu, v)),
+            byte_size,
+            location,
+            const_value: const_value(&die),
+            function: String::new(),
+        })
+    }
+
+    /// The variable DIEs of [`Program::globals`], the definitions of declared variables
+    /// (static data members), and the qualified scope name of every DW_TAG_variable and
+    /// DW_TAG_member DIE.
+    fn global_sites(&self) -> Result<Sites, ProgramError> {
+        let mut sites = Sites::default();
         for (ui, u) in self.units.iter().enumerate() {
             let mut cur = u.unit.entries();
             let mut scopes: Vec<Scope> = Vec::new();
@@ -505,17 +626,28 @@ impl<'d> Program<'d> {
                 let parent = scopes.last().cloned().unwrap_or_default();
                 let tag = die.tag();
                 if matches!(tag, gimli::DW_TAG_variable | gimli::DW_TAG_member) {
-                    names.insert(Self::die_offset(u, die.offset()), parent.name.clone());
+                    sites
+                        .scopes
+                        .insert(Self::die_offset(u, die.offset()), parent.name.clone());
                 }
-                if tag == gimli::DW_TAG_variable
-                    && !parent.in_code
-                    && die.attr(gimli::DW_AT_location).is_some()
-                {
-                    sites.push(GlobalSite {
+                if tag == gimli::DW_TAG_variable && !parent.in_code {
+                    let site = GlobalSite {
                         unit: ui,
                         die: die.offset(),
                         scope: parent.name.clone(),
-                    });
+                    };
+                    if let Some(decl) = die
+                        .attr_value(gimli::DW_AT_specification)
+                        .and_then(|v| self.ref_offset(u, v))
+                    {
+                        sites
+                            .definitions
+                            .entry(decl)
+                            .or_insert_with(|| site.clone());
+                    }
+                    if die.attr(gimli::DW_AT_location).is_some() {
+                        sites.globals.push(site);
+                    }
                 }
                 let anonymous = match tag {
                     gimli::DW_TAG_namespace => Some("(anonymous namespace)"),
@@ -546,7 +678,7 @@ impl<'d> Program<'d> {
                 scopes.push(child);
             }
         }
-        Ok((sites, names))
+        Ok(sites)
     }
 }
 
