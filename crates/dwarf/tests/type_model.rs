@@ -533,6 +533,14 @@ fn type_unit(u: &mut Unit) -> Shared {
         ],
     );
     add(u, arr, gimli::DW_TAG_subrange_type, vec![]);
+    let (s, count) = struct_s(u, int);
+    add(u, root, gimli::DW_TAG_ptr_to_member_type, vec![tref(int)]);
+    Shared { int, s, count }
+}
+
+/// Unit 0's `struct S` (see the comment in it): its DIE and its member `count`'s.
+fn struct_s(u: &mut Unit, int: UnitEntryId) -> (UnitEntryId, UnitEntryId) {
+    let root = u.root();
     // struct S : B { static constexpr int limit = 7; int a : 3; int b : 5;
     // static int count; static int never; static int placed; }: `limit` as DWARF 5
     // writes a static member (a DW_TAG_variable child), the others as DWARF 4 does;
@@ -615,8 +623,7 @@ fn type_unit(u: &mut Unit) -> Shared {
         }
         add(u, s, gimli::DW_TAG_member, attrs);
     }
-    add(u, root, gimli::DW_TAG_ptr_to_member_type, vec![tref(int)]);
-    Shared { int, s, count }
+    (s, count)
 }
 
 /// Unit 1 of [`hand_assembled`]: variables, referring to unit 0's types through `xref`.

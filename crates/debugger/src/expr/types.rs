@@ -2,7 +2,7 @@
 //! from [`amdgpu_dwarf::program::TypeDie`]) and the C types a cast can name.
 
 use amdgpu_dwarf::AddressSpace;
-use amdgpu_dwarf::program::{Encoding, PointerKind, Program, TypeDie};
+use amdgpu_dwarf::program::{Encoding, Member, PointerKind, Program, StaticMember, TypeDie};
 
 /// What a pointer points to.
 #[derive(Clone, Debug, PartialEq)]
@@ -216,6 +216,124 @@ fn space_of_class(class: Option<u64>, size: u64) -> AddressSpace {
     }
 }
 
+/// A base type by its DWARF encoding.
+fn base_type(name: String, size: u64, encoding: Encoding) -> Ty {
+    let size = size.min(16) as u8;
+    let int = |signed, char| Ty::Int {
+        name: name.clone(),
+        size,
+        signed,
+        char,
+    };
+    match encoding {
+        Encoding::Float => Ty::Float { name, size },
+        Encoding::Boolean => Ty::Bool,
+        Encoding::Signed => int(true, false),
+        Encoding::SignedChar => int(true, true),
+        Encoding::UnsignedChar => int(false, true),
+        _ => int(false, false),
+    }
+}
+
+/// A pointer or a reference (`&`, `&&`).
+fn pointer_type(
+    target: Option<u64>,
+    size: u64,
+    address_class: Option<u64>,
+    kind: PointerKind,
+) -> Ty {
+    let target = target.map_or(Target::Void, Target::Die);
+    // pointers to LDS and private memory are 32-bit on AMDGPU
+    let bytes = if matches!(address_class, Some(1 | 2)) {
+        4
+    } else {
+        size.min(8) as u8
+    };
+    let space = space_of_class(address_class, size);
+    match kind {
+        PointerKind::Reference | PointerKind::RvalueReference => Ty::Reference {
+            target,
+            size: bytes,
+            space,
+            rvalue: kind == PointerKind::RvalueReference,
+        },
+        _ => Ty::Pointer {
+            target,
+            size: bytes,
+            space,
+            name: None,
+        },
+    }
+}
+
+/// A struct, class or union with its data members and static members.
+fn struct_type(
+    name: Option<String>,
+    size: Option<u64>,
+    members: Vec<Member>,
+    statics: Vec<StaticMember>,
+    union: bool,
+) -> Ty {
+    Ty::Struct {
+        name: name.unwrap_or_else(|| "<anonymous>".into()),
+        size: size.unwrap_or(0),
+        union,
+        statics: statics
+            .into_iter()
+            .map(|m| StaticField {
+                name: m.name,
+                ty: m.ty.map_or(Target::Void, Target::Die),
+                die: m.die,
+                position: m.position,
+            })
+            .collect(),
+        fields: members
+            .into_iter()
+            .map(|m| Field {
+                name: m.name.unwrap_or_default(),
+                offset: m.offset,
+                ty: Target::Die(m.ty),
+                bits: m.bit_size.map(|size| BitField {
+                    offset: m.bit_offset,
+                    size,
+                }),
+            })
+            .collect(),
+    }
+}
+
+/// A typedef of `inner`: a pointer keeps the typedef's name; an anonymous struct goes by
+/// it (`typedef struct {...} params`); other types are the type itself.
+fn typedef_type(name: String, inner: Ty) -> Ty {
+    match inner {
+        Ty::Pointer {
+            target,
+            size,
+            space,
+            ..
+        } => Ty::Pointer {
+            target,
+            size,
+            space,
+            name: Some(name),
+        },
+        Ty::Struct {
+            name: n,
+            size,
+            fields,
+            statics,
+            union,
+        } if n == "<anonymous>" => Ty::Struct {
+            name,
+            size,
+            fields,
+            statics,
+            union,
+        },
+        other => other,
+    }
+}
+
 impl Ty {
     /// The type of DIE `die`, typedefs and qualifiers looked through.
     pub fn of_die(program: &Program, die: u64) -> Result<Ty, String> {
@@ -236,100 +354,20 @@ impl Ty {
                 name,
                 size,
                 encoding,
-            } => {
-                let size = size.min(16) as u8;
-                match encoding {
-                    Encoding::Float => Ty::Float { name, size },
-                    Encoding::Boolean => Ty::Bool,
-                    Encoding::Signed => Ty::Int {
-                        name,
-                        size,
-                        signed: true,
-                        char: false,
-                    },
-                    Encoding::SignedChar => Ty::Int {
-                        name,
-                        size,
-                        signed: true,
-                        char: true,
-                    },
-                    Encoding::UnsignedChar => Ty::Int {
-                        name,
-                        size,
-                        signed: false,
-                        char: true,
-                    },
-                    _ => Ty::Int {
-                        name,
-                        size,
-                        signed: false,
-                        char: false,
-                    },
-                }
-            }
+            } => base_type(name, size, encoding),
             TypeDie::Pointer {
                 target,
                 size,
                 address_class,
-                kind: kind @ (PointerKind::Reference | PointerKind::RvalueReference),
-            } => Ty::Reference {
-                target: target.map_or(Target::Void, Target::Die),
-                size: if matches!(address_class, Some(1 | 2)) {
-                    4
-                } else {
-                    size.min(8) as u8
-                },
-                space: space_of_class(address_class, size),
-                rvalue: kind == PointerKind::RvalueReference,
-            },
-            TypeDie::Pointer {
-                target,
-                size,
-                address_class,
-                ..
-            } => Ty::Pointer {
-                target: target.map_or(Target::Void, Target::Die),
-                // pointers to LDS and private memory are 32-bit on AMDGPU
-                size: if matches!(address_class, Some(1 | 2)) {
-                    4
-                } else {
-                    size.min(8) as u8
-                },
-                space: space_of_class(address_class, size),
-                name: None,
-            },
+                kind,
+            } => pointer_type(target, size, address_class, kind),
             TypeDie::Struct {
                 name,
                 size,
                 members,
                 statics,
                 union,
-            } => Ty::Struct {
-                name: name.unwrap_or_else(|| "<anonymous>".into()),
-                size: size.unwrap_or(0),
-                union,
-                statics: statics
-                    .into_iter()
-                    .map(|m| StaticField {
-                        name: m.name,
-                        ty: m.ty.map_or(Target::Void, Target::Die),
-                        die: m.die,
-                        position: m.position,
-                    })
-                    .collect(),
-                fields: members
-                    .into_iter()
-                    .map(|m| Field {
-                        name: m.name.unwrap_or_default(),
-                        offset: m.offset,
-                        ty: Target::Die(m.ty),
-                        bits: m.bit_size.map(|size| BitField {
-                            offset: m.bit_offset,
-                            size,
-                        }),
-                    })
-                    .collect(),
-            },
+            } => struct_type(name, size, members, statics, union),
             TypeDie::Array { element, counts } => {
                 let mut ty = Self::resolve(program, element, depth + 1)?;
                 for c in counts.iter().skip(1).rev() {
@@ -343,37 +381,7 @@ impl Ty {
                     count: counts.first().copied().flatten(),
                 }
             }
-            TypeDie::Typedef { name, target } => {
-                let inner = follow(target)?;
-                match inner {
-                    Ty::Pointer {
-                        target,
-                        size,
-                        space,
-                        ..
-                    } => Ty::Pointer {
-                        target,
-                        size,
-                        space,
-                        name: Some(name),
-                    },
-                    // `typedef struct {...} params`: the struct goes by the typedef's name
-                    Ty::Struct {
-                        name: n,
-                        size,
-                        fields,
-                        statics,
-                        union,
-                    } if n == "<anonymous>" => Ty::Struct {
-                        name,
-                        size,
-                        fields,
-                        statics,
-                        union,
-                    },
-                    other => other,
-                }
-            }
+            TypeDie::Typedef { name, target } => typedef_type(name, follow(target)?),
             TypeDie::Qualified { target, .. } => follow(target)?,
             TypeDie::Enum {
                 name,
