@@ -51,7 +51,7 @@ pub fn run(a: DemoArgs) -> Result<(), Failure> {
     }
     println!();
     match &a.file {
-        Some(f) => demo_run(f, &a),
+        Some(f) => demo_run(f, &a, || {}),
         None => {
             // The dispatch runs from a file: the built-in bytes, written out.
             let dir = std::env::temp_dir().join(format!("amdsim-demo-{}", std::process::id()));
@@ -59,15 +59,18 @@ pub fn run(a: DemoArgs) -> Result<(), Failure> {
             let path = dir.join("vector_add.co");
             std::fs::write(&path, DEFAULT_KERNEL)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            let r = demo_run(&path.to_string_lossy(), &a);
-            let _ = std::fs::remove_dir_all(&dir);
-            r
+            // Removed once the run is over, before anything is printed: a reader
+            // that goes away (`amdsim demo | head`) ends the process at a print.
+            demo_run(&path.to_string_lossy(), &a, || {
+                let _ = std::fs::remove_dir_all(&dir);
+            })
         }
     }
 }
 
-/// Runs `vector_add` over `N` work-items on the simulator and checks every element.
-fn demo_run(file: &str, opts: &DemoArgs) -> Result<(), Failure> {
+/// Runs `vector_add` over `N` work-items on the simulator and checks every element;
+/// `ran` is called when the run is over (the code object file is no longer needed).
+fn demo_run(file: &str, opts: &DemoArgs, ran: impl FnOnce()) -> Result<(), Failure> {
     const N: u32 = 1000;
     let a: Vec<f32> = (0..N).map(|i| i as f32).collect();
     let b: Vec<f32> = (0..N).map(|i| 0.5 + (i % 7) as f32).collect();
@@ -92,7 +95,9 @@ fn demo_run(file: &str, opts: &DemoArgs) -> Result<(), Failure> {
     );
     d.max_instructions = Some(opts.max_instructions);
     d.timeout_s = (opts.timeout > 0.0).then_some(opts.timeout);
-    let run = crate::run_cmd::execute(&d, &crate::run_cmd::Execution::quiet())?;
+    let run = crate::run_cmd::execute(&d, &crate::run_cmd::Execution::quiet());
+    ran();
+    let run = run?;
     let out = run
         .device
         .read(run.prepared.arg_address(2).unwrap_or(0), N as usize * 4)
