@@ -20,6 +20,17 @@ fn amdsim(args: &[&str]) -> Output {
         .expect("run amdsim")
 }
 
+/// `amdsim debug -batch` with each of `cmds` as an `-ex`, on `dispatch` (a dispatch file,
+/// or a code object, a kernel and its arguments).
+fn debug_batch(cmds: &[&str], dispatch: &[&str]) -> Output {
+    let mut args = vec!["debug", "-batch"];
+    for c in cmds {
+        args.extend(["-ex", c]);
+    }
+    args.extend_from_slice(dispatch);
+    amdsim(&args)
+}
+
 /// Held by the tests that run the committed dispatch files, which write
 /// their outputs beside them.
 pub(crate) static EXAMPLES: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -1320,7 +1331,6 @@ fn the_readme_picture_is_current() {
 /// unmapped and `p &crc_table` printed the link-time 0x9c0.
 #[test]
 fn debug_reads_program_scope_variables_where_they_are_loaded() {
-    let mut args = vec!["debug", "-batch"];
     let cmds = [
         "break const_tables",
         "run",
@@ -1331,18 +1341,17 @@ fn debug_reads_program_scope_variables_where_they_are_loaded() {
         "x/2xb sbox",
         "x/4xw crc_table",
     ];
-    for c in &cmds {
-        args.extend(["-ex", c]);
-    }
-    args.extend([
-        "kernels/bin/gfx900/const_tables.O0g.co",
-        "const_tables",
-        "u32[64]:iota=1",
-        "u32[64]",
-        "u32[16]:iota=0",
-        "u32:64",
-    ]);
-    let out = amdsim(&args);
+    let out = debug_batch(
+        &cmds,
+        &[
+            "kernels/bin/gfx900/const_tables.O0g.co",
+            "const_tables",
+            "u32[64]:iota=1",
+            "u32[64]",
+            "u32[16]:iota=0",
+            "u32:64",
+        ],
+    );
     let t = text(&out.stdout);
     assert!(out.status.success(), "{t}");
     for want in [
@@ -1363,7 +1372,6 @@ fn debug_reads_program_scope_variables_where_they_are_loaded() {
 /// lane whose position string is "[11,0,0]", so it is the one lane named.
 #[test]
 fn debug_conditions_compare_strings() {
-    let mut args = vec!["debug", "-batch"];
     let cmds = [
         "break divergence.cl:20 if $_streq($_lane_workgroup_pos, \"[11,0,0]\")",
         "run",
@@ -1373,11 +1381,7 @@ fn debug_conditions_compare_strings() {
         "p $_strlen(\"abc\")",
         "p $_streq(1, 2)",
     ];
-    for c in &cmds {
-        args.extend(["-ex", c]);
-    }
-    args.push("kernels/examples/divergence.ron");
-    let out = amdsim(&args);
+    let out = debug_batch(&cmds, &["kernels/examples/divergence.ron"]);
     let t = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "the last command fails\n{t}");
     for want in [
@@ -1399,7 +1403,6 @@ fn debug_conditions_compare_strings() {
 /// f5's value.
 #[test]
 fn debug_registers_of_a_callers_frame() {
-    let mut args = vec!["debug", "-batch"];
     let cmds = [
         "break f5",
         "run",
@@ -1413,17 +1416,16 @@ fn debug_registers_of_a_callers_frame() {
         "info registers s4 v0 exec sp",
         "info registers",
     ];
-    for c in &cmds {
-        args.extend(["-ex", c]);
-    }
-    args.extend([
-        "kernels/bin/gfx900/call_chain.O0g.co",
-        "call_chain",
-        "u32[64]:iota",
-        "u32[64]",
-        "u32:64",
-    ]);
-    let out = amdsim(&args);
+    let out = debug_batch(
+        &cmds,
+        &[
+            "kernels/bin/gfx900/call_chain.O0g.co",
+            "call_chain",
+            "u32[64]:iota",
+            "u32[64]",
+            "u32:64",
+        ],
+    );
     let t = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "`p $s4` in frame 1 fails\n{t}");
     let value = |k: usize| -> String {
@@ -1476,7 +1478,6 @@ fn debug_registers_of_a_callers_frame() {
 /// `p $_lane` and `p/x` failed.)
 #[test]
 fn debug_speaks_gdb() {
-    let mut args = vec!["debug", "-batch"];
     let cmds = [
         "break divergence.cl:20",
         "tbreak divergence.cl:14",
@@ -1504,11 +1505,7 @@ fn debug_speaks_gdb() {
         "info registers exec",
         "frobnicate",
     ];
-    for c in &cmds {
-        args.extend(["-ex", c]);
-    }
-    args.push("kernels/examples/divergence.ron");
-    let out = amdsim(&args);
+    let out = debug_batch(&cmds, &["kernels/examples/divergence.ron"]);
     let t = text(&out.stdout);
     // one command (frobnicate) failed: batch mode exits 1
     assert_eq!(out.status.code(), Some(1), "{t}");
@@ -1614,7 +1611,6 @@ fn debug_ctrl_c_stops_the_dispatch() {
 /// `p a + 1`, `p/x a`, `ptype` all failed.)
 #[test]
 fn debug_evaluates_c_expressions_over_dwarf_types() {
-    let mut args = vec!["debug", "-batch"];
     let cmds = [
         "break struct_args.cl:37",
         "run",
@@ -1644,11 +1640,7 @@ fn debug_evaluates_c_expressions_over_dwarf_types() {
         "p p.nosuch",
         "lane apply 3-4 print r", // $16 = 60, $17 = 59: r = 63 - lid in each lane
     ];
-    for c in &cmds {
-        args.extend(["-ex", c]);
-    }
-    args.push("kernels/examples/struct_args.ron");
-    let out = amdsim(&args);
+    let out = debug_batch(&cmds, &["kernels/examples/struct_args.ron"]);
     let t = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{t}"); // the three errors
     for want in [
@@ -2414,13 +2406,9 @@ fn debug_listings_name_branch_targets() {
 #[test]
 fn debug_next_steps_over_calls_and_inlined_calls() {
     let session = |co: &str, kernel: &str, args: &[&str], cmds: &[&str]| {
-        let mut all = vec!["debug", "-batch"];
-        for c in cmds {
-            all.extend(["-ex", c]);
-        }
-        all.extend([co, kernel]);
-        all.extend_from_slice(args);
-        let out = amdsim(&all);
+        let mut dispatch = vec![co, kernel];
+        dispatch.extend_from_slice(args);
+        let out = debug_batch(cmds, &dispatch);
         let t = text(&out.stdout);
         assert!(out.status.success(), "{t}");
         t.rsplit("(amdsim) ").next().unwrap_or_default().to_string()
