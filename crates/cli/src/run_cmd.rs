@@ -535,33 +535,12 @@ pub fn print_problems(
     }
 }
 
-/// The line table of a code object, for ` at FILE:LINE` in reports: empty when it has no
-/// DWARF (or the DWARF cannot be read: the reports then give PCs alone).
-pub fn line_table(code_object: &[u8]) -> Vec<LineSequence> {
-    let Ok(co) = amdgpu_codeobj::CodeObject::parse(code_object) else {
-        return Vec::new();
-    };
-    if co.section_data(".debug_line").is_none() {
-        return Vec::new();
-    }
-    amdgpu_dwarf::program::Program::load(|n| co.section_data(n), Default::default())
-        .and_then(|p| p.line_sequences())
-        .unwrap_or_default()
-}
-
 /// ` at FILE:LINE` for a code-object address `pc` (the file as the line table names it,
 /// without a leading `./`), or nothing where the line table has no line.
 pub fn source_place(lines: &[LineSequence], pc: u64) -> String {
-    match lines.iter().find_map(|s| s.row_for(pc)) {
-        Some(r) if r.line != 0 && !r.file.is_empty() => {
-            format!(
-                " at {}:{}",
-                r.file.strip_prefix("./").unwrap_or(&r.file),
-                r.line
-            )
-        }
-        _ => String::new(),
-    }
+    amdgpu_dwarf::program::source_at(lines, pc)
+        .map(|(file, line)| format!(" at {file}:{line}"))
+        .unwrap_or_default()
 }
 
 /// The dispatch the command line describes: `DISPATCH.ron`, or
@@ -744,7 +723,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
             &d.resolve(&d.code_object).to_string_lossy(),
             amdgpu_sim::dispatch::MAX_CODE_OBJECT,
         )
-        .map(|b: Vec<u8>| line_table(&b))
+        .map(|b: Vec<u8>| amdsim_host::runtime::line_table(&b))
         .unwrap_or_default();
         print_problems(
             &run.report,

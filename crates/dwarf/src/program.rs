@@ -27,7 +27,7 @@ mod lines;
 mod types;
 
 pub use inline::InlinedCall;
-pub use lines::{LineSequence, SourceRow};
+pub use lines::{LineSequence, SourceRow, source_at};
 pub use types::{Encoding, Member, PointerKind, Qualifier, StaticMember, TypeDie};
 
 type Rd<'d> = EndianSlice<'d, LittleEndian>;

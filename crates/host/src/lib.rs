@@ -14,8 +14,9 @@
 //! are made of too), [`printf`] (the text of a kernel's printf buffer) and [`capture`]
 //! (a dispatch written down to be replayed).
 //!
-//! Depends on `amdgpu-sim` (the device), `amdgpu-codeobj` and `amdgpu-isa`;
-//! must not depend on the DWARF, lane or CLI crates.
+//! Depends on `amdgpu-sim` (the device), `amdgpu-codeobj`, `amdgpu-isa`, and
+//! `amdgpu-dwarf` for one thing only: the line table that puts FILE:LINE in a fault
+//! report ([`runtime::line_table`]); must not depend on the lane or CLI crates.
 #![deny(missing_docs)]
 
 pub mod agent;

@@ -378,12 +378,20 @@ impl Runtime {
 /// The source file and line of code-object address `address`, when the code object has a
 /// line table that gives one (the file as the line table names it, without `./`).
 fn source_line(code: &[u8], address: u64) -> Option<(String, u64)> {
-    let co = amdgpu_codeobj::CodeObject::parse(code).ok()?;
-    co.section_data(".debug_line")?;
-    let program =
-        amdgpu_dwarf::program::Program::load(|n| co.section_data(n), Default::default()).ok()?;
-    let sequences = program.line_sequences().ok()?;
-    let row = sequences.iter().find_map(|s| s.row_for(address))?;
-    let file = row.file.strip_prefix("./").unwrap_or(&row.file);
-    (row.line != 0 && !file.is_empty()).then(|| (file.to_string(), row.line))
+    let lines = line_table(code);
+    amdgpu_dwarf::program::source_at(&lines, address).map(|(f, l)| (f.to_string(), l))
+}
+
+/// The line table of a code object, for FILE:LINE in reports: empty when it has no DWARF
+/// (or the DWARF cannot be read: the reports then give PCs alone).
+pub fn line_table(code_object: &[u8]) -> Vec<amdgpu_dwarf::program::LineSequence> {
+    let Ok(co) = amdgpu_codeobj::CodeObject::parse(code_object) else {
+        return Vec::new();
+    };
+    if co.section_data(".debug_line").is_none() {
+        return Vec::new();
+    }
+    amdgpu_dwarf::program::Program::load(|n| co.section_data(n), Default::default())
+        .and_then(|p| p.line_sequences())
+        .unwrap_or_default()
 }

@@ -39,6 +39,14 @@ impl LineSequence {
     }
 }
 
+/// The source place of link-time `pc` in `sequences`, for a report: the row's file (a
+/// leading `./` dropped) and line, or `None` where the table has no line for it.
+pub fn source_at(sequences: &[LineSequence], pc: u64) -> Option<(&str, u64)> {
+    let row = sequences.iter().find_map(|s| s.row_for(pc))?;
+    let file = row.file.strip_prefix("./").unwrap_or(&row.file);
+    (row.line != 0 && !file.is_empty()).then_some((file, row.line))
+}
+
 /// Appends path components as LLVM's `sys::path::append` does: empty components add
 /// nothing, a separator joins components that have none between them, and an absolute
 /// component does not replace what is already there.
