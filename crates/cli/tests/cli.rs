@@ -1744,6 +1744,57 @@ fn debug_finish_returns_the_value() {
     assert!(t.contains("$2 = 456\n"), "{t}");
 }
 
+/// `finish` with a caller's frame selected finishes that frame's function, as gdb does
+/// (before, `up` then `finish` finished frame 0's). call_chain -O0 with in[i] = i: lane
+/// 0 has v = 0, so f0 calls f1(a, ~0, 1), which calls f2(a, ~0), which calls
+/// f3(a, 3 * ~0 + 1 = 0xfffffffe); bit 2 is set, so f3 calls f4(a, 0x7fffffff), which
+/// calls f5 three times. With a[j] = j ^ 0x5a and f5's, f4's and f3's updates of a
+/// (computed on the host from the source), f3 returns 270, and f1 returns
+/// rotate(~0, 5) + f2(~0) = 0xffffffff + 281 = 280. The outermost frame cannot be
+/// finished (gdb's words, and no "Run till exit").
+#[test]
+fn debug_finish_from_a_callers_frame() {
+    let cmds = [
+        "break f5", "run", "delete", "up 2", "finish", "bt 1", "up", "finish", "up", "finish",
+    ];
+    let out = debug_batch(
+        &cmds,
+        &[
+            "kernels/bin/gfx900/call_chain.O0g.co",
+            "call_chain",
+            "u32[64]:iota",
+            "u32[64]",
+            "u32:64",
+        ],
+    );
+    let t = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "the last finish fails\n{t}");
+    assert!(
+        t.contains("Run till exit from #2  0x00000000000023c4 in f3 (a=0x2000000000000024, v=4294967294) at kernels/src/call_chain.cl:27\n\
+                    0x0000000000002740 in f2 (a=0x2000000000000024, v=4294967295) at kernels/src/call_chain.cl:33\n\
+                    33\t  uint t = f3(a, v * 3u + 1u);\n\
+                    Value returned is $1 = 270\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("(amdsim) bt 1\n#0  0x0000000000002740 in f2 ("),
+        "{t}"
+    );
+    assert!(
+        t.contains("Run till exit from #1  0x0000000000002c70 in f1 (")
+            && t.contains("Value returned is $2 = 280\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("(amdsim) finish\nerror: \"finish\" not meaningful in the outermost frame.\n"),
+        "{t}"
+    );
+    assert!(
+        !t.contains("Run till exit from #1  0x00000000000039d4"),
+        "{t}"
+    );
+}
+
 /// At a terminal (a pseudo-terminal here), `amdsim debug` edits lines (a cursor key
 /// moves inside the line), recalls history (Up), repeats the last command on an empty
 /// line, and Ctrl-C stops a running dispatch and gives the prompt back.
@@ -2110,10 +2161,13 @@ fn debug_nested_inlined_calls() {
         "{bt}"
     );
     assert!(frames[0].contains("x="), "{bt}");
-    assert!(
-        frames[1]
-            .starts_with("#1  __HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int (")
-            && frames[1].ends_with(") at amd_hip_runtime.h:299"),
+    // Both inlined copies lack a DIE for `this` (the code does not use it): as gdb,
+    // it is listed from the inlined function's abstract instance, optimized out.
+    assert!(frames[0].contains(", this=<optimized out>)"), "{bt}");
+    assert_eq!(
+        frames[1],
+        "#1  __HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int \
+         (this=<optimized out>) at amd_hip_runtime.h:299",
         "{bt}"
     );
     assert!(

@@ -473,7 +473,8 @@ fn debug_stops_in_a_hip_programs_kernel() {
         "$4 = 256\n",
         // `const int *in` in the source: gdb keeps the qualifier
         "type = const int *\n",
-        "in = (const int *) 0x",
+        // `info args` shows a pointer without its type, as gdb does there
+        "in = 0x",
         "n = 200\n",
         // lane 15 wrote 3 * 7 + 1 instead of 3 * 1015 + 1
         "MISMATCH diverge[15]: got 22",

@@ -58,14 +58,14 @@ impl Frontend {
         self.show(&v, fmt, true, a)
     }
 
-    /// A variable's value as `info locals` / `info args` show it: as `print` does, but a
-    /// reference without its type (`r = @0x2000000000000270: 5`), as gdb prints it
-    /// there (its `print_variable_and_value`).
+    /// A variable's value as `info locals` / `info args` show it: as `print` does, but
+    /// pointers and references without their type (`p = 0x100000000`,
+    /// `r = @0x2000000000000270: 5`), as gdb prints them there (its
+    /// `print_variable_and_value`).
     fn variable_text(&mut self, name: &str, a: &mut Active) -> Result<String, String> {
         let ast = crate::expr::parse::parse(name)?;
         let v = self.eval_ref(&ast, a)?;
-        let top = !matches!(v.ty, crate::expr::types::Ty::Reference { .. });
-        self.show(&v, None, top, a)
+        self.show(&v, None, false, a)
     }
 
     /// `whatis EXPR` / `ptype EXPR`.

@@ -23,28 +23,28 @@ fn whereabouts(f: &LaneFact) -> String {
 }
 
 impl Frontend {
-    /// A variable's value for `lane`, as a frame's argument list shows it (a struct in
-    /// full, pointers without their type). A reference shows as gdb's default `print
-    /// frame-arguments scalars` shows it: `r=@0x2000000000000270: 5` when it refers to
-    /// a scalar, `c=...` when to a struct, union or array (gdb's
-    /// `val_print_scalar_type_p` looks through references, and its summary mode writes
-    /// `...` for the whole argument, address included).
+    /// A variable's value for `lane`, as a frame's argument list shows it with gdb's
+    /// default `print frame-arguments scalars`: scalars and pointers as `info args`
+    /// prints them (pointers without their type), a struct, union, array or vector
+    /// `...`. A reference shows `r=@0x2000000000000270: 5` when it refers to a scalar,
+    /// `c=...` when to an aggregate (gdb's `val_print_scalar_type_p` looks through
+    /// references, and its summary mode writes `...` for the whole argument, address
+    /// included).
     fn lane_value(&mut self, name: &str, lane: u32, a: &mut Active) -> Result<String, String> {
+        use crate::expr::types::Ty;
         let saved = std::mem::replace(&mut self.lane, lane);
         let r = crate::expr::parse::parse(name).and_then(|ast| {
             let v = self.eval_ref(&ast, a)?;
+            let aggregate = |t: &Ty| matches!(t, Ty::Struct { .. } | Ty::Array { .. } | Ty::Dim3);
+            if aggregate(&v.ty) {
+                return Ok("...".into());
+            }
             // (An optimized-out reference says so, as gdb checks that first.)
-            if let crate::expr::types::Ty::Reference { target, .. } = &v.ty
+            if let Ty::Reference { target, .. } = &v.ty
                 && !matches!(v.repr, crate::expr::eval::Repr::OptimizedOut)
             {
                 let program = a.stepper.debugger().image().program();
-                let referent = crate::expr::types::Ty::target(program, target)?;
-                if matches!(
-                    referent,
-                    crate::expr::types::Ty::Struct { .. }
-                        | crate::expr::types::Ty::Array { .. }
-                        | crate::expr::types::Ty::Dim3
-                ) {
+                if aggregate(&Ty::target(program, target)?) {
                     return Ok("...".into());
                 }
             }

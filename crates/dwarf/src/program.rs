@@ -550,20 +550,32 @@ impl<'d> Program<'d> {
 
     /// [`Program::variables_at`], each variable with how many inlined calls containing
     /// `pc` it is inside, and the number of inlined calls containing `pc`.
+    ///
+    /// As gdb (its `inherit_abstract_dies`), a scope with a `DW_AT_abstract_origin` (an
+    /// inlined call, a concrete out-of-line instance) also has the parameters and
+    /// variables of its origin that it has no DIE of its own for, without a location
+    /// (`this=<optimized out>`), after its own.
     fn scoped_variables(&self, pc: u64) -> Result<(Vec<(usize, Variable)>, usize), ProgramError> {
         let mut out = Vec::new();
         let mut levels = 0;
         for u in &self.units {
             let mut cur = u.unit.entries();
             // Per depth: whether the scope at that depth contains pc, the function name,
-            // and how many inlined calls it is in.
-            let mut scopes: Vec<(bool, String, usize)> = Vec::new();
+            // how many inlined calls it is in, and its DIE.
+            let mut scopes: Vec<(bool, String, usize, gimli::UnitOffset)> = Vec::new();
+            // Per variable of this unit in `out`: its scope and abstract origin.
+            let mut owners: Vec<(gimli::UnitOffset, Option<gimli::UnitOffset>)> = Vec::new();
+            // Scopes containing pc with an abstract origin: (scope, origin, level,
+            // function, where its variables start in `out`).
+            let mut inheriting = Vec::new();
+            let first = out.len();
             while let Some(die) = cur.next_dfs()? {
                 let depth = usize::try_from(die.depth()).unwrap_or(0);
                 scopes.truncate(depth);
-                let parent_in = scopes.last().map(|s| s.0).unwrap_or(true);
-                let parent_fn = scopes.last().map(|s| s.1.clone()).unwrap_or_default();
-                let parent_level = scopes.last().map(|s| s.2).unwrap_or(0);
+                let parent = scopes.last().cloned();
+                let parent_in = parent.as_ref().map(|s| s.0).unwrap_or(true);
+                let parent_fn = parent.as_ref().map(|s| s.1.clone()).unwrap_or_default();
+                let parent_level = parent.as_ref().map(|s| s.2).unwrap_or(0);
                 let tag = die.tag();
                 let is_scope = matches!(
                     tag,
@@ -597,40 +609,13 @@ impl<'d> Program<'d> {
                     && depth > 1
                     && !parent_fn.is_empty()
                 {
-                    // An inlined subroutine's variables and parameters (and a
-                    // concrete out-of-line instance's) name, type and constant value
-                    // are on their abstract origin.
                     let origin = match die.attr_value(gimli::DW_AT_abstract_origin) {
-                        Some(AttributeValue::UnitRef(off)) => u.unit.entry(off).ok(),
+                        Some(AttributeValue::UnitRef(off)) => Some(off),
                         _ => None,
                     };
-                    let typed = match &origin {
-                        Some(o) if die.attr(gimli::DW_AT_type).is_none() => o,
-                        _ => die,
-                    };
-                    let (type_name, byte_size) = self.type_of(u, typed);
-                    let location = match die.attr_value(gimli::DW_AT_location) {
-                        Some(v) => self.location_value(u, v, pc)?,
-                        None => None,
-                    };
-                    let name = self.origin_name(u, die);
-                    out.push((
-                        parent_level,
-                        Variable {
-                            name: name.unwrap_or_default(),
-                            die: Self::die_offset(u, die.offset()),
-                            parameter: tag == gimli::DW_TAG_formal_parameter,
-                            type_name,
-                            type_die: typed
-                                .attr_value(gimli::DW_AT_type)
-                                .and_then(|v| self.ref_offset(u, v)),
-                            byte_size,
-                            location,
-                            const_value: const_value(die)
-                                .or_else(|| origin.as_ref().and_then(const_value)),
-                            function: parent_fn.clone(),
-                        },
-                    ));
+                    let scope = parent.as_ref().map(|s| s.3).unwrap_or(die.offset());
+                    owners.push((scope, origin));
+                    out.push((parent_level, self.variable(u, die, pc, &parent_fn)?));
                 }
                 let level = if inside && tag == gimli::DW_TAG_inlined_subroutine {
                     parent_level + 1
@@ -639,11 +624,84 @@ impl<'d> Program<'d> {
                 };
                 if inside {
                     levels = levels.max(level);
+                    if matches!(
+                        tag,
+                        gimli::DW_TAG_subprogram | gimli::DW_TAG_inlined_subroutine
+                    ) && let Some(AttributeValue::UnitRef(o)) =
+                        die.attr_value(gimli::DW_AT_abstract_origin)
+                    {
+                        inheriting.push((die.offset(), o, level, fname.clone(), out.len()));
+                    }
                 }
-                scopes.push((inside, fname, level));
+                scopes.push((inside, fname, level, die.offset()));
+            }
+            // Latest first, so that insertions leave earlier positions valid.
+            for (scope, origin, level, fname, start) in inheriting.into_iter().rev() {
+                let own: Vec<usize> = (start..out.len())
+                    .filter(|i| owners[i - first].0 == scope)
+                    .collect();
+                let have: Vec<_> = own.iter().filter_map(|i| owners[i - first].1).collect();
+                let mut at = own.last().map(|i| i + 1).unwrap_or(start);
+                let Ok(mut tree) = u.unit.entries_tree(Some(origin)) else {
+                    continue;
+                };
+                let mut children = tree.root()?.children();
+                while let Some(child) = children.next()? {
+                    let d = child.entry();
+                    if !matches!(
+                        d.tag(),
+                        gimli::DW_TAG_variable | gimli::DW_TAG_formal_parameter
+                    ) || have.contains(&d.offset())
+                    {
+                        continue;
+                    }
+                    let mut v = self.variable(u, d, pc, &fname)?;
+                    v.location = None;
+                    out.insert(at, (level, v));
+                    owners.insert(at - first, (scope, Some(d.offset())));
+                    at += 1;
+                }
             }
         }
         Ok((out, levels))
+    }
+
+    /// A variable or parameter DIE of unit `u` in function `function` at `pc`. An
+    /// inlined subroutine's variables and parameters (and a concrete out-of-line
+    /// instance's) have their name, type and constant value on their abstract origin.
+    fn variable(
+        &self,
+        u: &UnitData<'d>,
+        die: &gimli::DebuggingInformationEntry<Rd<'d>>,
+        pc: u64,
+        function: &str,
+    ) -> Result<Variable, ProgramError> {
+        let origin = match die.attr_value(gimli::DW_AT_abstract_origin) {
+            Some(AttributeValue::UnitRef(off)) => u.unit.entry(off).ok(),
+            _ => None,
+        };
+        let typed = match &origin {
+            Some(o) if die.attr(gimli::DW_AT_type).is_none() => o,
+            _ => die,
+        };
+        let (type_name, byte_size) = self.type_of(u, typed);
+        let location = match die.attr_value(gimli::DW_AT_location) {
+            Some(v) => self.location_value(u, v, pc)?,
+            None => None,
+        };
+        Ok(Variable {
+            name: self.origin_name(u, die).unwrap_or_default(),
+            die: Self::die_offset(u, die.offset()),
+            parameter: die.tag() == gimli::DW_TAG_formal_parameter,
+            type_name,
+            type_die: typed
+                .attr_value(gimli::DW_AT_type)
+                .and_then(|v| self.ref_offset(u, v)),
+            byte_size,
+            location,
+            const_value: const_value(die).or_else(|| origin.as_ref().and_then(const_value)),
+            function: function.to_string(),
+        })
     }
 
     /// Finds the innermost subprogram (or inlined subroutine) DIE at `pc`, calling `f` on it.
