@@ -301,6 +301,9 @@ impl Frontend {
         if physical == 0 && frames.get(level).is_some_and(|f| f.call.is_some()) {
             return self.finish_inline(a, &frames, level);
         }
+        if physical > 0 {
+            return self.finish_caller(a, &frames, level);
+        }
         if a.stepper.service().in_kernel(pc) {
             return Err("\"finish\" not meaningful in the outermost frame.".into());
         }
@@ -314,14 +317,10 @@ impl Frontend {
             .cloned()
             .ok_or("No stack.")?;
         let ra = a.stepper.service().return_address(&w, bias, pc, &[]);
-        if physical == 0 {
-            println!(
-                "Run till exit from #{level}  {}",
-                self.frame_line(a, &frames, level)
-            );
-        } else {
-            println!("Run till exit from #0  {}", self.frame_line(a, &frames, 0));
-        }
+        println!(
+            "Run till exit from #{level}  {}",
+            self.frame_line(a, &frames, level)
+        );
         let program = a.stepper.debugger().image().program();
         let ret = program.return_type_at(pc).ok().flatten();
         let (flow, back) = match ra {
@@ -346,6 +345,51 @@ impl Frontend {
         };
         // Back in the caller: the value is in v0 on (see `return_pieces`).
         if let (Some(t), true) = (ret, back) {
+            self.show_returned(t, a);
+        }
+        Ok(flow)
+    }
+
+    /// `finish` with a caller's frame selected (after `up`): runs until the selected
+    /// frame's function returns to its own caller, as gdb does, and shows the value it
+    /// returns. An inline frame of a caller is finished when the calls below have
+    /// returned into it and its inlined call's code is left.
+    fn finish_caller(
+        &mut self,
+        a: &mut Active,
+        frames: &[crate::frames::Frame],
+        level: usize,
+    ) -> Result<Flow, String> {
+        let f = &frames[level];
+        let caller = frames.iter().find(|g| g.physical == f.physical + 1);
+        if f.call.is_none() && caller.is_none() {
+            return Err("\"finish\" not meaningful in the outermost frame.".into());
+        }
+        println!(
+            "Run till exit from #{level}  {}",
+            self.frame_line(a, frames, level)
+        );
+        if f.call.is_some() {
+            // Back into the physical frame first (its PC is the return address of the
+            // call below it), then out of the inlined call.
+            let flow = self.run_to(f.pc, a)?;
+            if a.stepper.view().ok().and_then(|v| v.pc) != Some(f.pc) {
+                return Ok(flow);
+            }
+            let frames = self.frames(a)?;
+            let level = frames
+                .iter()
+                .position(|g| g.physical == 0 && g.call == f.call)
+                .ok_or("the inlined call is no longer on the stack")?;
+            return self.finish_inline(a, &frames, level);
+        }
+        let Some(ra) = caller.map(|g| g.pc) else {
+            return Err("\"finish\" not meaningful in the outermost frame.".into());
+        };
+        let program = a.stepper.debugger().image().program();
+        let ret = program.return_type_at(f.pc.wrapping_sub(1)).ok().flatten();
+        let flow = self.run_to(ra, a)?;
+        if let (Some(t), true) = (ret, a.stepper.view().ok().and_then(|v| v.pc) == Some(ra)) {
             self.show_returned(t, a);
         }
         Ok(flow)
