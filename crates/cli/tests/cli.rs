@@ -2107,6 +2107,85 @@ fn debug_inlined_calls_are_frames() {
     assert_eq!(after("info locals", 3), "No locals.\n", "{t}");
 }
 
+/// gdb's hidden inline frames: where a stop's PC is the first instruction of inlined
+/// calls (clang-19's debug_vars -O2 starts `divergence` with blockDim.x inlined two
+/// levels deep, 0x1600 from llvm-dwarfdump), a function breakpoint on the kernel shows
+/// the kernel at the line of the call (14), with one frame; `step` then enters the
+/// inlined calls one level at a time without running, and `next` runs over them to
+/// line 15. A breakpoint on the address itself shows the inline frames (gdb hides
+/// only for a breakpoint placed in an enclosing function, and for steps).
+#[test]
+fn debug_hides_inline_frames_where_inlined_calls_start() {
+    let dispatch = [
+        "kernels/hip/bin/clang19/debug_vars.gfx900.co",
+        "divergence",
+        "u32[64]:iota",
+        "u32[64]",
+        "u32:64",
+    ];
+    let t = text(
+        &debug_batch(
+            &[
+                "break divergence",
+                "run",
+                "bt",
+                "step",
+                "bt",
+                "step",
+                "step",
+            ],
+            &dispatch,
+        )
+        .stdout,
+    );
+    let kernel = "divergence (in=<optimized out>, out=<optimized out>, n=<optimized out>) \
+                  at src/device/debug_vars.hip:14";
+    assert!(
+        t.contains(&format!("with lanes [0-63], {kernel}\n14\t")),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!("(amdsim) bt\n#0  {kernel}\n(amdsim) step\n")),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "(amdsim) step\n__HIP_Coordinates<__HIP_BlockDim>::__X::operator unsigned int \
+             (this=<optimized out>) at amd_hip_runtime.h:299\n"
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!(
+            "(amdsim) bt\n#0  __HIP_Coordinates<__HIP_BlockDim>::__X::operator unsigned int \
+             (this=<optimized out>) at amd_hip_runtime.h:299\n#1  {kernel}\n"
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "(amdsim) step\n__HIP_BlockDim::operator() (this=<optimized out>, x=<optimized out>) \
+             at amd_hip_runtime.h:268\n"
+        ),
+        "{t}"
+    );
+    // The third step leaves blockDim.x: the PC starts blockIdx.x's inlined calls,
+    // hidden again, so the kernel shows at line 14 once more.
+    assert!(t.ends_with(&format!("(amdsim) step\n{kernel}\n14\t  size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n")), "{t}");
+    let t = text(&debug_batch(&["break divergence", "run", "next", "bt"], &dispatch).stdout);
+    assert!(t.contains("(amdsim) next\n15\t  if (gid >= n)\n"), "{t}");
+    assert!(
+        t.contains("(amdsim) bt\n#0  divergence (") && t.ends_with("debug_vars.hip:15\n"),
+        "{t}"
+    );
+    let t = text(&debug_batch(&["break *0x1600", "run", "bt"], &dispatch).stdout);
+    assert!(
+        t.contains("(amdsim) bt\n#0  __HIP_BlockDim::operator() ("),
+        "{t}"
+    );
+    assert_eq!(t.matches("\n#").count(), 3, "{t}");
+}
+
 /// Nested inlining: in the clang-19 -O2 build of kernels/hip/src/device/debug_vars.hip,
 /// `blockIdx.x` (line 14) is HIP's `__X::operator unsigned int` inlined into the
 /// kernel, with `__HIP_BlockIdx::operator()(unsigned x)` inlined into it from

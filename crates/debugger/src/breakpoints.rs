@@ -81,6 +81,19 @@ impl Table {
         self.next
     }
 
+    /// The function each breakpoint with an address at `pc` names (`None`: a line or an
+    /// address breakpoint), by number.
+    pub fn functions_at(&self, pc: u64) -> Vec<(u32, Option<String>)> {
+        self.list
+            .iter()
+            .filter(|b| b.resolved.contains(&pc))
+            .map(|b| match &b.at {
+                BreakAt::Function(f) => (b.number, Some(f.clone())),
+                _ => (b.number, None),
+            })
+            .collect()
+    }
+
     /// Every breakpoint, in number order.
     pub fn all(&self) -> &[Breakpoint] {
         &self.list

@@ -68,7 +68,13 @@ impl Frontend {
                 .program()
                 .inlined_calls_at(lookup)
                 .unwrap_or_default();
-            out.extend(physical_frames(p as u32, pc, source, calls));
+            let mut frames = physical_frames(p as u32, pc, source, calls);
+            if p == 0 {
+                // The inline frames hidden at this stop are not shown.
+                let hidden = self.hidden_frames(a).min(frames.len() - 1);
+                frames.drain(..hidden);
+            }
+            out.extend(frames);
         }
         Ok(out)
     }
@@ -108,23 +114,24 @@ impl Frontend {
     }
 
     /// `src` (the function and line of link-time `pc` as the line table and the
-    /// symbols give them) with the innermost function inlined at `pc` as its function:
-    /// how gdb names a frame 0 in inlined code.
+    /// symbols give them) as the focused wave's frame 0 shows it: with the innermost
+    /// function inlined at `pc` as its function, how gdb names a frame 0 in inlined
+    /// code; where inline frames are hidden, the function they are inlined into at the
+    /// line of the call.
     pub(crate) fn innermost_source(
         &self,
         a: &mut Active,
         pc: Option<u64>,
         src: &SourcePos,
     ) -> SourcePos {
+        let Some(pc) = pc else {
+            return src.clone();
+        };
         let program = a.stepper.debugger().image().program();
-        let call = pc.and_then(|pc| program.inlined_calls_at(pc).ok()?.into_iter().next());
-        SourcePos {
-            function: call
-                .as_ref()
-                .map(inlined_name)
-                .or_else(|| src.function.clone()),
-            line: src.line.clone(),
-        }
+        let calls = program.inlined_calls_at(pc).unwrap_or_default();
+        let hidden = self.hidden_frames(a).min(calls.len());
+        let mut frames = physical_frames(0, pc, src.clone(), calls);
+        frames.swap_remove(hidden).source
     }
 
     /// `frame [N]`, `up [N]`, `down [N]`: selects a frame of the focused wave (a
@@ -184,7 +191,7 @@ impl Frontend {
             return "??".into();
         };
         let saved = self.selected_level(a, frames);
-        if f.physical == 0 && f.inline == 0 {
+        if level == 0 && f.physical == 0 {
             let _ = self.select(a, frames, 0);
             let line = self.frame(a, Some(f.pc), &f.source, self.lane);
             let _ = self.select(a, frames, saved);
@@ -299,4 +306,128 @@ fn physical_frames(
         call: None,
     });
     out
+}
+
+/// The inline frames hidden at a stop (gdb's `skip_inline_frames`): when a wave stops
+/// where inlined calls start, not at a breakpoint placed in them, gdb shows the
+/// function they are inlined into at the line of the call, as if the call had not been
+/// entered yet; `step` then enters them one at a time without running (gdb's
+/// `step_into_inline_frame`) and `next` runs over them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Hidden {
+    /// The wave (work-group, wave) and its link-time PC when they were hidden.
+    pub wave: ([u32; 3], u32),
+    pub pc: u64,
+    /// How many of the innermost inline frames are hidden.
+    pub count: usize,
+}
+
+/// Which inlined calls starting at a stop's PC are hidden.
+pub(crate) enum Reveal {
+    /// None: a breakpoint on a line or an address stopped the wave there.
+    All,
+    /// Those inside the function a function breakpoint names (`break kernel` where the
+    /// kernel's first statement is an inlined call stops in the kernel, at the call).
+    Function(Vec<String>),
+    /// Every one (a step, `finish`, an interrupt).
+    Nothing,
+}
+
+/// Whether function breakpoint name `f` names the inlined call `call`.
+fn names(f: &str, call: &InlinedCall) -> bool {
+    let full = inlined_name(call);
+    f == call.name
+        || call.linkage_name.as_deref() == Some(f)
+        || f == full
+        || f == frame_function(&full)
+        || frame_function(&full).ends_with(&format!("::{f}"))
+}
+
+impl Frontend {
+    /// How many of the focused wave's innermost inline frames are hidden now (0 once the
+    /// wave has moved or another wave is focused).
+    pub(crate) fn hidden_frames(&self, a: &mut Active) -> usize {
+        let Some(h) = self.hidden else {
+            return 0;
+        };
+        if a.stepper.focus() != h.wave {
+            return 0;
+        }
+        let bias = a.stepper.debugger().load_bias();
+        let pc = a
+            .stepper
+            .debugger()
+            .session_ref()
+            .wave(h.wave.1)
+            .map(|w| w.pc.wrapping_sub(bias));
+        if pc == Some(h.pc) { h.count } else { 0 }
+    }
+
+    /// After a stop of the focused wave at link-time `pc`: hides the inlined calls that
+    /// start there, innermost first, as `reveal` says (`from`: the line `step` started
+    /// at, whose own inlined call is entered at once, as gdb does when the call is on the
+    /// line being stepped), and selects the innermost frame left.
+    pub(crate) fn hide_inline_entries(
+        &mut self,
+        a: &mut Active,
+        pc: Option<u64>,
+        reveal: Reveal,
+        from: Option<&(String, u64)>,
+    ) {
+        self.hidden = None;
+        let Some(pc) = pc else {
+            return;
+        };
+        if matches!(reveal, Reveal::All) {
+            return;
+        }
+        let program = a.stepper.debugger().image().program();
+        let calls = program.inlined_calls_at(pc).unwrap_or_default();
+        let mut count = 0;
+        for call in &calls {
+            if call.entry != pc {
+                break;
+            }
+            if let Reveal::Function(fs) = &reveal
+                && fs.iter().any(|f| names(f, call))
+            {
+                break;
+            }
+            count += 1;
+        }
+        if count > 0
+            && let Some(from) = from
+            && let (Some(file), Some(line)) =
+                (&calls[count - 1].call_file, calls[count - 1].call_line)
+            && (file, line) == (&from.0, from.1)
+        {
+            count -= 1;
+        }
+        if count == 0 {
+            return;
+        }
+        self.hidden = Some(Hidden {
+            wave: a.stepper.focus(),
+            pc,
+            count,
+        });
+        a.stepper.debugger().select_inline(count as u32);
+    }
+
+    /// `step` where inline frames are hidden: enters the outermost hidden one without
+    /// running (gdb's `step_into_inline_frame`), and shows it.
+    pub(crate) fn step_into_inline(&mut self, a: &mut Active) -> Result<(), String> {
+        let Some(h) = self.hidden.as_mut() else {
+            return Ok(());
+        };
+        h.count = h.count.saturating_sub(1);
+        let count = h.count;
+        if count == 0 {
+            self.hidden = None;
+        }
+        let d = a.stepper.debugger();
+        let _ = d.select_frame(0);
+        d.select_inline(count as u32);
+        self.show_stop(a, &amdgpu_lanes::stepper::StopKind::Stepped, &[])
+    }
 }

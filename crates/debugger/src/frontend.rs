@@ -108,6 +108,27 @@ pub struct Frontend {
     /// met again inside its own value is not shown again (as gdb guards
     /// `struct S { static S s; }`).
     pub(crate) statics_shown: Vec<u64>,
+    /// The inline frames hidden at the last stop (see [`crate::frames::Hidden`]).
+    pub(crate) hidden: Option<crate::frames::Hidden>,
+    /// The line (file, line) the `step` being run started from.
+    pub(crate) stepping_from: Option<(String, u64)>,
+}
+
+/// Which inlined calls starting at a stop's PC stay visible: all at a breakpoint on a
+/// line or an address, those a function breakpoint names, none at other stops.
+fn stop_reveal(hits: &[(u32, bool)], named: &[(u32, Option<String>)]) -> crate::frames::Reveal {
+    use crate::frames::Reveal;
+    if hits.is_empty() {
+        return Reveal::Nothing;
+    }
+    let mut functions = Vec::new();
+    for (n, _) in hits {
+        match named.iter().find(|(m, _)| m == n) {
+            Some((_, Some(f))) => functions.push(f.clone()),
+            _ => return Reveal::All,
+        }
+    }
+    Reveal::Function(functions)
 }
 
 fn parse_u64(s: &str) -> Result<u64, String> {
@@ -227,6 +248,8 @@ impl Frontend {
             last_hit: None,
             hit_lanes: None,
             statics_shown: Vec::new(),
+            hidden: None,
+            stepping_from: None,
             restarting: false,
             stops: 0,
         }
@@ -417,10 +440,12 @@ impl Frontend {
                 return Ok(Flow::Leave(Ended::Finished));
             }
             let mut hits = Vec::new();
+            let mut named = Vec::new();
             if stop.kind == StopKind::Breakpoint
                 && let Some(view) = &stop.view
                 && let Some(pc) = view.pc
             {
+                named = self.breakpoints.functions_at(pc);
                 let active: Vec<u32> = view
                     .lanes
                     .iter()
@@ -447,6 +472,10 @@ impl Frontend {
             left -= 1;
             let ended = !matches!(stop.kind, StopKind::Stepped | StopKind::NewLine { .. });
             if left == 0 || !hits.is_empty() || ended {
+                let reveal = stop_reveal(&hits, &named);
+                let from = self.stepping_from.take();
+                let pc = stop.view.as_ref().and_then(|v| v.pc);
+                self.hide_inline_entries(a, pc, reveal, from.as_ref());
                 self.show_stop(a, &stop.kind, &hits)?;
                 return Ok(Flow::Stay);
             }
@@ -727,12 +756,29 @@ impl Frontend {
                 return self.resume(a, 1, |s| s.resume());
             }
             "s" | "step" => {
+                let mut n = count(rest)?;
+                // Into the inline frames hidden here first, without running.
+                while n > 0 && self.hidden_frames(a) > 0 {
+                    n -= 1;
+                    if n == 0 {
+                        self.step_into_inline(a)?;
+                        return Ok(Flow::Stay);
+                    }
+                    if let Some(h) = self.hidden.as_mut() {
+                        h.count -= 1;
+                    }
+                }
                 let lane = self.lane;
-                return self.resume(a, count(rest)?, move |s| s.step_line(lane));
+                self.stepping_from = self.frames(a)?.first().and_then(|f| f.source.line.clone());
+                return self.resume(a, n, move |s| s.step_line(lane));
             }
             "n" | "next" => {
                 let lane = self.lane;
-                return self.resume(a, count(rest)?, move |s| s.next_line(lane));
+                // Inline frames hidden at the start are calls to run over.
+                let hidden = std::cell::Cell::new(self.hidden_frames(a));
+                return self.resume(a, count(rest)?, move |s| {
+                    s.next_line_over_hidden(lane, hidden.replace(0))
+                });
             }
             "si" | "stepi" | "ni" | "nexti" => {
                 return self.resume(a, count(rest)?, |s| s.step_instruction());

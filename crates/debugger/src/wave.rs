@@ -101,18 +101,22 @@ impl Frontend {
     ) -> String {
         let src = &self.innermost_source(a, pc, src);
         let func = src.function.as_deref().map(frame_function).unwrap_or("??");
+        let hidden = self.hidden_frames(a);
+        // (At a call whose inline frames are hidden, gdb shows no address.)
         let at = pc
-            .filter(|p| !a.stepper.is_statement(*p))
+            .filter(|p| hidden == 0 && !a.stepper.is_statement(*p))
             .map(|p| format!("{p:#018x} in "))
             .unwrap_or_default();
         // Frame 0's arguments, whichever frame is selected.
         let d = a.stepper.debugger();
         let selected = (d.selected_frame(), d.selected_inline());
-        if selected != (0, 0) {
+        let top = (0, hidden as u32);
+        if selected != top {
             let _ = d.select_frame(0);
+            d.select_inline(top.1);
         }
         let args = self.args(a, lane);
-        if selected != (0, 0) {
+        if selected != top {
             let d = a.stepper.debugger();
             let _ = d.select_frame(selected.0);
             d.select_inline(selected.1);
@@ -176,7 +180,9 @@ impl Frontend {
         }
         self.last_stop = Some(key);
         let frame = self.frame(a, view.pc, &view.source, self.lane);
-        let function = self.innermost_source(a, view.pc, &view.source).function;
+        let shown = self.innermost_source(a, view.pc, &view.source);
+        let function = shown.function;
+        let hidden = self.hidden_frames(a);
         let new_function = self.last_function != function;
         self.last_function = function;
         match kind {
@@ -204,9 +210,12 @@ impl Frontend {
             StopKind::AtBarrier => println!("{frame}\n[the wave waits at a barrier]"),
             _ => println!("{frame}"),
         }
-        if let Some((file, line)) = &view.source.line {
+        if let Some((file, line)) = &shown.line {
             let text = self.sources.show(file, *line);
-            match view.pc.filter(|p| !a.stepper.is_statement(*p)) {
+            match view
+                .pc
+                .filter(|p| hidden == 0 && !a.stepper.is_statement(*p))
+            {
                 Some(pc) if *kind == StopKind::Stepped && !new_function => {
                     println!("{pc:#018x}\t{text}")
                 }

@@ -1001,7 +1001,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
     /// Steps the focused wave until `lane` is active at the start of a statement of
     /// another line than the one it is at now (see the module documentation).
     pub fn step_line(&mut self, lane: u32) -> Result<Stop, StepError> {
-        self.line_step(lane, false)
+        self.line_step(lane, false, 0)
     }
 
     /// gdb's `next`: as [`Stepper::step_line`], but a call the focused wave makes runs to
@@ -1009,7 +1009,14 @@ impl<'a, 'd> Stepper<'a, 'd> {
     /// inside it stops there), and the lines of an inlined call deeper than the one the
     /// lane starts in are passed over.
     pub fn next_line(&mut self, lane: u32) -> Result<Stop, StepError> {
-        self.line_step(lane, true)
+        self.line_step(lane, true, 0)
+    }
+
+    /// [`Stepper::next_line`] from a stop where the debugger hides the `hidden`
+    /// innermost inlined calls starting at the PC (gdb shows the caller at the call's
+    /// line): the line stepped from is the call's, and those calls are run over.
+    pub fn next_line_over_hidden(&mut self, lane: u32, hidden: usize) -> Result<Stop, StepError> {
+        self.line_step(lane, true, hidden)
     }
 
     /// Whether the focused wave's next instruction is a call.
@@ -1033,8 +1040,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
             .map_or(0, |calls| calls.len())
     }
 
-    /// [`Stepper::step_line`] (`over`: false) and [`Stepper::next_line`] (true).
-    fn line_step(&mut self, lane: u32, over: bool) -> Result<Stop, StepError> {
+    /// [`Stepper::step_line`] (`over`: false) and [`Stepper::next_line`] (true), from a
+    /// stop where the `hidden` innermost inlined calls are not shown.
+    fn line_step(&mut self, lane: u32, over: bool, hidden: usize) -> Result<Stop, StepError> {
         self.check_steppable()?;
         if lane >= self.wave_size {
             return Err(StepError::LaneOutOfRange {
@@ -1051,7 +1059,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
             }
         }
         let start = self.lane_fact(lane)?;
-        let start_line = match start.state {
+        let mut start_line = match start.state {
             LaneState::Active | LaneState::Divergent | LaneState::Unknown(_) => {
                 start.source.and_then(|s| s.line)
             }
@@ -1065,7 +1073,20 @@ impl<'a, 'd> Stepper<'a, 'd> {
         let mut n = 0u64;
         // Set when the lane entered a function: where its prologue ends.
         let mut prologue_end: Option<u64> = None;
-        let start_depth = if over { self.inline_depth(start.pc) } else { 0 };
+        let mut start_depth = if over { self.inline_depth(start.pc) } else { 0 };
+        if hidden > 0 {
+            let program = self.debugger.image().program();
+            let calls = start
+                .pc
+                .and_then(|pc| program.inlined_calls_at(pc).ok())
+                .unwrap_or_default();
+            if let Some(call) = calls.get(hidden - 1)
+                && let (Some(file), Some(line)) = (&call.call_file, call.call_line)
+            {
+                start_line = Some((file.clone(), line));
+                start_depth = calls.len() - hidden;
+            }
+        }
         loop {
             if n >= self.step_limit {
                 return Err(StepError::StepLimit {
