@@ -2204,6 +2204,35 @@ fn dap_answers_initialize_and_a_failed_launch() {
     assert!(find(r#""command":"disconnect""#).contains(r#""success":true"#));
 }
 
+/// `set var` refuses in gdb's words what it cannot assign: divergence
+/// (kernels/examples/divergence.ron, -O2 -g) keeps no `gid` at line 18 ("value has been
+/// optimized out", it was "not an lvalue"), an expression that is not an object, and an
+/// unknown name; lane 1's `v` (in[1] = 1001) takes a new value.
+#[test]
+fn debug_set_var_errors_are_gdbs() {
+    let out = debug_batch(
+        &[
+            "break divergence.cl:18",
+            "run",
+            "set var gid = 1",
+            "set var v + 1 = 2",
+            "set var v = nosuch",
+            "set var v = 7",
+            "output v",
+        ],
+        &["kernels/examples/divergence.ron"],
+    );
+    let t = text(&out.stdout);
+    for want in [
+        "(amdsim) set var gid = 1\nerror: value has been optimized out\n",
+        "(amdsim) set var v + 1 = 2\nerror: Left operand of assignment is not an lvalue.\n",
+        "(amdsim) set var v = nosuch\nerror: No symbol \"nosuch\" in current context.\n",
+        "(amdsim) output v\n7",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+}
+
 /// `amdsim dap` driven by Microsoft's DAP test client (`@vscode/debugadapter-testsupport`
 /// from npm, in `$AMDSIM_DAP_TESTSUPPORT`, a `node_modules` folder): a breakpoint hit,
 /// threads, the stack, scopes and variables of both frames, the lanes, expressions,
