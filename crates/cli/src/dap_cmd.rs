@@ -18,8 +18,10 @@ The launch request's arguments say what to debug, as `amdsim debug` takes it:
   {\"program\": \"kernels/bin/gfx900/cf_call.O0g.co\", \"kernel\": \"cf_call\",
    \"args\": [\"u32[64]:iota=300\", \"u32[64]\", \"u32:64\"], \"grid\": [64], \"group\": [64]}
 Waves are threads, the focused lane's frames the stack; each frame has the scopes
-Locals, Arguments and Lanes (every lane's state and, for inactive ones, where it is).
-In the debug console (evaluate in the repl context) every `amdsim debug` command works.")]
+Locals, Arguments and Lanes (every lane's state and, for inactive ones, where it is);
+structs and arrays expand, and setVariable assigns a variable, member or element for the
+focused lane as `set var` does. In the debug console (evaluate in the repl context)
+every `amdsim debug` command works.")]
 pub struct DapArgs {}
 
 /// Points standard output at a pipe; returns the original standard output (for the

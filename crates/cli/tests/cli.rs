@@ -2190,6 +2190,7 @@ fn dap_answers_initialize_and_a_failed_launch() {
         init.contains(r#""supportsConfigurationDoneRequest":true"#),
         "{init}"
     );
+    assert!(init.contains(r#""supportsSetVariable":true"#), "{init}");
     for cmd in ["stackTrace", "continue"] {
         let r = find(&format!(r#""command":"{cmd}""#));
         assert!(
@@ -2236,8 +2237,9 @@ fn debug_set_var_errors_are_gdbs() {
 /// `amdsim dap` driven by Microsoft's DAP test client (`@vscode/debugadapter-testsupport`
 /// from npm, in `$AMDSIM_DAP_TESTSUPPORT`, a `node_modules` folder): a breakpoint hit,
 /// threads, the stack, scopes and variables of both frames, the lanes, expressions,
-/// `next`, an unverified breakpoint and the dispatch's end
-/// (`crates/cli/tests/dap/client.js` says what each value is).
+/// `next`, an unverified breakpoint and the dispatch's end; `pause` during a long run;
+/// structs and arrays expanded and `setVariable` on a local, a member and an element,
+/// with its errors (`crates/cli/tests/dap/client.js` says what each value is).
 #[test]
 fn dap_serves_an_editor_client() {
     let modules = std::env::var_os("AMDSIM_DAP_TESTSUPPORT").map(std::path::PathBuf::from);

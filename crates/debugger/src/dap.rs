@@ -20,6 +20,12 @@
 //! while such a request runs stops the dispatch as Ctrl-C does in `amdsim debug` (a
 //! reader thread takes requests as they come, so it is seen during the run); its answer
 //! follows the `stopped` event (reason `pause`).
+//!
+//! Struct and array values (locals, arguments, watches) expand into their members and
+//! elements (`dap/values.rs`: read from the printed value, each with the expression that
+//! names it), and `setVariable` assigns one as `set var` does, for the focused lane.
+
+mod values;
 
 use crate::Input;
 use crate::input::READY;
@@ -30,11 +36,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// Variables references: scope kind * SCOPE + frame level.
+/// Variables references: scope kind * SCOPE + frame level; from NODES on, the
+/// values with members listed so far (see [`Node`]).
 const SCOPE: i64 = 1_000_000;
 const LOCALS: i64 = 1;
 const ARGS: i64 = 2;
 const LANES: i64 = 3;
+const NODES: i64 = 10 * SCOPE;
 
 /// Output the front end wrote that the protocol thread has not taken yet.
 #[derive(Default)]
@@ -99,6 +107,17 @@ fn read_message(r: &mut impl BufRead) -> Option<Value> {
     serde_json::from_slice(&body).ok()
 }
 
+/// A value with members that the variables view may expand (a variables reference
+/// from [`NODES`] on): where it was read and the expression that names it.
+struct Node {
+    thread: i64,
+    level: i64,
+    /// `None`: the value has no expression of its own (a base class's part); its
+    /// members are listed from `value`.
+    expr: Option<String>,
+    value: String,
+}
+
 /// The protocol side of a session.
 struct Server<W: Write> {
     out: W,
@@ -120,6 +139,8 @@ struct Server<W: Write> {
     /// Raised while a request runs the dispatch (the reader thread then passes a
     /// `pause` on as an interrupt).
     running: Arc<AtomicBool>,
+    /// The values with members listed since the last stop.
+    nodes: Vec<Node>,
 }
 
 impl<W: Write> Server<W> {
@@ -173,6 +194,8 @@ impl<W: Write> Server<W> {
         self.running.store(false, Ordering::SeqCst);
         // A pause that came as the run ended must not stop the next one.
         crate::frontend::clear_interrupt();
+        // The values listed before the run are gone.
+        self.nodes.clear();
         text
     }
 
@@ -422,8 +445,72 @@ impl<W: Write> Server<W> {
         Ok(json!({"stackFrames": frames, "totalFrames": n}))
     }
 
+    /// The variables reference of a value: one that lists its members when it has
+    /// some, else 0.
+    fn node(&mut self, level: i64, expr: Option<String>, value: &str) -> i64 {
+        if values::items(value, expr.as_deref()).is_empty() {
+            return 0;
+        }
+        self.nodes.push(Node {
+            thread: self.thread,
+            level,
+            expr,
+            value: value.to_string(),
+        });
+        NODES + self.nodes.len() as i64 - 1
+    }
+
+    /// Makes the stop's wave and frame `level` of it the ones commands see.
+    fn select(&mut self, thread: i64, level: i64) -> Result<(), String> {
+        if thread != self.thread {
+            self.query(&format!("thread {thread}"))?;
+            self.thread = thread;
+        }
+        self.query(&format!("frame {level}")).map(|_| ())
+    }
+
+    /// `output EXPR`: the value as `print` shows it, without a history number.
+    fn value_of(&mut self, expr: &str) -> Result<String, String> {
+        Ok(self
+            .query(&format!("output {expr}"))?
+            .trim_end()
+            .to_string())
+    }
+
+    /// The members of the value `r` refers to (read afresh when it has an expression).
+    fn members(&mut self, r: i64) -> Result<Vec<Value>, String> {
+        let node = usize::try_from(r - NODES)
+            .ok()
+            .and_then(|i| self.nodes.get(i))
+            .ok_or(format!("no variables reference {r}"))?;
+        let (thread, level, expr, value) = (
+            node.thread,
+            node.level,
+            node.expr.clone(),
+            node.value.clone(),
+        );
+        let value = match &expr {
+            Some(e) => {
+                self.select(thread, level)?;
+                self.value_of(e)?
+            }
+            None => value,
+        };
+        let items = values::items(&value, expr.as_deref());
+        Ok(items
+            .into_iter()
+            .map(|i| {
+                let r = self.node(level, i.expr.clone(), &i.value);
+                json!({"name": i.name, "value": i.value, "variablesReference": r})
+            })
+            .collect())
+    }
+
     fn variables(&mut self, args: &Value) -> Result<Value, String> {
         let r = args["variablesReference"].as_i64().unwrap_or(0);
+        if r >= NODES {
+            return Ok(json!({"variables": self.members(r)?}));
+        }
         let (kind, level) = (r / SCOPE, r % SCOPE - 1);
         let vars: Vec<Value> = match kind {
             LOCALS | ARGS => {
@@ -436,7 +523,10 @@ impl<W: Write> Server<W> {
                 let text = self.query(cmd)?;
                 name_values(&text)
                     .into_iter()
-                    .map(|(n, v)| json!({"name": n, "value": v, "variablesReference": 0}))
+                    .map(|(n, v)| {
+                        let r = self.node(level, Some(n.clone()), &v);
+                        json!({"name": n, "value": v, "variablesReference": r})
+                    })
                     .collect()
             }
             LANES => {
@@ -458,6 +548,40 @@ impl<W: Write> Server<W> {
         Ok(json!({"variables": vars}))
     }
 
+    /// `setVariable`: `set var EXPR = VALUE` for the focused lane, EXPR naming the
+    /// variable, member or element in its frame; answers the value as it now reads.
+    fn set_variable(&mut self, args: &Value) -> Result<Value, String> {
+        let r = args["variablesReference"].as_i64().unwrap_or(0);
+        let name = args["name"].as_str().unwrap_or_default();
+        let value = args["value"].as_str().unwrap_or_default().trim();
+        if value.is_empty() {
+            return Err("Argument required (expression to compute).".into());
+        }
+        let (thread, level, expr) = if r >= NODES {
+            let node = usize::try_from(r - NODES)
+                .ok()
+                .and_then(|i| self.nodes.get(i))
+                .ok_or(format!("no variables reference {r}"))?;
+            let item = values::items(&node.value, node.expr.as_deref())
+                .into_iter()
+                .find(|i| i.name == name)
+                .ok_or(format!("There is no member named {name}."))?;
+            let expr = item
+                .expr
+                .ok_or(format!("`{name}` cannot be assigned: it has no expression"))?;
+            (node.thread, node.level, expr)
+        } else if matches!(r / SCOPE, LOCALS | ARGS) {
+            (self.thread, r % SCOPE - 1, name.to_string())
+        } else {
+            return Err(format!("`{name}` cannot be assigned"));
+        };
+        self.select(thread, level)?;
+        self.query(&format!("set var {expr} = {value}"))?;
+        let shown = self.value_of(&expr)?;
+        let r = self.node(level, Some(expr), &shown);
+        Ok(json!({"value": shown, "variablesReference": r}))
+    }
+
     fn evaluate(&mut self, args: &Value) -> Result<Value, String> {
         let expr = args["expression"].as_str().unwrap_or_default().to_string();
         if args["context"].as_str() == Some("repl") {
@@ -467,8 +591,9 @@ impl<W: Write> Server<W> {
             let text = self.exec(&expr).ok_or("the dispatch has ended")?;
             return Ok(json!({"result": text.trim_end(), "variablesReference": 0}));
         }
-        if let Some(f) = args["frameId"].as_i64() {
-            self.query(&format!("frame {}", f - 1))?;
+        let level = args["frameId"].as_i64().map_or(0, |f| f - 1);
+        if args["frameId"].is_i64() {
+            self.query(&format!("frame {level}"))?;
         }
         let text = self.query(&format!("print {expr}"))?;
         let value = text
@@ -479,7 +604,8 @@ impl<W: Write> Server<W> {
                     .map(|(_, v)| v.to_string())
             })
             .ok_or_else(|| text.trim().to_string())?;
-        Ok(json!({"result": value, "variablesReference": 0}))
+        let r = self.node(level, Some(format!("({expr})")), &value);
+        Ok(json!({"result": value, "variablesReference": r}))
     }
 
     /// Handles one request; false when the session is over.
@@ -493,6 +619,7 @@ impl<W: Write> Server<W> {
                 "supportsConditionalBreakpoints": true,
                 "supportsEvaluateForHovers": true,
                 "supportsTerminateRequest": true,
+                "supportsSetVariable": true,
             })),
             "launch" => return self.launch(req, launch),
             "setBreakpoints" => self.set_breakpoints(args),
@@ -519,6 +646,7 @@ impl<W: Write> Server<W> {
                 ]}))
             }
             "variables" => self.variables(args),
+            "setVariable" => self.set_variable(args),
             "evaluate" => self.evaluate(args),
             // The interrupt was raised when the request came (see `serve`); the run it
             // stopped has been answered with its `stopped` event by now.
@@ -630,6 +758,7 @@ pub fn serve(
             breakpoints: HashMap::new(),
             functions: Vec::new(),
             running,
+            nodes: Vec::new(),
         };
         let mut launch = Some(launch_tx);
         while let Ok(req) = req_rx.recv() {

@@ -68,6 +68,7 @@ async function main() {
     await dc.stop();
   }
   await pauseALongRun();
+  await setVariables();
   console.log('dap client: all checks passed');
 }
 
@@ -99,6 +100,95 @@ async function pauseALongRun() {
     const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId });
     assert.ok(st.body.stackFrames.some((f) => f.name === 'vector_add'), JSON.stringify(st.body));
     // dc.stop() disconnects, which ends the stopped session.
+  } finally {
+    await dc.stop();
+  }
+}
+
+// A struct argument expands into its members and an array member into its elements,
+// and setVariable assigns them and a local for the focused lane, as `set var` does.
+// struct_args (kernels/src/struct_args.cl, -O0 -g, kernels/examples/struct_args.ron)
+// stops at line 35 in lane 0 (gid 0) with p = {tag 0x11, flags 0x22, sel -3, mul 3,
+// big 2^32, add 5, shift 4, bias {1, 2, 3, 4}} and r = scratch[63 - lid] = in[63] = 63.
+// With r = 5, p.add = 6, p.bias[0] = 100, line 36 stores out[0] = r * p.mul + p.add +
+// p.bias[0] = 5 * 3 + 6 + 100 = 121; lane 1's copy of p (private to the lane) and its
+// r = 62 are untouched: out[3] = 62 * 3 + 5 + p.bias[1] = 193.
+async function setVariables() {
+  const dc = new DebugClient(amdsim, 'dap', 'amdsim', { cwd: root });
+  dc.defaultTimeout = 60000;
+  await dc.start();
+  try {
+    const src = path.join(root, 'kernels/src/struct_args.cl');
+    await dc.hitBreakpoint({ dispatch: path.join(root, 'kernels/examples/struct_args.ron') }, { path: src, line: 35 });
+    const frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+    const frameId = frames[0].id;
+    const [locals, args] = (await dc.scopesRequest({ frameId })).body.scopes;
+    const p = (await dc.variablesRequest({ variablesReference: args.variablesReference }))
+      .body.variables.find((v) => v.name === 'p');
+    assert.ok(p.variablesReference > 0, 'p expands');
+    const members = (await dc.variablesRequest({ variablesReference: p.variablesReference })).body.variables;
+    assert.deepStrictEqual(members.map((m) => m.name), ['tag', 'flags', 'sel', 'mul', 'big', 'add', 'shift', 'bias']);
+    assert.strictEqual(members.find((m) => m.name === 'sel').value, '-3');
+    const bias = members.find((m) => m.name === 'bias');
+    assert.strictEqual(bias.value, '{1, 2, 3, 4}');
+    const elements = (await dc.variablesRequest({ variablesReference: bias.variablesReference })).body.variables;
+    assert.deepStrictEqual(elements.map((e) => [e.name, e.value]), [['[0]', '1'], ['[1]', '2'], ['[2]', '3'], ['[3]', '4']]);
+    // An element of a member, a member, a local: each answered with its new value.
+    let set = await dc.setVariableRequest({ variablesReference: bias.variablesReference, name: '[0]', value: '100' });
+    assert.strictEqual(set.body.value, '100');
+    set = await dc.setVariableRequest({ variablesReference: p.variablesReference, name: 'add', value: '2 * 3' });
+    assert.strictEqual(set.body.value, '6');
+    set = await dc.setVariableRequest({ variablesReference: locals.variablesReference, name: 'r', value: '5' });
+    assert.strictEqual(set.body.value, '5');
+    // A whole array member answers with its members.
+    set = await dc.setVariableRequest({ variablesReference: p.variablesReference, name: 'bias', value: 'p.bias' });
+    assert.strictEqual(set.body.value, '{100, 2, 3, 4}');
+    assert.ok(set.body.variablesReference > 0);
+    const watch = (expression) => dc.evaluateRequest({ expression, frameId, context: 'watch' });
+    assert.strictEqual((await watch('p.bias')).body.result, '{100, 2, 3, 4}');
+    assert.strictEqual((await watch('p.add')).body.result, '6');
+    assert.strictEqual((await watch('r')).body.result, '5');
+    // Errors are error responses in gdb's words.
+    await assert.rejects(
+      dc.setVariableRequest({ variablesReference: locals.variablesReference, name: 'r', value: 'nosuch' }),
+      /No symbol "nosuch" in current context\./);
+    await assert.rejects(
+      dc.setVariableRequest({ variablesReference: locals.variablesReference, name: 'r', value: '' }),
+      /Argument required/);
+    await assert.rejects(
+      dc.setVariableRequest({ variablesReference: p.variablesReference, name: 'nosuch', value: '1' }),
+      /There is no member named nosuch\./);
+    // The kernel computes with the new values.
+    await Promise.all([dc.nextRequest({ threadId: 1 }), dc.assertStoppedLocation('step', { path: src, line: 36 })]);
+    await Promise.all([dc.nextRequest({ threadId: 1 }), dc.assertStoppedLocation('step', { path: src, line: 37 })]);
+    assert.strictEqual((await watch('out[0]')).body.result, '121');
+    assert.strictEqual((await watch('out[3]')).body.result, '193');
+    await dc.setBreakpointsRequest({ source: { path: src }, breakpoints: [] });
+    await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent('terminated')]);
+  } finally {
+    await dc.stop();
+  }
+  await setOptimizedOut();
+}
+
+// A variable without a location at the PC cannot be set: divergence
+// (kernels/examples/divergence.ron, -O2 -g) keeps no gid at line 18 (the odd lanes'
+// loop), where lane 1's v = in[1] = 1001.
+async function setOptimizedOut() {
+  const dc = new DebugClient(amdsim, 'dap', 'amdsim', { cwd: root });
+  dc.defaultTimeout = 60000;
+  await dc.start();
+  try {
+    const src = path.join(root, 'kernels/src/divergence.cl');
+    await dc.hitBreakpoint({ dispatch: path.join(root, 'kernels/examples/divergence.ron') }, { path: src, line: 18 });
+    const [locals] = (await dc.scopesRequest({ frameId: 1 })).body.scopes;
+    const vars = (await dc.variablesRequest({ variablesReference: locals.variablesReference })).body.variables;
+    assert.strictEqual(vars.find((v) => v.name === 'v').value, '1001');
+    const gid = vars.find((v) => v.name === 'gid');
+    assert.deepStrictEqual([gid.value, gid.variablesReference], ['<optimized out>', 0]);
+    await assert.rejects(
+      dc.setVariableRequest({ variablesReference: locals.variablesReference, name: 'gid', value: '1' }),
+      /value has been optimized out/);
   } finally {
     await dc.stop();
   }
