@@ -2205,6 +2205,50 @@ fn dap_answers_initialize_and_a_failed_launch() {
     assert!(find(r#""command":"disconnect""#).contains(r#""success":true"#));
 }
 
+/// Runs `crates/cli/tests/dap/client.js` (Microsoft's DAP test client,
+/// `@vscode/debugadapter-testsupport` from npm, in `$AMDSIM_DAP_TESTSUPPORT`, a
+/// `node_modules` folder) on `amdsim dap` with its `suite` of checks, and checks that it
+/// passed; a visible skip without node or the client, a failure then under
+/// `AMDSIM_REQUIRE_DAP`.
+pub(crate) fn dap_client(test: &str, suite: &str) {
+    let modules = std::env::var_os("AMDSIM_DAP_TESTSUPPORT").map(std::path::PathBuf::from);
+    let found = modules
+        .as_ref()
+        .is_some_and(|m| m.join("@vscode/debugadapter-testsupport").is_dir());
+    let node = Command::new("node").arg("--version").output().is_ok();
+    let Some(modules) = modules.filter(|_| found && node) else {
+        if std::env::var_os("AMDSIM_REQUIRE_DAP").is_some() {
+            panic!(
+                "{test}: node or @vscode/debugadapter-testsupport (AMDSIM_DAP_TESTSUPPORT) is missing and AMDSIM_REQUIRE_DAP is set"
+            );
+        }
+        eprintln!(
+            "SKIPPED {test}: needs node and AMDSIM_DAP_TESTSUPPORT=<dir>/node_modules \
+             (npm install --prefix <dir> @vscode/debugadapter-testsupport@1.68.0)"
+        );
+        return;
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let out = Command::new("node")
+        .arg(root.join("crates/cli/tests/dap/client.js"))
+        .arg(env!("CARGO_BIN_EXE_amdsim"))
+        .arg(&root)
+        .arg(suite)
+        .env("NODE_PATH", modules)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).contains("dap client: all checks passed"));
+}
+
 /// `set var` refuses in gdb's words what it cannot assign: divergence
 /// (kernels/examples/divergence.ron, -O2 -g) keeps no `gid` at line 18 ("value has been
 /// optimized out", it was "not an lvalue"), an expression that is not an object, and an
@@ -2234,49 +2278,14 @@ fn debug_set_var_errors_are_gdbs() {
     }
 }
 
-/// `amdsim dap` driven by Microsoft's DAP test client (`@vscode/debugadapter-testsupport`
-/// from npm, in `$AMDSIM_DAP_TESTSUPPORT`, a `node_modules` folder): a breakpoint hit,
-/// threads, the stack, scopes and variables of both frames, the lanes, expressions,
-/// `next`, an unverified breakpoint and the dispatch's end; `pause` during a long run;
-/// structs and arrays expanded and `setVariable` on a local, a member and an element,
-/// with its errors (`crates/cli/tests/dap/client.js` says what each value is).
+/// `amdsim dap` driven by Microsoft's DAP test client: a breakpoint hit, threads, the
+/// stack, scopes and variables of both frames, the lanes, expressions, `next`, an
+/// unverified breakpoint and the dispatch's end; `pause` during a long run; structs
+/// and arrays expanded and `setVariable` on a local, a member and an element, with its
+/// errors (`crates/cli/tests/dap/client.js` says what each value is).
 #[test]
 fn dap_serves_an_editor_client() {
-    let modules = std::env::var_os("AMDSIM_DAP_TESTSUPPORT").map(std::path::PathBuf::from);
-    let found = modules
-        .as_ref()
-        .is_some_and(|m| m.join("@vscode/debugadapter-testsupport").is_dir());
-    let node = Command::new("node").arg("--version").output().is_ok();
-    if !(found && node) {
-        if std::env::var_os("AMDSIM_REQUIRE_DAP").is_some() {
-            panic!(
-                "node or @vscode/debugadapter-testsupport (AMDSIM_DAP_TESTSUPPORT) is missing and AMDSIM_REQUIRE_DAP is set"
-            );
-        }
-        eprintln!(
-            "SKIPPED dap_serves_an_editor_client: needs node and AMDSIM_DAP_TESTSUPPORT=<dir>/node_modules \
-             (npm install --prefix <dir> @vscode/debugadapter-testsupport@1.68.0)"
-        );
-        return;
-    }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap();
-    let out = Command::new("node")
-        .arg(root.join("crates/cli/tests/dap/client.js"))
-        .arg(env!("CARGO_BIN_EXE_amdsim"))
-        .arg(&root)
-        .env("NODE_PATH", modules.unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    assert!(text(&out.stdout).contains("dap client: all checks passed"));
+    dap_client("dap_serves_an_editor_client", "dispatch");
 }
 
 /// ROCgdb's address spaces and gdb's type names: `&x` of a private variable is `private_lane#ADDR`, the `#`
