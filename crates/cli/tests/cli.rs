@@ -2323,6 +2323,7 @@ fn dap_answers_initialize_and_a_failed_launch() {
         init.contains(r#""supportsConfigurationDoneRequest":true"#),
         "{init}"
     );
+    assert!(init.contains(r#""supportsSetVariable":true"#), "{init}");
     for cmd in ["stackTrace", "continue"] {
         let r = find(&format!(r#""command":"{cmd}""#));
         assert!(
@@ -2337,30 +2338,29 @@ fn dap_answers_initialize_and_a_failed_launch() {
     assert!(find(r#""command":"disconnect""#).contains(r#""success":true"#));
 }
 
-/// `amdsim dap` driven by Microsoft's DAP test client (`@vscode/debugadapter-testsupport`
-/// from npm, in `$AMDSIM_DAP_TESTSUPPORT`, a `node_modules` folder): a breakpoint hit,
-/// threads, the stack, scopes and variables of both frames, the lanes, expressions,
-/// `next`, an unverified breakpoint and the dispatch's end
-/// (`crates/cli/tests/dap/client.js` says what each value is).
-#[test]
-fn dap_serves_an_editor_client() {
+/// Runs `crates/cli/tests/dap/client.js` (Microsoft's DAP test client,
+/// `@vscode/debugadapter-testsupport` from npm, in `$AMDSIM_DAP_TESTSUPPORT`, a
+/// `node_modules` folder) on `amdsim dap` with its `suite` of checks, and checks that it
+/// passed; a visible skip without node or the client, a failure then under
+/// `AMDSIM_REQUIRE_DAP`.
+pub(crate) fn dap_client(test: &str, suite: &str) {
     let modules = std::env::var_os("AMDSIM_DAP_TESTSUPPORT").map(std::path::PathBuf::from);
     let found = modules
         .as_ref()
         .is_some_and(|m| m.join("@vscode/debugadapter-testsupport").is_dir());
     let node = Command::new("node").arg("--version").output().is_ok();
-    if !(found && node) {
+    let Some(modules) = modules.filter(|_| found && node) else {
         if std::env::var_os("AMDSIM_REQUIRE_DAP").is_some() {
             panic!(
-                "node or @vscode/debugadapter-testsupport (AMDSIM_DAP_TESTSUPPORT) is missing and AMDSIM_REQUIRE_DAP is set"
+                "{test}: node or @vscode/debugadapter-testsupport (AMDSIM_DAP_TESTSUPPORT) is missing and AMDSIM_REQUIRE_DAP is set"
             );
         }
         eprintln!(
-            "SKIPPED dap_serves_an_editor_client: needs node and AMDSIM_DAP_TESTSUPPORT=<dir>/node_modules \
+            "SKIPPED {test}: needs node and AMDSIM_DAP_TESTSUPPORT=<dir>/node_modules \
              (npm install --prefix <dir> @vscode/debugadapter-testsupport@1.68.0)"
         );
         return;
-    }
+    };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
@@ -2369,7 +2369,8 @@ fn dap_serves_an_editor_client() {
         .arg(root.join("crates/cli/tests/dap/client.js"))
         .arg(env!("CARGO_BIN_EXE_amdsim"))
         .arg(&root)
-        .env("NODE_PATH", modules.unwrap())
+        .arg(suite)
+        .env("NODE_PATH", modules)
         .output()
         .unwrap();
     assert!(
@@ -2379,6 +2380,45 @@ fn dap_serves_an_editor_client() {
         text(&out.stderr)
     );
     assert!(text(&out.stdout).contains("dap client: all checks passed"));
+}
+
+/// `set var` refuses in gdb's words what it cannot assign: divergence
+/// (kernels/examples/divergence.ron, -O2 -g) keeps no `gid` at line 18 ("value has been
+/// optimized out", it was "not an lvalue"), an expression that is not an object, and an
+/// unknown name; lane 1's `v` (in[1] = 1001) takes a new value.
+#[test]
+fn debug_set_var_errors_are_gdbs() {
+    let out = debug_batch(
+        &[
+            "break divergence.cl:18",
+            "run",
+            "set var gid = 1",
+            "set var v + 1 = 2",
+            "set var v = nosuch",
+            "set var v = 7",
+            "output v",
+        ],
+        &["kernels/examples/divergence.ron"],
+    );
+    let t = text(&out.stdout);
+    for want in [
+        "(amdsim) set var gid = 1\nerror: value has been optimized out\n",
+        "(amdsim) set var v + 1 = 2\nerror: Left operand of assignment is not an lvalue.\n",
+        "(amdsim) set var v = nosuch\nerror: No symbol \"nosuch\" in current context.\n",
+        "(amdsim) output v\n7",
+    ] {
+        assert!(t.contains(want), "no `{want}` in\n{t}");
+    }
+}
+
+/// `amdsim dap` driven by Microsoft's DAP test client: a breakpoint hit, threads, the
+/// stack, scopes and variables of both frames, the lanes, expressions, `next`, an
+/// unverified breakpoint and the dispatch's end; `pause` during a long run; structs
+/// and arrays expanded and `setVariable` on a local, a member and an element, with its
+/// errors (`crates/cli/tests/dap/client.js` says what each value is).
+#[test]
+fn dap_serves_an_editor_client() {
+    dap_client("dap_serves_an_editor_client", "dispatch");
 }
 
 /// ROCgdb's address spaces and gdb's type names: `&x` of a private variable is `private_lane#ADDR`, the `#`

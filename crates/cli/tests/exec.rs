@@ -488,6 +488,21 @@ fn debug_stops_in_a_hip_programs_kernel() {
     assert!(!t.contains("PASS"), "quit should end the program:\n{t}");
 }
 
+/// `amdsim dap` debugs a HIP program's kernels (`{"hipProgram": ...}`), driven by
+/// Microsoft's DAP test client (`crates/cli/tests/dap/client.js`, suite `hip`, says what
+/// each value is): a pending breakpoint that resolves when the kernel loads, the stopped
+/// wave's frame, variables and expressions, `setVariable`, `next`, the program's
+/// output as output events and its exit status (1: the changed value fails its check)
+/// in `exited`; launches of a missing program, of one that is not a HIP program and of
+/// one that exits before its first HIP call fail with a message.
+#[test]
+fn dap_debugs_a_hip_program() {
+    if !have_hip("dap_debugs_a_hip_program") {
+        return;
+    }
+    crate::cli::dap_client("dap_debugs_a_hip_program", "hip");
+}
+
 /// Runs `amdsim debug --gpu GPU --batch -ex C1 -ex C2 ... -- PROGRAM`.
 fn debug_batch(gpu: &str, program: &Path, commands: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_amdsim"));

@@ -14,27 +14,44 @@
 //! Locals and Arguments, and the wave a scope Lanes listing every lane with ROCgdb's
 //! state and amdsim's position of the inactive ones. `evaluate` prints an expression for
 //! the focused lane (`hover`, `watch`), or runs any debugger command (`repl`).
-//! Breakpoints are verified when the code object has code for them. A request that
+//! Breakpoints are verified when the code object has code for them; one left pending
+//! (a HIP program's kernel is not loaded yet) is announced verified by a `breakpoint`
+//! event at the first stop after its code is loaded. A request that
 //! runs the dispatch (`continue`, `next`, `stepIn`, `stepOut`) is answered at once and
 //! followed by a `stopped` event, or `terminated` when the dispatch ends. A `pause`
 //! while such a request runs stops the dispatch as Ctrl-C does in `amdsim debug` (a
 //! reader thread takes requests as they come, so it is seen during the run); its answer
 //! follows the `stopped` event (reason `pause`).
+//!
+//! Struct and array values (locals, arguments, watches) expand into their members and
+//! elements (`dap/values.rs`: read from the printed value, each with the expression that
+//! names it), and `setVariable` assigns one as `set var` does, for the focused lane.
+//!
+//! A HIP program is debugged in its own process ([`bridge`]): the function that
+//! debugs starts it and relays commands and answers, so this server and the front end
+//! stay the same; it sends the program's output through the [`Session`] and says there
+//! how to stop a run. The session ends with the program's exit status (`exited`).
+
+pub mod bridge;
+mod values;
 
 use crate::Input;
 use crate::input::READY;
 use serde_json::{Value, json};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// Variables references: scope kind * SCOPE + frame level.
+/// Variables references: scope kind * SCOPE + frame level; from NODES on, the
+/// values with members listed so far (see [`Node`]).
 const SCOPE: i64 = 1_000_000;
 const LOCALS: i64 = 1;
 const ARGS: i64 = 2;
 const LANES: i64 = 3;
+const NODES: i64 = 10 * SCOPE;
 
 /// Output the front end wrote that the protocol thread has not taken yet.
 #[derive(Default)]
@@ -78,6 +95,108 @@ impl Captured {
     }
 }
 
+/// What a client's request asks of a run in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunControl {
+    /// `pause`: stop it as Ctrl-C does.
+    Stop,
+    /// The run ended before a `pause` took effect: forget it, so that it does not stop
+    /// the next run at once.
+    Forget,
+    /// `disconnect`, `terminate`, or the client has gone: end what is debugged.
+    End,
+}
+
+/// A way to control runs other than this process's Ctrl-C flag.
+type Control = Box<dyn Fn(RunControl) + Send + Sync>;
+
+/// The protocol's output: messages are numbered in the order they are written.
+struct Sink {
+    out: Box<dyn Write + Send>,
+    seq: i64,
+}
+
+/// What [`Session`] handles share.
+struct Shared {
+    sink: Mutex<Sink>,
+    control: Mutex<Option<Control>>,
+    /// Folders where sources named by relative paths are looked for.
+    dirs: Mutex<Vec<PathBuf>>,
+}
+
+/// The session as the function that debugs sees it (see [`serve`]): besides answering
+/// the commands of its [`Input`], it can send output events (a program's own output),
+/// say how runs are stopped (a front end in another process), and name where the
+/// sources are.
+#[derive(Clone)]
+pub struct Session(Arc<Shared>);
+
+impl Session {
+    fn new(out: Box<dyn Write + Send>) -> Session {
+        Session(Arc::new(Shared {
+            sink: Mutex::new(Sink { out, seq: 0 }),
+            control: Mutex::new(None),
+            dirs: Mutex::new(Vec::new()),
+        }))
+    }
+
+    /// Writes one protocol message.
+    fn send(&self, mut v: Value) {
+        let mut sink = self.0.sink.lock().unwrap_or_else(|e| e.into_inner());
+        sink.seq += 1;
+        v["seq"] = json!(sink.seq);
+        let body = v.to_string();
+        let _ = write!(sink.out, "Content-Length: {}\r\n\r\n{body}", body.len());
+        let _ = sink.out.flush();
+    }
+
+    /// Sends `text` as an `output` event of `category` (`stdout`, `stderr`, `console`).
+    pub fn output(&self, category: &str, text: &str) {
+        if !text.is_empty() {
+            self.send(json!({"type": "event", "event": "output",
+                "body": {"category": category, "output": text}}));
+        }
+    }
+
+    /// Runs are controlled by `f` instead of this process's Ctrl-C flag (the front end
+    /// runs in another process).
+    pub fn on_run_control(&self, f: impl Fn(RunControl) + Send + Sync + 'static) {
+        *self.0.control.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(f));
+    }
+
+    /// Acts on a run in progress.
+    fn control(&self, what: RunControl) {
+        let g = self.0.control.lock().unwrap_or_else(|e| e.into_inner());
+        match (&*g, what) {
+            (Some(f), _) => f(what),
+            (None, RunControl::Stop | RunControl::End) => crate::frontend::interrupt(),
+            (None, RunControl::Forget) => crate::frontend::clear_interrupt(),
+        }
+    }
+
+    /// Also looks for sources named by relative paths in the folders above `file` (up
+    /// to three levels: a program or code object built in its source tree), as the
+    /// front end does; source breakpoints are named relative to them.
+    pub fn add_sources_near(&self, file: &Path) {
+        let mut dirs = self.0.dirs.lock().unwrap_or_else(|e| e.into_inner());
+        let abs = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+        for dir in abs.ancestors().skip(1).take(3) {
+            if !dir.as_os_str().is_empty() && !dirs.iter().any(|d| d == dir) {
+                dirs.push(dir.to_path_buf());
+            }
+        }
+    }
+
+    /// The working directory, then the folders given.
+    fn source_dirs(&self) -> Vec<PathBuf> {
+        let dirs = self.0.dirs.lock().unwrap_or_else(|e| e.into_inner());
+        std::env::current_dir()
+            .into_iter()
+            .chain(dirs.iter().cloned())
+            .collect()
+    }
+}
+
 /// Reads one protocol message (`Content-Length` framing); `None` at the end.
 fn read_message(r: &mut impl BufRead) -> Option<Value> {
     let mut len = None;
@@ -99,15 +218,31 @@ fn read_message(r: &mut impl BufRead) -> Option<Value> {
     serde_json::from_slice(&body).ok()
 }
 
+/// A value with members that the variables view may expand (a variables reference
+/// from [`NODES`] on): where it was read and the expression that names it.
+struct Node {
+    thread: i64,
+    level: i64,
+    /// `None`: the value has no expression of its own (a base class's part); its
+    /// members are listed from `value`.
+    expr: Option<String>,
+    value: String,
+}
+
 /// The protocol side of a session.
-struct Server<W: Write> {
-    out: W,
-    seq: i64,
+struct Server {
+    session: Session,
     commands: Sender<String>,
     ready: Receiver<()>,
     captured: Arc<Captured>,
     /// The front end has ended (the dispatch is over or the launch failed).
     ended: bool,
+    /// What the front end printed last when it ended.
+    last_words: String,
+    /// The exit status of what is debugged, as the front end reported it.
+    exit_code: i64,
+    /// Whether `terminated` has been sent.
+    terminated: bool,
     /// Whether the launch succeeded (the front end reads commands).
     launched: bool,
     /// Whether the dispatch has been started (`run`).
@@ -117,18 +252,18 @@ struct Server<W: Write> {
     /// Breakpoint numbers by source path, as the client set them.
     breakpoints: HashMap<String, Vec<u32>>,
     functions: Vec<u32>,
+    /// The breakpoints reported pending (no code loaded has code for them yet).
+    pending: BTreeSet<u32>,
     /// Raised while a request runs the dispatch (the reader thread then passes a
     /// `pause` on as an interrupt).
     running: Arc<AtomicBool>,
+    /// The values with members listed since the last stop.
+    nodes: Vec<Node>,
 }
 
-impl<W: Write> Server<W> {
-    fn send(&mut self, mut v: Value) {
-        self.seq += 1;
-        v["seq"] = json!(self.seq);
-        let body = v.to_string();
-        let _ = write!(self.out, "Content-Length: {}\r\n\r\n{body}", body.len());
-        let _ = self.out.flush();
+impl Server {
+    fn send(&mut self, v: Value) {
+        self.session.send(v);
     }
 
     fn event(&mut self, event: &str, body: Value) {
@@ -149,6 +284,9 @@ impl<W: Write> Server<W> {
     }
 
     fn console(&mut self, text: &str) {
+        if let Some(code) = exit_code(text) {
+            self.exit_code = code;
+        }
         if !text.trim().is_empty() {
             self.event("output", json!({"category": "console", "output": text}));
         }
@@ -172,7 +310,9 @@ impl<W: Write> Server<W> {
         let text = self.exec(cmd);
         self.running.store(false, Ordering::SeqCst);
         // A pause that came as the run ended must not stop the next one.
-        crate::frontend::clear_interrupt();
+        self.session.control(RunControl::Forget);
+        // The values listed before the run are gone.
+        self.nodes.clear();
         text
     }
 
@@ -185,7 +325,12 @@ impl<W: Write> Server<W> {
         }
         let alive = self.wait_ready();
         let text = self.captured.until_ready();
-        if alive { Some(text) } else { None }
+        if alive {
+            Some(text)
+        } else {
+            self.last_words = text;
+            None
+        }
     }
 
     /// Runs a command whose output is an answer: an `error: ...` line is the error.
@@ -201,30 +346,55 @@ impl<W: Write> Server<W> {
     }
 }
 
-/// A path as the client knows it: absolute when the file exists from here.
-fn client_path(file: &str) -> String {
-    let p = std::path::Path::new(file);
-    match p.canonicalize() {
-        Ok(abs) if p.is_relative() => abs.to_string_lossy().into_owned(),
-        _ => file.to_string(),
+/// A path as the client knows it: a relative one made absolute against the first of
+/// `dirs` (the working directory, then the folders where sources are) where the file
+/// exists.
+fn client_path(file: &str, dirs: &[PathBuf]) -> String {
+    let p = Path::new(file);
+    if p.is_absolute() {
+        return file.to_string();
     }
+    dirs.iter()
+        .find_map(|d| d.join(p).canonicalize().ok())
+        .map_or_else(
+            || file.to_string(),
+            |abs| abs.to_string_lossy().into_owned(),
+        )
 }
 
-/// A client path as a breakpoint location: relative to the working directory when it
-/// is under it (the line table names files as the compiler was given them), else as
-/// given.
-fn break_path(path: &str) -> String {
-    let p = std::path::Path::new(path);
-    if let Ok(cwd) = std::env::current_dir()
-        && let Ok(rel) = p.strip_prefix(&cwd)
-    {
-        return rel.to_string_lossy().into_owned();
-    }
-    path.to_string()
+/// A client path as a breakpoint location, which matches the line table's names that
+/// end with it: the shortest of its paths relative to `dirs` (the working directory and
+/// the folders where sources are; the line table names files as the compiler was given
+/// them, relative to where it ran), else as given.
+fn break_path(path: &str, dirs: &[PathBuf]) -> String {
+    let p = Path::new(path);
+    dirs.iter()
+        .filter_map(|d| p.strip_prefix(d).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .map(|rel| rel.to_string_lossy().into_owned())
+        .min_by_key(String::len)
+        .unwrap_or_else(|| path.to_string())
 }
 
-/// One `bt` line: `#N  [0xADDR in ]FUNC (ARGS)[ at FILE:LINE]`.
-fn stack_frame(line: &str) -> Option<Value> {
+/// The exit status in a front end's report of the end: `[Inferior 1 (...) exited
+/// normally]` or `... exited with code N]`.
+fn exit_code(text: &str) -> Option<i64> {
+    text.lines().find_map(|l| {
+        let rest = l.strip_prefix("[Inferior ")?;
+        if rest.ends_with(" exited normally]") {
+            return Some(0);
+        }
+        rest.split(" exited with code ")
+            .nth(1)?
+            .strip_suffix(']')?
+            .parse()
+            .ok()
+    })
+}
+
+/// One `bt` line: `#N  [0xADDR in ]FUNC (ARGS)[ at FILE:LINE]`; relative paths are
+/// looked for in `dirs`.
+fn stack_frame(line: &str, dirs: &[PathBuf]) -> Option<Value> {
     let rest = line.strip_prefix('#')?;
     let (level, rest) = rest.split_once(char::is_whitespace)?;
     let level: i64 = level.parse().ok()?;
@@ -242,7 +412,7 @@ fn stack_frame(line: &str) -> Option<Value> {
         frame["line"] = json!(line);
         frame["column"] = json!(1);
         frame["source"] = json!({"name": file.rsplit('/').next().unwrap_or(file),
-            "path": client_path(file)});
+            "path": client_path(file, dirs)});
     }
     Some(frame)
 }
@@ -266,11 +436,13 @@ fn name_values(text: &str) -> Vec<(String, String)> {
     out
 }
 
-impl<W: Write> Server<W> {
+impl Server {
     /// After a command that runs the dispatch: `stopped` (with the reason the output
     /// gives) or `terminated`.
     fn after_run(&mut self, text: Option<String>, reason: &str) {
         let Some(text) = text else {
+            let last = std::mem::take(&mut self.last_words);
+            self.console(&last);
             self.terminate();
             return;
         };
@@ -286,6 +458,7 @@ impl<W: Write> Server<W> {
                 self.thread = n;
             }
         }
+        self.announce_resolved();
         let mut body = json!({"reason": reason, "threadId": self.thread,
             "allThreadsStopped": true});
         if let Some(hit) = text.lines().find_map(|l| {
@@ -300,21 +473,69 @@ impl<W: Write> Server<W> {
             body["hitBreakpointIds"] = json!([hit.1]);
         } else if text.contains("received signal SIGINT") {
             body["reason"] = json!("pause");
-        } else if let Some(e) = text.lines().find_map(|l| l.strip_prefix("error: ")) {
+        } else if let Some(e) = text.lines().find_map(|l| {
+            // a dispatch's fault, or a HIP program's kernel's
+            l.strip_prefix("error: ")
+                .or_else(|| l.strip_prefix("the kernel faulted: "))
+        }) {
             body["reason"] = json!("exception");
             body["description"] = json!(e);
         }
         self.event("stopped", body);
     }
 
+    /// `breakpoint` events (verified) for the pending breakpoints that a code object
+    /// loaded since has code for (a HIP program's kernel).
+    fn announce_resolved(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let Ok(text) = self.query("info breakpoints") else {
+            return;
+        };
+        for l in text.lines() {
+            let Some(n) = l.split_whitespace().next().and_then(|n| n.parse().ok()) else {
+                continue;
+            };
+            if l.contains("<PENDING>") || !self.pending.remove(&n) {
+                continue;
+            }
+            let mut bp = json!({"id": n, "verified": true});
+            if let Some((_, at)) = l.rsplit_once(" at ")
+                && let Some((_, line)) = at.rsplit_once(':')
+                && let Ok(line) = line.trim().parse::<i64>()
+            {
+                bp["line"] = json!(line);
+            }
+            self.event("breakpoint", json!({"reason": "changed", "breakpoint": bp}));
+        }
+    }
+
+    /// The end of the session: `exited` with the exit status the front end reported
+    /// (0 for a dispatch) and `terminated`, once.
     fn terminate(&mut self) {
         if !self.ended {
             // the front end stays until it is told to quit
             let _ = self.exec("quit");
         }
         self.ended = true;
-        self.event("exited", json!({"exitCode": 0}));
-        self.event("terminated", json!({}));
+        if !self.terminated {
+            self.terminated = true;
+            self.event("exited", json!({"exitCode": self.exit_code}));
+            self.event("terminated", json!({}));
+        }
+    }
+
+    /// `delete N...`.
+    fn delete(&mut self, numbers: &[u32]) {
+        if numbers.is_empty() {
+            return;
+        }
+        for n in numbers {
+            self.pending.remove(n);
+        }
+        let list: Vec<String> = numbers.iter().map(u32::to_string).collect();
+        let _ = self.exec(&format!("delete {}", list.join(" ")));
     }
 
     fn set_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
@@ -323,11 +544,8 @@ impl<W: Write> Server<W> {
             .unwrap_or_default()
             .to_string();
         let old = self.breakpoints.remove(&path).unwrap_or_default();
-        if !old.is_empty() {
-            let list: Vec<String> = old.iter().map(u32::to_string).collect();
-            let _ = self.exec(&format!("delete {}", list.join(" ")));
-        }
-        let file = break_path(&path);
+        self.delete(&old);
+        let file = break_path(&path, &self.session.source_dirs());
         let mut numbers = Vec::new();
         let mut out = Vec::new();
         for bp in args["breakpoints"].as_array().cloned().unwrap_or_default() {
@@ -360,6 +578,9 @@ impl<W: Write> Server<W> {
                         .ok()
                 });
                 let pending = text.contains("pending");
+                if let Some(n) = n.filter(|_| pending) {
+                    self.pending.insert(n);
+                }
                 match n {
                     Some(n) => json!({"id": n, "verified": !pending,
                         "message": if pending { "pending: no code for it is loaded" } else { "" }}),
@@ -372,10 +593,7 @@ impl<W: Write> Server<W> {
 
     fn set_function_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
         let old = std::mem::take(&mut self.functions);
-        if !old.is_empty() {
-            let list: Vec<String> = old.iter().map(u32::to_string).collect();
-            let _ = self.exec(&format!("delete {}", list.join(" ")));
-        }
+        self.delete(&old);
         let mut out = Vec::new();
         for bp in args["breakpoints"].as_array().cloned().unwrap_or_default() {
             let name = bp["name"].as_str().unwrap_or_default();
@@ -417,13 +635,78 @@ impl<W: Write> Server<W> {
             self.thread = t;
         }
         let text = self.query("bt")?;
-        let frames: Vec<Value> = text.lines().filter_map(stack_frame).collect();
+        let dirs = self.session.source_dirs();
+        let frames: Vec<Value> = text.lines().filter_map(|l| stack_frame(l, &dirs)).collect();
         let n = frames.len();
         Ok(json!({"stackFrames": frames, "totalFrames": n}))
     }
 
+    /// The variables reference of a value: one that lists its members when it has
+    /// some, else 0.
+    fn node(&mut self, level: i64, expr: Option<String>, value: &str) -> i64 {
+        if values::items(value, expr.as_deref()).is_empty() {
+            return 0;
+        }
+        self.nodes.push(Node {
+            thread: self.thread,
+            level,
+            expr,
+            value: value.to_string(),
+        });
+        NODES + self.nodes.len() as i64 - 1
+    }
+
+    /// Makes the stop's wave and frame `level` of it the ones commands see.
+    fn select(&mut self, thread: i64, level: i64) -> Result<(), String> {
+        if thread != self.thread {
+            self.query(&format!("thread {thread}"))?;
+            self.thread = thread;
+        }
+        self.query(&format!("frame {level}")).map(|_| ())
+    }
+
+    /// `output EXPR`: the value as `print` shows it, without a history number.
+    fn value_of(&mut self, expr: &str) -> Result<String, String> {
+        Ok(self
+            .query(&format!("output {expr}"))?
+            .trim_end()
+            .to_string())
+    }
+
+    /// The members of the value `r` refers to (read afresh when it has an expression).
+    fn members(&mut self, r: i64) -> Result<Vec<Value>, String> {
+        let node = usize::try_from(r - NODES)
+            .ok()
+            .and_then(|i| self.nodes.get(i))
+            .ok_or(format!("no variables reference {r}"))?;
+        let (thread, level, expr, value) = (
+            node.thread,
+            node.level,
+            node.expr.clone(),
+            node.value.clone(),
+        );
+        let value = match &expr {
+            Some(e) => {
+                self.select(thread, level)?;
+                self.value_of(e)?
+            }
+            None => value,
+        };
+        let items = values::items(&value, expr.as_deref());
+        Ok(items
+            .into_iter()
+            .map(|i| {
+                let r = self.node(level, i.expr.clone(), &i.value);
+                json!({"name": i.name, "value": i.value, "variablesReference": r})
+            })
+            .collect())
+    }
+
     fn variables(&mut self, args: &Value) -> Result<Value, String> {
         let r = args["variablesReference"].as_i64().unwrap_or(0);
+        if r >= NODES {
+            return Ok(json!({"variables": self.members(r)?}));
+        }
         let (kind, level) = (r / SCOPE, r % SCOPE - 1);
         let vars: Vec<Value> = match kind {
             LOCALS | ARGS => {
@@ -436,7 +719,10 @@ impl<W: Write> Server<W> {
                 let text = self.query(cmd)?;
                 name_values(&text)
                     .into_iter()
-                    .map(|(n, v)| json!({"name": n, "value": v, "variablesReference": 0}))
+                    .map(|(n, v)| {
+                        let r = self.node(level, Some(n.clone()), &v);
+                        json!({"name": n, "value": v, "variablesReference": r})
+                    })
                     .collect()
             }
             LANES => {
@@ -458,17 +744,63 @@ impl<W: Write> Server<W> {
         Ok(json!({"variables": vars}))
     }
 
+    /// `setVariable`: `set var EXPR = VALUE` for the focused lane, EXPR naming the
+    /// variable, member or element in its frame; answers the value as it now reads.
+    fn set_variable(&mut self, args: &Value) -> Result<Value, String> {
+        let r = args["variablesReference"].as_i64().unwrap_or(0);
+        let name = args["name"].as_str().unwrap_or_default();
+        let value = args["value"].as_str().unwrap_or_default().trim();
+        if value.is_empty() {
+            return Err("Argument required (expression to compute).".into());
+        }
+        let (thread, level, expr) = if r >= NODES {
+            let node = usize::try_from(r - NODES)
+                .ok()
+                .and_then(|i| self.nodes.get(i))
+                .ok_or(format!("no variables reference {r}"))?;
+            let item = values::items(&node.value, node.expr.as_deref())
+                .into_iter()
+                .find(|i| i.name == name)
+                .ok_or(format!("There is no member named {name}."))?;
+            let expr = item
+                .expr
+                .ok_or(format!("`{name}` cannot be assigned: it has no expression"))?;
+            (node.thread, node.level, expr)
+        } else if matches!(r / SCOPE, LOCALS | ARGS) {
+            (self.thread, r % SCOPE - 1, name.to_string())
+        } else {
+            return Err(format!("`{name}` cannot be assigned"));
+        };
+        self.select(thread, level)?;
+        self.query(&format!("set var {expr} = {value}"))?;
+        let shown = self.value_of(&expr)?;
+        let r = self.node(level, Some(expr), &shown);
+        Ok(json!({"value": shown, "variablesReference": r}))
+    }
+
     fn evaluate(&mut self, args: &Value) -> Result<Value, String> {
         let expr = args["expression"].as_str().unwrap_or_default().to_string();
         if args["context"].as_str() == Some("repl") {
             if !self.launched {
                 return Err("nothing is being debugged yet: send `launch` first".into());
             }
-            let text = self.exec(&expr).ok_or("the dispatch has ended")?;
+            // it may run the dispatch (`continue`): `pause` stops it
+            let text = match self.exec_running(&expr) {
+                Some(t) => t,
+                // the command ran the program to its end: its report is the answer
+                None => {
+                    let last = std::mem::take(&mut self.last_words);
+                    if let Some(code) = exit_code(&last) {
+                        self.exit_code = code;
+                    }
+                    last
+                }
+            };
             return Ok(json!({"result": text.trim_end(), "variablesReference": 0}));
         }
-        if let Some(f) = args["frameId"].as_i64() {
-            self.query(&format!("frame {}", f - 1))?;
+        let level = args["frameId"].as_i64().map_or(0, |f| f - 1);
+        if args["frameId"].is_i64() {
+            self.query(&format!("frame {level}"))?;
         }
         let text = self.query(&format!("print {expr}"))?;
         let value = text
@@ -479,7 +811,8 @@ impl<W: Write> Server<W> {
                     .map(|(_, v)| v.to_string())
             })
             .ok_or_else(|| text.trim().to_string())?;
-        Ok(json!({"result": value, "variablesReference": 0}))
+        let r = self.node(level, Some(format!("({expr})")), &value);
+        Ok(json!({"result": value, "variablesReference": r}))
     }
 
     /// Handles one request; false when the session is over.
@@ -493,6 +826,7 @@ impl<W: Write> Server<W> {
                 "supportsConditionalBreakpoints": true,
                 "supportsEvaluateForHovers": true,
                 "supportsTerminateRequest": true,
+                "supportsSetVariable": true,
             })),
             "launch" => return self.launch(req, launch),
             "setBreakpoints" => self.set_breakpoints(args),
@@ -519,7 +853,16 @@ impl<W: Write> Server<W> {
                 ]}))
             }
             "variables" => self.variables(args),
-            "evaluate" => self.evaluate(args),
+            "setVariable" => self.set_variable(args),
+            "evaluate" => {
+                let r = self.evaluate(args);
+                self.respond(req, r);
+                // a command in the console may have run the program to its end
+                if self.ended && self.launched {
+                    self.terminate();
+                }
+                return true;
+            }
             // The interrupt was raised when the request came (see `serve`); the run it
             // stopped has been answered with its `stopped` event by now.
             "pause" => Ok(json!({})),
@@ -580,57 +923,73 @@ impl<W: Write> Server<W> {
 }
 
 /// Serves one DAP session. `debug` runs on this thread once the client has sent
-/// `launch`: it gets the launch arguments and the [`Input`] to give a
-/// [`crate::Frontend`], debugs the dispatch, and returns when the session ends (an
-/// error, printed to standard output, fails the launch). `captured` is the read end of
-/// the pipe the front end's standard output goes to.
+/// `launch`: it gets the launch arguments, the [`Input`] to give a [`crate::Frontend`]
+/// and the [`Session`], debugs the dispatch (or relays to a front end elsewhere, see
+/// [`bridge`]), and returns when the session ends (an error, printed to standard
+/// output, fails the launch). `captured` is the read end of the pipe the front end's
+/// standard output goes to.
 pub fn serve(
     proto_in: impl Read + Send + 'static,
     proto_out: impl Write + Send + 'static,
     captured: impl Read + Send + 'static,
-    debug: impl FnOnce(&Value, Input) -> Result<(), String>,
+    debug: impl FnOnce(&Value, Input, &Session) -> Result<(), String>,
 ) -> Result<(), String> {
     let cap = Arc::new(Captured::default());
     {
         let c = cap.clone();
         std::thread::spawn(move || c.fill(captured));
     }
+    let session = Session::new(Box::new(proto_out));
     let (cmd_tx, cmd_rx) = channel::<String>();
     let (ready_tx, ready_rx) = channel::<()>();
     let (launch_tx, launch_rx) = channel::<Value>();
     let running = Arc::new(AtomicBool::new(false));
     // Requests as they come: a `pause` during a run interrupts it at once, while the
-    // protocol thread waits for the run's output.
+    // protocol thread waits for the run's output; so does a `disconnect` (which then
+    // ends the session), or the client going away.
     let (req_tx, req_rx) = channel::<Value>();
     {
         let running = running.clone();
+        let session = session.clone();
         std::thread::spawn(move || {
             let mut input = BufReader::new(proto_in);
             while let Some(req) = read_message(&mut input) {
-                if req["command"] == "pause" && running.load(Ordering::SeqCst) {
-                    crate::frontend::interrupt();
+                if running.load(Ordering::SeqCst) {
+                    match req["command"].as_str() {
+                        Some("pause") => session.control(RunControl::Stop),
+                        Some("disconnect" | "terminate") => session.control(RunControl::End),
+                        _ => {}
+                    }
                 }
                 if req_tx.send(req).is_err() {
-                    break;
+                    return;
                 }
             }
+            // The client has gone: whatever runs (a command typed in the console
+            // too) is ended, so that the session can end.
+            session.control(RunControl::End);
         });
     }
+    let server = Server {
+        session: session.clone(),
+        commands: cmd_tx,
+        ready: ready_rx,
+        captured: cap,
+        ended: false,
+        last_words: String::new(),
+        exit_code: 0,
+        terminated: false,
+        launched: false,
+        started: false,
+        thread: 1,
+        breakpoints: HashMap::new(),
+        functions: Vec::new(),
+        pending: BTreeSet::new(),
+        running,
+        nodes: Vec::new(),
+    };
     let protocol = std::thread::spawn(move || {
-        let mut server = Server {
-            out: proto_out,
-            seq: 0,
-            commands: cmd_tx,
-            ready: ready_rx,
-            captured: cap,
-            ended: false,
-            launched: false,
-            started: false,
-            thread: 1,
-            breakpoints: HashMap::new(),
-            functions: Vec::new(),
-            running,
-        };
+        let mut server = server;
         let mut launch = Some(launch_tx);
         while let Ok(req) = req_rx.recv() {
             if req["type"] == "request" && !server.handle(&req, &mut launch) {
@@ -646,7 +1005,7 @@ pub fn serve(
     });
     if let Ok(args) = launch_rx.recv() {
         let input = Input::channel(cmd_rx, ready_tx);
-        if let Err(e) = debug(&args, input) {
+        if let Err(e) = debug(&args, input, &session) {
             println!("{e}");
         }
         // The end of the front end's output (a command it did not come back from).
@@ -664,16 +1023,51 @@ pub fn serve(
 mod tests {
     use super::*;
 
+    /// A source breakpoint names the file relative to the folder nearest to it; frames'
+    /// relative paths are found in the first folder that has them.
+    #[test]
+    fn paths_between_client_and_line_table() {
+        let dirs = [PathBuf::from("/w"), PathBuf::from("/w/kernels/hip")];
+        assert_eq!(break_path("/w/kernels/hip/src/k.hip", &dirs), "src/k.hip");
+        assert_eq!(break_path("/w/a.cl", &dirs), "a.cl");
+        assert_eq!(break_path("/elsewhere/a.cl", &dirs), "/elsewhere/a.cl");
+        let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let dirs = [PathBuf::from("/nonexistent"), here.clone()];
+        assert_eq!(
+            client_path("src/lib.rs", &dirs),
+            here.join("src/lib.rs")
+                .canonicalize()
+                .unwrap()
+                .to_string_lossy()
+        );
+        assert_eq!(client_path("nosuch.rs", &dirs), "nosuch.rs");
+    }
+
+    /// The exit status in the reports of a dispatch's and of a program's end.
+    #[test]
+    fn exit_codes_of_reports() {
+        assert_eq!(
+            exit_code("x\n[Inferior 1 (dispatch 1) exited normally]\n"),
+            Some(0)
+        );
+        assert_eq!(
+            exit_code("[Inferior 1 (process 42) exited with code 139]"),
+            Some(139)
+        );
+        assert_eq!(exit_code("Thread 1 hit Breakpoint 1"), None);
+    }
+
     /// `bt` lines of inline frames (no PC, a name with spaces) and of a caller (a PC)
     /// give stack frames with their levels, names and lines.
     #[test]
     fn stack_frames_of_inline_and_physical_frames() {
-        let f = stack_frame("#0  grid_sync () at kernels/src/gds_sync.cl:24").unwrap();
+        let f = stack_frame("#0  grid_sync () at kernels/src/gds_sync.cl:24", &[]).unwrap();
         assert_eq!(f["id"], 1);
         assert_eq!(f["name"], "grid_sync");
         assert_eq!(f["line"], 24);
         let f = stack_frame(
             "#1  __HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int () at amd_hip_runtime.h:299",
+            &[],
         )
         .unwrap();
         assert_eq!(f["id"], 2);
@@ -682,8 +1076,11 @@ mod tests {
             "__HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned int"
         );
         assert_eq!(f["line"], 299);
-        let f =
-            stack_frame("#2  0x0000000000001a2c in f4 (a=0x10, v=3) at call_chain.cl:21").unwrap();
+        let f = stack_frame(
+            "#2  0x0000000000001a2c in f4 (a=0x10, v=3) at call_chain.cl:21",
+            &[],
+        )
+        .unwrap();
         assert_eq!(f["id"], 3);
         assert_eq!(f["name"], "f4");
         assert_eq!(f["line"], 21);

@@ -13,7 +13,8 @@
 //!   speed, the host part of the program runs freely, and the prompt comes back when a
 //!   wave reaches a breakpoint.
 //!
-//! [`dap`] serves the same front end over the Debug Adapter Protocol (`amdsim dap`).
+//! [`dap`] serves the same front end over the Debug Adapter Protocol (`amdsim dap`), and
+//! reaches one inside a HIP program through [`dap::bridge`].
 //!
 //! Commands come from an [`Input`]: a terminal (with a prompt), a script or standard
 //! input (each command echoed after the prompt, so a transcript reads like a session).

@@ -3,9 +3,13 @@
 //! or a script's path; `AMDSIM_DEBUG_EX` holds commands to run first, one per
 //! line), `hsa_init` opens the debugger's prompt before the program's first
 //! kernel, and every later dispatch where a breakpoint resolves runs under it.
+//! Under `amdsim dap` the value is `fd:N:PID`: the commands come over a socket
+//! from the DAP server, and the debugger's answers go back over it
+//! ([`amdsim_debugger::dap::bridge`]).
 
 use amdgpu_lanes::Image;
 use amdgpu_sim::{Device, Launch, Module, SimError};
+use amdsim_debugger::dap::bridge::Link;
 use amdsim_debugger::{Ended, Frontend, Input, Mode};
 use amdsim_host::runtime::{Intercept, Runtime};
 use std::collections::HashMap;
@@ -17,6 +21,8 @@ struct Debug {
     /// Parsed code objects by load bias. Their bytes and DWARF live as long as
     /// the program: a debugging session loads a handful.
     images: Mutex<HashMap<u64, &'static Image<'static>>>,
+    /// The link to `amdsim dap`, where the debugger's output goes.
+    link: Option<Link>,
 }
 
 /// Ends the program at the user's `quit`, as gdb kills its inferior: without
@@ -56,6 +62,7 @@ impl Intercept for Debug {
             }
         };
         let mut fe = self.frontend.lock().unwrap_or_else(|e| e.into_inner());
+        let _out = self.link.as_ref().map(Link::output);
         match fe.dispatch(image, device, module, launch) {
             Ok(None) => None,
             Ok(Some(Ended::Finished | Ended::Detached | Ended::Restart)) => Some(Ok(())),
@@ -75,10 +82,23 @@ pub fn install(rt: &Runtime) -> Result<(), String> {
     let Some(how) = std::env::var_os("AMDSIM_DEBUG").filter(|v| !v.is_empty()) else {
         return Ok(());
     };
+    let mut link = None;
     let input = if how == "-" {
         Input::stdin()
     } else if how == "batch" {
         Input::lines(Vec::new())
+    } else if let Some(linked) = how.to_str().and_then(Link::from_env) {
+        match linked {
+            Ok((l, input)) => {
+                link = Some(l);
+                input
+            }
+            Err(e) => {
+                // a program started by the debugged one: it runs without the debugger
+                eprintln!("amdsim: {e}; the program runs without the debugger");
+                return Ok(());
+            }
+        }
     } else {
         Input::script(std::path::Path::new(&how))?
     };
@@ -100,7 +120,11 @@ pub fn install(rt: &Runtime) -> Result<(), String> {
             "amdsim: the program's kernels run under the debugger; set breakpoints, then `run`"
         );
     }
-    match fe.prelude() {
+    let ended = {
+        let _out = link.as_ref().map(Link::output);
+        fe.prelude()
+    };
+    match ended {
         Ended::Quit => quit(),
         Ended::Detached => return Ok(()),
         Ended::Finished | Ended::Faulted(_) | Ended::Restart => {}
@@ -108,6 +132,7 @@ pub fn install(rt: &Runtime) -> Result<(), String> {
     rt.set_intercept(Box::new(Debug {
         frontend: Mutex::new(fe),
         images: Mutex::default(),
+        link,
     }));
     Ok(())
 }

@@ -981,8 +981,10 @@ impl Frontend {
     fn assign(&mut self, l: &Ast, r: &Ast, a: &mut Active) -> Result<Val, String> {
         let lhs = self.eval(l, a)?;
         let rhs = self.eval(r, a)?;
-        let Repr::Loc(loc) = &lhs.repr else {
-            return Err("Left operand of assignment is not an lvalue.".into());
+        let loc = match &lhs.repr {
+            Repr::Loc(loc) => loc,
+            Repr::OptimizedOut => return Err("value has been optimized out".into()),
+            Repr::Bytes(_) => return Err("Left operand of assignment is not an lvalue.".into()),
         };
         let bytes = if lhs.ty.scalar() {
             let n = self.num(&rhs, a)?;
