@@ -377,18 +377,15 @@ fn break_path(path: &str, dirs: &[PathBuf]) -> String {
 }
 
 /// The exit status in a front end's report of the end: `[Inferior 1 (...) exited
-/// normally]` or `... exited with code N]`.
+/// normally]` or `... exited with code N]` (N in octal, as gdb writes it).
 fn exit_code(text: &str) -> Option<i64> {
     text.lines().find_map(|l| {
         let rest = l.strip_prefix("[Inferior ")?;
         if rest.ends_with(" exited normally]") {
             return Some(0);
         }
-        rest.split(" exited with code ")
-            .nth(1)?
-            .strip_suffix(']')?
-            .parse()
-            .ok()
+        let code = rest.split(" exited with code ").nth(1)?.strip_suffix(']')?;
+        i64::from_str_radix(code, 8).ok()
     })
 }
 
@@ -1051,7 +1048,7 @@ mod tests {
             Some(0)
         );
         assert_eq!(
-            exit_code("[Inferior 1 (process 42) exited with code 139]"),
+            exit_code("[Inferior 1 (process 42) exited with code 0213]"),
             Some(139)
         );
         assert_eq!(exit_code("Thread 1 hit Breakpoint 1"), None);

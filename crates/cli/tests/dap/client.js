@@ -246,7 +246,7 @@ async function hipProgram() {
     assert.match(output.stdout, /MISMATCH diverge\[1\]: got 22 \(0x16\), expected 3004/);
     assert.match(output.stdout, /FAIL: 1 mismatches/);
     assert.ok(!/MISMATCH diverge\[3\]/.test(output.stdout), 'only lane 1 was changed');
-    assert.match(output.console, /exited with code 1\]/);
+    assert.match(output.console, /exited with code 01\]/);
   } finally {
     await dc.stop();
   }

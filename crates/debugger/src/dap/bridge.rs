@@ -324,7 +324,8 @@ pub fn debug_program(
             }
             match code {
                 0 => println!("[Inferior 1 (process {pid}) exited normally]"),
-                c => println!("[Inferior 1 (process {pid}) exited with code {c}]"),
+                // gdb writes the code in octal, with at least two digits.
+                c => println!("[Inferior 1 (process {pid}) exited with code {c:02o}]"),
             }
             Ok(())
         }
