@@ -10,9 +10,15 @@ use super::scheduler::{MAX_CORESIDENT_WAVES, Round, wake_all};
 use super::watchdog::Watchdog;
 use crate::error::{DispatchError, SimError};
 use crate::wave::Wave;
-use rayon::prelude::*;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
+
+/// Full rounds of a work-group's schedule (each wave's quantum used, see
+/// [`super::scheduler::WAVE_QUANTUM`]) after which a work-group that has not ended is
+/// taken to be spinning on memory another work-group writes: the thread running it
+/// takes on the next work-group too ([`Run::worker`]).
+const SPIN_ROUNDS: u32 = 16;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -178,36 +184,114 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Creates and runs work-group `n` to its end (or the stop); `Err` once the run
-    /// has stopped, so that no further work-group starts.
-    fn one_group(&self, n: u64) -> Result<(), ()> {
-        if self.stop.load(Ordering::Relaxed) {
-            return Err(());
+    /// Every work-group, on as many threads of its own as the current rayon pool has
+    /// (see [`Run::worker`]): threads of the dispatch's own, not the pool's, so that
+    /// dispatches running at once (several HSA queues) all progress, as on a GPU,
+    /// however long the work-groups of one of them spin.
+    fn parallel(&self) {
+        let next = AtomicU64::new(0);
+        let resident = AtomicU64::new(0);
+        let threads = (rayon::current_num_threads() as u64).clamp(1, self.total.max(1));
+        if threads == 1 {
+            // On this thread: starting one costs more than a small launch.
+            self.worker(&next, &resident);
+            return;
         }
-        let id = self.id(n);
-        let mut wg = match self.launch.workgroup(id) {
-            Ok(wg) => wg,
-            Err(error) => {
-                self.fault(n, id, error);
-                return Ok(());
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|| self.worker(&next, &resident));
             }
-        };
-        let r = wg.run_until(self.launch, &self.device.mem, self.poller());
-        self.account(&wg, n, r);
-        Ok(())
+            self.worker(&next, &resident);
+        });
     }
 
-    /// Every work-group, in parallel on the current rayon pool.
-    fn parallel(&self) {
-        // One work-group runs on this thread: handing it to the pool and
-        // waiting would cost two thread wake-ups, most of a small launch.
-        let _ = if self.total == 1 {
-            self.one_group(0)
-        } else {
-            (0..self.total)
-                .into_par_iter()
-                .try_for_each(|n| self.one_group(n))
-        };
+    /// The most work-groups of this dispatch resident at once (a GPU's capacity,
+    /// [`MAX_CORESIDENT_WAVES`] waves).
+    fn capacity(&self) -> u64 {
+        let items = self
+            .launch
+            .config
+            .group
+            .iter()
+            .map(|&g| g as u64)
+            .product::<u64>();
+        let per_group = items.div_ceil(self.launch.wave_size as u64).max(1);
+        (MAX_CORESIDENT_WAVES / per_group).max(1)
+    }
+
+    /// One thread of [`Run::parallel`]: takes work-groups in grid order and runs each to
+    /// its end, as before; but a work-group whose waves all sleep (`s_sleep`), or that
+    /// runs [`SPIN_ROUNDS`] full quanta without ending, may be waiting for another
+    /// work-group or dispatch: it stays resident on this thread and the thread takes
+    /// the next work-group too, turn about with it, as long as the device has room
+    /// (every work-group a GPU would hold at once makes progress, however few threads
+    /// run them). A work-group that never waits runs alone, exactly as before.
+    fn worker(&self, next: &AtomicU64, resident: &AtomicU64) {
+        let mut mine: VecDeque<(u64, Workgroup, u32)> = VecDeque::new();
+        let mut stop = self.poller();
+        let capacity = self.capacity();
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                for (n, g, _) in mine.drain(..) {
+                    self.account(&g, n, Ok(Some(0)));
+                }
+                return;
+            }
+            let waiting = !mine.is_empty() && mine.iter().all(|m| m.2 >= SPIN_ROUNDS);
+            if (mine.is_empty() || waiting) && resident.fetch_add(1, Ordering::Relaxed) < capacity {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n < self.total {
+                    let id = self.id(n);
+                    match self.launch.workgroup(id) {
+                        Ok(wg) => mine.push_front((n, wg, 0)),
+                        Err(error) => {
+                            resident.fetch_sub(1, Ordering::Relaxed);
+                            self.fault(n, id, error);
+                        }
+                    }
+                    continue;
+                }
+                resident.fetch_sub(1, Ordering::Relaxed);
+            } else if mine.is_empty() || waiting {
+                resident.fetch_sub(1, Ordering::Relaxed);
+            }
+            let Some((n, mut wg, waits)) = mine.pop_front() else {
+                return;
+            };
+            let r = match wg.round(self.launch, &self.device.mem, &mut stop) {
+                Ok(Round::Done) => Ok(None),
+                Ok(Round::Stopped(w)) => Ok(Some(w)),
+                Err(e) => Err(e),
+                Ok(Round::Asleep) => {
+                    if waiting {
+                        std::thread::yield_now();
+                    }
+                    // The others' turn.
+                    mine.push_back((n, wg, waits.max(SPIN_ROUNDS)));
+                    continue;
+                }
+                Ok(Round::Blocked { progressed }) => {
+                    let woken = super::scheduler::wake(self.device.mem.gds(), &mut wg.waves);
+                    if progressed || woken {
+                        // A full quantum: on with this group, or a turn for the others
+                        // once it looks like a spin.
+                        let waits = if progressed { waits + 1 } else { 0 };
+                        if waits >= SPIN_ROUNDS {
+                            mine.push_back((n, wg, waits));
+                        } else {
+                            mine.push_front((n, wg, waits));
+                        }
+                        continue;
+                    }
+                    Err(SimError::Deadlock {
+                        group: wg.id,
+                        what: wg.stuck(),
+                    })
+                }
+            };
+            resident.fetch_sub(1, Ordering::Relaxed);
+            self.account(&wg, n, r);
+        }
     }
 
     /// A kernel that uses GWS or the ordered count: every work-group
@@ -273,11 +357,18 @@ impl<'a> Run<'a> {
         stop: &mut impl FnMut(&Wave) -> bool,
     ) -> bool {
         let mut progressed = wake_all(self.device.mem.gds(), live);
+        let mut asleep = 0;
         let mut k = 0;
         while k < live.len() {
             let r = match live[k].1.round(self.launch, &self.device.mem, stop) {
                 Ok(Round::Blocked { progressed: p }) => {
                     progressed |= p;
+                    k += 1;
+                    continue;
+                }
+                Ok(Round::Asleep) => {
+                    progressed = true;
+                    asleep += 1;
                     k += 1;
                     continue;
                 }
@@ -288,6 +379,11 @@ impl<'a> Run<'a> {
             let (n, g) = live.remove(k);
             self.account(&g, n, r);
             progressed = true;
+        }
+        if asleep > 0 && asleep == live.len() {
+            // Every group sleeps, waiting for memory none of them writes (the host,
+            // another dispatch): let other threads have the core first.
+            std::thread::yield_now();
         }
         progressed
     }

@@ -24,9 +24,13 @@ pub(super) enum Round {
     Stopped(u32),
     /// Every wave has ended.
     Done,
-    /// Waves wait (at the barrier or on the GDS); `progressed` says whether
-    /// anything executed or opened.
+    /// Waves wait (at the barrier or on the GDS), or a wave used its quantum;
+    /// `progressed` says whether anything executed or opened.
     Blocked { progressed: bool },
+    /// Every running wave executed `s_sleep`: the group waits for memory it may not
+    /// write itself (the host, another work-group or dispatch), and other work should
+    /// have the thread first.
+    Asleep,
 }
 
 /// The most waves a kernel that uses GWS or the ordered count may have: they
@@ -80,6 +84,8 @@ impl Workgroup {
             match self.round(launch, mem, &mut stop)? {
                 Round::Stopped(wave) => return Ok(Some(wave)),
                 Round::Done => return Ok(None),
+                // Let other threads have the core first.
+                Round::Asleep => std::thread::yield_now(),
                 Round::Blocked { progressed } => {
                     let woken = wake(mem.gds(), &mut self.waves);
                     if !progressed && !woken {
@@ -139,9 +145,7 @@ impl Workgroup {
         }
         if yielded {
             if slept > 0 && slept == ran {
-                // Every wave sleeps, waiting for memory the group may not write (the
-                // host, another work-group): let other threads have the core first.
-                std::thread::yield_now();
+                return Ok(Round::Asleep);
             }
             // A wave used its quantum or slept: another round, before any barrier opens.
             return Ok(Round::Blocked { progressed: true });
