@@ -59,8 +59,10 @@ impl Launch {
 /// (a kernel that uses GWS or the ordered count: [`Launch::uses_gds_sync`]).
 /// A pass releases the waves whose GDS wait is over ([`wake`], over every
 /// group in creation order), then runs one round of each group's schedule,
-/// groups in creation order. [`crate::Device::run`] schedules such a dispatch
-/// with it, one [`Resident::turn`] at a time.
+/// groups in creation order. [`crate::Device::run`] and the stepping
+/// [`crate::debug::Session`] both schedule such a dispatch with it, one
+/// [`Resident::turn`] at a time, so a session stopped and resumed runs the
+/// waves in the order an uninterrupted run does.
 #[derive(Debug)]
 pub struct Resident {
     /// The groups that have not ended, with their linear numbers, in creation order.
