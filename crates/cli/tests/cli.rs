@@ -2056,6 +2056,36 @@ fn debug_inlined_calls_are_frames() {
     assert_eq!(after("info locals", 3), "No locals.\n", "{t}");
 }
 
+/// `next` over a call whose callee makes a tail call: gds_sync.cl at -O0 calls
+/// `grid_sync` from line 39, and `grid_sync` calls OpenCL's `get_local_id`, which jumps
+/// (`s_setpc_b64`) to the first instruction of `__ockl_get_local_id`; that jump is not
+/// a return, so `next` comes to line 40 (before: it stopped inside `grid_sync`, at line
+/// 26, taking the jump for `grid_sync`'s return). One work-group, so the grid barrier
+/// has nothing to wait for.
+#[test]
+fn debug_next_passes_over_a_call_with_a_tail_call() {
+    let out = debug_batch(
+        &["break 39", "run", "next", "bt"],
+        &[
+            "kernels/bin/gfx900/gds_sync.O0g.co",
+            "gws_grid_barrier",
+            "u32[64]",
+            "u32[64]",
+            "u32:1",
+        ],
+    );
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("(amdsim) next\n40\t    uint v = buf[(gid + ls * (r + 1)) % n];\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("(amdsim) bt\n#0  gws_grid_barrier (buf=0x"),
+        "{t}"
+    );
+}
+
 /// Nested inlining: in the clang-19 -O2 build of kernels/hip/src/device/debug_vars.hip,
 /// `blockIdx.x` (line 14) is HIP's `__X::operator unsigned int` inlined into the
 /// kernel, with `__HIP_BlockIdx::operator()(unsigned x)` inlined into it from

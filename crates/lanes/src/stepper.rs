@@ -807,13 +807,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
                         .map(|i| i.flow(pc.wrapping_sub(bias)))
                 })
             };
-            let returns = match flow {
+            let jumps = match flow {
                 Some(amdgpu_isa::Flow::Call { .. } | amdgpu_isa::Flow::IndirectCall) => {
                     *depth += 1;
-                    false
-                }
-                Some(amdgpu_isa::Flow::IndirectJump { conditional: false }) if *depth > 0 => {
-                    *depth -= 1;
                     false
                 }
                 Some(amdgpu_isa::Flow::IndirectJump { conditional: false }) => true,
@@ -821,6 +817,17 @@ impl<'a, 'd> Stepper<'a, 'd> {
             };
             if let Some(stop) = self.step_focused(&mut n)? {
                 return Ok(stop);
+            }
+            // A jump through registers returns, unless it lands on a function's first
+            // instruction: a tail call (at -O0, OpenCL's `get_local_id` jumps to
+            // `__ockl_get_local_id`, whose return is the caller's).
+            let tail_call = jumps && {
+                let pc = self.debugger.session_ref().wave(wave).map(|w| w.pc);
+                pc.is_some_and(|pc| self.is_function_entry(pc.wrapping_sub(bias)))
+            };
+            let returns = jumps && !tail_call && *depth == 0;
+            if jumps && !tail_call && *depth > 0 {
+                *depth -= 1;
             }
             if returns {
                 return Ok(Stop {
