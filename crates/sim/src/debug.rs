@@ -468,6 +468,9 @@ impl<'d> Session<'d> {
         if wg.waves.iter().all(|w| w.status == WaveStatus::Done) {
             self.retire(group);
         }
+        if let Groups::Resident { set: Some(set), .. } = &mut self.groups {
+            set.note_progress();
+        }
         Ok(Stop::Stepped { group, wave, pc })
     }
 

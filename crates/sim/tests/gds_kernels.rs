@@ -401,3 +401,102 @@ fn a_session_reports_a_grid_barrier_deadlock() {
         .unwrap();
     assert!(!Session::new(&dev, one).resident());
 }
+
+/// At each of the 16 stops at a `ds_gws_barrier` in turn (4 work-groups, 2 barriers a
+/// round, 2 rounds), the stopped wave is stepped, instruction by instruction, through
+/// the barrier (the others run until it can go on: `run_until_runnable`) and on until it
+/// waits at the next one or ends; resumed, the dispatch ends (steps outside the schedule
+/// count as progress: no deadlock) with the source's results.
+#[test]
+fn stepping_the_wave_of_any_stop_keeps_the_results() {
+    use amdgpu_sim::debug::{Session, Stop};
+    for (t, file) in [("gfx900", "gds_sync.co"), ("gfx1030", "gds_sync.O0g.co")] {
+        for k in 0..16 {
+            let (dev, launch, out, barriers) = barrier_launch(t, file, 4, 2).unwrap();
+            let mut s = Session::new(&dev, launch);
+            for &b in &barriers {
+                s.add_breakpoint(b);
+            }
+            let mut stops = 0;
+            loop {
+                let stop = s.resume().unwrap_or_else(|e| panic!("{t} {file} {k}: {e}"));
+                let Stop::Breakpoint { wave, .. } = stop else {
+                    break;
+                };
+                stops += 1;
+                if stops != k + 1 {
+                    continue;
+                }
+                let mut steps = 0;
+                loop {
+                    match s.step(wave).unwrap() {
+                        Stop::Stepped { .. } => {}
+                        Stop::NotRunnable { status, .. } if status != WaveStatus::Done => {
+                            if !s.run_until_runnable(wave).unwrap() {
+                                break;
+                            }
+                        }
+                        _ => break,
+                    }
+                    let w = s.wave(wave);
+                    if w.is_none_or(|w| w.status == WaveStatus::Waiting && steps > 1) {
+                        break;
+                    }
+                    steps += 1;
+                    assert!(steps < 100_000, "{t} {file} {k}: no end to the steps");
+                }
+            }
+            let want: Vec<u32> = (0..256).map(|i| 7 * ((i + 192) % 256) + 2).collect();
+            assert_eq!(words(&dev, out, 256).unwrap(), want, "{t} {file} {k}");
+        }
+    }
+}
+
+/// The waves of every work-group stepped by hand from the first stop of the dispatch
+/// (work-group 0 at the kernel's entry, before anything has run): each focused in turn
+/// (`focus_group`) and stepped until it waits at a grid barrier, the last arrival (which
+/// goes on) until it waits at the next one. Resumed, the dispatch ends with the
+/// source's results.
+#[test]
+fn every_work_group_can_be_stepped_by_hand() {
+    use amdgpu_sim::debug::{Session, Stop};
+    let (dev, launch, out, _) = barrier_launch("gfx900", "gds_sync.co", 4, 2).unwrap();
+    let entry = launch.kernel.entry;
+    let mut s = Session::new(&dev, launch);
+    s.add_breakpoint(entry);
+    let first = s.resume().unwrap();
+    assert!(
+        matches!(
+            first,
+            Stop::Breakpoint {
+                group: [0, 0, 0],
+                wave: 0,
+                ..
+            }
+        ),
+        "{first:?}"
+    );
+    s.remove_breakpoint(entry);
+    for g in 0..4 {
+        assert!(s.focus_group([g, 0, 0]).unwrap());
+        for _ in 0..100_000 {
+            let before = s.wave(0).unwrap().status;
+            match s.step(0).unwrap() {
+                Stop::Stepped { .. } => {}
+                other => panic!("work-group {g}: {other:?}"),
+            }
+            let now = s.wave(0).unwrap().status;
+            if now == WaveStatus::Waiting && before != WaveStatus::Waiting {
+                break;
+            }
+        }
+        assert_eq!(
+            s.wave(0).unwrap().status,
+            WaveStatus::Waiting,
+            "work-group {g}"
+        );
+    }
+    assert_eq!(s.resume().unwrap(), Stop::Finished);
+    let want: Vec<u32> = (0..256).map(|i| 7 * ((i + 192) % 256) + 2).collect();
+    assert_eq!(words(&dev, out, 256).unwrap(), want);
+}

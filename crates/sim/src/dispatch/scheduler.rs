@@ -198,6 +198,13 @@ impl Resident {
         self.live.drain(..)
     }
 
+    /// Counts something done outside the schedule (a wave stepped on its own by a
+    /// debugger, which may have opened a wait only the next pass's wake-up sees) as
+    /// progress of the current pass, so that the pass is not taken for a deadlock.
+    pub fn note_progress(&mut self) {
+        self.progressed = true;
+    }
+
     /// Releases the waves whose GDS wait is over and gives the ordered count's
     /// turn, over every resident group ([`wake`] in creation order); returns
     /// whether a wave was released.
