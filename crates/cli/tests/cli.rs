@@ -2244,6 +2244,34 @@ fn debug_a_cooperative_kernel_with_every_work_group_resident() {
     assert_eq!(t.matches(deadlock).count(), 2, "{t}");
 }
 
+/// `amdsim lanes --svg` records a work-group of a cooperative kernel to its end: the
+/// stop is in work-group 2 (line 42 of gds_sync.cl), whose waves wait at each grid
+/// barrier for the other work-groups, which run, unrecorded, until it can go on; the
+/// recording reaches the kernel's last lines (44, the store to out, and 45).
+#[test]
+fn lanes_records_a_work_group_of_a_cooperative_kernel() {
+    let dir = scratch("coop-svg");
+    let svg = dir.join("coop.svg");
+    let out = amdsim(&[
+        "lanes",
+        "kernels/examples/grid_barrier.ron",
+        "--break",
+        "gds_sync.cl:42",
+        "--svg",
+        &svg.display().to_string(),
+    ]);
+    assert_ok("lanes grid_barrier.ron --svg", &out);
+    let t = text(&out.stdout);
+    assert!(
+        t.starts_with("work-group (2,0,0) wave 0 stopped at 0x369c (hit 1) of gds_sync.cl:42\n"),
+        "{t}"
+    );
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    for line in ["gds_sync.cl:26", "gds_sync.cl:44", "gds_sync.cl:45"] {
+        assert!(drawn.contains(line), "no {line} in the SVG");
+    }
+}
+
 /// Nested inlining: in the clang-19 -O2 build of kernels/hip/src/device/debug_vars.hip,
 /// `blockIdx.x` (line 14) is HIP's `__X::operator unsigned int` inlined into the
 /// kernel, with `__HIP_BlockIdx::operator()(unsigned x)` inlined into it from

@@ -1038,7 +1038,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
     fn run_others(&mut self) -> Result<bool, StepError> {
         if self.resident() {
             let wave = self.focus.1;
-            let runnable = self.debugger.session().run_until_runnable(wave)?;
+            let runnable = self.debugger.session().run_until_runnable(Some(wave))?;
             return Ok(!runnable && self.interrupt_raised());
         }
         let (group, focus) = self.focus;
@@ -1508,7 +1508,8 @@ impl<'a, 'd> Stepper<'a, 'd> {
     /// (waves in order, each until it ends or waits at a barrier, as the simulator's
     /// scheduler runs them), recording before every instruction where each lane is and the
     /// instruction's source line. Focus a work-group that has not started to record it
-    /// from the start.
+    /// from the start. With every work-group resident, the other work-groups run,
+    /// unrecorded, whenever every wave of this one waits on them.
     pub fn record_group(&mut self) -> Result<Vec<Trace>, StepError> {
         self.check_steppable()?;
         let (group, focus) = self.focus;
@@ -1558,7 +1559,12 @@ impl<'a, 'd> Stepper<'a, 'd> {
             if self.running_group() != Some(group) {
                 break;
             }
-            if !progressed {
+            // With every work-group resident, the waves may wait on other work-groups':
+            // those run (unrecorded) until a wave of this one can go on.
+            let others_ran = !progressed
+                && self.resident()
+                && self.debugger.session().run_until_runnable(None)?;
+            if !progressed && !others_ran {
                 self.focus = (group, focus);
                 return Err(StepError::Stuck { wave: focus });
             }

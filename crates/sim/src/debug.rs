@@ -493,12 +493,13 @@ impl<'d> Session<'d> {
 
     /// With every work-group resident: runs the other waves with the dispatch's
     /// schedule, without stopping at breakpoints, until wave `wave` of the
-    /// focused work-group, which waits (at a barrier, on the GDS), can run.
-    /// Returns whether it can; false when the interrupt flag was raised first
-    /// (it stays raised), when the wave has ended or no work-group is focused,
-    /// and with work-groups one at a time (nothing runs then). A wait nothing
-    /// can release is a [`SimError::Deadlock`].
-    pub fn run_until_runnable(&mut self, wave: u32) -> Result<bool, SimError> {
+    /// focused work-group, which waits (at a barrier, on the GDS), can run
+    /// (`None`: until any wave of the focused work-group can, none of which
+    /// runs meanwhile). Returns whether it can; false when the interrupt flag
+    /// was raised first (it stays raised), when the wave (every wave) has ended
+    /// or no work-group is focused, and with work-groups one at a time (nothing
+    /// runs then). A wait nothing can release is a [`SimError::Deadlock`].
+    pub fn run_until_runnable(&mut self, wave: Option<u32>) -> Result<bool, SimError> {
         let Groups::Resident {
             set: Some(set),
             focus: Some(id),
@@ -508,20 +509,23 @@ impl<'d> Session<'d> {
         };
         let id = *id;
         let interrupt = self.interrupt.as_deref();
+        let chosen = |w: &Wave| wave.is_none_or(|n| w.id == n);
         loop {
-            let status = set
-                .index_of(id)
-                .and_then(|k| set.get(k))
-                .and_then(|g| g.waves.get(wave as usize))
-                .map(|w| w.status);
-            match status {
-                Some(WaveStatus::Running) => return Ok(true),
-                None | Some(WaveStatus::Done) => return Ok(false),
-                Some(_) if is_raised(interrupt) => return Ok(false),
-                Some(_) => {}
+            let waves = set.index_of(id).and_then(|k| set.get(k)).map(|g| &g.waves);
+            let waves = waves.into_iter().flatten().filter(|w| chosen(w));
+            let (mut running, mut left) = (false, false);
+            for w in waves {
+                running |= w.status == WaveStatus::Running;
+                left |= w.status != WaveStatus::Done;
+            }
+            if running {
+                return Ok(true);
+            }
+            if !left || is_raised(interrupt) {
+                return Ok(false);
             }
             let turn = set.turn(&self.launch, &self.device.mem, |g, w| {
-                (g == id && w.id == wave) || is_raised(interrupt)
+                (g == id && chosen(w)) || is_raised(interrupt)
             });
             match turn {
                 Turn::Stopped { .. } | Turn::Ended { .. } | Turn::Pass { progressed: true } => {}

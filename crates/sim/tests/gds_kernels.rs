@@ -314,7 +314,7 @@ fn a_session_runs_a_cooperative_dispatch_with_every_group_resident() {
                     if stops.len() % 3 == 0 {
                         assert!(matches!(s.step(wave).unwrap(), Stop::Stepped { .. }));
                         if s.wave(wave).unwrap().status == WaveStatus::Waiting {
-                            assert!(s.run_until_runnable(wave).unwrap(), "{t}");
+                            assert!(s.run_until_runnable(Some(wave)).unwrap(), "{t}");
                         }
                         assert_eq!(s.wave(wave).unwrap().status, WaveStatus::Running);
                         assert_eq!(s.group().map(|g| g.id), Some(group), "{t}");
@@ -432,7 +432,7 @@ fn stepping_the_wave_of_any_stop_keeps_the_results() {
                     match s.step(wave).unwrap() {
                         Stop::Stepped { .. } => {}
                         Stop::NotRunnable { status, .. } if status != WaveStatus::Done => {
-                            if !s.run_until_runnable(wave).unwrap() {
+                            if !s.run_until_runnable(Some(wave)).unwrap() {
                                 break;
                             }
                         }
