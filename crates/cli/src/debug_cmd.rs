@@ -7,6 +7,7 @@ use crate::Failure;
 use amdgpu_lanes::Image;
 use amdgpu_sim::Device;
 use amdsim_debugger::{Ended, Frontend, HELP, Input, Mode};
+use amdsim_host::dispatch_file::GwsInit;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -42,6 +43,10 @@ pub struct DebugArgs {
     /// Work-group size, X[,Y[,Z]] (default 64).
     #[arg(long, visible_alias = "workgroup", value_name = "X[,Y,Z]", value_parser = crate::run_cmd::parse_dims)]
     group: Option<[u32; 3]>,
+    /// Set GWS resource R to V before the dispatch, as a runtime does for a
+    /// cooperative launch (a grid barrier of N work-groups takes N-1); repeatable.
+    #[arg(long, value_name = "R=V", value_parser = crate::run_cmd::parse_gws)]
+    gws: Vec<(u32, u32)>,
     /// Per-wave instruction cap of a dispatch (default: the dispatch file's, or
     /// 50,000,000).
     #[arg(long, visible_alias = "max-insts", value_name = "N")]
@@ -87,6 +92,11 @@ pub fn run(a: DebugArgs) -> Result<(), Failure> {
     if let Some(n) = a.max_instructions {
         df.max_instructions = Some(n);
     }
+    df.gws.extend(
+        a.gws
+            .iter()
+            .map(|&(resource, value)| GwsInit { resource, value }),
+    );
     let input = match (&a.script, a.batch) {
         (Some(p), _) => Input::script(p)?,
         (None, true) => Input::lines(Vec::new()),

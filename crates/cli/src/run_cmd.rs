@@ -109,7 +109,7 @@ pub struct RunArgs {
     no_progress: bool,
 }
 
-fn parse_gws(s: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_gws(s: &str) -> Result<(u32, u32), String> {
     let (r, v) = s
         .split_once('=')
         .ok_or("expected R=V (resource 0-63, value)")?;

@@ -2186,6 +2186,222 @@ fn debug_hides_inline_frames_where_inlined_calls_start() {
     assert_eq!(t.matches("\n#").count(), 3, "{t}");
 }
 
+/// `next` over a call whose callee makes a tail call: gds_sync.cl at -O0 calls
+/// `grid_sync` from line 39, and `grid_sync` calls OpenCL's `get_local_id`, which jumps
+/// (`s_setpc_b64`) to the first instruction of `__ockl_get_local_id`; that jump is not
+/// a return, so `next` comes to line 40 (before: it stopped inside `grid_sync`, at line
+/// 26, taking the jump for `grid_sync`'s return). One work-group, so the grid barrier
+/// has nothing to wait for.
+#[test]
+fn debug_next_passes_over_a_call_with_a_tail_call() {
+    let out = debug_batch(
+        &["break 39", "run", "next", "bt"],
+        &[
+            "kernels/bin/gfx900/gds_sync.O0g.co",
+            "gws_grid_barrier",
+            "u32[64]",
+            "u32[64]",
+            "u32:1",
+        ],
+    );
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("(amdsim) next\n40\t    uint v = buf[(gid + ls * (r + 1)) % n];\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("(amdsim) bt\n#0  gws_grid_barrier (buf=0x"),
+        "{t}"
+    );
+}
+
+/// A cooperative kernel under the debugger: kernels/examples/grid_barrier.ron runs
+/// gds_sync.cl's `gws_grid_barrier` (-O0 -g, gfx900) over 4 work-groups of 64 with
+/// rounds = 2 and GWS resource 0 at 3, so each grid barrier (line 26) waits for all 4
+/// work-groups: the session keeps them all resident. The values, from the source: buf
+/// starts as 7 i + 1 (line 37); in round r a work-item reads v = buf[(gid + 64 (r + 1))
+/// % 256] between two grid barriers (line 40) and stores v + r (line 42), so after round
+/// 0 buf[i] = 7 ((i + 64) % 256) + 1 and out[i] = buf after round 1 = 7 ((i + 192) %
+/// 256) + 2.
+///
+/// - Breakpoint 1, before the first barrier, stops in work-group 3 (gid 192 in lane 0).
+/// - Breakpoint 2, after the barriers of round 0, stops in work-group 1: lane 5 is gid
+///   69 and its v is buf[133] = 932, which work-group 2 wrote before the barrier.
+/// - `info threads` lists the wave of each of the 4 work-groups, thread 2 current.
+/// - `thread 4` switches to work-group 3's wave, which waits inside the second
+///   grid_sync of round 0 (called from line 41; the session's schedule is
+///   `Device::run`'s, work-group 1 passes first); in the kernel's frame its lane 5 is
+///   gid 197 with v = buf[5] = 36, from work-group 0.
+/// - Back on thread 2, `next` goes from line 42 through round 1, over both grid_sync
+///   calls (39 and 41), each completing once the other work-groups have reached the
+///   barrier, to line 42 with r = 1 and v = buf[(69 + 128) % 256] after round 0 =
+///   7 * 5 + 1 = 36.
+/// - `continue` runs to the end; `out` (whose address `$1` keeps) then holds what
+///   `amdsim run` writes for the same dispatch, and what the source computes.
+///
+/// The same dispatch with resource 0 at 4 waits for a fifth work-group the grid does not
+/// have: `run` and `continue` each report the deadlock, naming the resource.
+#[test]
+fn debug_a_cooperative_kernel_with_every_work_group_resident() {
+    let dir = scratch("coop");
+    let run_out = dir.join("out.bin");
+    let ron = "kernels/examples/grid_barrier.ron";
+    let run = amdsim(&["run", ron, "--output", &format!("1={}", run_out.display())]);
+    assert_ok("run grid_barrier.ron", &run);
+    let ran: Vec<u32> = std::fs::read(&run_out)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let want: Vec<u32> = (0..256).map(|i| 7 * ((i + 192) % 256) + 2).collect();
+    assert_eq!(ran, want, "amdsim run");
+    let cmds = [
+        "break 37 if get_group_id(0) == 3",
+        "break 42 if get_group_id(0) == 1",
+        "run",
+        "print (unsigned long)out",
+        "print gid",
+        "continue",
+        "lane 5",
+        "print gid",
+        "print v",
+        "info threads",
+        "thread 4",
+        "up 2",
+        "print gid",
+        "print v",
+        "print r",
+        "thread 2",
+        "delete",
+        "next",
+        "next",
+        "next",
+        "next",
+        "next",
+        "next",
+        "print r",
+        "print v",
+        "continue",
+        "x/256uw $1",
+    ];
+    let out = debug_batch(&cmds, &[ron]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{t}");
+    let after = |cmd: &str, nth: usize| {
+        t.split(&format!("(amdsim) {cmd}\n"))
+            .nth(nth)
+            .and_then(|r| r.split("(amdsim)").next())
+            .unwrap_or_else(|| panic!("no `{cmd}` #{nth} in {t}"))
+            .to_string()
+    };
+    let kernel = "gws_grid_barrier (buf=0x100000000, out=0x100002000, rounds=2) at \
+                  kernels/src/gds_sync.cl";
+    assert!(
+        after("run", 1).contains(&format!(
+            "Thread 4 \"gws_grid_barrier\" hit Breakpoint 1, with lanes [0-63], {kernel}:37\n"
+        )),
+        "{t}"
+    );
+    assert_eq!(after("print gid", 1), "$2 = 192\n", "{t}");
+    assert!(
+        after("continue", 1).contains(&format!(
+            "Thread 2 \"gws_grid_barrier\" hit Breakpoint 2, with lanes [0-63], {kernel}:42\n"
+        )),
+        "{t}"
+    );
+    assert_eq!(after("print gid", 2), "$3 = 69\n", "{t}");
+    assert_eq!(after("print v", 1), "$4 = 932\n", "{t}");
+    let threads = after("info threads", 1);
+    for (n, g) in [(1, 0), (2, 1), (3, 2), (4, 3)] {
+        let mark = if n == 2 { '*' } else { ' ' };
+        let row = format!("{mark} {n}    AMDGPU Wave 1:1:1:{n} ({g},0,0)/0 \"gws_grid_barrier\" ");
+        assert!(threads.contains(&row), "no `{row}` in\n{threads}");
+    }
+    assert!(
+        threads.contains(&format!("{kernel}:42\n")),
+        "the current wave's frame: {threads}"
+    );
+    assert!(
+        after("thread 4", 1).starts_with(
+            "[Switching to thread 4, lane 5 (AMDGPU Lane 1:1:1:4/5 (3,0,0)[5,0,0])]\n"
+        ),
+        "{t}"
+    );
+    assert!(
+        after("up 2", 1).contains(&format!("in {kernel}:41\n")),
+        "{t}"
+    );
+    assert_eq!(after("print gid", 3), "$5 = 197\n", "{t}");
+    assert_eq!(after("print v", 2), "$6 = 36\n", "{t}");
+    assert_eq!(after("print r", 1), "$7 = 0\n", "{t}");
+    let lines: Vec<String> = (1..=6)
+        .map(|k| {
+            after("next", k)
+                .split('\t')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(lines, ["43", "38", "39", "40", "41", "42"], "{t}");
+    assert_eq!(after("print r", 2), "$8 = 1\n", "{t}");
+    assert_eq!(after("print v", 3), "$9 = 36\n", "{t}");
+    assert_eq!(
+        after("continue", 2),
+        "[Inferior 1 (dispatch 1) exited normally]\n",
+        "{t}"
+    );
+    // x/256uw: four words a line after the address.
+    let dumped: Vec<u32> = after("x/256uw $1", 1)
+        .lines()
+        .flat_map(|l| {
+            l.split('\t')
+                .skip(1)
+                .map(|v| v.trim().parse::<u32>().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        dumped, ran,
+        "the debugged dispatch's out against amdsim run's"
+    );
+    // A barrier one work-group too many is expected at.
+    let out = debug_batch(&["run", "continue"], &[ron, "--gws", "0=4"]);
+    let t = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    let deadlock = "error: simulator: deadlock in work-group [0, 0, 0]: wave 0 waits on GWS \
+                    barrier 0 that no wave left running can release\n";
+    assert_eq!(t.matches(deadlock).count(), 2, "{t}");
+}
+
+/// `amdsim lanes --svg` records a work-group of a cooperative kernel to its end: the
+/// stop is in work-group 2 (line 42 of gds_sync.cl), whose waves wait at each grid
+/// barrier for the other work-groups, which run, unrecorded, until it can go on; the
+/// recording reaches the kernel's last lines (44, the store to out, and 45).
+#[test]
+fn lanes_records_a_work_group_of_a_cooperative_kernel() {
+    let dir = scratch("coop-svg");
+    let svg = dir.join("coop.svg");
+    let out = amdsim(&[
+        "lanes",
+        "kernels/examples/grid_barrier.ron",
+        "--break",
+        "gds_sync.cl:42",
+        "--svg",
+        &svg.display().to_string(),
+    ]);
+    assert_ok("lanes grid_barrier.ron --svg", &out);
+    let t = text(&out.stdout);
+    assert!(
+        t.starts_with("work-group (2,0,0) wave 0 stopped at 0x369c (hit 1) of gds_sync.cl:42\n"),
+        "{t}"
+    );
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    for line in ["gds_sync.cl:26", "gds_sync.cl:44", "gds_sync.cl:45"] {
+        assert!(drawn.contains(line), "no {line} in the SVG");
+    }
+}
+
 /// Nested inlining: in the clang-19 -O2 build of kernels/hip/src/device/debug_vars.hip,
 /// `blockIdx.x` (line 14) is HIP's `__X::operator unsigned int` inlined into the
 /// kernel, with `__HIP_BlockIdx::operator()(unsigned x)` inlined into it from

@@ -848,6 +848,101 @@ fn debug_prints_references_and_static_members() {
     }
 }
 
+/// A cooperative kernel debugged inside its program: cooperative_grid.hip (hipcc, -O2
+/// -g) launches `phases` with hipLaunchCooperativeKernel over 4 blocks of 128 threads
+/// (two waves each on gfx900, threads 1-8), which meet at three grid barriers
+/// (`grid.sync()`, GWS). Every block is resident, so:
+///
+/// - breakpoint 1 (line 24, before the first barrier, block 3) stops both of block 3's
+///   waves, i = 384 and 448 in lane 0, while every other wave waits in the first
+///   `grid.sync()` for block 3 (`info threads` lists all 8);
+/// - `thread 5` (block 2's first wave) and `next` over that barrier: block 3 runs until
+///   it arrives, and the wave comes to line 27 with i = 256;
+/// - breakpoint 2 (line 31, after the second barrier, block 2) stops that wave: its
+///   `next` = a[(256 + 129) % 512] = 385 * 2654435761 mod 2^32 = 4050518833, which
+///   block 3 wrote before the first barrier;
+/// - `thread 2` switches to block 0's second wave, waiting in the second barrier (frame
+///   2 is `phases` at line 29): lane 0 has i = 64 and `next` = a[193] = 193 *
+///   2654435761 mod 2^32 = 1204993649, from block 1;
+/// - `continue` runs the program to its end: it checks every result and prints what
+///   `amdsim exec` prints.
+#[test]
+fn debug_a_cooperative_kernel_in_a_hip_program() {
+    if !have_hip("debug_a_cooperative_kernel_in_a_hip_program") {
+        return;
+    }
+    let program = corpus("hipcc").join("cooperative_grid");
+    let ran = exec("gfx900", &program, &[]);
+    assert!(ran.status.success(), "{ran:?}");
+    let printed = String::from_utf8_lossy(&ran.stdout).into_owned();
+    assert!(printed.ends_with("PASS\n"), "{printed}");
+    let out = debug_batch(
+        "gfx900",
+        &program,
+        &[
+            "break cooperative_grid.hip:24 if blockIdx.x == 3",
+            "break cooperative_grid.hip:31 if blockIdx.x == 2",
+            "run",
+            "p i",
+            "continue",
+            "p i",
+            "info threads",
+            "thread 5",
+            "next",
+            "p i",
+            "continue",
+            "p i",
+            "p next",
+            "thread 2",
+            "up 2",
+            "p i",
+            "p next",
+            "delete",
+            "continue",
+        ],
+    );
+    let t = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{:?}\n{t}", out.status);
+    let values: Vec<&str> = t.lines().filter(|l| l.starts_with('$')).collect();
+    assert_eq!(
+        values,
+        [
+            "$1 = 384",
+            "$2 = 448",
+            "$3 = 256",
+            "$4 = 256",
+            "$5 = 4050518833",
+            "$6 = 64",
+            "$7 = 1204993649"
+        ],
+        "{t}"
+    );
+    let frame = "phases (a=<optimized out>, b=<optimized out>, partial=<optimized out>, \
+                 info=<optimized out>) at src/cooperative_grid.hip";
+    for want in [
+        format!("Thread 7 \"phases\" hit Breakpoint 1, with lanes [0-63], {frame}:24\n"),
+        format!("Thread 8 \"phases\" hit Breakpoint 1, with lanes [0-63], {frame}:24\n"),
+        format!("(amdsim) next\n{frame}:27\n27\t  uint32_t next = a[(i + THREADS + 1) % N];\n"),
+        format!("Thread 5 \"phases\" hit Breakpoint 2, with lanes [0-63], {frame}:31\n"),
+        "[Switching to thread 2, lane 0 (AMDGPU Lane 1:1:3:2/0 (0,0,0)[64,0,0])]\n".into(),
+        format!("#2  {frame}:29\n29\t  grid.sync();\n"),
+        format!("(amdsim) continue\n{printed}"),
+    ] {
+        assert!(t.contains(&want), "no `{want}` in\n{t}");
+    }
+    let threads = t
+        .split("(amdsim) info threads\n")
+        .nth(1)
+        .and_then(|r| r.split("(amdsim)").next())
+        .unwrap_or_default();
+    for n in 1..=8u32 {
+        let (block, wave) = ((n - 1) / 2, (n - 1) % 2);
+        let mark = if n == 8 { '*' } else { ' ' };
+        let row = format!("{mark} {n:<4} AMDGPU Wave 1:1:3:{n} ({block},0,0)/{wave} \"phases\" ");
+        assert!(threads.contains(&row), "no `{row}` in\n{threads}");
+    }
+}
+
 /// A wave that executes `s_sleep` ends its turn, so the waves of its group it waits for
 /// run at once: in wave_spin each wave polls a flag the next wave sets, and needs only a
 /// few polls (13,106 when a spinning wave kept its turn for 65,536 instructions).

@@ -19,7 +19,8 @@ Commands (one per line; `#` starts a comment; `help COMMAND` for one):
   run | continue [N]                       run to the next breakpoint (r, c)
   step [N] | next [N] | stepi [N]          the focused lane's next line (s, n), instructions (si)
   finish | until [LOCATION] | advance LOC  run out of the function, or to a place
-  info threads | thread N                  the waves of the running work-group
+  info threads | thread N                  the waves of the running work-group (of every
+                                           resident one, for a grid-barrier kernel)
   info lanes [-all|-active|-inactive] [LIST] | lane N | lane apply LIST CMD
                                            the lanes: ROCgdb's states and ids, and where each
                                            inactive lane is

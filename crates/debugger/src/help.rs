@@ -64,7 +64,7 @@ const COMMANDS: &[(&[&str], &str)] = &[
     ),
     (
         &["thread"],
-        "thread [N]\nFocus thread (wave) N of the running work-group.",
+        "thread [N]\nFocus thread (wave) N of the running work-group. A kernel whose waves wait on other\nwork-groups' (a grid barrier) runs with every work-group resident: N may be a wave of any\nof them, and `info threads` lists them all.",
     ),
     (
         &["wave"],

@@ -485,7 +485,9 @@ impl Frontend {
     /// Runs until the focused wave reaches `target` (a temporary internal breakpoint),
     /// or a user breakpoint stops it first.
     fn run_to(&mut self, target: u64, a: &mut Active) -> Result<Flow, String> {
-        let (_, wave) = a.stepper.focus();
+        // The wave is its work-group's and its number: with every work-group resident,
+        // another group's wave of the same number may reach the target first.
+        let focus = a.stepper.focus();
         a.stepper.debugger().break_at_address(target);
         let result = self.resume(a, 1, move |s| {
             loop {
@@ -493,12 +495,12 @@ impl Frontend {
                 let here = stop
                     .view
                     .as_ref()
-                    .is_some_and(|v| v.pc == Some(target) && v.wave == wave);
+                    .is_some_and(|v| v.pc == Some(target) && (v.group, v.wave) == focus);
                 let other_wave_at_target = stop.kind == StopKind::Breakpoint
                     && stop
                         .view
                         .as_ref()
-                        .is_some_and(|v| v.pc == Some(target) && v.wave != wave);
+                        .is_some_and(|v| v.pc == Some(target) && (v.group, v.wave) != focus);
                 if here || !other_wave_at_target {
                     return Ok(stop);
                 }

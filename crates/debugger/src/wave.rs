@@ -400,21 +400,27 @@ impl Frontend {
         Ok(())
     }
 
-    /// `info threads`: the waves of the running work-group.
+    /// `info threads`: the waves of the running work-group (of every resident one when
+    /// the kernel's waves wait on other work-groups').
     pub(crate) fn info_threads(&mut self, a: &mut Active) -> Result<(), String> {
         let (group, focus) = a.stepper.focus();
         let bias = a.stepper.debugger().load_bias();
-        let waves: Vec<(u32, u64)> = {
+        let waves: Vec<([u32; 3], u32, u64)> = {
             let s = a.stepper.debugger().session_ref();
-            let Some(g) = s.group() else {
+            let groups = s.groups();
+            if groups.is_empty() {
                 println!("No threads.");
                 return Ok(());
-            };
-            g.waves
+            }
+            groups
                 .iter()
-                .enumerate()
-                .filter(|(_, w)| w.status != amdgpu_sim::WaveStatus::Done)
-                .map(|(i, w)| (i as u32, w.pc.wrapping_sub(bias)))
+                .flat_map(|g| {
+                    g.waves
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, w)| w.status != amdgpu_sim::WaveStatus::Done)
+                        .map(|(i, w)| (g.id, i as u32, w.pc.wrapping_sub(bias)))
+                })
                 .collect()
         };
         let kernel = self.kernel_name(a);
@@ -425,15 +431,22 @@ impl Frontend {
             self.select(a, &frames, 0)?;
         }
         let mut rows = Vec::new();
-        for (w, pc) in waves {
-            let place = self.place(a, group, w);
+        for (g, w, pc) in waves {
+            let place = self.place(a, g, w);
             let src = a.stepper.service().source(pc, PcKind::Current);
+            let current = (g, w) == (group, focus);
             // Each wave's frame with its arguments as that wave's lane sees them: the
             // focused lane of the focused wave, another wave's first active lane.
-            let frame = if w == focus {
+            let frame = if current {
+                // (Back on the focused wave, after the rows of the waves before it.)
+                if a.stepper.focus() != (group, focus) {
+                    a.stepper
+                        .set_focus(Some(group), focus)
+                        .map_err(|e| e.to_string())?;
+                }
                 self.frame(a, Some(pc), &src, self.lane)
             } else {
-                match a.stepper.set_focus(Some(group), w) {
+                match a.stepper.set_focus(Some(g), w) {
                     Ok(stop) => {
                         let exec = stop.view.map_or(0, |v| v.exec);
                         let lane = if exec == 0 { 0 } else { exec.trailing_zeros() };
@@ -443,7 +456,7 @@ impl Frontend {
                 }
             };
             let id = format!("{} \"{}\"", place.wave_id(), wave_name(&kernel));
-            rows.push((w == focus, place.thread(), id, frame));
+            rows.push((current, place.thread(), id, frame));
         }
         if a.stepper.focus() != (group, focus) {
             a.stepper
@@ -462,7 +475,8 @@ impl Frontend {
         Ok(())
     }
 
-    /// `thread [N]`.
+    /// `thread [N]`: a wave of the running work-group, or of any resident one when the
+    /// kernel's waves wait on other work-groups'.
     pub(crate) fn thread_cmd(&mut self, rest: &str, a: &mut Active) -> Result<(), String> {
         let (group, wave) = a.stepper.focus();
         let place = self.place(a, group, wave);
@@ -478,24 +492,23 @@ impl Frontend {
         let n: u64 = rest
             .parse()
             .map_err(|_| format!("Invalid thread ID: {rest}"))?;
-        let first = Place { wave: 0, ..place }.thread();
-        let waves = u64::from(place.waves_per_group());
-        if n < first || n >= first + waves {
-            return Err(format!("Invalid thread ID: {n}"));
-        }
-        let w = (n - first) as u32;
-        // A wave that has ended is gone, as an exited thread is for gdb.
-        let ended = a
+        let (target, w) = thread_wave(&place, n).ok_or(format!("Invalid thread ID: {n}"))?;
+        // A wave that has ended is gone, as an exited thread is for gdb; so is one of a
+        // work-group that is not running.
+        let live = a
             .stepper
             .debugger()
             .session_ref()
-            .wave(w)
-            .is_none_or(|wv| wv.status == amdgpu_sim::WaveStatus::Done);
-        if ended {
+            .groups()
+            .iter()
+            .find(|g| g.id == target)
+            .and_then(|g| g.waves.get(w as usize))
+            .is_some_and(|wv| wv.status != amdgpu_sim::WaveStatus::Done);
+        if !live {
             return Err(format!("Invalid thread ID: {n}"));
         }
         a.stepper
-            .set_focus(Some(group), w)
+            .set_focus(Some(target), w)
             .map_err(|e| e.to_string())?;
         self.last_stop = None;
         self.show_stop(a, &StopKind::Focused, &[])
@@ -524,6 +537,20 @@ impl Frontend {
         }
         Ok(())
     }
+}
+
+/// The work-group and wave of thread `n` of the dispatch `place` is in (threads are
+/// numbered from 1, work-groups x fastest, then waves), if the grid has it.
+fn thread_wave(place: &Place, n: u64) -> Option<([u32; 3], u32)> {
+    let per_group = u64::from(place.waves_per_group().max(1));
+    let k = n.checked_sub(1)?;
+    let (flat, wave) = (k / per_group, (k % per_group) as u32);
+    let [gx, gy, gz] = place.groups.map(u64::from);
+    if flat >= gx * gy * gz {
+        return None;
+    }
+    let group = [flat % gx, flat / gx % gy, flat / (gx * gy)].map(|x| x as u32);
+    Some((group, wave))
 }
 
 /// A lane list as `info lanes` takes it: `N` or `A-B`.

@@ -94,6 +94,9 @@ pub struct Debugger<'a, 'd> {
     load_bias: u64,
     wave_scaled: bool,
     stopped: Option<u32>,
+    /// The work-group of the stopped wave (several are resident when the kernel's
+    /// waves wait on other work-groups').
+    stopped_group: Option<[u32; 3]>,
     /// The wave of the last event (a breakpoint hit, a step), which
     /// [`Debugger::focus_wave`] does not change.
     event_wave: Option<u32>,
@@ -132,6 +135,7 @@ impl<'a, 'd> Debugger<'a, 'd> {
             load_bias: module.load_bias,
             wave_scaled,
             stopped: None,
+            stopped_group: None,
             event_wave: None,
             frame: 0,
             callers: Vec::new(),
@@ -223,6 +227,13 @@ impl<'a, 'd> Debugger<'a, 'd> {
 
     fn event(&mut self, stop: Stop) -> Event {
         let bias = self.load_bias;
+        let group = match stop {
+            Stop::Breakpoint { group, .. }
+            | Stop::Stepped { group, .. }
+            | Stop::Interrupted { group, .. } => Some(group),
+            Stop::NotRunnable { .. } => self.stopped_group,
+            Stop::Finished => None,
+        };
         let (ev, stopped) = match stop {
             Stop::Breakpoint { group, wave, pc } => (
                 Event::Breakpoint {
@@ -252,6 +263,7 @@ impl<'a, 'd> Debugger<'a, 'd> {
             Stop::Finished => (Event::Finished, None),
         };
         self.stopped = stopped;
+        self.stopped_group = group;
         self.event_wave = stopped;
         self.frame = 0;
         self.inline = 0;
@@ -292,16 +304,18 @@ impl<'a, 'd> Debugger<'a, 'd> {
         self.event_wave.ok_or(Error::NotStopped)
     }
 
-    /// Makes wave `wave` of the running work-group the one whose state variables,
-    /// registers and frames are read (a debugger's thread switch); selects its frame 0.
-    /// Every wave of a stopped work-group is stopped: the one a breakpoint stopped is
-    /// only the first focused.
+    /// Makes wave `wave` of the running work-group (the session's focused one, when
+    /// several are resident) the one whose state variables, registers and frames are
+    /// read (a debugger's thread switch); selects its frame 0. Every wave of a stopped
+    /// work-group is stopped: the one a breakpoint stopped is only the first focused.
     pub fn focus_wave(&mut self, wave: u32) -> Result<(), Error> {
         if self.session.wave(wave).is_none() {
             return Err(Error::NotStopped);
         }
-        if self.stopped != Some(wave) {
+        let group = self.session.group().map(|g| g.id);
+        if self.stopped != Some(wave) || self.stopped_group != group {
             self.stopped = Some(wave);
+            self.stopped_group = group;
             self.frame = 0;
             self.inline = 0;
             self.callers.clear();

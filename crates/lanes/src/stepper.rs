@@ -3,6 +3,11 @@
 //! focused wave (following one lane, as ROCgdb's `step` does), and where every lane of
 //! that wave is ([`LaneView`]).
 //!
+//! A kernel whose waves wait on other work-groups' (a grid barrier through GWS) runs
+//! with every work-group resident instead ([`Stepper::resident`]): the focus may be on a
+//! wave of any work-group that has not ended, and a step of a wave that waits on the
+//! others runs them, on the dispatch's schedule, until it can go on.
+//!
 //! Three front ends sit on it: the interactive debugger (`amdsim debug`), the scenario
 //! runner ([`crate::scenario`]) and `amdsim lanes`. It knows nothing of how any of them
 //! presents a stop beyond the plain-text [`fmt::Display`] of [`Stop`] and [`LaneView`].
@@ -165,6 +170,13 @@ pub enum StepError {
         /// The running or next group.
         running: String,
     },
+    /// The work-group has ended (every work-group of the dispatch is resident: its
+    /// kernel's waves wait on other work-groups').
+    #[error("work-group {group:?} has ended")]
+    GroupEnded {
+        /// The group.
+        group: [u32; 3],
+    },
     /// The focused work-group is not running.
     #[error("work-group {group:?} is not running; Focus or Continue first")]
     NotRunning {
@@ -207,6 +219,12 @@ pub enum StepError {
         /// The wave.
         wave: u32,
     },
+}
+
+impl From<amdgpu_sim::SimError> for StepError {
+    fn from(e: amdgpu_sim::SimError) -> Self {
+        StepError::Debugger(Error::Sim(e))
+    }
 }
 
 fn nearest_text(before: Option<u64>, after: Option<u64>) -> String {
@@ -536,10 +554,22 @@ impl<'a, 'd> Stepper<'a, 'd> {
         self.debugger.session().group().map(|g| g.id)
     }
 
+    /// Whether every work-group of the dispatch is resident at once (its kernel's waves
+    /// wait on other work-groups': [`amdgpu_sim::debug::needs_residency`]). The focused
+    /// work-group is then the session's ([`amdgpu_sim::debug::Session::focus_group`]),
+    /// and a wave that waits on other work-groups is stepped past its wait by running
+    /// them ([`amdgpu_sim::debug::Session::run_until_runnable`]).
+    pub fn resident(&self) -> bool {
+        self.debugger.session_ref().resident()
+    }
+
     /// Whether work-group `g` has run to its end.
     fn group_ended(&mut self, g: [u32; 3]) -> bool {
         if self.finished {
             return true;
+        }
+        if self.resident() {
+            return self.debugger.session_ref().has_ended(g);
         }
         if self.running_group() == Some(g) {
             return false;
@@ -685,6 +715,13 @@ impl<'a, 'd> Stepper<'a, 'd> {
         self.interrupt = Some(flag);
     }
 
+    /// Whether the interrupt flag is raised (leaving it).
+    fn interrupt_raised(&self) -> bool {
+        self.interrupt
+            .as_deref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// Whether the interrupt flag was raised (lowering it).
     fn interrupted(&self) -> bool {
         self.interrupt
@@ -747,10 +784,18 @@ impl<'a, 'd> Stepper<'a, 'd> {
         }
     }
 
-    /// Checks that the focused wave can be stepped: its group runs or starts next.
+    /// Checks that the focused wave can be stepped: its group runs or starts next (with
+    /// every work-group resident: it has not ended; it becomes the session's focus).
     fn check_steppable(&mut self) -> Result<(), StepError> {
         if self.finished {
             return Err(StepError::DispatchFinished);
+        }
+        if self.resident() {
+            let group = self.focus.0;
+            return match self.debugger.session().focus_group(group)? {
+                true => Ok(()),
+                false => Err(StepError::NotRunning { group }),
+            };
         }
         match self.current_or_next() {
             Some(g) if g == self.focus.0 => Ok(()),
@@ -807,13 +852,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
                         .map(|i| i.flow(pc.wrapping_sub(bias)))
                 })
             };
-            let returns = match flow {
+            let jumps = match flow {
                 Some(amdgpu_isa::Flow::Call { .. } | amdgpu_isa::Flow::IndirectCall) => {
                     *depth += 1;
-                    false
-                }
-                Some(amdgpu_isa::Flow::IndirectJump { conditional: false }) if *depth > 0 => {
-                    *depth -= 1;
                     false
                 }
                 Some(amdgpu_isa::Flow::IndirectJump { conditional: false }) => true,
@@ -821,6 +862,17 @@ impl<'a, 'd> Stepper<'a, 'd> {
             };
             if let Some(stop) = self.step_focused(&mut n)? {
                 return Ok(stop);
+            }
+            // A jump through registers returns, unless it lands on a function's first
+            // instruction: a tail call (at -O0, OpenCL's `get_local_id` jumps to
+            // `__ockl_get_local_id`, whose return is the caller's).
+            let tail_call = jumps && {
+                let pc = self.debugger.session_ref().wave(wave).map(|w| w.pc);
+                pc.is_some_and(|pc| self.is_function_entry(pc.wrapping_sub(bias)))
+            };
+            let returns = jumps && !tail_call && *depth == 0;
+            if jumps && !tail_call && *depth > 0 {
+                *depth -= 1;
             }
             if returns {
                 return Ok(Stop {
@@ -893,7 +945,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 }));
             }
             Stepped::NotRunnable => {
-                self.run_others()?;
+                if self.run_others()? {
+                    return self.interrupted_stop().map(Some);
+                }
                 if self.running_group() != Some(group) || self.step_once()? == Stepped::NotRunnable
                 {
                     return Err(StepError::Stuck { wave });
@@ -967,9 +1021,26 @@ impl<'a, 'd> Stepper<'a, 'd> {
         Ok(Stop { kind, view })
     }
 
+    /// The stop for an interrupt (lowering the flag).
+    fn interrupted_stop(&mut self) -> Result<Stop, StepError> {
+        self.interrupted();
+        Ok(Stop {
+            kind: StopKind::Interrupted,
+            view: Some(self.view()?),
+        })
+    }
+
     /// Runs the other waves of the focused work-group until each ends or waits at a
-    /// barrier (so that a barrier the focused wave waits at can open).
-    fn run_others(&mut self) -> Result<(), StepError> {
+    /// barrier (so that a barrier the focused wave waits at can open). With every
+    /// work-group resident, the other waves of every work-group run instead, with the
+    /// dispatch's schedule, until the focused wave can go on; returns whether the
+    /// interrupt flag stopped them first.
+    fn run_others(&mut self) -> Result<bool, StepError> {
+        if self.resident() {
+            let wave = self.focus.1;
+            let runnable = self.debugger.session().run_until_runnable(Some(wave))?;
+            return Ok(!runnable && self.interrupt_raised());
+        }
         let (group, focus) = self.focus;
         for w in 0..self.waves_per_group {
             if w == focus {
@@ -982,7 +1053,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
                     Event::Stepped { group: g, .. } => self.note(g),
                     Event::Finished => {
                         self.finished = true;
-                        return Ok(());
+                        return Ok(false);
                     }
                     _ => break,
                 }
@@ -995,7 +1066,7 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 }
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Steps the focused wave until `lane` is active at the start of a statement of
@@ -1107,7 +1178,9 @@ impl<'a, 'd> Stepper<'a, 'd> {
                 }
                 Stepped::NotRunnable => match self.wave_status(wave) {
                     WaveStatus::Barrier | WaveStatus::Waiting => {
-                        self.run_others()?;
+                        if self.run_others()? {
+                            return self.interrupted_stop();
+                        }
                         if self.running_group() != Some(group) {
                             return Err(StepError::NotRunning { group });
                         }
@@ -1198,20 +1271,12 @@ impl<'a, 'd> Stepper<'a, 'd> {
         if self.finished {
             return Err(StepError::DispatchFinished);
         }
+        if self.resident() {
+            return self.focus_resident(group, wave);
+        }
         let cur = self.current_or_next().ok_or(StepError::DispatchFinished)?;
         let group = group.unwrap_or(cur);
-        if (0..3).any(|d| group[d] >= self.groups[d]) {
-            return Err(StepError::GroupOutOfRange {
-                group,
-                groups: self.groups,
-            });
-        }
-        if wave >= self.waves_per_group {
-            return Err(StepError::WaveOutOfRange {
-                wave,
-                waves: self.waves_per_group,
-            });
-        }
+        self.check_range(group, wave)?;
         if self.order(group) < self.order(cur) {
             return Err(StepError::GroupPassed {
                 group,
@@ -1228,6 +1293,49 @@ impl<'a, 'd> Stepper<'a, 'd> {
             kind: StopKind::Focused,
             view: Some(self.view()?),
         })
+    }
+
+    /// [`Stepper::set_focus`] with every work-group resident: any work-group that has not
+    /// ended (`None`: the focused one, or the first left), nothing run.
+    fn focus_resident(&mut self, group: Option<[u32; 3]>, wave: u32) -> Result<Stop, StepError> {
+        let session = self.debugger.session();
+        // Creates the work-groups if nothing has run yet.
+        let focused = session.focus_group(self.focus.0)?;
+        let first = session.groups().first().map(|g| g.id);
+        let group = match (group, focused, first) {
+            (Some(g), _, _) => g,
+            (None, true, _) => self.focus.0,
+            (None, false, Some(g)) => g,
+            (None, false, None) => return Err(StepError::DispatchFinished),
+        };
+        self.check_range(group, wave)?;
+        if !self.debugger.session().focus_group(group)? {
+            return Err(StepError::GroupEnded { group });
+        }
+        self.focus = (group, wave);
+        // Variables, registers and frames are read from the focused wave.
+        self.debugger.focus_wave(wave)?;
+        Ok(Stop {
+            kind: StopKind::Focused,
+            view: Some(self.view()?),
+        })
+    }
+
+    /// Checks that work-group `group` and wave `wave` exist.
+    fn check_range(&self, group: [u32; 3], wave: u32) -> Result<(), StepError> {
+        if (0..3).any(|d| group[d] >= self.groups[d]) {
+            return Err(StepError::GroupOutOfRange {
+                group,
+                groups: self.groups,
+            });
+        }
+        if wave >= self.waves_per_group {
+            return Err(StepError::WaveOutOfRange {
+                wave,
+                waves: self.waves_per_group,
+            });
+        }
+        Ok(())
     }
 
     fn run_to_group(&mut self, group: [u32; 3]) -> Result<(), StepError> {
@@ -1421,7 +1529,8 @@ impl<'a, 'd> Stepper<'a, 'd> {
     /// (waves in order, each until it ends or waits at a barrier, as the simulator's
     /// scheduler runs them), recording before every instruction where each lane is and the
     /// instruction's source line. Focus a work-group that has not started to record it
-    /// from the start.
+    /// from the start. With every work-group resident, the other work-groups run,
+    /// unrecorded, whenever every wave of this one waits on them.
     pub fn record_group(&mut self) -> Result<Vec<Trace>, StepError> {
         self.check_steppable()?;
         let (group, focus) = self.focus;
@@ -1471,7 +1580,12 @@ impl<'a, 'd> Stepper<'a, 'd> {
             if self.running_group() != Some(group) {
                 break;
             }
-            if !progressed {
+            // With every work-group resident, the waves may wait on other work-groups':
+            // those run (unrecorded) until a wave of this one can go on.
+            let others_ran = !progressed
+                && self.resident()
+                && self.debugger.session().run_until_runnable(None)?;
+            if !progressed && !others_ran {
                 self.focus = (group, focus);
                 return Err(StepError::Stuck { wave: focus });
             }

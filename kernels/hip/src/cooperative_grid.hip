@@ -4,7 +4,10 @@
 // blocks wrote in the previous one (neighbour exchange across blocks,
 // per-block partial sums, a grand total). Checks
 // hipDeviceAttributeCooperativeLaunch first (exit 77 = SKIP if 0) and that
-// the grid fits on the device at once (occupancy). Integer-exact.
+// the grid fits on the device at once (occupancy). Integer-exact. Built with
+// line tables and variables, for the debugger's test of a cooperative kernel
+// (crates/cli/tests/exec.rs).
+// flags: -g
 #include "common.h"
 
 #include <hip/hip_cooperative_groups.h>
@@ -21,7 +24,8 @@ __global__ void phases(uint32_t *a, uint32_t *b, uint32_t *partial, uint32_t *in
   a[i] = i * 2654435761u;
   grid.sync();
   // Phase 2: read from another block.
-  b[i] = a[(i + THREADS + 1) % N] ^ a[N - 1 - i];
+  uint32_t next = a[(i + THREADS + 1) % N];
+  b[i] = next ^ a[N - 1 - i];
   grid.sync();
   // Phase 3: one partial sum per block over another block's b.
   if (threadIdx.x == 0) {

@@ -144,3 +144,15 @@ pub struct Workgroup {
     /// The group's LDS.
     pub lds: Bytes,
 }
+
+impl Launch {
+    /// The id of work-group `n` of the grid, numbered x fastest, then y, then z.
+    pub fn group_id(&self, n: u64) -> [u32; 3] {
+        let [gx, gy, _] = self.groups.map(|g| u64::from(g.max(1)));
+        [
+            (n % gx) as u32,
+            ((n / gx) % gy) as u32,
+            (n / (gx * gy)) as u32,
+        ]
+    }
+}

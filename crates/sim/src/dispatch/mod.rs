@@ -16,7 +16,8 @@
 //! - `abi`: [`Device::launch`] (checks, kernarg segment, AQL packet, printf buffer) and
 //!   the initial state of a work-group's waves ([`Launch::workgroup`]);
 //! - `scheduler`: the waves of a work-group, barriers, and waves released from their
-//!   GDS waits ([`Workgroup::run_until`]);
+//!   GDS waits ([`Workgroup::run_until`]); every work-group resident at once, for a
+//!   kernel whose waves wait on other work-groups' ([`Resident`]);
 //! - `report`: what a run reports ([`RunReport`]);
 //! - `watchdog`: the deadline and the cancel flag turned into the stop flag;
 //! - `run`: the grid ([`Device::run`], [`Device::run_with`]).
@@ -37,4 +38,4 @@ pub use launch::{
 };
 pub use load::{KernelInfo, MAX_CODE_OBJECT, Module};
 pub use report::{GroupFault, RunOptions, RunReport, Stats, Stopped, WaveAt};
-pub use scheduler::{MAX_CORESIDENT_WAVES, WAVE_QUANTUM, grant_ordered, wake};
+pub use scheduler::{MAX_CORESIDENT_WAVES, Resident, Turn, WAVE_QUANTUM, grant_ordered, wake};

@@ -6,9 +6,9 @@ use super::device::Device;
 use super::launch::{Launch, LaunchConfig, Workgroup};
 use super::load::Module;
 use super::report::{Collected, GroupFault, RunOptions, RunReport, Stats, Stopped};
-use super::scheduler::{MAX_CORESIDENT_WAVES, Round, wake_all};
+use super::scheduler::{MAX_CORESIDENT_WAVES, Resident, Round, Turn};
 use super::watchdog::Watchdog;
-use crate::error::{DispatchError, SimError};
+use crate::error::SimError;
 use crate::wave::Wave;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -121,16 +121,6 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// The id of work-group `n` (x fastest).
-    fn id(&self, n: u64) -> [u32; 3] {
-        let [gx, gy, _] = self.launch.groups.map(u64::from);
-        [
-            (n % gx) as u32,
-            ((n / gx) % gy) as u32,
-            (n / (gx * gy)) as u32,
-        ]
-    }
-
     /// The `stop` a work-group's schedule asks before each instruction: the stop flag,
     /// polled every 256 instructions (prompt, and off the per-instruction path).
     fn poller(&self) -> impl FnMut(&Wave) -> bool + '_ {
@@ -241,7 +231,7 @@ impl<'a> Run<'a> {
             if (mine.is_empty() || waiting) && resident.fetch_add(1, Ordering::Relaxed) < capacity {
                 let n = next.fetch_add(1, Ordering::Relaxed);
                 if n < self.total {
-                    let id = self.id(n);
+                    let id = self.launch.group_id(n);
                     match self.launch.workgroup(id) {
                         Ok(wg) => mine.push_front((n, wg, 0)),
                         Err(error) => {
@@ -295,97 +285,42 @@ impl<'a> Run<'a> {
     }
 
     /// A kernel that uses GWS or the ordered count: every work-group
-    /// resident at once, scheduled round by round on this thread, so that
-    /// waves of different work-groups can wait on each other.
+    /// resident at once, scheduled pass by pass on this thread ([`Resident`]),
+    /// so that waves of different work-groups can wait on each other.
     fn coresident(&self) {
-        let Some(mut live) = self.resident_groups() else {
-            return;
+        let created = Resident::create(self.launch, |n, id, error| self.fault(n, id, error));
+        let mut set = match created {
+            Ok(set) => set,
+            Err(error) => return self.fault(0, [0; 3], error.into()),
         };
         let mut stop = self.poller();
-        while !live.is_empty() {
-            let progressed = self.resident_round(&mut live, &mut stop);
-            if self.stop.load(Ordering::Relaxed) {
-                for (n, g) in live.drain(..) {
-                    self.account(&g, n, Ok(Some(0)));
+        while !set.is_empty() {
+            match set.turn(self.launch, &self.device.mem, |_, w| stop(w)) {
+                Turn::Ended { n, group } => self.account(&group, n, Ok(None)),
+                Turn::Stopped { index, wave } => {
+                    if let Some((n, g)) = set.remove(index) {
+                        self.account(&g, n, Ok(Some(wave)));
+                    }
                 }
-            } else if !progressed {
-                for (n, g) in live.drain(..) {
-                    let what = g.stuck();
-                    self.account(&g, n, Err(SimError::Deadlock { group: g.id, what }));
+                Turn::Faulted { index, error } => {
+                    if let Some((n, g)) = set.remove(index) {
+                        self.account(&g, n, Err(error));
+                    }
+                }
+                Turn::Pass { progressed } => {
+                    if self.stop.load(Ordering::Relaxed) {
+                        for (n, g) in set.drain() {
+                            self.account(&g, n, Ok(Some(0)));
+                        }
+                    } else if !progressed {
+                        for (n, g) in set.drain() {
+                            let what = g.stuck();
+                            self.account(&g, n, Err(SimError::Deadlock { group: g.id, what }));
+                        }
+                    }
                 }
             }
         }
-    }
-
-    /// Every work-group of the grid in its initial state (a fault for each that cannot
-    /// be created), or `None` when the grid has more waves than can be resident.
-    fn resident_groups(&self) -> Option<Vec<(u64, Workgroup)>> {
-        let launch = self.launch;
-        let items = launch
-            .config
-            .group
-            .iter()
-            .map(|&g| g as u64)
-            .product::<u64>();
-        let per_group = items.div_ceil(launch.wave_size as u64);
-        let nwaves = self.total.saturating_mul(per_group);
-        if nwaves > MAX_CORESIDENT_WAVES {
-            let error = DispatchError::TooManyCoresident {
-                waves: nwaves,
-                max: MAX_CORESIDENT_WAVES,
-            };
-            self.fault(0, [0; 3], error.into());
-            return None;
-        }
-        let mut live = Vec::new();
-        for n in 0..self.total {
-            let id = self.id(n);
-            match launch.workgroup(id) {
-                Ok(wg) => live.push((n, wg)),
-                Err(error) => self.fault(n, id, error),
-            }
-        }
-        Some(live)
-    }
-
-    /// One round over the resident work-groups: waves whose GDS wait is over are
-    /// released, then each group runs a round of its schedule; the groups that end
-    /// (or stop, or fault) leave `live`. Returns whether anything progressed.
-    fn resident_round(
-        &self,
-        live: &mut Vec<(u64, Workgroup)>,
-        stop: &mut impl FnMut(&Wave) -> bool,
-    ) -> bool {
-        let mut progressed = wake_all(self.device.mem.gds(), live);
-        let mut asleep = 0;
-        let mut k = 0;
-        while k < live.len() {
-            let r = match live[k].1.round(self.launch, &self.device.mem, stop) {
-                Ok(Round::Blocked { progressed: p }) => {
-                    progressed |= p;
-                    k += 1;
-                    continue;
-                }
-                Ok(Round::Asleep) => {
-                    progressed = true;
-                    asleep += 1;
-                    k += 1;
-                    continue;
-                }
-                Ok(Round::Done) => Ok(None),
-                Ok(Round::Stopped(w)) => Ok(Some(w)),
-                Err(e) => Err(e),
-            };
-            let (n, g) = live.remove(k);
-            self.account(&g, n, r);
-            progressed = true;
-        }
-        if asleep > 0 && asleep == live.len() {
-            // Every group sleeps, waiting for memory none of them writes (the host,
-            // another dispatch): let other threads have the core first.
-            std::thread::yield_now();
-        }
-        progressed
     }
 
     /// Why the run stopped early, if it did.

@@ -5,7 +5,7 @@
 //! waves).
 
 use super::launch::{Launch, Workgroup};
-use crate::error::SimError;
+use crate::error::{DispatchError, SimError};
 use crate::exec::{self, Ctx};
 use crate::memory::GlobalMemory;
 use crate::memory::gds::{Gds, Wait};
@@ -55,6 +55,242 @@ impl Launch {
             ]
             .contains(&op))
         })
+    }
+}
+
+/// Every work-group of a dispatch resident at once, scheduled pass by pass on
+/// one thread, so that waves of different work-groups can wait on each other
+/// (a kernel that uses GWS or the ordered count: [`Launch::uses_gds_sync`]).
+/// A pass releases the waves whose GDS wait is over ([`wake`], over every
+/// group in creation order), then runs one round of each group's schedule,
+/// groups in creation order. [`crate::Device::run`] and the stepping
+/// [`crate::debug::Session`] both schedule such a dispatch with it, one
+/// [`Resident::turn`] at a time, so a session stopped and resumed runs the
+/// waves in the order an uninterrupted run does.
+#[derive(Debug)]
+pub struct Resident {
+    /// The groups that have not ended, with their linear numbers, in creation order.
+    live: Vec<(u64, Workgroup)>,
+    /// The group whose round the current pass runs next (`None`: a pass starts).
+    next: Option<usize>,
+    /// Whether anything executed, opened or left in the current pass.
+    progressed: bool,
+    /// Groups whose every wave slept in the current pass.
+    asleep: usize,
+}
+
+/// What one [`Resident::turn`] came to.
+#[derive(Debug)]
+pub enum Turn {
+    /// `stop` said so, before an instruction of wave `wave` of the group at
+    /// `index`; the group stays, and the next turn runs its round again.
+    Stopped {
+        /// The group's place among the resident ones ([`Resident::groups`]).
+        index: usize,
+        /// The wave.
+        wave: u32,
+    },
+    /// The group at `index` faulted; it stays (its faulting wave where it was).
+    Faulted {
+        /// The group's place among the resident ones.
+        index: usize,
+        /// The fault.
+        error: SimError,
+    },
+    /// Every wave of a group has ended: the group has left.
+    Ended {
+        /// Its linear number in the grid (x fastest).
+        n: u64,
+        /// The group.
+        group: Workgroup,
+    },
+    /// A pass over every resident group is over; `progressed` says whether
+    /// anything executed, opened or ended in it (if not, nothing ever will: a
+    /// deadlock).
+    Pass {
+        /// Whether the pass did anything.
+        progressed: bool,
+    },
+}
+
+impl Resident {
+    /// Every work-group of the grid in its initial state. A group that cannot
+    /// be created is given to `fault` (with its linear number) and left out;
+    /// the error is a grid with more waves than can be resident
+    /// ([`MAX_CORESIDENT_WAVES`]).
+    pub fn create(
+        launch: &Launch,
+        mut fault: impl FnMut(u64, [u32; 3], SimError),
+    ) -> Result<Resident, DispatchError> {
+        let total = launch.groups.iter().map(|&g| g as u64).product::<u64>();
+        let items = launch
+            .config
+            .group
+            .iter()
+            .map(|&g| g as u64)
+            .product::<u64>();
+        let per_group = items.div_ceil(launch.wave_size.max(1) as u64);
+        let nwaves = total.saturating_mul(per_group);
+        if nwaves > MAX_CORESIDENT_WAVES {
+            return Err(DispatchError::TooManyCoresident {
+                waves: nwaves,
+                max: MAX_CORESIDENT_WAVES,
+            });
+        }
+        let mut live = Vec::new();
+        for n in 0..total {
+            let id = launch.group_id(n);
+            match launch.workgroup(id) {
+                Ok(wg) => live.push((n, wg)),
+                Err(error) => fault(n, id, error),
+            }
+        }
+        Ok(Resident {
+            live,
+            next: None,
+            progressed: false,
+            asleep: 0,
+        })
+    }
+
+    /// Whether every group has left.
+    pub fn is_empty(&self) -> bool {
+        self.live.is_empty()
+    }
+
+    /// The resident groups, in creation order.
+    pub fn groups(&self) -> impl Iterator<Item = &Workgroup> {
+        self.live.iter().map(|(_, g)| g)
+    }
+
+    /// The resident groups, for changing their state.
+    pub fn groups_mut(&mut self) -> impl Iterator<Item = &mut Workgroup> {
+        self.live.iter_mut().map(|(_, g)| g)
+    }
+
+    /// The place of group `id` among the resident ones, if it is one.
+    pub fn index_of(&self, id: [u32; 3]) -> Option<usize> {
+        self.live.iter().position(|(_, g)| g.id == id)
+    }
+
+    /// The resident group at `index`.
+    pub fn get(&self, index: usize) -> Option<&Workgroup> {
+        self.live.get(index).map(|(_, g)| g)
+    }
+
+    /// The resident group at `index`, for changing its state.
+    pub fn get_mut(&mut self, index: usize) -> Option<&mut Workgroup> {
+        self.live.get_mut(index).map(|(_, g)| g)
+    }
+
+    /// Takes the group at `index` out (it stopped, faulted or ended outside the
+    /// schedule), with its linear number; the pass goes on with the next one.
+    pub fn remove(&mut self, index: usize) -> Option<(u64, Workgroup)> {
+        if index >= self.live.len() {
+            return None;
+        }
+        let taken = self.live.remove(index);
+        if let Some(k) = self.next.as_mut()
+            && *k > index
+        {
+            *k -= 1;
+        }
+        self.progressed = true;
+        Some(taken)
+    }
+
+    /// Takes every group out, in creation order.
+    pub fn drain(&mut self) -> std::vec::Drain<'_, (u64, Workgroup)> {
+        self.next = None;
+        self.live.drain(..)
+    }
+
+    /// Counts something done outside the schedule (a wave stepped on its own by a
+    /// debugger, which may have opened a wait only the next pass's wake-up sees) as
+    /// progress of the current pass, so that the pass is not taken for a deadlock.
+    pub fn note_progress(&mut self) {
+        self.progressed = true;
+    }
+
+    /// Releases the waves whose GDS wait is over and gives the ordered count's
+    /// turn, over every resident group ([`wake`] in creation order); returns
+    /// whether a wave was released.
+    pub fn wake(&mut self, gds: &Gds) -> bool {
+        wake_all(gds, &mut self.live)
+    }
+
+    /// Runs the schedule until something the caller must see happens: `stop`
+    /// (asked with the group's id before each instruction of a running wave)
+    /// says so, a group faults or ends, or a pass is over.
+    pub fn turn(
+        &mut self,
+        launch: &Launch,
+        mem: &GlobalMemory,
+        mut stop: impl FnMut([u32; 3], &Wave) -> bool,
+    ) -> Turn {
+        loop {
+            let k = match self.next {
+                Some(k) => k,
+                None => {
+                    self.progressed = wake_all(mem.gds(), &mut self.live);
+                    self.asleep = 0;
+                    0
+                }
+            };
+            let Some((_, g)) = self.live.get_mut(k) else {
+                self.next = None;
+                if self.asleep > 0 && self.asleep == self.live.len() {
+                    // Every group sleeps, waiting for memory none of them writes (the
+                    // host, another dispatch): let other threads have the core first.
+                    std::thread::yield_now();
+                }
+                return Turn::Pass {
+                    progressed: self.progressed,
+                };
+            };
+            self.next = Some(k);
+            let id = g.id;
+            match g.round(launch, mem, &mut |w: &Wave| stop(id, w)) {
+                Ok(Round::Blocked { progressed }) => {
+                    self.progressed |= progressed;
+                    self.next = Some(k + 1);
+                }
+                Ok(Round::Asleep) => {
+                    self.progressed = true;
+                    self.asleep += 1;
+                    self.next = Some(k + 1);
+                }
+                Ok(Round::Done) => {
+                    let (n, group) = self.live.remove(k);
+                    self.progressed = true;
+                    return Turn::Ended { n, group };
+                }
+                Ok(Round::Stopped(wave)) => return Turn::Stopped { index: k, wave },
+                Err(error) => return Turn::Faulted { index: k, error },
+            }
+        }
+    }
+
+    /// A deadlock in a pass where nothing progressed: the first group with a
+    /// wave waiting on the GDS (else the first group), and what its waves wait
+    /// for.
+    pub fn deadlock(&self) -> SimError {
+        let g = self
+            .live
+            .iter()
+            .map(|(_, g)| g)
+            .find(|g| g.waves.iter().any(|w| w.wait.is_some()))
+            .or_else(|| self.live.first().map(|(_, g)| g));
+        match g {
+            Some(g) => SimError::Deadlock {
+                group: g.id,
+                what: g.stuck(),
+            },
+            None => SimError::Deadlock {
+                group: [0; 3],
+                what: "no work-group is left".into(),
+            },
+        }
     }
 }
 
@@ -254,7 +490,7 @@ pub fn wake(gds: &Gds, waves: &mut [Wave]) -> bool {
 }
 
 /// [`wake`] over the waves of every resident work-group, in creation order.
-pub(super) fn wake_all(gds: &Gds, groups: &mut [(u64, Workgroup)]) -> bool {
+fn wake_all(gds: &Gds, groups: &mut [(u64, Workgroup)]) -> bool {
     let released = release_gws(gds, groups.iter_mut().flat_map(|(_, g)| g.waves.iter_mut()));
     released | grant_ordered(groups.iter_mut().flat_map(|(_, g)| g.waves.iter_mut()))
 }
