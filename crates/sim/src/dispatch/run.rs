@@ -182,16 +182,20 @@ impl<'a> Run<'a> {
         let next = AtomicU64::new(0);
         let resident = AtomicU64::new(0);
         let threads = (rayon::current_num_threads() as u64).clamp(1, self.total.max(1));
+        // Work-groups are claimed in runs of consecutive ones, so that each thread
+        // works on memory of its own (threads taking turns group by group write the
+        // same pages at once).
+        let chunk = (self.total / (threads * 8)).clamp(1, 256);
         if threads == 1 {
             // On this thread: starting one costs more than a small launch.
-            self.worker(&next, &resident);
+            self.worker(&next, chunk, &resident);
             return;
         }
         std::thread::scope(|scope| {
             for _ in 1..threads {
-                scope.spawn(|| self.worker(&next, &resident));
+                scope.spawn(|| self.worker(&next, chunk, &resident));
             }
-            self.worker(&next, &resident);
+            self.worker(&next, chunk, &resident);
         });
     }
 
@@ -209,15 +213,18 @@ impl<'a> Run<'a> {
         (MAX_CORESIDENT_WAVES / per_group).max(1)
     }
 
-    /// One thread of [`Run::parallel`]: takes work-groups in grid order and runs each to
+    /// One thread of [`Run::parallel`]: claims runs of `chunk` consecutive work-groups
+    /// (the next ones in grid order), and runs each to
     /// its end, as before; but a work-group whose waves all sleep (`s_sleep`), or that
     /// runs [`SPIN_ROUNDS`] full quanta without ending, may be waiting for another
     /// work-group or dispatch: it stays resident on this thread and the thread takes
     /// the next work-group too, turn about with it, as long as the device has room
     /// (every work-group a GPU would hold at once makes progress, however few threads
     /// run them). A work-group that never waits runs alone, exactly as before.
-    fn worker(&self, next: &AtomicU64, resident: &AtomicU64) {
+    fn worker(&self, next: &AtomicU64, chunk: u64, resident: &AtomicU64) {
         let mut mine: VecDeque<(u64, Workgroup, u32)> = VecDeque::new();
+        // The work-groups this thread has claimed and not started.
+        let mut claimed = 0..0u64;
         let mut stop = self.poller();
         let capacity = self.capacity();
         loop {
@@ -229,8 +236,11 @@ impl<'a> Run<'a> {
             }
             let waiting = !mine.is_empty() && mine.iter().all(|m| m.2 >= SPIN_ROUNDS);
             if (mine.is_empty() || waiting) && resident.fetch_add(1, Ordering::Relaxed) < capacity {
-                let n = next.fetch_add(1, Ordering::Relaxed);
-                if n < self.total {
+                if claimed.is_empty() {
+                    let start = next.fetch_add(chunk, Ordering::Relaxed).min(self.total);
+                    claimed = start..(start + chunk).min(self.total);
+                }
+                if let Some(n) = claimed.next() {
                     let id = self.launch.group_id(n);
                     match self.launch.workgroup(id) {
                         Ok(wg) => mine.push_front((n, wg, 0)),
@@ -246,7 +256,12 @@ impl<'a> Run<'a> {
                 resident.fetch_sub(1, Ordering::Relaxed);
             }
             let Some((n, mut wg, waits)) = mine.pop_front() else {
-                return;
+                if claimed.is_empty() {
+                    return;
+                }
+                // The device is full: the work-groups claimed wait for room.
+                std::thread::yield_now();
+                continue;
             };
             let r = match wg.round(self.launch, &self.device.mem, &mut stop) {
                 Ok(Round::Done) => Ok(None),
