@@ -234,7 +234,13 @@ struct PcData {
     unit: Option<Option<usize>>,
     /// The frame base at the PC, when found without error.
     frame_base: Option<Option<LocationValue>>,
+    /// The variables in scope at the PC ([`Program::scoped_variables`]).
+    scopes: Option<ScopedVariables>,
 }
+
+/// Variables in scope at a PC, each with the inlined-call level it is in, and the
+/// number of inlined calls containing the PC.
+type ScopedVariables = std::sync::Arc<(Vec<(usize, Variable)>, usize)>;
 
 impl<'d> Program<'d> {
     /// Loads program data; `section` returns a section's bytes by name (".debug_info", ...).
@@ -543,8 +549,8 @@ impl<'d> Program<'d> {
         Ok(self
             .scoped_variables(pc)?
             .0
-            .into_iter()
-            .map(|(_, v)| v)
+            .iter()
+            .map(|(_, v)| v.clone())
             .collect())
     }
 
@@ -555,7 +561,20 @@ impl<'d> Program<'d> {
     /// inlined call, a concrete out-of-line instance) also has the parameters and
     /// variables of its origin that it has no DIE of its own for, without a location
     /// (`this=<optimized out>`), after its own.
-    fn scoped_variables(&self, pc: u64) -> Result<(Vec<(usize, Variable)>, usize), ProgramError> {
+    fn scoped_variables(&self, pc: u64) -> Result<ScopedVariables, ProgramError> {
+        if let Some(known) = self.cached(pc, |d| d.scopes.clone()) {
+            return Ok(known);
+        }
+        let found = std::sync::Arc::new(self.find_scoped_variables(pc)?);
+        self.remember(pc, |d| d.scopes = Some(found.clone()));
+        Ok(found)
+    }
+
+    /// [`Program::scoped_variables`], found in the DIE tree.
+    fn find_scoped_variables(
+        &self,
+        pc: u64,
+    ) -> Result<(Vec<(usize, Variable)>, usize), ProgramError> {
         let mut out = Vec::new();
         let mut levels = 0;
         for u in &self.units {

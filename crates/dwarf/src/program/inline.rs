@@ -153,14 +153,15 @@ impl<'d> Program<'d> {
     /// those of the function it is inlined into (gdb's lookup stops at an inlined
     /// function's block). An `inline` past the subprogram gives nothing.
     pub fn frame_variables(&self, pc: u64, inline: usize) -> Result<Vec<Variable>, ProgramError> {
-        let (vars, levels) = self.scoped_variables(pc)?;
+        let scoped = self.scoped_variables(pc)?;
+        let (vars, levels) = &*scoped;
         let Some(want) = levels.checked_sub(inline) else {
             return Ok(Vec::new());
         };
         Ok(vars
-            .into_iter()
+            .iter()
             .filter(|(level, _)| *level == want)
-            .map(|(_, v)| v)
+            .map(|(_, v)| v.clone())
             .collect())
     }
 }
