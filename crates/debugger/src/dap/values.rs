@@ -19,23 +19,46 @@ pub(super) struct Item {
     pub value: String,
 }
 
+/// Where a scan of printed text is with respect to quoted text (a string `"..."` or a
+/// character `'.'`, with backslash escapes).
+#[derive(Default)]
+struct Quotes {
+    quote: Option<char>,
+    escaped: bool,
+}
+
+impl Quotes {
+    /// Takes the next character; whether it is part of a quotation (its quotes
+    /// included), which a scan passes over.
+    fn inside(&mut self, c: char) -> bool {
+        match self.quote {
+            Some(q) => {
+                match c {
+                    _ if self.escaped => self.escaped = false,
+                    '\\' => self.escaped = true,
+                    c if c == q => self.quote = None,
+                    _ => {}
+                }
+                true
+            }
+            None if c == '"' || c == '\'' => {
+                self.quote = Some(c);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// Where the brace opening `s` (its first character) closes, skipping quoted text.
 fn closing(s: &str) -> Option<usize> {
     let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
+    let mut quotes = Quotes::default();
     for (i, c) in s.char_indices() {
-        if let Some(q) = quote {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                c if c == q => quote = None,
-                _ => {}
-            }
+        if quotes.inside(c) {
             continue;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
             '{' => depth += 1,
             '}' => {
                 depth = depth.checked_sub(1)?;
@@ -70,21 +93,13 @@ fn body(value: &str) -> Option<&str> {
 fn parts(body: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
+    let mut quotes = Quotes::default();
     let bytes = body.as_bytes();
     for (i, c) in body.char_indices() {
-        if let Some(q) = quote {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                c if c == q => quote = None,
-                _ => {}
-            }
+        if quotes.inside(c) {
             continue;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
             '{' | '(' | '[' | '<' => depth += 1,
             '}' | ')' | ']' | '>' => depth = (depth - 1).max(0),
             ',' if depth == 0 && bytes.get(i + 1) == Some(&b' ') => {
