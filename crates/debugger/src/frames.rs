@@ -333,6 +333,19 @@ pub(crate) enum Reveal {
     Nothing,
 }
 
+/// The focused wave's link-time PC (`None` once it has ended), without computing the
+/// whole lane view.
+pub(crate) fn focused_pc(a: &mut Active) -> Option<u64> {
+    let (_, wave) = a.stepper.focus();
+    let bias = a.stepper.debugger().load_bias();
+    a.stepper
+        .debugger()
+        .session_ref()
+        .wave(wave)
+        .filter(|w| w.status != amdgpu_sim::wave::WaveStatus::Done)
+        .map(|w| w.pc.wrapping_sub(bias))
+}
+
 /// Whether function breakpoint name `f` names the inlined call `call`.
 fn names(f: &str, call: &InlinedCall) -> bool {
     let full = inlined_name(call);
@@ -347,20 +360,10 @@ impl Frontend {
     /// How many of the focused wave's innermost inline frames are hidden now (0 once the
     /// wave has moved or another wave is focused).
     pub(crate) fn hidden_frames(&self, a: &mut Active) -> usize {
-        let Some(h) = self.hidden else {
-            return 0;
-        };
-        if a.stepper.focus() != h.wave {
-            return 0;
+        match self.hidden {
+            Some(h) if a.stepper.focus() == h.wave && focused_pc(a) == Some(h.pc) => h.count,
+            _ => 0,
         }
-        let bias = a.stepper.debugger().load_bias();
-        let pc = a
-            .stepper
-            .debugger()
-            .session_ref()
-            .wave(h.wave.1)
-            .map(|w| w.pc.wrapping_sub(bias));
-        if pc == Some(h.pc) { h.count } else { 0 }
     }
 
     /// After a stop of the focused wave at link-time `pc`: hides the inlined calls that

@@ -1,6 +1,7 @@
 //! Looking at code: `list`, `x/NFU`, `disassemble`, `info frame`, `frame`/`up`/`down`,
 //! and running to a place: `finish`, `until`/`advance`.
 
+use crate::frames::focused_pc;
 use crate::frontend::{Active, Flow, Frontend};
 use crate::present::frame_function;
 use amdgpu_lanes::service::PcKind;
@@ -326,7 +327,7 @@ impl Frontend {
         let (flow, back) = match ra {
             Some(ra) => {
                 let flow = self.run_to(ra, a)?;
-                (flow, a.stepper.view().ok().and_then(|v| v.pc) == Some(ra))
+                (flow, focused_pc(a) == Some(ra))
             }
             // The return address is not known here (spilled to memory): run until the
             // function's own return instruction has executed.
@@ -361,19 +362,23 @@ impl Frontend {
         level: usize,
     ) -> Result<Flow, String> {
         let f = &frames[level];
-        let caller = frames.iter().find(|g| g.physical == f.physical + 1);
-        if f.call.is_none() && caller.is_none() {
+        // Where the selected frame's function returns to: its caller's PC.
+        let ra = frames
+            .iter()
+            .find(|g| g.physical == f.physical + 1)
+            .map(|g| g.pc);
+        if f.call.is_none() && ra.is_none() {
             return Err("\"finish\" not meaningful in the outermost frame.".into());
         }
         println!(
             "Run till exit from #{level}  {}",
             self.frame_line(a, frames, level)
         );
-        if f.call.is_some() {
-            // Back into the physical frame first (its PC is the return address of the
-            // call below it), then out of the inlined call.
+        let (None, Some(ra)) = (&f.call, ra) else {
+            // An inline frame: back into its physical frame first (its PC is the
+            // return address of the call below it), then out of the inlined call.
             let flow = self.run_to(f.pc, a)?;
-            if a.stepper.view().ok().and_then(|v| v.pc) != Some(f.pc) {
+            if focused_pc(a) != Some(f.pc) {
                 return Ok(flow);
             }
             let frames = self.frames(a)?;
@@ -382,14 +387,11 @@ impl Frontend {
                 .position(|g| g.physical == 0 && g.call == f.call)
                 .ok_or("the inlined call is no longer on the stack")?;
             return self.finish_inline(a, &frames, level);
-        }
-        let Some(ra) = caller.map(|g| g.pc) else {
-            return Err("\"finish\" not meaningful in the outermost frame.".into());
         };
         let program = a.stepper.debugger().image().program();
         let ret = program.return_type_at(f.pc.wrapping_sub(1)).ok().flatten();
         let flow = self.run_to(ra, a)?;
-        if let (Some(t), true) = (ret, a.stepper.view().ok().and_then(|v| v.pc) == Some(ra)) {
+        if let (Some(t), true) = (ret, focused_pc(a) == Some(ra)) {
             self.show_returned(t, a);
         }
         Ok(flow)
