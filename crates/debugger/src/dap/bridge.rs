@@ -168,33 +168,35 @@ fn relay(
     input: &mut Input,
     start_timeout: Duration,
 ) -> Outcome {
-    let flush = || std::io::stdout().flush();
-    match answers.next(Some(Instant::now() + start_timeout)) {
-        Answer::Ready(t) => print!("{t}"),
-        Answer::Ended(t) => {
-            print!("{t}");
-            let _ = flush();
-            return Outcome::NoStart;
-        }
-        Answer::Late => return Outcome::Late,
+    // The first answer (the program's debugger starting) has a deadline; an end
+    // before it means the program never started the HSA runtime.
+    let first = answers.next(Some(Instant::now() + start_timeout));
+    if let Some(o) = show(first, Outcome::NoStart, Outcome::Late) {
+        return o;
     }
     loop {
-        let _ = flush();
         let Some(cmd) = input.next_command() else {
             return Outcome::Left;
         };
         // a program that has gone is seen at the next read
         let _ = send_line(to, &cmd);
-        match answers.next(None) {
-            Answer::Ready(t) => print!("{t}"),
-            Answer::Ended(t) => {
-                print!("{t}");
-                let _ = flush();
-                return Outcome::Ended;
-            }
-            Answer::Late => return Outcome::Ended,
+        if let Some(o) = show(answers.next(None), Outcome::Ended, Outcome::Ended) {
+            return o;
         }
     }
+}
+
+/// Copies an answer's text to standard output; the outcome when the relay ends there
+/// (`ended`: the program closed the link, `late`: no answer in time).
+fn show(answer: Answer, ended: Outcome, late: Outcome) -> Option<Outcome> {
+    let (text, outcome) = match answer {
+        Answer::Ready(t) => (t, None),
+        Answer::Ended(t) => (t, Some(ended)),
+        Answer::Late => return Some(late),
+    };
+    print!("{text}");
+    let _ = std::io::stdout().flush();
+    outcome
 }
 
 /// Waits for the program's exit (killed after `patience`) and for the end of its
